@@ -1,0 +1,9 @@
+// Public surface of the per-API-key rate limiter; the gateway imports from here only.
+
+export type { RateLimitDecision, RateLimiter, RateLimitOptions } from "./types.js";
+export { DEFAULT_LIMIT, DEFAULT_WINDOW_MS } from "./types.js";
+export type { MemoryRateLimiterOptions } from "./memory.js";
+export { MemoryRateLimiter } from "./memory.js";
+export type { RedisRateLimiterOptions, RedisRateLimitDecision } from "./redis.js";
+export { RedisRateLimiter, RATE_LIMIT_LUA } from "./redis.js";
+export { rateLimitHeaders, retryAfterBody } from "./headers.js";

@@ -1,0 +1,72 @@
+// Prometheus metrics (prom-client): one registry per process, default process metrics, and a small admin
+// HTTP listener for processes without a public HTTP surface (wallet, engine): /metrics, /healthz, /readyz.
+import http from "node:http";
+import { Registry, collectDefaultMetrics } from "prom-client";
+
+export function createRegistry(service: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+export interface AdminServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** `ready` answers whether the process can serve (database and dependencies reachable). */
+export async function startAdminServer(
+  registry: Registry,
+  host: string,
+  port: number,
+  ready: () => Promise<boolean>,
+): Promise<AdminServer> {
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? "/";
+    if (req.method === "GET" && url === "/metrics") {
+      registry.metrics().then(
+        (text) => {
+          res.writeHead(200, { "content-type": registry.contentType });
+          res.end(text);
+        },
+        () => {
+          res.writeHead(500).end();
+        },
+      );
+      return;
+    }
+    if (req.method === "GET" && url === "/healthz") {
+      res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
+      return;
+    }
+    if (req.method === "GET" && url === "/readyz") {
+      ready().then(
+        (ok) => {
+          res.writeHead(ok ? 200 : 503, { "content-type": "application/json" });
+          res.end(JSON.stringify({ status: ok ? "ready" : "not_ready" }));
+        },
+        () => {
+          res.writeHead(503, { "content-type": "application/json" }).end('{"status":"not_ready"}');
+        },
+      );
+      return;
+    }
+    res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not_found"}');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      resolve();
+    });
+  });
+  const address = server.address();
+  const boundPort = typeof address === "object" && address !== null ? address.port : port;
+  return {
+    port: boundPort,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

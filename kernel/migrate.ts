@@ -1,0 +1,54 @@
+// Versioned SQL migrations, applied at start. Each service owns its own folder of `NNN_name.sql` files and
+// records what it applied in `schema_migrations`; an advisory lock keeps replicas from migrating at once.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type pg from "pg";
+import { transaction } from "./db.js";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export function readMigrations(dir: string): Migration[] {
+  const migrations = readdirSync(dir)
+    .filter((file) => file.endsWith(".sql"))
+    .map((file) => {
+      const match = /^(\d+)_([a-z0-9_]+)\.sql$/.exec(file);
+      if (match === null) throw new Error(`migration file name must be NNN_name.sql: ${file}`);
+      return { version: Number(match[1]), name: match[2] ?? "", sql: readFileSync(path.join(dir, file), "utf8") };
+    })
+    .sort((a, b) => a.version - b.version);
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migrations must be numbered 1..n without gaps; found ${m.version}`);
+  });
+  return migrations;
+}
+
+/** Applies the pending migrations of `service`; returns the versions applied now. */
+export async function migrate(pool: pg.Pool, service: string, migrations: Migration[]): Promise<number[]> {
+  await pool.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    service text NOT NULL, version integer NOT NULL, name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (service, version))`);
+  return transaction(pool, async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('schema_migrations:' || $1))", [service]);
+    const applied = await client.query<{ version: number }>(
+      "SELECT version FROM schema_migrations WHERE service = $1",
+      [service],
+    );
+    const done = new Set(applied.rows.map((r) => r.version));
+    const now: number[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql);
+      await client.query("INSERT INTO schema_migrations (service, version, name) VALUES ($1, $2, $3)", [
+        service,
+        migration.version,
+        migration.name,
+      ]);
+      now.push(migration.version);
+    }
+    return now;
+  });
+}

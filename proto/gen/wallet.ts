@@ -1,0 +1,84 @@
+import type * as grpc from "@grpc/grpc-js";
+import type { MessageTypeDefinition } from "@grpc/proto-loader";
+
+import type { ApiKey as _wallet_v1_ApiKey, ApiKey__Output as _wallet_v1_ApiKey__Output } from "./wallet/v1/ApiKey.js";
+import type {
+  CreateApiKeyRequest as _wallet_v1_CreateApiKeyRequest,
+  CreateApiKeyRequest__Output as _wallet_v1_CreateApiKeyRequest__Output,
+} from "./wallet/v1/CreateApiKeyRequest.js";
+import type {
+  CreateApiKeyResponse as _wallet_v1_CreateApiKeyResponse,
+  CreateApiKeyResponse__Output as _wallet_v1_CreateApiKeyResponse__Output,
+} from "./wallet/v1/CreateApiKeyResponse.js";
+import type {
+  ListApiKeysRequest as _wallet_v1_ListApiKeysRequest,
+  ListApiKeysRequest__Output as _wallet_v1_ListApiKeysRequest__Output,
+} from "./wallet/v1/ListApiKeysRequest.js";
+import type {
+  ListApiKeysResponse as _wallet_v1_ListApiKeysResponse,
+  ListApiKeysResponse__Output as _wallet_v1_ListApiKeysResponse__Output,
+} from "./wallet/v1/ListApiKeysResponse.js";
+import type {
+  RevokeApiKeyRequest as _wallet_v1_RevokeApiKeyRequest,
+  RevokeApiKeyRequest__Output as _wallet_v1_RevokeApiKeyRequest__Output,
+} from "./wallet/v1/RevokeApiKeyRequest.js";
+import type {
+  RevokeApiKeyResponse as _wallet_v1_RevokeApiKeyResponse,
+  RevokeApiKeyResponse__Output as _wallet_v1_RevokeApiKeyResponse__Output,
+} from "./wallet/v1/RevokeApiKeyResponse.js";
+import type {
+  ValidateApiKeyRequest as _wallet_v1_ValidateApiKeyRequest,
+  ValidateApiKeyRequest__Output as _wallet_v1_ValidateApiKeyRequest__Output,
+} from "./wallet/v1/ValidateApiKeyRequest.js";
+import type {
+  ValidateApiKeyResponse as _wallet_v1_ValidateApiKeyResponse,
+  ValidateApiKeyResponse__Output as _wallet_v1_ValidateApiKeyResponse__Output,
+} from "./wallet/v1/ValidateApiKeyResponse.js";
+import type {
+  WalletClient as _wallet_v1_WalletClient,
+  WalletDefinition as _wallet_v1_WalletDefinition,
+} from "./wallet/v1/Wallet.js";
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new (...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  wallet: {
+    v1: {
+      ApiKey: MessageTypeDefinition<_wallet_v1_ApiKey, _wallet_v1_ApiKey__Output>;
+      CreateApiKeyRequest: MessageTypeDefinition<
+        _wallet_v1_CreateApiKeyRequest,
+        _wallet_v1_CreateApiKeyRequest__Output
+      >;
+      CreateApiKeyResponse: MessageTypeDefinition<
+        _wallet_v1_CreateApiKeyResponse,
+        _wallet_v1_CreateApiKeyResponse__Output
+      >;
+      ListApiKeysRequest: MessageTypeDefinition<_wallet_v1_ListApiKeysRequest, _wallet_v1_ListApiKeysRequest__Output>;
+      ListApiKeysResponse: MessageTypeDefinition<
+        _wallet_v1_ListApiKeysResponse,
+        _wallet_v1_ListApiKeysResponse__Output
+      >;
+      RevokeApiKeyRequest: MessageTypeDefinition<
+        _wallet_v1_RevokeApiKeyRequest,
+        _wallet_v1_RevokeApiKeyRequest__Output
+      >;
+      RevokeApiKeyResponse: MessageTypeDefinition<
+        _wallet_v1_RevokeApiKeyResponse,
+        _wallet_v1_RevokeApiKeyResponse__Output
+      >;
+      ValidateApiKeyRequest: MessageTypeDefinition<
+        _wallet_v1_ValidateApiKeyRequest,
+        _wallet_v1_ValidateApiKeyRequest__Output
+      >;
+      ValidateApiKeyResponse: MessageTypeDefinition<
+        _wallet_v1_ValidateApiKeyResponse,
+        _wallet_v1_ValidateApiKeyResponse__Output
+      >;
+      Wallet: SubtypeConstructor<typeof grpc.Client, _wallet_v1_WalletClient> & {
+        service: _wallet_v1_WalletDefinition;
+      };
+    };
+  };
+}

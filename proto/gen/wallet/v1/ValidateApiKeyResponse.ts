@@ -1,0 +1,19 @@
+// Original file: proto/wallet/v1/wallet.proto
+
+import type { Long } from "@grpc/proto-loader";
+
+export interface ValidateApiKeyResponse {
+  valid?: boolean;
+  user_id?: string;
+  key_id?: string;
+  permissions?: string[];
+  expires_at_ms?: number | string | Long;
+}
+
+export interface ValidateApiKeyResponse__Output {
+  valid: boolean;
+  user_id: string;
+  key_id: string;
+  permissions: string[];
+  expires_at_ms: number;
+}

@@ -1,0 +1,239 @@
+// Original file: proto/wallet/v1/wallet.proto
+
+import type * as grpc from "@grpc/grpc-js";
+import type { MethodDefinition } from "@grpc/proto-loader";
+import type {
+  CreateApiKeyRequest as _wallet_v1_CreateApiKeyRequest,
+  CreateApiKeyRequest__Output as _wallet_v1_CreateApiKeyRequest__Output,
+} from "../../wallet/v1/CreateApiKeyRequest.js";
+import type {
+  CreateApiKeyResponse as _wallet_v1_CreateApiKeyResponse,
+  CreateApiKeyResponse__Output as _wallet_v1_CreateApiKeyResponse__Output,
+} from "../../wallet/v1/CreateApiKeyResponse.js";
+import type {
+  ListApiKeysRequest as _wallet_v1_ListApiKeysRequest,
+  ListApiKeysRequest__Output as _wallet_v1_ListApiKeysRequest__Output,
+} from "../../wallet/v1/ListApiKeysRequest.js";
+import type {
+  ListApiKeysResponse as _wallet_v1_ListApiKeysResponse,
+  ListApiKeysResponse__Output as _wallet_v1_ListApiKeysResponse__Output,
+} from "../../wallet/v1/ListApiKeysResponse.js";
+import type {
+  RevokeApiKeyRequest as _wallet_v1_RevokeApiKeyRequest,
+  RevokeApiKeyRequest__Output as _wallet_v1_RevokeApiKeyRequest__Output,
+} from "../../wallet/v1/RevokeApiKeyRequest.js";
+import type {
+  RevokeApiKeyResponse as _wallet_v1_RevokeApiKeyResponse,
+  RevokeApiKeyResponse__Output as _wallet_v1_RevokeApiKeyResponse__Output,
+} from "../../wallet/v1/RevokeApiKeyResponse.js";
+import type {
+  ValidateApiKeyRequest as _wallet_v1_ValidateApiKeyRequest,
+  ValidateApiKeyRequest__Output as _wallet_v1_ValidateApiKeyRequest__Output,
+} from "../../wallet/v1/ValidateApiKeyRequest.js";
+import type {
+  ValidateApiKeyResponse as _wallet_v1_ValidateApiKeyResponse,
+  ValidateApiKeyResponse__Output as _wallet_v1_ValidateApiKeyResponse__Output,
+} from "../../wallet/v1/ValidateApiKeyResponse.js";
+
+export interface WalletClient extends grpc.Client {
+  CreateApiKey(
+    argument: _wallet_v1_CreateApiKeyRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_CreateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  CreateApiKey(
+    argument: _wallet_v1_CreateApiKeyRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_CreateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  CreateApiKey(
+    argument: _wallet_v1_CreateApiKeyRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_CreateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  CreateApiKey(
+    argument: _wallet_v1_CreateApiKeyRequest,
+    callback: grpc.requestCallback<_wallet_v1_CreateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  createApiKey(
+    argument: _wallet_v1_CreateApiKeyRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_CreateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  createApiKey(
+    argument: _wallet_v1_CreateApiKeyRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_CreateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  createApiKey(
+    argument: _wallet_v1_CreateApiKeyRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_CreateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  createApiKey(
+    argument: _wallet_v1_CreateApiKeyRequest,
+    callback: grpc.requestCallback<_wallet_v1_CreateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ListApiKeys(
+    argument: _wallet_v1_ListApiKeysRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ListApiKeysResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListApiKeys(
+    argument: _wallet_v1_ListApiKeysRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_ListApiKeysResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListApiKeys(
+    argument: _wallet_v1_ListApiKeysRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ListApiKeysResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListApiKeys(
+    argument: _wallet_v1_ListApiKeysRequest,
+    callback: grpc.requestCallback<_wallet_v1_ListApiKeysResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listApiKeys(
+    argument: _wallet_v1_ListApiKeysRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ListApiKeysResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listApiKeys(
+    argument: _wallet_v1_ListApiKeysRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_ListApiKeysResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listApiKeys(
+    argument: _wallet_v1_ListApiKeysRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ListApiKeysResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listApiKeys(
+    argument: _wallet_v1_ListApiKeysRequest,
+    callback: grpc.requestCallback<_wallet_v1_ListApiKeysResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  RevokeApiKey(
+    argument: _wallet_v1_RevokeApiKeyRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_RevokeApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  RevokeApiKey(
+    argument: _wallet_v1_RevokeApiKeyRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_RevokeApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  RevokeApiKey(
+    argument: _wallet_v1_RevokeApiKeyRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_RevokeApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  RevokeApiKey(
+    argument: _wallet_v1_RevokeApiKeyRequest,
+    callback: grpc.requestCallback<_wallet_v1_RevokeApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  revokeApiKey(
+    argument: _wallet_v1_RevokeApiKeyRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_RevokeApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  revokeApiKey(
+    argument: _wallet_v1_RevokeApiKeyRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_RevokeApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  revokeApiKey(
+    argument: _wallet_v1_RevokeApiKeyRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_RevokeApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  revokeApiKey(
+    argument: _wallet_v1_RevokeApiKeyRequest,
+    callback: grpc.requestCallback<_wallet_v1_RevokeApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ValidateApiKey(
+    argument: _wallet_v1_ValidateApiKeyRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ValidateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ValidateApiKey(
+    argument: _wallet_v1_ValidateApiKeyRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_ValidateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ValidateApiKey(
+    argument: _wallet_v1_ValidateApiKeyRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ValidateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ValidateApiKey(
+    argument: _wallet_v1_ValidateApiKeyRequest,
+    callback: grpc.requestCallback<_wallet_v1_ValidateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  validateApiKey(
+    argument: _wallet_v1_ValidateApiKeyRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ValidateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  validateApiKey(
+    argument: _wallet_v1_ValidateApiKeyRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_ValidateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  validateApiKey(
+    argument: _wallet_v1_ValidateApiKeyRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ValidateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  validateApiKey(
+    argument: _wallet_v1_ValidateApiKeyRequest,
+    callback: grpc.requestCallback<_wallet_v1_ValidateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+}
+
+export interface WalletHandlers extends grpc.UntypedServiceImplementation {
+  CreateApiKey: grpc.handleUnaryCall<_wallet_v1_CreateApiKeyRequest__Output, _wallet_v1_CreateApiKeyResponse>;
+
+  ListApiKeys: grpc.handleUnaryCall<_wallet_v1_ListApiKeysRequest__Output, _wallet_v1_ListApiKeysResponse>;
+
+  RevokeApiKey: grpc.handleUnaryCall<_wallet_v1_RevokeApiKeyRequest__Output, _wallet_v1_RevokeApiKeyResponse>;
+
+  ValidateApiKey: grpc.handleUnaryCall<_wallet_v1_ValidateApiKeyRequest__Output, _wallet_v1_ValidateApiKeyResponse>;
+}
+
+export interface WalletDefinition extends grpc.ServiceDefinition {
+  CreateApiKey: MethodDefinition<
+    _wallet_v1_CreateApiKeyRequest,
+    _wallet_v1_CreateApiKeyResponse,
+    _wallet_v1_CreateApiKeyRequest__Output,
+    _wallet_v1_CreateApiKeyResponse__Output
+  >;
+  ListApiKeys: MethodDefinition<
+    _wallet_v1_ListApiKeysRequest,
+    _wallet_v1_ListApiKeysResponse,
+    _wallet_v1_ListApiKeysRequest__Output,
+    _wallet_v1_ListApiKeysResponse__Output
+  >;
+  RevokeApiKey: MethodDefinition<
+    _wallet_v1_RevokeApiKeyRequest,
+    _wallet_v1_RevokeApiKeyResponse,
+    _wallet_v1_RevokeApiKeyRequest__Output,
+    _wallet_v1_RevokeApiKeyResponse__Output
+  >;
+  ValidateApiKey: MethodDefinition<
+    _wallet_v1_ValidateApiKeyRequest,
+    _wallet_v1_ValidateApiKeyResponse,
+    _wallet_v1_ValidateApiKeyRequest__Output,
+    _wallet_v1_ValidateApiKeyResponse__Output
+  >;
+}
