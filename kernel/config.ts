@@ -17,7 +17,7 @@ function present(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
-export function parseSettings<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+export function parseSettings<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
   const result = schema.safeParse(present(env));
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `${issue.path.join(".") || "(settings)"}: ${issue.message}`);

@@ -22,14 +22,13 @@ const LOADER_OPTIONS: protoLoader.Options = {
   includeDirs: [PROTO_DIR],
 };
 
-function load<T>(file: string): T {
-  const definition = protoLoader.loadSync(file, LOADER_OPTIONS);
-  return grpc.loadPackageDefinition(definition) as unknown as T;
+function load(file: string): grpc.GrpcObject {
+  return grpc.loadPackageDefinition(protoLoader.loadSync(file, LOADER_OPTIONS));
 }
 
-export const loadWalletProto = (): WalletProto => load<WalletProto>("wallet/v1/wallet.proto");
-export const loadEngineProto = (): EngineProto => load<EngineProto>("engine/v1/engine.proto");
-export const loadMarketProto = (): MarketProto => load<MarketProto>("market/v1/market.proto");
+export const loadWalletProto = (): WalletProto => load("wallet/v1/wallet.proto") as unknown as WalletProto;
+export const loadEngineProto = (): EngineProto => load("engine/v1/engine.proto") as unknown as EngineProto;
+export const loadMarketProto = (): MarketProto => load("market/v1/market.proto") as unknown as MarketProto;
 
 /** Client/server channel options shared by every hop: keepalive so idle connections survive proxies. */
 export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
@@ -80,7 +79,7 @@ export function unary<Req, Res>(
     try {
       result = Promise.resolve(impl(call.request, context));
     } catch (error) {
-      result = Promise.reject(error as Error);
+      result = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     result.then(
       (response) => {

@@ -109,7 +109,15 @@ export class RedisRateLimiter implements RateLimiter {
     );
     const [allowed, remaining, resetMs, retryAfterMs, revoked, serverTimeUs] = parseReply(reply);
     if (revoked === 1) return { ...revokedDecision(this.limit), serverTimeUs };
-    return { allowed: allowed === 1, revoked: false, limit: this.limit, remaining, resetMs, retryAfterMs, serverTimeUs };
+    return {
+      allowed: allowed === 1,
+      revoked: false,
+      limit: this.limit,
+      remaining,
+      resetMs,
+      retryAfterMs,
+      serverTimeUs,
+    };
   }
 
   async markRevoked(keyId: string): Promise<void> {

@@ -20,7 +20,9 @@ function findBinDir(): string {
     const newest = versions[0];
     if (newest !== undefined) return path.join(root, newest, "bin");
   }
-  throw new Error("PostgreSQL binaries not found under /usr/lib/postgresql: apt-get install -y postgresql; tests never skip");
+  throw new Error(
+    "PostgreSQL binaries not found under /usr/lib/postgresql: apt-get install -y postgresql; tests never skip",
+  );
 }
 
 function asPostgres(command: string, args: string[]): [string, string[]] {

@@ -8,6 +8,7 @@ export interface ValidateApiKeyResponse {
   key_id?: string;
   permissions?: string[];
   expires_at_ms?: number | string | Long;
+  code?: string;
 }
 
 export interface ValidateApiKeyResponse__Output {
@@ -16,4 +17,5 @@ export interface ValidateApiKeyResponse__Output {
   key_id: string;
   permissions: string[];
   expires_at_ms: number;
+  code: string;
 }

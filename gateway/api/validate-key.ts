@@ -1,0 +1,38 @@
+// POST /api/api-keys/validate: the validation the seed says the engine calls, over REST.
+import type { RequestHandler } from "express";
+import { z } from "zod";
+import { ServiceError, fromGrpcError } from "../../kernel/errors.js";
+import type { Clients } from "../clients.js";
+import { bodyOf, parse, requestIdOf } from "../http/common.js";
+import { renameIssues } from "./shared.js";
+
+const ValidateBody = z.strictObject({
+  key: z.string(),
+  secret: z.string(),
+  ip: z.string(),
+  permission: z.string().optional(),
+});
+
+const DENIAL_CODES = ["unauthorized", "ip_not_whitelisted", "permission_denied"] as const;
+
+export function validateKey(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const body = parse(ValidateBody, bodyOf(req));
+    let result;
+    try {
+      result = await clients.wallet.validateApiKey(
+        { key: body.key, secret: body.secret, ip: body.ip, permission: body.permission ?? "" },
+        requestIdOf(res),
+      );
+    } catch (error) {
+      throw renameIssues(fromGrpcError(error));
+    }
+    if (!result.valid) {
+      const code = DENIAL_CODES.find((c) => c === result.code) ?? "unauthorized";
+      throw new ServiceError(code);
+    }
+    res
+      .status(200)
+      .json({ valid: true, userId: result.user_id, keyId: result.key_id, permissions: result.permissions });
+  };
+}

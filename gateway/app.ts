@@ -1,0 +1,75 @@
+// Builds the gateway's two Express apps: /api (key management, internal) and /v1 (trading, public).
+import express, { type Express, type RequestHandler } from "express";
+import type { Registry } from "prom-client";
+import { compileAllowList } from "../wallet/keys/ip-allowlist.js";
+import type { Logger } from "../kernel/log.js";
+import type { Clients } from "./clients.js";
+import { apiRouter } from "./api/router.js";
+import { createHttpMetrics, errorResponder, jsonBody, notFound, observe, requestId } from "./http/common.js";
+import type { AuthDeps } from "./v1/auth.js";
+import { v1Router } from "./v1/router.js";
+
+export interface AppOptions {
+  clients: Clients;
+  auth: AuthDeps;
+  registry: Registry;
+  log: Logger;
+  trustedProxies: string[];
+  adminToken: string | undefined;
+  bodyLimitBytes: number;
+  ready: () => Promise<boolean>;
+  onRevoked: (keyId: string) => Promise<void>;
+}
+
+function base(options: AppOptions, listener: string): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  // X-Forwarded-For counts only when the socket peer is a trusted proxy (walked right to left).
+  const trusted = compileAllowList(options.trustedProxies);
+  app.set("trust proxy", options.trustedProxies.length === 0 ? false : (address: string) => trusted.allows(address));
+  app.use(requestId());
+  app.use(observe(listener, createHttpMetricsOnce(options.registry), options.log));
+  app.get("/healthz", (_req, res) => {
+    res.status(200).json({ status: "ok" });
+  });
+  app.get("/readyz", readiness(options.ready));
+  app.use(jsonBody(options.bodyLimitBytes));
+  return app;
+}
+
+const metricsByRegistry = new WeakMap<Registry, ReturnType<typeof createHttpMetrics>>();
+function createHttpMetricsOnce(registry: Registry): ReturnType<typeof createHttpMetrics> {
+  let metrics = metricsByRegistry.get(registry);
+  if (metrics === undefined) {
+    metrics = createHttpMetrics(registry);
+    metricsByRegistry.set(registry, metrics);
+  }
+  return metrics;
+}
+
+function readiness(ready: () => Promise<boolean>): RequestHandler {
+  return async (_req, res) => {
+    const ok = await ready().catch(() => false);
+    res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "not_ready" });
+  };
+}
+
+export function buildApiApp(options: AppOptions): Express {
+  const app = base(options, "api");
+  app.get("/metrics", async (_req, res) => {
+    res.type(options.registry.contentType).send(await options.registry.metrics());
+  });
+  app.use("/api", apiRouter(options.clients, { adminToken: options.adminToken, onRevoked: options.onRevoked }));
+  app.use(notFound());
+  app.use(errorResponder(options.log));
+  return app;
+}
+
+export function buildV1App(options: AppOptions): Express {
+  const app = base(options, "v1");
+  app.use("/v1", v1Router(options.clients, options.auth));
+  app.use(notFound());
+  app.use(errorResponder(options.log));
+  return app;
+}

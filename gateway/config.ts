@@ -1,0 +1,45 @@
+// Gateway settings (CONTRACT 8), parsed once at start.
+import { z } from "zod";
+import { checkEntry } from "../wallet/keys/ip-allowlist.js";
+import { commonSettings, parseSettings, port, redisUrl, token } from "../kernel/config.js";
+
+const target = z.string().regex(/^[a-zA-Z0-9.:[\]-]+:\d+$/, "must be host:port");
+
+const schema = z
+  .object({
+    ...commonSettings,
+    HTTP_PORT: port(8080),
+    WALLET_HTTP_PORT: port(8081),
+    WALLET_GRPC_PORT: port(50052),
+    ENGINE_GRPC_PORT: port(50051),
+    /** host:port of the wallet's gRPC listener; defaults to HOST:WALLET_GRPC_PORT. */
+    WALLET_GRPC_TARGET: target.optional(),
+    /** host:port of the engine's gRPC listener; defaults to HOST:ENGINE_GRPC_PORT. */
+    ENGINE_GRPC_TARGET: target.optional(),
+    REDIS_URL: redisUrl,
+    TRUSTED_PROXIES: z
+      .string()
+      .default("")
+      .transform((v) =>
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s !== ""),
+      )
+      .refine((entries) => entries.every((e) => checkEntry(e) === undefined), "must be IP addresses or CIDR ranges"),
+    WALLET_ADMIN_TOKEN: token,
+    RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
+    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
+    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(65_536),
+  })
+  .transform((s) => ({
+    ...s,
+    WALLET_GRPC_TARGET: s.WALLET_GRPC_TARGET ?? `${s.HOST}:${s.WALLET_GRPC_PORT}`,
+    ENGINE_GRPC_TARGET: s.ENGINE_GRPC_TARGET ?? `${s.HOST}:${s.ENGINE_GRPC_PORT}`,
+  }));
+
+export type GatewaySettings = z.infer<typeof schema>;
+
+export function loadGatewaySettings(env: NodeJS.ProcessEnv): GatewaySettings {
+  return parseSettings(schema, env);
+}

@@ -1,0 +1,163 @@
+// HTTP plumbing shared by both gateway listeners: request ids, JSON bodies with a size limit, zod input
+// validation into the `invalid_payload` + `issues` shape, and the one error responder.
+import { randomUUID } from "node:crypto";
+import express, {
+  type ErrorRequestHandler,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from "express";
+import type { z } from "zod";
+import { Counter, Histogram, type Registry } from "prom-client";
+import { ServiceError, fromGrpcError, type Issue } from "../../kernel/errors.js";
+import type { Logger } from "../../kernel/log.js";
+
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+export function requestId(): RequestHandler {
+  return (req, res, next) => {
+    const presented = req.get("x-request-id");
+    const id = presented !== undefined && REQUEST_ID.test(presented) ? presented : randomUUID();
+    res.locals.requestId = id;
+    res.setHeader("X-Request-Id", id);
+    next();
+  };
+}
+
+export function requestIdOf(res: Response): string {
+  return typeof res.locals.requestId === "string" ? res.locals.requestId : "";
+}
+
+export function jsonBody(limitBytes: number): RequestHandler {
+  return express.json({ limit: limitBytes, strict: true, type: ["application/json", "application/*+json"] });
+}
+
+/** Converts zod issues into the contract's `{ path, message }` entries, dotted paths. */
+export function toIssues(error: z.ZodError, rename: (segment: string) => string = (s) => s): Issue[] {
+  return error.issues
+    .map((issue) => {
+      let message = issue.message;
+      if (issue.code === "unrecognized_keys") {
+        return issue.keys.map((key) => ({
+          path: [...issue.path.map(String), key].map(rename).join("."),
+          message: "unknown field",
+        }));
+      }
+      if (issue.code === "invalid_type" && issue.input === undefined) message = "required";
+      return [{ path: issue.path.map(String).map(rename).join("."), message }];
+    })
+    .flat();
+}
+
+/** Parses `value` with `schema`, throwing the registry's invalid_payload error on failure. */
+export function parse<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  rename?: (segment: string) => string,
+): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw ServiceError.invalid(toIssues(result.error, rename));
+  return result.data;
+}
+
+export function bodyOf(req: Request): unknown {
+  // express.json leaves req.body undefined when the request had no JSON body.
+  const body: unknown = req.body;
+  if (body === undefined)
+    throw ServiceError.invalid([{ path: "", message: "expected a JSON object body (Content-Type: application/json)" }]);
+  return body;
+}
+
+export function sendError(res: Response, error: ServiceError): void {
+  res.status(error.httpStatus).json(error.body());
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+/** The last middleware of both listeners: every failure leaves through the error registry. */
+export function errorResponder(log: Logger): ErrorRequestHandler {
+  return (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const parserError = error as BodyParserError;
+    if (parserError.type === "entity.too.large") {
+      sendError(
+        res,
+        new ServiceError("payload_too_large", {
+          issues: [{ path: "", message: "request body is too large (limit 64 KiB)" }],
+        }),
+      );
+      return;
+    }
+    if (parserError.type === "entity.parse.failed") {
+      sendError(res, ServiceError.invalid([{ path: "", message: "request body is not valid JSON" }]));
+      return;
+    }
+    if (parserError.type !== undefined && parserError.status !== undefined && parserError.status < 500) {
+      sendError(res, ServiceError.invalid([{ path: "", message: "request body could not be read" }]));
+      return;
+    }
+    const serviceError = fromGrpcError(error);
+    if (serviceError.httpStatus >= 500) {
+      log.error({ err: error, requestId: requestIdOf(res), method: req.method, route: routeOf(req) }, "request failed");
+    }
+    sendError(res, serviceError);
+  };
+}
+
+export function routeOf(req: Request): string {
+  const route = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof route === "string" ? req.baseUrl + route : "unmatched";
+}
+
+export interface HttpMetrics {
+  requests: Counter<"listener" | "method" | "route" | "status">;
+  duration: Histogram<"listener" | "method" | "route" | "status">;
+}
+
+export function createHttpMetrics(registry: Registry): HttpMetrics {
+  return {
+    requests: new Counter({
+      name: "http_requests_total",
+      help: "HTTP requests by listener, route template and status.",
+      labelNames: ["listener", "method", "route", "status"],
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: "http_request_duration_seconds",
+      help: "HTTP request latency by listener, route template and status.",
+      labelNames: ["listener", "method", "route", "status"],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+  };
+}
+
+/** RED metrics and a debug log line per request; route labels are templates, never ids. */
+export function observe(listener: string, metrics: HttpMetrics, log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const labels = { listener, method: req.method, route: routeOf(req), status: String(res.statusCode) };
+      metrics.requests.inc(labels);
+      metrics.duration.observe(labels, seconds);
+      if (log.isLevelEnabled("debug")) {
+        log.debug({ requestId: requestIdOf(res), ...labels, ms: seconds * 1000 }, "request");
+      }
+    });
+    next();
+  };
+}
+
+export function notFound(): RequestHandler {
+  return (_req, res) => {
+    sendError(res, new ServiceError("not_found"));
+  };
+}

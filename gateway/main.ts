@@ -1,0 +1,151 @@
+// Gateway process: two HTTP listeners translating REST to gRPC, the per-key rate limiter (Redis when
+// REDIS_URL is set, in memory otherwise), graceful shutdown that drains in-flight requests.
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
+import { Counter } from "prom-client";
+import { ConfigError } from "../kernel/config.js";
+import { createLogger, type Logger } from "../kernel/log.js";
+import { createRegistry } from "../kernel/metrics.js";
+import { buildApiApp, buildV1App } from "./app.js";
+import { createClients, reachable } from "./clients.js";
+import { loadGatewaySettings, type GatewaySettings } from "./config.js";
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "./ratelimit/index.js";
+
+export interface RunningGateway {
+  httpPort: number;
+  walletHttpPort: number;
+  stop(): Promise<void>;
+}
+
+async function listen(server: http.Server, host: string, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      resolve();
+    });
+  });
+  const address = server.address();
+  return typeof address === "object" && address !== null ? address.port : port;
+}
+
+async function drain(server: http.Server, graceMs: number): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+    }, graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+export async function startGateway(settings: GatewaySettings, log: Logger): Promise<RunningGateway> {
+  const registry = createRegistry("gateway");
+  const decisions = new Counter({
+    name: "gateway_rate_limit_decisions_total",
+    help: "Per-key rate-limit decisions.",
+    labelNames: ["decision"],
+    registers: [registry],
+  });
+  const clients = createClients(settings.WALLET_GRPC_TARGET, settings.ENGINE_GRPC_TARGET, settings.INTERNAL_TOKEN);
+  const redis =
+    settings.REDIS_URL === undefined
+      ? undefined
+      : new Redis(settings.REDIS_URL, { enableAutoPipelining: true, maxRetriesPerRequest: 2 });
+  redis?.on("error", (error) => {
+    log.warn({ err: error }, "redis error");
+  });
+  const limiter: RateLimiter =
+    redis === undefined
+      ? new MemoryRateLimiter({ limit: settings.RATE_LIMIT_MAX, windowMs: settings.RATE_LIMIT_WINDOW_MS })
+      : new RedisRateLimiter({ redis, limit: settings.RATE_LIMIT_MAX, windowMs: settings.RATE_LIMIT_WINDOW_MS });
+
+  const options = {
+    clients,
+    registry,
+    log,
+    auth: {
+      clients,
+      limiter,
+      windowMs: settings.RATE_LIMIT_WINDOW_MS,
+      onDecision: (decision: "allowed" | "limited" | "revoked") => {
+        decisions.inc({ decision });
+      },
+    },
+    trustedProxies: settings.TRUSTED_PROXIES,
+    adminToken: settings.WALLET_ADMIN_TOKEN,
+    bodyLimitBytes: settings.BODY_LIMIT_BYTES,
+    ready: async () => {
+      const checks = [reachable(clients.wallet.client, 1_000), reachable(clients.engine.client, 1_000)];
+      if (redis !== undefined) checks.push(redis.ping().then((pong) => pong === "PONG"));
+      return (await Promise.all(checks)).every(Boolean);
+    },
+    // The wallet already made the revocation visible to every replica; this makes it visible to this
+    // gateway's limiter too, so even a validation answered a moment earlier cannot admit the key again.
+    onRevoked: (keyId: string) => limiter.markRevoked(keyId),
+  };
+
+  const v1Server = http.createServer(buildV1App(options));
+  const apiServer = http.createServer(buildApiApp(options));
+  for (const server of [v1Server, apiServer]) {
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+    server.requestTimeout = 30_000;
+  }
+  const httpPort = await listen(v1Server, settings.HOST, settings.HTTP_PORT);
+  const walletHttpPort = await listen(apiServer, settings.HOST, settings.WALLET_HTTP_PORT);
+  log.info({ httpPort, walletHttpPort, redis: redis !== undefined }, "gateway listening");
+
+  return {
+    httpPort,
+    walletHttpPort,
+    async stop() {
+      await Promise.all([drain(v1Server, 5_000), drain(apiServer, 5_000)]);
+      await limiter.close();
+      redis?.disconnect();
+      clients.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  let settings: GatewaySettings;
+  try {
+    settings = loadGatewaySettings(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`gateway: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = createLogger("gateway", settings.LOG_LEVEL);
+  const gateway = await startGateway(settings, log);
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "gateway stopping");
+    gateway.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, "gateway stop failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`gateway: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,75 @@
+// Authentication, per-key rate limiting and scope checks for every /v1 request, in that order:
+// bad credentials → 401 (nothing counted); then the key's budget is charged (429 when spent, 401 when the
+// key was revoked a moment ago on another replica); then IP allow-list and scope → 403. Every response to
+// an authenticated key carries the RateLimit headers.
+import type { RequestHandler, Response } from "express";
+import { ServiceError } from "../../kernel/errors.js";
+import type { Clients } from "../clients.js";
+import { requestIdOf, sendError } from "../http/common.js";
+import { rateLimitHeaders, retryAfterBody, type RateLimiter } from "../ratelimit/index.js";
+
+export type RequiredScope = "" | "READ_ONLY" | "TRADE" | "MANAGE_ORDERS";
+
+export interface Caller {
+  userId: string;
+  keyId: string;
+  permissions: string[];
+}
+
+export function callerOf(res: Response): Caller {
+  const caller = res.locals.caller as Caller | undefined;
+  if (caller === undefined) throw new Error("route reached without authentication");
+  return caller;
+}
+
+export interface AuthDeps {
+  clients: Clients;
+  limiter: RateLimiter;
+  windowMs: number;
+  onDecision?: (decision: "allowed" | "limited" | "revoked") => void;
+}
+
+export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandler {
+  return async (req, res, next) => {
+    const key = req.get("x-api-key");
+    const secret = req.get("x-api-secret");
+    if (key === undefined || secret === undefined || key === "" || secret === "") {
+      sendError(res, new ServiceError("unauthorized"));
+      return;
+    }
+    const result = await deps.clients.wallet.validateApiKey(
+      { key, secret, ip: req.ip ?? "", permission: scope },
+      requestIdOf(res),
+    );
+    if (!result.valid && (result.code === "unauthorized" || result.key_id === "")) {
+      sendError(res, new ServiceError("unauthorized"));
+      return;
+    }
+    const decision = await deps.limiter.consume(result.key_id);
+    if (decision.revoked) {
+      deps.onDecision?.("revoked");
+      sendError(res, new ServiceError("unauthorized"));
+      return;
+    }
+    res.set(rateLimitHeaders(decision, deps.windowMs));
+    if (!decision.allowed) {
+      deps.onDecision?.("limited");
+      res.status(429).json(retryAfterBody(decision));
+      return;
+    }
+    deps.onDecision?.("allowed");
+    if (!result.valid) {
+      sendError(
+        res,
+        new ServiceError(result.code === "ip_not_whitelisted" ? "ip_not_whitelisted" : "permission_denied"),
+      );
+      return;
+    }
+    res.locals.caller = {
+      userId: result.user_id,
+      keyId: result.key_id,
+      permissions: result.permissions,
+    } satisfies Caller;
+    next();
+  };
+}

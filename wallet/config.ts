@@ -1,0 +1,29 @@
+// Wallet settings (CONTRACT 8), parsed once at start.
+import { z } from "zod";
+import { commonSettings, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
+
+const schema = z.object({
+  ...commonSettings,
+  WALLET_GRPC_PORT: port(50052),
+  WALLET_METRICS_PORT: port(9102),
+  DATABASE_URL: postgresUrl,
+  REDIS_URL: redisUrl,
+  WEBHOOK_MASTER_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded")
+    .optional(),
+  WEBHOOK_MASTER_KEY_PREVIOUS: z
+    .string()
+    .refine(
+      (v) => v.split(",").every((k) => Buffer.from(k.trim(), "base64").length === 32),
+      "must be a comma-separated list of 32-byte base64 keys",
+    )
+    .optional(),
+  WALLET_DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+export type WalletSettings = z.infer<typeof schema>;
+
+export function loadWalletSettings(env: NodeJS.ProcessEnv): WalletSettings {
+  return parseSettings(schema, env);
+}

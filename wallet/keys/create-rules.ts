@@ -1,0 +1,104 @@
+// Semantic rules for a new key (CONTRACT 1). The gateway checks JSON shape; these rules live with the owner
+// of the keys so every caller, REST or gRPC, gets the same answer. Issue paths use the proto field names.
+import type { Issue } from "../../kernel/errors.js";
+import { checkEntry } from "./ip-allowlist.js";
+import { isScope, type Scope } from "./scopes.js";
+
+export const MAX_LABEL_LENGTH = 100;
+export const MAX_IP_ENTRIES = 100;
+export const MAX_URL_LENGTH = 2048;
+
+export interface CreateInput {
+  label: string;
+  permissions: readonly string[];
+  ip_whitelist: readonly string[];
+  webhook_url?: string | undefined;
+  expires_at?: string | undefined;
+}
+
+export interface ValidCreate {
+  label: string;
+  permissions: Scope[];
+  ipWhitelist: string[];
+  webhookUrl: string | undefined;
+  expiresAt: Date | undefined;
+}
+
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/** Parses an ISO 8601 date-time with a zone; NaN for impossible dates (Feb 30) that Date.parse would shift. */
+export function parseIsoDateTime(text: string): number {
+  const match = ISO_DATE_TIME.exec(text);
+  if (match === null) return NaN;
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = match
+    .slice(1)
+    .map((part) => (part === undefined ? 0 : Number(part)));
+  const daysInMonth = new Date(Date.UTC(year ?? 0, month ?? 0, 0)).getUTCDate();
+  if ((month ?? 0) < 1 || (month ?? 0) > 12 || (day ?? 0) < 1 || (day ?? 0) > daysInMonth) return NaN;
+  if ((hour ?? 0) > 23 || (minute ?? 0) > 59 || (second ?? 0) > 59) return NaN;
+  if ((offsetHours ?? 0) > 23 || (offsetMinutes ?? 0) > 59) return NaN;
+  return Date.parse(text);
+}
+
+export function checkCreate(input: CreateInput, nowMs: number): { ok: ValidCreate } | { issues: Issue[] } {
+  const issues: Issue[] = [];
+  const label = input.label.trim();
+  if (label.length === 0) issues.push({ path: "label", message: "label is required" });
+  else if (label.length > MAX_LABEL_LENGTH)
+    issues.push({ path: "label", message: `label must be at most ${MAX_LABEL_LENGTH} characters` });
+
+  const permissions: Scope[] = [];
+  if (input.permissions.length === 0) issues.push({ path: "permissions", message: "at least one scope is required" });
+  input.permissions.forEach((scope, i) => {
+    if (!isScope(scope))
+      issues.push({ path: `permissions.${i}`, message: "unknown scope: use READ_ONLY, TRADE or MANAGE_ORDERS" });
+    else if (!permissions.includes(scope)) permissions.push(scope);
+  });
+
+  if (input.ip_whitelist.length > MAX_IP_ENTRIES)
+    issues.push({ path: "ip_whitelist", message: `at most ${MAX_IP_ENTRIES} entries` });
+  const ipWhitelist: string[] = [];
+  input.ip_whitelist.forEach((raw, i) => {
+    const entry = raw.trim();
+    const problem = checkEntry(entry);
+    if (problem !== undefined) issues.push({ path: `ip_whitelist.${i}`, message: problem });
+    else if (!ipWhitelist.includes(entry)) ipWhitelist.push(entry);
+  });
+
+  let webhookUrl: string | undefined;
+  if (input.webhook_url !== undefined) {
+    const checkedUrl = checkWebhookUrl(input.webhook_url);
+    if ("problem" in checkedUrl) issues.push({ path: "webhook_url", message: checkedUrl.problem });
+    else webhookUrl = checkedUrl.href;
+  }
+
+  let expiresAt: Date | undefined;
+  if (input.expires_at !== undefined) {
+    const parsed = parseIsoDateTime(input.expires_at);
+    if (Number.isNaN(parsed))
+      issues.push({ path: "expires_at", message: "must be an ISO 8601 date-time with a time zone" });
+    else if (parsed <= nowMs) issues.push({ path: "expires_at", message: "must be in the future" });
+    else expiresAt = new Date(parsed);
+  }
+
+  if (issues.length > 0) return { issues };
+  return { ok: { label, permissions, ipWhitelist, webhookUrl, expiresAt } };
+}
+
+/** Accepts an https URL with a host, stored as given (forms a reader could misread are refused). */
+function checkWebhookUrl(raw: string): { href: string } | { problem: string } {
+  if (raw.length > MAX_URL_LENGTH) return { problem: `must be at most ${MAX_URL_LENGTH} characters` };
+  if (!raw.startsWith("https://")) return { problem: "must start with https://" };
+  // The WHATWG parser skips extra slashes ("https:///x" reads as host "x"); refuse what a reader would misread.
+  if (/^https:\/\/[/\\]/.test(raw)) return { problem: "must be an https:// URL with a host" };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { problem: "must be a valid URL" };
+  }
+  if (url.protocol !== "https:" || url.hostname === "") return { problem: "must be an https:// URL with a host" };
+  if (url.username !== "" || url.password !== "") return { problem: "must not contain credentials" };
+  if (raw.includes("#")) return { problem: "must not contain a fragment" };
+  return { href: raw };
+}

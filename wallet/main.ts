@@ -1,0 +1,151 @@
+// Wallet process: migrations, key index warm-up, gRPC listener, admin listener, graceful shutdown.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Counter, Histogram } from "prom-client";
+import { ConfigError } from "../kernel/config.js";
+import { openDatabase } from "../kernel/db.js";
+import { bindServer, shutdownServer } from "../kernel/grpc.js";
+import { createLogger, type Logger } from "../kernel/log.js";
+import { createRegistry, startAdminServer } from "../kernel/metrics.js";
+import { migrate, readMigrations } from "../kernel/migrate.js";
+import { loadWalletSettings, type WalletSettings } from "./config.js";
+import { KeyIndex } from "./key-index.js";
+import { Sealer, loadOrCreateMasterKeyFile, masterKeyFromBase64 } from "./keys/sealed.js";
+import { InProcessRevocationBus, RedisRevocationBus, type RevocationBus } from "./revocation-bus.js";
+import { createWalletServer } from "./server.js";
+import { WalletService } from "./service.js";
+import { KeyStore } from "./store.js";
+
+const MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+const LAST_USED_FLUSH_MS = 1_000;
+
+export interface RunningWallet {
+  grpcPort: number;
+  adminPort: number;
+  stop(): Promise<void>;
+}
+
+export async function startWallet(settings: WalletSettings, log: Logger): Promise<RunningWallet> {
+  const registry = createRegistry("wallet");
+  const validations = new Counter({
+    name: "wallet_key_validations_total",
+    help: "Key validations by outcome.",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
+  const validationSeconds = new Histogram({
+    name: "wallet_key_validation_duration_seconds",
+    help: "Time to answer a key validation inside the wallet.",
+    buckets: [0.000_01, 0.000_05, 0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05],
+    registers: [registry],
+  });
+
+  const db = await openDatabase({
+    url: settings.DATABASE_URL,
+    dataDir: settings.DATA_DIR,
+    poolSize: settings.WALLET_DB_POOL_SIZE,
+    log,
+  });
+  await migrate(db.pool, "wallet", readMigrations(MIGRATIONS));
+
+  const current =
+    settings.WEBHOOK_MASTER_KEY === undefined
+      ? loadOrCreateMasterKeyFile(settings.DATA_DIR)
+      : masterKeyFromBase64(settings.WEBHOOK_MASTER_KEY);
+  const previous = (settings.WEBHOOK_MASTER_KEY_PREVIOUS ?? "")
+    .split(",")
+    .filter((k) => k.trim() !== "")
+    .map((k) => masterKeyFromBase64(k.trim()));
+  if (settings.WEBHOOK_MASTER_KEY === undefined) log.warn("WEBHOOK_MASTER_KEY unset: using the key file in DATA_DIR");
+
+  const store = new KeyStore(db.pool);
+  const now = (): number => Date.now();
+  const index = new KeyIndex({ load: (hash) => store.findByHash(hash), now });
+  const bus: RevocationBus =
+    settings.REDIS_URL === undefined ? new InProcessRevocationBus() : new RedisRevocationBus(settings.REDIS_URL, log);
+  const service = new WalletService({
+    store,
+    index,
+    bus,
+    sealer: new Sealer(current, previous),
+    log,
+    now,
+    onValidation: (outcome, seconds) => {
+      validations.inc({ outcome });
+      validationSeconds.observe(seconds);
+    },
+  });
+  // Subscribe before loading so a revocation during warm-up is never missed.
+  await bus.ready();
+  const warmed = await service.warm();
+
+  const flusher = setInterval(() => {
+    service.flushLastUsed().catch((error: unknown) => {
+      log.warn({ err: error }, "last-used flush failed");
+    });
+  }, LAST_USED_FLUSH_MS);
+  flusher.unref();
+
+  const server = createWalletServer(service, {
+    internalToken: settings.INTERNAL_TOKEN,
+    onError: (method, error) => {
+      log.error({ err: error, method }, "wallet call failed");
+    },
+  });
+  const grpcPort = await bindServer(server, settings.HOST, settings.WALLET_GRPC_PORT);
+  const admin = await startAdminServer(registry, settings.HOST, settings.WALLET_METRICS_PORT, async () => {
+    await db.pool.query("SELECT 1");
+    return true;
+  });
+  log.info({ grpcPort, adminPort: admin.port, keys: warmed, embedded: db.embedded }, "wallet listening");
+
+  return {
+    grpcPort,
+    adminPort: admin.port,
+    async stop() {
+      clearInterval(flusher);
+      await shutdownServer(server, 5_000);
+      await admin.close();
+      await service.flushLastUsed().catch(() => undefined);
+      await bus.close();
+      await db.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  let settings: WalletSettings;
+  try {
+    settings = loadWalletSettings(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`wallet: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = createLogger("wallet", settings.LOG_LEVEL);
+  const wallet = await startWallet(settings, log);
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "wallet stopping");
+    wallet.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, "wallet stop failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`wallet: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,88 @@
+// gRPC bindings of the wallet service: translation between proto messages and WalletService.
+import * as grpc from "@grpc/grpc-js";
+import { loadWalletProto, unary, CHANNEL_OPTIONS } from "../kernel/grpc.js";
+import type { WalletHandlers } from "../proto/gen/wallet/v1/Wallet.js";
+import type { ApiKey } from "../proto/gen/wallet/v1/ApiKey.js";
+import type { ApiKeyView, WalletService } from "./service.js";
+
+function toProto(view: ApiKeyView): ApiKey {
+  return {
+    id: view.id,
+    key_prefix: view.keyPrefix,
+    label: view.label,
+    permissions: view.permissions,
+    ip_whitelist: view.ipWhitelist,
+    webhook_url: view.webhookUrl,
+    expires_at: view.expiresAt,
+    created_at: view.createdAt,
+    last_used_at: view.lastUsedAt,
+  };
+}
+
+export interface WalletServerOptions {
+  internalToken: string | undefined;
+  onError: (method: string, error: unknown) => void;
+}
+
+export function createWalletServer(service: WalletService, options: WalletServerOptions): grpc.Server {
+  const server = new grpc.Server(CHANNEL_OPTIONS);
+  const handlers: WalletHandlers = {
+    CreateApiKey: unary(
+      "CreateApiKey",
+      async (request) => {
+        const created = await service.create(request.user_id, {
+          label: request.label,
+          permissions: request.permissions,
+          ip_whitelist: request.ip_whitelist,
+          webhook_url: request.webhook_url,
+          expires_at: request.expires_at,
+        });
+        return {
+          api_key: toProto(created.apiKey),
+          key: created.key,
+          secret: created.secret,
+          webhook_secret: created.webhookSecret,
+        };
+      },
+      options,
+    ),
+    ListApiKeys: unary(
+      "ListApiKeys",
+      async (request) => ({ api_keys: (await service.list(request.user_id)).map(toProto) }),
+      options,
+    ),
+    RevokeApiKey: unary(
+      "RevokeApiKey",
+      async (request) => {
+        const revoked = await service.revoke(request.user_id, request.id);
+        return { id: revoked.id, revoked_at: revoked.revokedAt };
+      },
+      options,
+    ),
+    ValidateApiKey: unary(
+      "ValidateApiKey",
+      async (request) => {
+        const result = await service.validate(request);
+        if (result.valid) {
+          return {
+            valid: true,
+            user_id: result.userId,
+            key_id: result.keyId,
+            permissions: [...result.permissions],
+            expires_at_ms: result.expiresAtMs ?? 0,
+            code: "",
+          };
+        }
+        return {
+          valid: false,
+          code: result.code,
+          user_id: "userId" in result ? result.userId : "",
+          key_id: "keyId" in result ? result.keyId : "",
+        };
+      },
+      options,
+    ),
+  };
+  server.addService(loadWalletProto().wallet.v1.Wallet.service, handlers);
+  return server;
+}

@@ -1,0 +1,206 @@
+// The wallet's business logic: create, list, revoke and validate API keys. Transport-free, so the gRPC
+// server and the tests drive the same code.
+import { ServiceError } from "../kernel/errors.js";
+import type { Logger } from "../kernel/log.js";
+import { checkCreate, type CreateInput } from "./keys/create-rules.js";
+import {
+  generateKeyMaterial,
+  generateWebhookSecret,
+  looksLikeKey,
+  looksLikeSecret,
+  secretMatches,
+  sha256,
+} from "./keys/material.js";
+import { isScope, satisfies } from "./keys/scopes.js";
+import type { Sealer } from "./keys/sealed.js";
+import type { KeyIndex, IndexedKey } from "./key-index.js";
+import type { RevocationBus } from "./revocation-bus.js";
+import type { KeyRow, KeyStore } from "./store.js";
+
+export const MAX_ACTIVE_KEYS = 10;
+
+export interface ApiKeyView {
+  id: string;
+  keyPrefix: string;
+  label: string;
+  permissions: string[];
+  ipWhitelist: string[];
+  webhookUrl: string | undefined;
+  expiresAt: string | undefined;
+  createdAt: string;
+  lastUsedAt: string | undefined;
+}
+
+export interface Created {
+  apiKey: ApiKeyView;
+  key: string;
+  secret: string;
+  webhookSecret: string | undefined;
+}
+
+export const DENIALS = ["unauthorized", "ip_not_whitelisted", "permission_denied"] as const;
+export type Denial = (typeof DENIALS)[number];
+
+export type Validation =
+  | { valid: true; userId: string; keyId: string; permissions: readonly string[]; expiresAtMs: number | null }
+  | { valid: false; code: "unauthorized" }
+  | { valid: false; code: "ip_not_whitelisted" | "permission_denied"; userId: string; keyId: string };
+
+export interface ValidateInput {
+  key: string;
+  secret: string;
+  ip: string;
+  /** Required scope; empty checks identity only. */
+  permission: string;
+}
+
+export interface WalletServiceDeps {
+  store: KeyStore;
+  index: KeyIndex;
+  bus: RevocationBus;
+  sealer: Sealer;
+  log: Logger;
+  now: () => number;
+  onValidation?: (outcome: "valid" | Denial, seconds: number) => void;
+}
+
+const MAX_USER_ID_LENGTH = 128;
+
+function requireUser(userId: string): string {
+  if (userId.length === 0 || userId.length > MAX_USER_ID_LENGTH || /[^\x21-\x7e]/.test(userId)) {
+    throw new ServiceError("unauthorized");
+  }
+  return userId;
+}
+
+export class WalletService {
+  /** Last use per key id since the last flush; written in one statement by `flushLastUsed`. */
+  private lastUsed = new Map<string, number>();
+
+  constructor(private readonly deps: WalletServiceDeps) {
+    deps.bus.onRevoked((notice) => {
+      deps.index.revoke(Buffer.from(notice.keyHash, "base64"));
+    });
+  }
+
+  async create(userId: string, input: CreateInput): Promise<Created> {
+    requireUser(userId);
+    const nowMs = this.deps.now();
+    const checked = checkCreate(input, nowMs);
+    if ("issues" in checked) throw ServiceError.invalid(checked.issues);
+    const { label, permissions, ipWhitelist, webhookUrl, expiresAt } = checked.ok;
+    const material = generateKeyMaterial();
+    const webhookSecret = webhookUrl === undefined ? undefined : generateWebhookSecret();
+    const row = await this.deps.store.createWithinLimit(
+      {
+        userId,
+        keyHash: material.keyHash,
+        keyPrefix: material.keyPrefix,
+        secretHash: material.secretHash,
+        label,
+        permissions,
+        ipWhitelist,
+        webhookUrl: webhookUrl ?? null,
+        webhookSecretSealed: webhookSecret === undefined ? null : this.deps.sealer.seal(webhookSecret),
+        expiresAt: expiresAt ?? null,
+        createdAt: new Date(nowMs),
+      },
+      MAX_ACTIVE_KEYS,
+      new Date(nowMs),
+    );
+    if (row === "limit") throw new ServiceError("key_limit_reached", { limit: MAX_ACTIVE_KEYS });
+    this.deps.index.put(material.keyHash, row);
+    this.deps.log.info({ userId, keyId: row.id, keyPrefix: row.keyPrefix }, "api key created");
+    return { apiKey: this.view(row), key: material.key, secret: material.secret, webhookSecret };
+  }
+
+  async list(userId: string): Promise<ApiKeyView[]> {
+    requireUser(userId);
+    const rows = await this.deps.store.listActive(userId, new Date(this.deps.now()));
+    return rows.map((row) => this.view(row));
+  }
+
+  async revoke(userId: string, id: string): Promise<{ id: string; revokedAt: string }> {
+    requireUser(userId);
+    const revoked = await this.deps.store.revoke(userId, id, new Date(this.deps.now()));
+    if (revoked === undefined) throw new ServiceError("not_found");
+    this.deps.index.revoke(revoked.keyHash);
+    this.lastUsed.delete(id);
+    await this.deps.bus.publish({ keyId: id, keyHash: revoked.keyHash.toString("base64") });
+    this.deps.log.info({ userId, keyId: id }, "api key revoked");
+    return { id, revokedAt: revoked.revokedAt.toISOString() };
+  }
+
+  /** The hot path: one hash, one map lookup, one constant-time compare. */
+  async validate(input: ValidateInput): Promise<Validation> {
+    const started = performance.now();
+    const result = await this.check(input);
+    this.deps.onValidation?.(result.valid ? "valid" : result.code, (performance.now() - started) / 1000);
+    return result;
+  }
+
+  private async check(input: ValidateInput): Promise<Validation> {
+    if (input.permission !== "" && !isScope(input.permission)) {
+      throw ServiceError.invalid([{ path: "permission", message: "unknown scope" }]);
+    }
+    if (!looksLikeKey(input.key) || !looksLikeSecret(input.secret)) return { valid: false, code: "unauthorized" };
+    const found = this.deps.index.lookup(sha256(input.key));
+    const entry: IndexedKey | undefined = found instanceof Promise ? await found : found;
+    if (entry === undefined || !secretMatches(input.secret, entry.secretHash)) {
+      return { valid: false, code: "unauthorized" };
+    }
+    const nowMs = this.deps.now();
+    if (entry.expiresAtMs !== null && entry.expiresAtMs <= nowMs) return { valid: false, code: "unauthorized" };
+    this.lastUsed.set(entry.id, nowMs);
+    if (!entry.allow.allows(input.ip)) {
+      return { valid: false, code: "ip_not_whitelisted", userId: entry.userId, keyId: entry.id };
+    }
+    if (input.permission !== "" && isScope(input.permission) && !satisfies(entry.permissions, input.permission)) {
+      return { valid: false, code: "permission_denied", userId: entry.userId, keyId: entry.id };
+    }
+    return {
+      valid: true,
+      userId: entry.userId,
+      keyId: entry.id,
+      permissions: entry.permissions,
+      expiresAtMs: entry.expiresAtMs,
+    };
+  }
+
+  /** Loads every active key into the index (at start). */
+  async warm(): Promise<number> {
+    const rows = await this.deps.store.loadAllActive(new Date(this.deps.now()));
+    for (const row of rows) this.deps.index.put(row.keyHash, row);
+    return rows.length;
+  }
+
+  async flushLastUsed(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const batch = this.lastUsed;
+    this.lastUsed = new Map();
+    try {
+      await this.deps.store.touch(batch);
+    } catch (error) {
+      // Keep the newest use of each key for the next flush.
+      for (const [id, at] of batch) if ((this.lastUsed.get(id) ?? 0) < at) this.lastUsed.set(id, at);
+      throw error;
+    }
+  }
+
+  private view(row: KeyRow): ApiKeyView {
+    const pending = this.lastUsed.get(row.id);
+    const stored = row.lastUsedAt?.getTime();
+    const lastUsed = pending === undefined ? stored : Math.max(pending, stored ?? 0);
+    return {
+      id: row.id,
+      keyPrefix: row.keyPrefix,
+      label: row.label,
+      permissions: row.permissions,
+      ipWhitelist: row.ipWhitelist,
+      webhookUrl: row.webhookUrl ?? undefined,
+      expiresAt: row.expiresAt?.toISOString(),
+      createdAt: row.createdAt.toISOString(),
+      lastUsedAt: lastUsed === undefined ? undefined : new Date(lastUsed).toISOString(),
+    };
+  }
+}

@@ -1,0 +1,152 @@
+// The keys table, through `pg`. The 10-active-keys limit is enforced here, under a row lock per user, so
+// concurrent creates on any number of wallet replicas can never exceed it.
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import { transaction } from "../kernel/db.js";
+import type { Scope } from "./keys/scopes.js";
+
+export interface KeyRow {
+  id: string;
+  userId: string;
+  keyHash: Buffer;
+  keyPrefix: string;
+  secretHash: Buffer;
+  label: string;
+  permissions: Scope[];
+  ipWhitelist: string[];
+  webhookUrl: string | null;
+  expiresAt: Date | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+export type NewKey = Omit<KeyRow, "id" | "lastUsedAt"> & { webhookSecretSealed: string | null };
+
+interface DbRow {
+  id: string;
+  user_id: string;
+  key_hash: Buffer;
+  key_prefix: string;
+  secret_hash: Buffer;
+  label: string;
+  permissions: Scope[];
+  ip_whitelist: string[];
+  webhook_url: string | null;
+  expires_at: Date | null;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+const COLUMNS =
+  "id, user_id, key_hash, key_prefix, secret_hash, label, permissions, ip_whitelist, webhook_url, expires_at, created_at, last_used_at";
+
+const ACTIVE = "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $NOW)";
+
+function fromDb(row: DbRow): KeyRow {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    keyHash: row.key_hash,
+    keyPrefix: row.key_prefix,
+    secretHash: row.secret_hash,
+    label: row.label,
+    permissions: row.permissions,
+    ipWhitelist: row.ip_whitelist,
+    webhookUrl: row.webhook_url,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class KeyStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Inserts the key unless the user already has `limit` active keys; returns the row or "limit". */
+  async createWithinLimit(key: NewKey, limit: number, now: Date): Promise<KeyRow | "limit"> {
+    return transaction(this.pool, async (client) => {
+      await client.query("INSERT INTO api_key_owners (user_id) VALUES ($1) ON CONFLICT DO NOTHING", [key.userId]);
+      await client.query("SELECT user_id FROM api_key_owners WHERE user_id = $1 FOR UPDATE", [key.userId]);
+      const counted = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM api_keys WHERE user_id = $1 AND ${ACTIVE.replace("$NOW", "$2")}`,
+        [key.userId, now],
+      );
+      if (Number(counted.rows[0]?.n ?? 0) >= limit) return "limit";
+      const inserted = await client.query<DbRow>(
+        `INSERT INTO api_keys (id, user_id, key_hash, key_prefix, secret_hash, label, permissions, ip_whitelist,
+           webhook_url, webhook_secret_enc, expires_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${COLUMNS}`,
+        [
+          randomUUID(),
+          key.userId,
+          key.keyHash,
+          key.keyPrefix,
+          key.secretHash,
+          key.label,
+          key.permissions,
+          key.ipWhitelist,
+          key.webhookUrl,
+          key.webhookSecretSealed,
+          key.expiresAt,
+          key.createdAt,
+        ],
+      );
+      const row = inserted.rows[0];
+      if (row === undefined) throw new Error("insert returned no row");
+      return fromDb(row);
+    });
+  }
+
+  async listActive(userId: string, now: Date): Promise<KeyRow[]> {
+    const result = await this.pool.query<DbRow>(
+      `SELECT ${COLUMNS} FROM api_keys WHERE user_id = $1 AND ${ACTIVE.replace("$NOW", "$2")} ORDER BY created_at, id`,
+      [userId, now],
+    );
+    return result.rows.map(fromDb);
+  }
+
+  /** Revokes an active key of this user; undefined when there is none (unknown, foreign or already revoked). */
+  async revoke(userId: string, id: string, now: Date): Promise<{ keyHash: Buffer; revokedAt: Date } | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const result = await this.pool.query<{ key_hash: Buffer; revoked_at: Date }>(
+      `UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
+       RETURNING key_hash, revoked_at`,
+      [id, userId, now],
+    );
+    const row = result.rows[0];
+    return row === undefined ? undefined : { keyHash: row.key_hash, revokedAt: row.revoked_at };
+  }
+
+  /** A non-revoked key by the hash of its public part (expiry is checked by the caller). */
+  async findByHash(keyHash: Buffer): Promise<KeyRow | undefined> {
+    const result = await this.pool.query<DbRow>(
+      `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+      [keyHash],
+    );
+    const row = result.rows[0];
+    return row === undefined ? undefined : fromDb(row);
+  }
+
+  async loadAllActive(now: Date): Promise<KeyRow[]> {
+    const result = await this.pool.query<DbRow>(
+      `SELECT ${COLUMNS} FROM api_keys WHERE ${ACTIVE.replace("$NOW", "$1")}`,
+      [now],
+    );
+    return result.rows.map(fromDb);
+  }
+
+  /** Records last use in one statement for many keys; never moves a timestamp backwards. */
+  async touch(uses: ReadonlyMap<string, number>): Promise<void> {
+    if (uses.size === 0) return;
+    const ids = [...uses.keys()];
+    const times = ids.map((id) => new Date(uses.get(id) ?? 0));
+    await this.pool.query(
+      `UPDATE api_keys AS k SET last_used_at = u.t
+       FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::timestamptz[]) AS t) AS u
+       WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.t)`,
+      [ids, times],
+    );
+  }
+}
