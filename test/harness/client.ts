@@ -1,0 +1,64 @@
+// Small HTTP helpers for end-to-end tests: create keys on /api, call /v1 with a key.
+export interface CreatedKey {
+  id: string;
+  key: string;
+  secret: string;
+  webhookSecret?: string;
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+export async function request(url: string, init: RequestInit = {}): Promise<JsonResponse> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: Record<string, unknown> = {};
+  if (text !== "") body = JSON.parse(text) as Record<string, unknown>;
+  return { status: response.status, headers: response.headers, body };
+}
+
+export async function createKey(
+  api: string,
+  userId: string,
+  body: Record<string, unknown> = { label: "bot", permissions: ["READ_ONLY", "TRADE"] },
+  headers: Record<string, string> = {},
+): Promise<JsonResponse> {
+  return request(`${api}/api/api-keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-user-id": userId, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+export async function newKey(api: string, userId: string, body?: Record<string, unknown>): Promise<CreatedKey> {
+  const created = await createKey(api, userId, body);
+  if (created.status !== 201) throw new Error(`key creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const apiKey = created.body.apiKey as { id: string };
+  const result: CreatedKey = { id: apiKey.id, key: String(created.body.key), secret: String(created.body.secret) };
+  if (typeof created.body.webhookSecret === "string") result.webhookSecret = created.body.webhookSecret;
+  return result;
+}
+
+export async function v1(
+  base: string,
+  path: string,
+  key: Pick<CreatedKey, "key" | "secret"> | undefined,
+  init: RequestInit & { headers?: Record<string, string> } = {},
+): Promise<JsonResponse> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (key !== undefined) {
+    headers["x-api-key"] = key.key;
+    headers["x-api-secret"] = key.secret;
+  }
+  return request(`${base}${path}`, { ...init, headers });
+}
+
+export async function revoke(api: string, userId: string, id: string): Promise<JsonResponse> {
+  return request(`${api}/api/api-keys/${id}`, { method: "DELETE", headers: { "x-user-id": userId } });
+}
+
+/** The same credential with its last character changed: well-formed, but wrong. */
+export const flipLast = (value: string): string => value.slice(0, -1) + (value.endsWith("0") ? "1" : "0");

@@ -1,0 +1,151 @@
+// Starts the real processes (wallet(s), engine, gateway(s)) on random loopback ports, as `npm start` would,
+// and keeps everything they print so tests can inspect the logs. Gateway i talks to wallet i % wallets.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "./ports.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+export interface StackOptions {
+  /** Omit for the embedded PGlite default (each wallet then needs its own DATA_DIR; use wallets: 1). */
+  databaseUrl?: string;
+  redisUrl?: string;
+  wallets?: number;
+  gateways?: number;
+  /** Extra settings for every process. */
+  env?: Record<string, string>;
+  /** Extra settings for the gateways only. */
+  gatewayEnv?: Record<string, string>;
+}
+
+export interface GatewayEndpoints {
+  /** Base URL of the /v1 listener, e.g. http://127.0.0.1:1234 */
+  v1: string;
+  /** Base URL of the /api listener. */
+  api: string;
+}
+
+export interface Stack {
+  gateways: GatewayEndpoints[];
+  walletAdmin: string[];
+  engineAdmin: string;
+  dataDir: string;
+  /** Everything every process wrote to stdout and stderr so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+interface Started {
+  child: ChildProcess;
+  name: string;
+}
+
+async function waitHttp(url: string, timeoutMs: number, describe: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} not ready within ${timeoutMs} ms\n${describe()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "fts-stack-"));
+  const chunks: string[] = [];
+  const started: Started[] = [];
+  const output = (): string => chunks.join("");
+
+  const launch = (name: string, entry: string, env: Record<string, string>): void => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, entry)], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "info", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
+    child.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
+    started.push({ child, name });
+  };
+
+  const common: Record<string, string> = { HOST: "127.0.0.1", DATA_DIR: dataDir, ...options.env };
+  if (options.databaseUrl !== undefined) common.DATABASE_URL = options.databaseUrl;
+  if (options.redisUrl !== undefined) common.REDIS_URL = options.redisUrl;
+
+  const walletCount = options.wallets ?? 1;
+  const walletGrpc: number[] = [];
+  const walletAdmin: string[] = [];
+  for (let i = 0; i < walletCount; i++) {
+    const grpcPort = await freePort();
+    const adminPort = await freePort();
+    walletGrpc.push(grpcPort);
+    walletAdmin.push(`http://127.0.0.1:${adminPort}`);
+    launch(`wallet-${i}`, "wallet/main.ts", {
+      ...common,
+      WALLET_GRPC_PORT: String(grpcPort),
+      WALLET_METRICS_PORT: String(adminPort),
+    });
+  }
+  const engineGrpc = await freePort();
+  const engineAdminPort = await freePort();
+  launch("engine", "engine/main.ts", {
+    ...common,
+    ENGINE_GRPC_PORT: String(engineGrpc),
+    ENGINE_METRICS_PORT: String(engineAdminPort),
+  });
+  const gateways: GatewayEndpoints[] = [];
+  for (let i = 0; i < (options.gateways ?? 1); i++) {
+    const httpPort = await freePort();
+    const apiPort = await freePort();
+    gateways.push({ v1: `http://127.0.0.1:${httpPort}`, api: `http://127.0.0.1:${apiPort}` });
+    launch(`gateway-${i}`, "gateway/main.ts", {
+      ...common,
+      ...options.gatewayEnv,
+      HTTP_PORT: String(httpPort),
+      WALLET_HTTP_PORT: String(apiPort),
+      WALLET_GRPC_TARGET: `127.0.0.1:${walletGrpc[i % walletCount] ?? 0}`,
+      ENGINE_GRPC_TARGET: `127.0.0.1:${engineGrpc}`,
+    });
+  }
+
+  const stop = async (): Promise<void> => {
+    await Promise.all(
+      started.map(
+        ({ child }) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) {
+              resolve();
+              return;
+            }
+            const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+            child.once("exit", () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill("SIGTERM");
+          }),
+      ),
+    );
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    const waits = [
+      ...walletAdmin.map((url) => waitHttp(`${url}/readyz`, 60_000, output)),
+      waitHttp(`http://127.0.0.1:${engineAdminPort}/healthz`, 60_000, output),
+    ];
+    await Promise.all(waits);
+    await Promise.all(gateways.map((g) => waitHttp(`${g.v1}/readyz`, 60_000, output)));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  return { gateways, walletAdmin, engineAdmin: `http://127.0.0.1:${engineAdminPort}`, dataDir, output, stop };
+}
