@@ -46,9 +46,9 @@ export async function v1(
   base: string,
   path: string,
   key: Pick<CreatedKey, "key" | "secret"> | undefined,
-  init: RequestInit & { headers?: Record<string, string> } = {},
+  init: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {},
 ): Promise<JsonResponse> {
-  const headers: Record<string, string> = { ...init.headers };
+  const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (key !== undefined) {
     headers["x-api-key"] = key.key;
     headers["x-api-secret"] = key.secret;
