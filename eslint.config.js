@@ -1,14 +1,18 @@
 // One lint setup for the repository: typescript-eslint with type information, import cycles refused.
+import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 import importX from "eslint-plugin-import-x";
 import prettier from "eslint-config-prettier";
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ["node_modules/**", "data/**", "dist/**", "proto/gen/**", "coverage/**"] },
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ["eslint.config.js"] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ["eslint.config.js"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     plugins: { "import-x": importX },
     settings: {
@@ -23,7 +27,10 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
       "import-x/no-default-export": "error",
-      "no-restricted-syntax": ["error", { selector: "TSEnumDeclaration", message: "Use a const object and a derived union type instead of enum." }],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "TSEnumDeclaration", message: "Use a const object and a derived union type instead of enum." },
+      ],
     },
   },
   { files: ["eslint.config.js", "vitest.config.ts"], rules: { "import-x/no-default-export": "off" } },

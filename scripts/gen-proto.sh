@@ -8,4 +8,4 @@ mkdir -p "$out"
 npx proto-loader-gen-types --keepCase --longs=Number --enums=String --defaults --oneofs --grpcLib=@grpc/grpc-js \
   --importFileExtension=.js -I proto -O "$out" \
   wallet/v1/wallet.proto engine/v1/engine.proto market/v1/market.proto
-npx prettier --log-level warn --write "$out"
+npx prettier --config .prettierrc.json --log-level warn --write "$out"
