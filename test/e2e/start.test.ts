@@ -1,0 +1,79 @@
+// `npm start` on the embedded defaults: one supervisor, three processes, both listeners served, clean stop.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { freePort } from "../harness/ports.js";
+import { newKey, request, v1 } from "../harness/client.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("npm start", () => {
+  it("serves /api and /v1 on the embedded defaults and stops cleanly on SIGTERM", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "fts-start-"));
+    const ports = {
+      HTTP_PORT: await freePort(),
+      WALLET_HTTP_PORT: await freePort(),
+      ENGINE_GRPC_PORT: await freePort(),
+      WALLET_GRPC_PORT: await freePort(),
+      ENGINE_METRICS_PORT: await freePort(),
+      WALLET_METRICS_PORT: await freePort(),
+    };
+    const env: Record<string, string> = { PATH: process.env.PATH ?? "", DATA_DIR: dataDir, LOG_LEVEL: "warn" };
+    for (const [name, value] of Object.entries(ports)) env[name] = String(value);
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: ROOT, env, stdio: "pipe" });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    try {
+      const v1Base = `http://127.0.0.1:${ports.HTTP_PORT}`;
+      const api = `http://127.0.0.1:${ports.WALLET_HTTP_PORT}`;
+      await until(async () => (await fetch(`${v1Base}/readyz`)).ok && (await fetch(`${api}/readyz`)).ok, 60_000);
+      for (const base of [v1Base, api]) expect((await request(`${base}/healthz`)).body).toEqual({ status: "ok" });
+      const key = await newKey(api, "starter");
+      const tickers = await v1(v1Base, "/v1/tickers", key);
+      expect(tickers.status).toBe(200);
+      expect((tickers.body.data as unknown[]).length).toBeGreaterThanOrEqual(20);
+      for (const port of [ports.ENGINE_METRICS_PORT, ports.WALLET_METRICS_PORT]) {
+        expect(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).toContain("process_cpu_seconds_total");
+      }
+      expect(await (await fetch(`${api}/metrics`)).text()).toContain("http_requests_total");
+    } finally {
+      child.kill("SIGTERM");
+      const code = await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+      expect(code, output).toBe(0);
+    }
+  });
+
+  it.each([
+    ["gateway/main.ts", { HTTP_PORT: "eighty" }, "HTTP_PORT"],
+    ["gateway/main.ts", { TRUSTED_PROXIES: "10.0.0.0/99" }, "TRUSTED_PROXIES"],
+    ["wallet/main.ts", { DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    ["wallet/main.ts", { WEBHOOK_MASTER_KEY: "short" }, "WEBHOOK_MASTER_KEY"],
+    ["engine/main.ts", { PRICE_FEED: "magic" }, "PRICE_FEED"],
+    ["engine/main.ts", { LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+  ])("%s stops at start with a message naming a bad setting (%j)", async (entry, env, name) => {
+    const child = spawn(process.execPath, ["--import", "tsx", entry], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: "pipe",
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(stderr).toContain(name);
+  });
+});
