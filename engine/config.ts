@@ -1,0 +1,29 @@
+// The engine's settings: one zod schema over the environment, parsed once at start. Every bad value is
+// reported together and stops the process (see kernel/config.ts); each setting has a default.
+import { z } from "zod";
+import { commonSettings, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
+
+export const PriceFeed = {
+  /** The built-in price simulator moves every symbol from its reference price. */
+  simulator: "simulator",
+  /** No simulator: prices arrive through market.v1 PushPrices only. */
+  push: "push",
+} as const;
+export type PriceFeed = (typeof PriceFeed)[keyof typeof PriceFeed];
+
+export const engineSettingsSchema = z.object({
+  ...commonSettings,
+  ENGINE_GRPC_PORT: port(50051),
+  ENGINE_METRICS_PORT: port(9101),
+  PRICE_FEED: z.enum(PriceFeed).default(PriceFeed.simulator),
+  ENGINE_SHARDS: z.coerce.number().int().min(1).max(256).default(2),
+  DATABASE_URL: postgresUrl,
+  REDIS_URL: redisUrl,
+});
+
+export type EngineSettings = z.infer<typeof engineSettingsSchema>;
+
+/** Parses the engine's settings from `env`; throws ConfigError naming every bad setting. */
+export function loadEngineSettings(env: NodeJS.ProcessEnv): EngineSettings {
+  return parseSettings(engineSettingsSchema, env);
+}

@@ -1,0 +1,28 @@
+// Vocabulary shared by the market catalogue, trading hours and the plans: asset classes and venues,
+// as const objects with derived union types (no enums).
+
+export const AssetClass = {
+  crypto: "crypto",
+  forex: "forex",
+  commodities: "commodities",
+  indices: "indices",
+} as const;
+export type AssetClass = (typeof AssetClass)[keyof typeof AssetClass];
+export const ASSET_CLASSES: readonly AssetClass[] = Object.values(AssetClass);
+
+/** The simulated venues: GMX lists crypto only, OSTIUM lists all four asset classes. */
+export const Venue = {
+  GMX: "GMX",
+  OSTIUM: "OSTIUM",
+} as const;
+export type Venue = (typeof Venue)[keyof typeof Venue];
+export const VENUES: readonly Venue[] = Object.values(Venue);
+
+/** Which asset classes each venue lists. */
+export const VENUE_ASSET_CLASSES: Readonly<Record<Venue, readonly AssetClass[]>> = {
+  GMX: [AssetClass.crypto],
+  OSTIUM: ASSET_CLASSES,
+};
+
+/** Every symbol is `<BASE>-USD`. */
+export const QUOTE = "USD";

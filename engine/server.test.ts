@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as grpc from "@grpc/grpc-js";
+import { CHANNEL_OPTIONS, call, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
+import { createLogger } from "../kernel/log.js";
+import type { EngineClient } from "../proto/gen/engine/v1/Engine.js";
+import type { ListPlansRequest } from "../proto/gen/engine/v1/ListPlansRequest.js";
+import type { ListPlansResponse__Output } from "../proto/gen/engine/v1/ListPlansResponse.js";
+import type { ListTickersRequest } from "../proto/gen/engine/v1/ListTickersRequest.js";
+import type { ListTickersResponse__Output } from "../proto/gen/engine/v1/ListTickersResponse.js";
+import { PLANS } from "./accounts/plans.js";
+import { loadEngineSettings } from "./config.js";
+import { startEngine, type RunningEngine } from "./main.js";
+import { CATALOGUE } from "./market/catalogue.js";
+import { staticPriceSource, type PriceSource } from "./market/prices.js";
+
+const TOKEN = "engine-test-internal-token";
+/** A Saturday: only crypto trades. */
+const SATURDAY_NOON = Date.parse("2026-11-28T12:00:00.000Z");
+
+const reference = staticPriceSource(CATALOGUE);
+/** Reference prices, except one symbol that has not been priced yet (as under PRICE_FEED=push). */
+const prices: PriceSource = { get: (symbol) => (symbol === "ADA-USD" ? undefined : reference.get(symbol)) };
+
+let engine: RunningEngine;
+let client: EngineClient;
+
+function listTickers(metadata: grpc.Metadata): Promise<ListTickersResponse__Output> {
+  return call<ListTickersRequest, ListTickersResponse__Output>(client.ListTickers.bind(client), {}, metadata);
+}
+
+function listPlans(metadata: grpc.Metadata): Promise<ListPlansResponse__Output> {
+  return call<ListPlansRequest, ListPlansResponse__Output>(client.ListPlans.bind(client), {}, metadata);
+}
+
+const authorized = (): grpc.Metadata => outgoingMetadata("req-1", TOKEN);
+
+beforeAll(async () => {
+  const settings = loadEngineSettings({
+    ENGINE_GRPC_PORT: "0",
+    ENGINE_METRICS_PORT: "0",
+    INTERNAL_TOKEN: TOKEN,
+    LOG_LEVEL: "silent",
+  });
+  engine = await startEngine(settings, createLogger("engine", "silent"), { now: () => SATURDAY_NOON, prices });
+  const proto = loadEngineProto();
+  client = new proto.engine.v1.Engine(
+    `127.0.0.1:${engine.grpcPort}`,
+    grpc.credentials.createInsecure(),
+    CHANNEL_OPTIONS,
+  );
+});
+
+afterAll(async () => {
+  client.close();
+  await engine.stop();
+});
+
+describe("engine.v1.Engine/ListTickers", () => {
+  it("returns every catalogue symbol in catalogue order", async () => {
+    const response = await listTickers(authorized());
+    expect(response.data.map((t) => t.symbol)).toEqual(CATALOGUE.tickers.map((t) => t.symbol));
+  });
+
+  it("sends sizes and prices as numbers with mark and index at the reference price", async () => {
+    const response = await listTickers(authorized());
+    const btc = response.data.find((t) => t.symbol === "BTC-USD");
+    expect(btc).toEqual({
+      symbol: "BTC-USD",
+      base: "BTC",
+      quote: "USD",
+      asset_class: "crypto",
+      venues: ["GMX", "OSTIUM"],
+      max_leverage: 100,
+      tick_size: 0.1,
+      quantity_step: 0.0001,
+      min_quantity: 0.0001,
+      mark_price: 96412.3,
+      index_price: 96412.3,
+      market_open: true,
+      _mark_price: "mark_price",
+      _index_price: "index_price",
+    });
+  });
+
+  it("leaves mark and index out for a symbol without a price", async () => {
+    const response = await listTickers(authorized());
+    const ada = response.data.find((t) => t.symbol === "ADA-USD");
+    expect(ada).toBeDefined();
+    expect(ada?.mark_price).toBeUndefined();
+    expect(ada?.index_price).toBeUndefined();
+  });
+
+  it("reports market hours at the engine's clock: on a Saturday only crypto is open", async () => {
+    const response = await listTickers(authorized());
+    for (const ticker of response.data) expect(ticker.market_open, ticker.symbol).toBe(ticker.asset_class === "crypto");
+  });
+});
+
+describe("engine.v1.Engine/ListPlans", () => {
+  it("returns the plan catalogue with every field", async () => {
+    const response = await listPlans(authorized());
+    expect(response.data).toEqual(PLANS.plans.map((plan) => ({ ...plan })));
+  });
+});
+
+describe("the internal token", () => {
+  it.each<[string, () => grpc.Metadata]>([
+    ["no authorization metadata", () => new grpc.Metadata()],
+    ["a wrong token", () => outgoingMetadata(undefined, "not-the-engine-token")],
+    [
+      "the token without the Bearer prefix",
+      () => {
+        const metadata = new grpc.Metadata();
+        metadata.set("authorization", TOKEN);
+        return metadata;
+      },
+    ],
+  ])("rejects a call with %s as UNAUTHENTICATED", async (_label, metadata) => {
+    await expect(listTickers(metadata())).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    await expect(listPlans(metadata())).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+  });
+});
+
+describe("the admin listener", () => {
+  it("answers /healthz with ok", async () => {
+    const response = await fetch(`http://127.0.0.1:${engine.adminPort}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("answers /readyz with ready", async () => {
+    const response = await fetch(`http://127.0.0.1:${engine.adminPort}/readyz`);
+    expect(response.status).toBe(200);
+  });
+
+  it("serves Prometheus metrics labelled with the engine service", async () => {
+    const response = await fetch(`http://127.0.0.1:${engine.adminPort}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    expect(await response.text()).toContain('service="engine"');
+  });
+});
