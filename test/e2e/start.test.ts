@@ -35,7 +35,11 @@ describe("npm start", () => {
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once("exit", (code) => {
+        resolve(code);
+      }),
+    );
     try {
       const v1Base = `http://127.0.0.1:${ports.HTTP_PORT}`;
       const api = `http://127.0.0.1:${ports.WALLET_HTTP_PORT}`;
@@ -72,7 +76,11 @@ describe("npm start", () => {
     });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+    const code = await new Promise<number | null>((resolve) =>
+      child.once("exit", (c) => {
+        resolve(c);
+      }),
+    );
     expect(code).toBe(1);
     expect(stderr).toContain(name);
   });
