@@ -22,6 +22,7 @@ export interface AppOptions {
 }
 
 function base(options: AppOptions, listener: string): Express {
+  // (The /v1 listener reads bodies per route, after authentication: an anonymous caller cannot make it parse.)
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -34,7 +35,6 @@ function base(options: AppOptions, listener: string): Express {
     res.status(200).json({ status: "ok" });
   });
   app.get("/readyz", readiness(options.ready));
-  app.use(jsonBody(options.bodyLimitBytes));
   return app;
 }
 
@@ -57,6 +57,7 @@ function readiness(ready: () => Promise<boolean>): RequestHandler {
 
 export function buildApiApp(options: AppOptions): Express {
   const app = base(options, "api");
+  app.use(jsonBody(options.bodyLimitBytes));
   app.get("/metrics", async (_req, res) => {
     res.type(options.registry.contentType).send(await options.registry.metrics());
   });
