@@ -10,7 +10,7 @@ export default defineConfig(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["eslint.config.js"] },
+        projectService: { allowDefaultProject: ["eslint.config.js", "engine/shard/worker.mjs"] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -70,7 +70,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     "-c",
     "max_connections=200",
   ]);
-  const child = spawn(cmd, args, { stdio: "ignore" });
+  // Its own process group, so stop() reaches postgres itself and not only runuser.
+  const child = spawn(cmd, args, { stdio: "ignore", detached: true });
   let exited = false;
   child.once("exit", () => {
     exited = true;
@@ -100,7 +101,8 @@ export async function startPostgres(): Promise<PostgresServer> {
           child.once("exit", () => {
             resolve();
           });
-          child.kill("SIGKILL");
+          if (child.pid === undefined) child.kill("SIGKILL");
+          else process.kill(-child.pid, "SIGKILL");
         });
       }
       rmSync(dir, { recursive: true, force: true });

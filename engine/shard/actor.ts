@@ -1,0 +1,76 @@
+// The contract between the shard shell and the pure account core. The shell (mailbox, journal, threads) is
+// generic over it, so it is tested with a small ledger and wired to the trading core by naming its module.
+
+/** Every event names its type: the journal stores it in its own column. Events must survive JSON. */
+export interface CoreEvent {
+  readonly type: string;
+}
+
+/** The types one core works with, bundled so the shell and its callers name them once. */
+export interface CoreTypes {
+  /** One account's state; `apply` may mutate it. */
+  state: unknown;
+  command: unknown;
+  event: CoreEvent;
+  /** What `decide` answers to the caller (denials are data here; throwing is for faults). */
+  reply: unknown;
+  query: unknown;
+  queryResult: unknown;
+  /** A market update, broadcast to every shard. */
+  update: unknown;
+  /** The shard's view of the market, folded from the updates by `updateMarket`. */
+  market: unknown;
+}
+
+export interface DecideContext<Market> {
+  /** Epoch milliseconds of the shell's clock, never decreasing within a shard. */
+  now: number;
+  /** The shard's market view (undefined until the first update when no initial view was given). */
+  market: Market | undefined;
+  /** A fresh UUID (the shell's randomness; replay never calls it). */
+  nextId: () => string;
+}
+
+export interface QueryContext<Market> {
+  now: number;
+  market: Market | undefined;
+}
+
+export interface Decision<T extends CoreTypes> {
+  events: T["event"][];
+  reply: T["reply"];
+}
+
+/**
+ * The pure core of an account actor. The module named by `coreModule` exports it as `core`.
+ * `decide`, `query` and `onMarket` never mutate their inputs; `apply` may mutate and return the state.
+ */
+export interface ActorCore<T extends CoreTypes> {
+  /** Decides a command for one account (state undefined when the account does not exist yet). */
+  decide(state: T["state"] | undefined, command: T["command"], ctx: DecideContext<T["market"]>): Decision<T>;
+  /** Applies one event; replaying the journal through it must rebuild an equal state. */
+  apply(state: T["state"] | undefined, event: T["event"]): T["state"];
+  /** A query (not journaled) on one account. */
+  query(state: T["state"] | undefined, query: T["query"], ctx: QueryContext<T["market"]>): T["queryResult"];
+  /** The owner of an account, recorded in the journal when its first events are appended. */
+  userId(state: T["state"]): string;
+  /** Folds a market update into the shard's view; without it the view is the last update. */
+  updateMarket?(market: T["market"] | undefined, update: T["update"]): T["market"];
+  /** The events a market update causes on one account (called for every account of the shard). */
+  onMarket?(state: T["state"], update: T["update"], ctx: DecideContext<T["market"]>): T["event"][];
+  /**
+   * Lets decided events change the shard's market view (book depth taken by fills), right after they were
+   * applied so the next decision sees it. The view is not journaled: a failed commit does not undo this.
+   */
+  onDecided?(market: T["market"] | undefined, events: readonly T["event"][]): void;
+  /**
+   * Ids an event makes addressable (an order's id): the shard maps them to the account, so a command or
+   * query can name the id instead of the account. Ids must come from `ctx.nextId` (they name the partition).
+   */
+  keys?(event: T["event"]): readonly string[];
+}
+
+/** What a core module exports. */
+export interface CoreModule<T extends CoreTypes> {
+  core: ActorCore<T>;
+}

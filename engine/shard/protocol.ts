@@ -1,0 +1,65 @@
+// The messages between the main thread and a shard thread: a discriminated union on `kind`, each carrying
+// the `requestId` of the call it belongs to. Everything here is plain data (structured clone).
+import type { ErrorCode } from "../../kernel/errors.js";
+import type { CoreTypes } from "./actor.js";
+
+/** An error crossing the thread boundary (a `ServiceError` on either side). */
+export interface WireError {
+  code: ErrorCode;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+/** Whom a command or query is for: an account, or an id one of its events made addressable. */
+export type Address = { accountId: string } | { key: string };
+
+/** Main thread → shard: one piscina task each. */
+export type ShardRequest<T extends CoreTypes = CoreTypes> =
+  /** Waits for the shard's rebuild from the journal (sent once at start). */
+  | { kind: "start"; requestId: number }
+  | { kind: "command"; requestId: number; to: Address; command: T["command"] }
+  /** Read-only; ordered with the commands (reads its own account's earlier writes). */
+  | { kind: "query"; requestId: number; to: Address; query: T["query"] }
+  /** Broadcast: every shard applies it to every account it owns. */
+  | { kind: "market"; requestId: number; update: T["update"] }
+  /** Drains the mailbox and closes the shard's database pool; later requests fail. */
+  | { kind: "stop"; requestId: number };
+
+/** Shard → main thread: the result of one task. Replies are sent only after their batch committed. */
+export type ShardResponse<T extends CoreTypes = CoreTypes> =
+  | { kind: "started"; requestId: number; shard: number; threadId: number; accounts: number; events: number }
+  | { kind: "commandReply"; requestId: number; reply: T["reply"] }
+  | { kind: "queryResult"; requestId: number; result: T["queryResult"] }
+  /** `faults`: accounts whose `onMarket` threw (logged; they got no events). */
+  | { kind: "marketApplied"; requestId: number; shard: number; accounts: number; events: number; faults: number }
+  | { kind: "stopped"; requestId: number; shard: number }
+  | { kind: "failed"; requestId: number; error: WireError };
+
+/** Which response answers which request. */
+export interface ResponseKindOf {
+  start: "started";
+  command: "commandReply";
+  query: "queryResult";
+  market: "marketApplied";
+  stop: "stopped";
+}
+
+/** Shard → main thread, unsolicited (piscina emits them as the pool's `message` event). */
+export type ShardNotice =
+  | {
+      kind: "batch";
+      shard: number;
+      /** Messages waiting in the mailbox when the batch was taken (the batch included). */
+      mailboxDepth: number;
+      items: number;
+      events: number;
+      /** Milliseconds from BEGIN to COMMIT; null when the batch had nothing to journal. */
+      commitMs: number | null;
+      ok: boolean;
+    }
+  | { kind: "log"; shard: number; level: "info" | "warn" | "error"; message: string; fields: Record<string, unknown> };
+
+export function isShardNotice(value: unknown): value is ShardNotice {
+  if (typeof value !== "object" || value === null || !("kind" in value)) return false;
+  return value.kind === "batch" || value.kind === "log";
+}

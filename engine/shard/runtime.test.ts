@@ -1,0 +1,337 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ServiceError } from "../../kernel/errors.js";
+import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
+import { partitionOf, shardOf } from "./partition.js";
+import type { ShardMetrics } from "./runtime.js";
+import type { LedgerReply } from "./test-actor.js";
+import { accountsOnShard, freshDatabase, openAll, startLedger, stateOf, withPool } from "./test-support.js";
+
+let server: PostgresServer;
+
+beforeAll(async () => {
+  server = await startPostgres();
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+/** A deterministic shuffle (mulberry32), so a failure replays. */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  let a = seed;
+  const random = (): number => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+function expectOk(reply: LedgerReply): Extract<LedgerReply, { ok: true }> {
+  if (!reply.ok) throw new Error(`expected ok, got ${reply.error}`);
+  return reply;
+}
+
+describe("pinning", () => {
+  it.each([
+    { inFlightPerShard: 8, label: "through piscina's queue" },
+    { inFlightPerShard: 4096, label: "straight to the thread" },
+  ])("runs every command of an account on one thread, in submission order ($label)", async ({ inFlightPerShard }) => {
+    const url = await freshDatabase(server.url);
+    const runtime = await startLedger(url, { inFlightPerShard });
+    try {
+      const ids = Array.from({ length: 64 }, () => randomUUID());
+      await openAll(runtime, ids);
+      const perAccount = 40;
+      const submissions = shuffled(
+        ids.flatMap((id) => Array.from({ length: perAccount }, () => id)),
+        inFlightPerShard,
+      );
+      const sent = new Map<string, number>();
+      const calls = submissions.map((id) => {
+        const n = sent.get(id) ?? 0;
+        sent.set(id, n + 1);
+        return runtime.command(id, { type: "touch", n }).then((reply) => ({ id, n, reply: expectOk(reply) }));
+      });
+      const results = await Promise.all(calls);
+
+      const threadOfAccount = new Map<string, number>();
+      const threadsOfShard = new Map<number, Set<number>>();
+      for (const { id, n, reply } of results) {
+        // The n-th touch sent to the account was the n-th one it executed.
+        expect(reply.touches).toBe(n);
+        const first = threadOfAccount.get(id) ?? reply.threadId;
+        expect(reply.threadId).toBe(first);
+        threadOfAccount.set(id, first);
+        const shard = shardOf(id, 2);
+        threadsOfShard.set(shard, (threadsOfShard.get(shard) ?? new Set()).add(reply.threadId));
+      }
+      expect(results).toHaveLength(ids.length * perAccount);
+      expect([...threadsOfShard.keys()].sort()).toEqual([0, 1]);
+      const [zero, one] = [threadsOfShard.get(0), threadsOfShard.get(1)];
+      expect(zero?.size).toBe(1);
+      expect(one?.size).toBe(1);
+      expect([...(zero ?? [])][0]).not.toBe([...(one ?? [])][0]);
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
+describe("group commit", () => {
+  it("journals many concurrent commands in fewer transactions than commands", async () => {
+    const url = await freshDatabase(server.url);
+    const batches: { shard: number; items: number; events: number }[] = [];
+    const commits: number[] = [];
+    const depths: number[] = [];
+    const metrics: ShardMetrics = {
+      batchSize: (shard, items, events) => batches.push({ shard, items, events }),
+      commitLatency: (_shard, ms, ok) => {
+        expect(ok).toBe(true);
+        commits.push(ms);
+      },
+      mailboxDepth: (_shard, depth) => depths.push(depth),
+    };
+    const runtime = await startLedger(url, { metrics });
+    try {
+      const ids = Array.from({ length: 40 }, () => randomUUID());
+      await openAll(runtime, ids);
+      const commands = 1000;
+      const replies = await Promise.all(
+        Array.from({ length: commands }, (_, i) =>
+          runtime.command(ids[i % ids.length] ?? "", { type: "deposit", amount: 1 }),
+        ),
+      );
+      for (const reply of replies) expectOk(reply);
+
+      const transactions = await withPool(url, async (pool) => {
+        const result = await pool.query<{ transactions: string; rows: string }>(
+          "SELECT count(DISTINCT xmin::text) AS transactions, count(*) AS rows FROM engine_events WHERE type = 'Deposited'",
+        );
+        return { transactions: Number(result.rows[0]?.transactions), rows: Number(result.rows[0]?.rows) };
+      });
+      expect(transactions.rows).toBe(commands);
+      expect(transactions.transactions).toBeLessThan(commands / 4);
+      expect(Math.max(...batches.map((b) => b.items))).toBeGreaterThan(1);
+      expect(Math.max(...depths)).toBeGreaterThan(1);
+      expect(commits.length).toBeGreaterThan(0);
+      for (const id of ids) {
+        expect((await stateOf(runtime, id))?.balance).toBe(commands / ids.length);
+      }
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
+describe("durability", () => {
+  it("rebuilds exactly the acknowledged state in a fresh runtime on the same database", async () => {
+    const url = await freshDatabase(server.url);
+    const first = await startLedger(url);
+    const ids = Array.from({ length: 30 }, () => randomUUID());
+    try {
+      await openAll(first, ids);
+      const commands = ids.flatMap((id, i) => [
+        first.command(id, { type: "deposit", amount: 10 + i }),
+        first.command(id, { type: "withdraw", amount: 15 }),
+        first.command(id, { type: "touch", n: 0 }),
+        first.command(id, { type: "withdraw", amount: 1_000 }),
+      ]);
+      await Promise.all(commands);
+      await first.market({ tick: 3 });
+      const before = await Promise.all(ids.map((id) => first.query(id, { type: "state" })));
+      // The first runtime is still running (no stop, no flush): acknowledged means committed.
+      const second = await startLedger(url);
+      try {
+        const after = await Promise.all(ids.map((id) => second.query(id, { type: "state" })));
+        expect(after).toEqual(before);
+        // Account 0: +10, a refused withdrawal of 15 (only 10 there), a touch, a refused 1000.
+        expect(after[0]).toEqual({ userId: "u-0", balance: 10, touches: 1, lastTick: 3 });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await first.stop();
+    }
+  });
+});
+
+describe("commands", () => {
+  it("denies a withdrawal below zero with a reply and journals nothing", async () => {
+    const url = await freshDatabase(server.url);
+    const runtime = await startLedger(url);
+    try {
+      const id = randomUUID();
+      await runtime.command(id, { type: "open", userId: "u" });
+      await runtime.command(id, { type: "deposit", amount: 5 });
+      const reply = await runtime.command(id, { type: "withdraw", amount: 6 });
+      expect(reply).toMatchObject({ ok: false, error: "insufficient_funds" });
+      const rows = await withPool(url, (pool) =>
+        pool.query<{ type: string; seq: string }>("SELECT type, seq FROM engine_events ORDER BY seq"),
+      );
+      expect(rows.rows.map((r) => [r.type, Number(r.seq)])).toEqual([
+        ["Opened", 1],
+        ["Deposited", 2],
+      ]);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("fails only the command whose decide throws, with its registry error", async () => {
+    const url = await freshDatabase(server.url);
+    const runtime = await startLedger(url);
+    try {
+      const id = randomUUID();
+      await runtime.command(id, { type: "open", userId: "u" });
+      const [before, exploded, after] = await Promise.allSettled([
+        runtime.command(id, { type: "deposit", amount: 1 }),
+        runtime.command(id, { type: "explode" }),
+        runtime.command(id, { type: "deposit", amount: 2 }),
+      ]);
+      expect(before.status).toBe("fulfilled");
+      expect(after.status).toBe("fulfilled");
+      expect(exploded.status).toBe("rejected");
+      const error = exploded.status === "rejected" ? (exploded.reason as unknown) : undefined;
+      expect(error).toBeInstanceOf(ServiceError);
+      expect(error).toMatchObject({ code: "conflict", fields: { reason: "exploded" } });
+      expect((await stateOf(runtime, id))?.balance).toBe(3);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("lets each decision's events update the shard's market view before the next decision", async () => {
+    const url = await freshDatabase(server.url);
+    const runtime = await startLedger(url, { market: { tick: null, decided: 0 } });
+    try {
+      const [a, b] = accountsOnShard(0, 2, 2) as [string, string];
+      await Promise.all([
+        runtime.command(a, { type: "open", userId: "u" }),
+        runtime.command(a, { type: "deposit", amount: 1 }),
+        runtime.command(b, { type: "open", userId: "v" }),
+        runtime.command(a, { type: "withdraw", amount: 5 }),
+      ]);
+      await runtime.market({ tick: 2 });
+      // 3 decided events, then one Marked per account of the shard.
+      expect(await runtime.query(b, { type: "market" })).toEqual({ tick: 2, decided: 5 });
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("refuses an account id that is not a UUID with invalid_payload", async () => {
+    const url = await freshDatabase(server.url);
+    const runtime = await startLedger(url);
+    try {
+      await expect(runtime.command("not-a-uuid", { type: "noop" })).rejects.toMatchObject({ code: "invalid_payload" });
+      const upper = randomUUID().toUpperCase();
+      await runtime.command(upper, { type: "open", userId: "u" });
+      expect(await runtime.query(upper.toLowerCase(), { type: "state" })).toMatchObject({ userId: "u" });
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
+describe("market", () => {
+  it("reaches every account of every shard and resolves after the events committed", async () => {
+    const url = await freshDatabase(server.url);
+    const runtime = await startLedger(url);
+    try {
+      const ids = Array.from({ length: 30 }, () => randomUUID());
+      expect(new Set(ids.map((id) => shardOf(id, 2))).size).toBe(2);
+      await openAll(runtime, ids);
+      const applied = await runtime.market({ tick: 7 });
+      expect(applied).toEqual({ accounts: 30, events: 30, faults: 0 });
+      const marked = await withPool(url, (pool) =>
+        pool.query<{ n: string }>("SELECT count(*) AS n FROM engine_events WHERE type = 'Marked'"),
+      );
+      expect(Number(marked.rows[0]?.n)).toBe(30);
+      for (const id of ids) expect((await stateOf(runtime, id))?.lastTick).toBe(7);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("is ordered with the commands sent before and after it", async () => {
+    const url = await freshDatabase(server.url);
+    const runtime = await startLedger(url);
+    try {
+      const id = randomUUID();
+      const opened = runtime.command(id, { type: "open", userId: "u" });
+      const market = runtime.market({ tick: 1 });
+      const late = runtime.command(randomUUID(), { type: "open", userId: "v" });
+      await Promise.all([opened, late]);
+      // The account opened before the update was marked; the one opened after it was not.
+      expect(await market).toMatchObject({ accounts: 1, events: 1 });
+      expect(await runtime.query(id, { type: "state" })).toMatchObject({ lastTick: 1 });
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
+describe("stop", () => {
+  it("answers every message already sent, then refuses new ones", async () => {
+    const url = await freshDatabase(server.url);
+    const runtime = await startLedger(url);
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    await openAll(runtime, ids);
+    let settled = 0;
+    const calls = Array.from({ length: 2000 }, (_, i) =>
+      runtime.command(ids[i % ids.length] ?? "", { type: "deposit", amount: 1 }).finally(() => {
+        settled++;
+      }),
+    );
+    await runtime.stop();
+    expect(settled).toBe(calls.length);
+    for (const result of await Promise.allSettled(calls)) expect(result.status).toBe("fulfilled");
+    await expect(runtime.command(ids[0] ?? "", { type: "noop" })).rejects.toMatchObject({ code: "engine_error" });
+    await runtime.stop();
+
+    const again = await startLedger(url);
+    try {
+      for (const id of ids) expect((await stateOf(again, id))?.balance).toBe(100);
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+describe("addressing by id", () => {
+  it("routes a command by an id the account minted, across a restart, and answers not_found for others", async () => {
+    const url = await freshDatabase(server.url);
+    const [accountId] = [randomUUID()];
+    if (accountId === undefined) throw new Error("no id");
+    let receipt = "";
+    const first = await startLedger(url);
+    try {
+      await openAll(first, [accountId]);
+      await first.command(accountId, { type: "deposit", amount: 10 });
+      receipt = expectOk(await first.command(accountId, { type: "receipt" })).receipt ?? "";
+      expect(Number.parseInt(receipt.slice(0, 2), 16)).toBe(partitionOf(accountId));
+      expect(receipt).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(expectOk(await first.commandByKey(receipt, { type: "deposit", amount: 5 })).balance).toBe(15);
+    } finally {
+      await first.stop();
+    }
+    const second = await startLedger(url);
+    try {
+      expect(expectOk(await second.commandByKey(receipt.toUpperCase(), { type: "deposit", amount: 1 })).balance).toBe(
+        16,
+      );
+      await expect(second.commandByKey(randomUUID(), { type: "noop" })).rejects.toMatchObject({ code: "not_found" });
+      await expect(second.commandByKey("zz-not-an-id", { type: "noop" })).rejects.toBeInstanceOf(ServiceError);
+    } finally {
+      await second.stop();
+    }
+  });
+});

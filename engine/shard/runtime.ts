@@ -1,0 +1,256 @@
+// The main thread's view of the shards: routes each account to the one thread that owns it, broadcasts
+// market updates, turns shard failures into registry errors, and stops by draining every mailbox.
+//
+// Pinning and order: each shard is its own piscina pool of exactly one thread, so every task of a shard runs
+// on that thread. Piscina posts tasks to the thread in the order `run` was called; when the thread is at
+// `concurrentTasksPerWorker`, tasks wait in the pool's queue, and `stricterFIFO` puts a task it could not
+// hand over back at the head instead of the tail. No task carries an AbortSignal (piscina runs abortable
+// tasks alone and kills the thread to abort them).
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import pg from "pg";
+import { Piscina } from "piscina";
+import { ServiceError } from "../../kernel/errors.js";
+import type { Logger } from "../../kernel/log.js";
+import { migrateEngine } from "../store/schema.js";
+import type { CoreTypes } from "./actor.js";
+import { partitionOfId, shardOf, shardOfPartition } from "./partition.js";
+import type { ResponseKindOf, ShardRequest, ShardResponse } from "./protocol.js";
+import { isShardNotice } from "./protocol.js";
+import type { ShardWorkerData } from "./worker.js";
+
+/** Optional observers (issue 6 exports them as Prometheus metrics). */
+export interface ShardMetrics {
+  /** Messages in a shard's mailbox when it took a batch (the batch included). */
+  mailboxDepth?(shard: number, depth: number): void;
+  /** Messages decided and events journaled by one batch. */
+  batchSize?(shard: number, items: number, events: number): void;
+  /** BEGIN…COMMIT of one batch, in milliseconds; `ok` false when the commit failed. */
+  commitLatency?(shard: number, ms: number, ok: boolean): void;
+}
+
+export interface StartShardsOptions<T extends CoreTypes> {
+  /** Shard threads (ENGINE_SHARDS). */
+  shards: number;
+  databaseUrl: string;
+  /** The module exporting `core` (an ActorCore), loaded inside each shard thread. */
+  coreModule: string | URL;
+  log: Logger;
+  /** The market view before the first update. */
+  market?: T["market"];
+  metrics?: ShardMetrics;
+  /** Most messages in one batch (one transaction). Default 1024. */
+  maxBatch?: number;
+  /** Tasks handed to a shard thread before piscina queues them. Default 4096. */
+  inFlightPerShard?: number;
+  /** Apply the engine's migrations first. Default true. */
+  migrate?: boolean;
+}
+
+export interface MarketApplied {
+  /** Accounts marked, over all shards. */
+  accounts: number;
+  events: number;
+  /** Accounts whose `onMarket` threw (logged by their shard). */
+  faults: number;
+}
+
+export interface ShardRuntime<T extends CoreTypes> {
+  readonly shards: number;
+  /** Decides `command` on its account's thread; resolves with the reply after its events committed. */
+  command(accountId: string, command: T["command"]): Promise<T["reply"]>;
+  /** Reads the account on its thread, after every earlier message to that shard. */
+  query(accountId: string, query: T["query"]): Promise<T["queryResult"]>;
+  /** `command` for the account an id belongs to (an id made addressable by `core.keys`); not_found if none. */
+  commandByKey(key: string, command: T["command"]): Promise<T["reply"]>;
+  /** Sends the update to every shard; resolves once every shard applied it and committed the events. */
+  market(update: T["update"]): Promise<MarketApplied>;
+  /** Refuses new calls, answers everything already sent, closes the shards' pools and threads. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const WORKER_FILE = fileURLToPath(new URL("./worker.mjs", import.meta.url));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Canonical account id (lower-case UUID), or invalid_payload. */
+export function accountKey(accountId: string): string {
+  const key = accountId.toLowerCase();
+  if (!UUID.test(key)) throw ServiceError.invalid([{ path: "account_id", message: "must be a UUID" }]);
+  return key;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Starts the shard threads, each rebuilt from the journal before this resolves. */
+export async function startShards<T extends CoreTypes>(options: StartShardsOptions<T>): Promise<ShardRuntime<T>> {
+  const { shards, log, metrics } = options;
+  if (!Number.isInteger(shards) || shards < 1) throw new Error(`shards must be a positive integer: ${shards}`);
+  const maxBatch = options.maxBatch ?? 1024;
+  if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error(`maxBatch must be a positive integer: ${maxBatch}`);
+  if (options.migrate ?? true) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 1 });
+    try {
+      await migrateEngine(pool);
+    } finally {
+      await pool.end();
+    }
+  }
+  const coreModule =
+    options.coreModule instanceof URL
+      ? options.coreModule.href
+      : options.coreModule.startsWith("file:")
+        ? options.coreModule
+        : pathToFileURL(path.resolve(options.coreModule)).href;
+  const notices = metrics !== undefined;
+  const pools = Array.from({ length: shards }, (_, shard) => {
+    const workerData: ShardWorkerData = {
+      shard,
+      shards,
+      databaseUrl: options.databaseUrl,
+      coreModule,
+      maxBatch,
+      poolSize: 1,
+      notices,
+      market: options.market,
+    };
+    const pool = new Piscina({
+      filename: WORKER_FILE,
+      name: "handle",
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Infinity,
+      concurrentTasksPerWorker: options.inFlightPerShard ?? 4096,
+      stricterFIFO: true,
+      // The thread does async I/O between tasks: never park it in Atomics.wait.
+      atomics: "disabled",
+      recordTiming: false,
+      workerData,
+    });
+    pool.on("message", (message: unknown) => {
+      if (!isShardNotice(message)) return;
+      if (message.kind === "log") {
+        log[message.level]({ shard: message.shard, ...message.fields }, message.message);
+        return;
+      }
+      metrics?.mailboxDepth?.(message.shard, message.mailboxDepth);
+      metrics?.batchSize?.(message.shard, message.items, message.events);
+      if (message.commitMs !== null) metrics?.commitLatency?.(message.shard, message.commitMs, message.ok);
+    });
+    pool.on("error", (error: unknown) => {
+      log.error({ shard, err: errorText(error) }, "shard thread failed");
+    });
+    return pool;
+  });
+
+  let nextRequestId = 1;
+  let stopping: Promise<void> | undefined;
+
+  async function send<K extends ShardRequest["kind"]>(
+    shard: number,
+    request: Extract<ShardRequest<T>, { kind: K }>,
+  ): Promise<Extract<ShardResponse<T>, { kind: ResponseKindOf[K] }>> {
+    const pool = pools[shard];
+    if (pool === undefined) throw new Error(`no shard ${shard}`);
+    let response: ShardResponse<T>;
+    try {
+      response = (await pool.run(request)) as ShardResponse<T>;
+    } catch (error) {
+      log.error({ shard, kind: request.kind, err: errorText(error) }, "shard task failed");
+      throw new ServiceError("engine_error", {}, "shard unavailable");
+    }
+    if (response.kind === "failed") {
+      throw new ServiceError(response.error.code, response.error.fields, response.error.message);
+    }
+    if (response.requestId !== request.requestId) {
+      throw new Error(`shard ${shard} answered request ${response.requestId} to ${request.requestId}`);
+    }
+    return response as Extract<ShardResponse<T>, { kind: ResponseKindOf[K] }>;
+  }
+
+  const refuseWhenStopping = (): void => {
+    if (stopping !== undefined) throw new ServiceError("engine_error", {}, "engine stopping");
+  };
+
+  try {
+    const started = await Promise.all(
+      pools.map((_, shard) => send(shard, { kind: "start", requestId: nextRequestId++ })),
+    );
+    for (const s of started) {
+      log.info({ shard: s.shard, threadId: s.threadId, accounts: s.accounts, events: s.events }, "shard started");
+    }
+  } catch (error) {
+    await Promise.allSettled(pools.map((pool) => pool.destroy()));
+    throw error;
+  }
+
+  const stop = async (): Promise<void> => {
+    // `stop` is queued behind everything already sent: when it answers, every earlier message was answered.
+    const results = await Promise.allSettled(
+      pools.map((_, shard) => send(shard, { kind: "stop", requestId: nextRequestId++ })),
+    );
+    results.forEach((result, shard) => {
+      if (result.status === "rejected")
+        log.warn({ shard, err: errorText(result.reason) }, "shard did not stop cleanly");
+    });
+    await Promise.allSettled(pools.map((pool) => pool.close()));
+  };
+
+  return {
+    shards,
+    async command(accountId, command) {
+      refuseWhenStopping();
+      const key = accountKey(accountId);
+      const response = await send(shardOf(key, shards), {
+        kind: "command",
+        requestId: nextRequestId++,
+        to: { accountId: key },
+        command,
+      });
+      return response.reply;
+    },
+    async commandByKey(key, command) {
+      refuseWhenStopping();
+      const id = key.toLowerCase();
+      const partition = partitionOfId(id);
+      if (partition === undefined) throw new ServiceError("not_found");
+      const response = await send(shardOfPartition(partition, shards), {
+        kind: "command",
+        requestId: nextRequestId++,
+        to: { key: id },
+        command,
+      });
+      return response.reply;
+    },
+    async query(accountId, query) {
+      refuseWhenStopping();
+      const key = accountKey(accountId);
+      const response = await send(shardOf(key, shards), {
+        kind: "query",
+        requestId: nextRequestId++,
+        to: { accountId: key },
+        query,
+      });
+      return response.result;
+    },
+    async market(update) {
+      refuseWhenStopping();
+      const applied = await Promise.all(
+        pools.map((_, shard) => send(shard, { kind: "market", requestId: nextRequestId++, update })),
+      );
+      return applied.reduce<MarketApplied>(
+        (sum, a) => ({
+          accounts: sum.accounts + a.accounts,
+          events: sum.events + a.events,
+          faults: sum.faults + a.faults,
+        }),
+        { accounts: 0, events: 0, faults: 0 },
+      );
+    },
+    stop() {
+      stopping ??= stop();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,406 @@
+// One shard: the accounts of its partitions in memory, a FIFO mailbox, and group commit. A batch is decided
+// in arrival order (each command sees the events of the ones before it), journaled in one transaction, and
+// only then answered. A failed commit answers the whole batch with engine_error and evicts the accounts it
+// touched; they are reloaded from the journal before they are used again, so no uncommitted event survives.
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { threadId } from "node:worker_threads";
+import { ServiceError } from "../../kernel/errors.js";
+import type { EventRow, NewAccountRow, ReadCounts, StoredEvent } from "../store/journal.js";
+import { isDuplicateSeq } from "../store/journal.js";
+import type { ActorCore, CoreTypes, DecideContext } from "./actor.js";
+import { idInPartition, partitionOf, partitionsOfShard } from "./partition.js";
+import type { Address, ShardNotice, ShardRequest, ShardResponse, WireError } from "./protocol.js";
+
+/** What a shard needs of the journal (engine/store/journal.ts in production). */
+export interface ShardJournal {
+  append(accounts: readonly NewAccountRow[], events: readonly EventRow[]): Promise<void>;
+  readPartitions(partitions: readonly number[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts>;
+  readAccounts(accountIds: readonly string[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts>;
+}
+
+export interface ShardOptions<T extends CoreTypes> {
+  shard: number;
+  shards: number;
+  core: ActorCore<T>;
+  journal: ShardJournal;
+  /** The initial market view. */
+  market?: T["market"] | undefined;
+  /** Most messages decided and committed together. */
+  maxBatch: number;
+  /** Called once, after the mailbox drained on a `stop` request (closes the database pool). */
+  close: () => Promise<void>;
+  /** Batch statistics and log lines for the main thread. */
+  notify?: (notice: ShardNotice) => void;
+  /** The wall clock (epoch ms); the shard never lets it go backwards. */
+  now?: () => number;
+  nextId?: () => string;
+}
+
+interface Entry<State> {
+  state: State;
+  /** Events journaled for the account (its last seq). */
+  seq: number;
+}
+
+interface Item<T extends CoreTypes> {
+  request: ShardRequest<T>;
+  resolve: (response: ShardResponse<T>) => void;
+}
+
+/** What deciding a batch collects for the journal. */
+interface Pending {
+  events: EventRow[];
+  accounts: NewAccountRow[];
+  touched: Set<string>;
+}
+
+function toWireError(error: unknown): WireError {
+  if (error instanceof ServiceError) return { code: error.code, message: error.message, fields: error.fields };
+  return { code: "engine_error", message: error instanceof Error ? error.message : String(error), fields: {} };
+}
+
+function failed(requestId: number, error: WireError): ShardResponse<never> {
+  return { kind: "failed", requestId, error };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const STOPPED: WireError = { code: "engine_error", message: "shard stopped", fields: {} };
+
+const nextMacrotask = (): Promise<void> =>
+  new Promise((resolve) => {
+    setImmediate(resolve);
+  });
+
+export class Shard<T extends CoreTypes> {
+  private readonly accounts = new Map<string, Entry<T["state"]>>();
+  /** Ids made addressable by events (`core.keys`) → their account. Ids never move, so nothing is removed. */
+  private readonly byKey = new Map<string, string>();
+  /** Accounts whose in-memory state may differ from the journal: reloaded before the next batch. */
+  private readonly stale = new Set<string>();
+  private mailbox: Item<T>[] = [];
+  private draining = false;
+  private rebuilt: ReadCounts | undefined;
+  private stopped = false;
+  private market: T["market"] | undefined;
+  private readonly core: ActorCore<T>;
+  private readonly now: () => number;
+  private readonly nextId: () => string;
+
+  constructor(private readonly options: ShardOptions<T>) {
+    this.core = options.core;
+    this.market = options.market;
+    const clock = options.now ?? Date.now;
+    // Never decreasing within the shard, whatever the wall clock does.
+    let last = 0;
+    this.now = () => (last = Math.max(last, clock()));
+    this.nextId = options.nextId ?? randomUUID;
+  }
+
+  /** Queues a request (synchronously, so arrival order is kept) and resolves with its response. */
+  enqueue(request: ShardRequest<T>): Promise<ShardResponse<T>> {
+    if (this.stopped) {
+      return Promise.resolve(failed(request.requestId, STOPPED));
+    }
+    return new Promise((resolve) => {
+      this.mailbox.push({ request, resolve });
+      if (!this.draining) {
+        this.draining = true;
+        // Start on the next macrotask, so the messages already waiting on the port join the first batch.
+        setImmediate(() => {
+          void this.drain();
+        });
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.mailbox.length > 0) {
+      const depth = this.mailbox.length;
+      const batch = depth <= this.options.maxBatch ? this.mailbox : this.mailbox.slice(0, this.options.maxBatch);
+      this.mailbox = depth <= this.options.maxBatch ? [] : this.mailbox.slice(this.options.maxBatch);
+      try {
+        await this.runBatch(batch, depth);
+      } catch (error) {
+        // runBatch answers every item itself; this is a bug in the shell, never leave a caller hanging.
+        this.log("error", "shard batch crashed", { err: errorText(error) });
+        for (const item of batch) item.resolve(failed(item.request.requestId, toWireError(error)));
+      }
+      // Let the replies reach the port before the next batch mutates state, and let new messages arrive.
+      await nextMacrotask();
+    }
+    this.draining = false;
+  }
+
+  private async runBatch(items: Item<T>[], depth: number): Promise<void> {
+    if (this.stopped) {
+      this.answerAll(items, new ServiceError("engine_error", {}, "shard stopped"));
+      return;
+    }
+    const responses = await this.decideAndCommit(items, depth);
+    const stopAt = items.findIndex((item) => item.request.kind === "stop");
+    items.forEach((item, index) => {
+      if (index !== stopAt) item.resolve(responses[index] ?? failed(item.request.requestId, STOPPED));
+    });
+    const stopItem = items[stopAt];
+    if (stopItem !== undefined) {
+      this.stopped = true;
+      try {
+        await this.options.close();
+      } catch (error) {
+        this.log("warn", "closing the shard's database pool failed", { err: errorText(error) });
+      }
+      stopItem.resolve({ kind: "stopped", requestId: stopItem.request.requestId, shard: this.options.shard });
+    }
+  }
+
+  /** The responses of a batch, in order; all of them failures when the batch could not be committed. */
+  private async decideAndCommit(items: readonly Item<T>[], depth: number): Promise<ShardResponse<T>[]> {
+    const failAll = (message: string): ShardResponse<T>[] => {
+      const wire = toWireError(new ServiceError("engine_error", {}, message));
+      return items.map((item) => failed(item.request.requestId, wire));
+    };
+    try {
+      await this.ensureCurrent();
+    } catch (error) {
+      this.log("error", "shard cannot load its accounts", { err: errorText(error) });
+      this.notifyBatch(depth, items.length, 0, null, false);
+      return failAll("shard cannot load its accounts");
+    }
+
+    const pending: Pending = { events: [], accounts: [], touched: new Set() };
+    const responses: ShardResponse<T>[] = [];
+    const stopAt = items.findIndex((item) => item.request.kind === "stop");
+    try {
+      items.forEach((item, index) => {
+        // Nothing after a stop request runs.
+        if (stopAt >= 0 && index > stopAt) responses.push(failed(item.request.requestId, STOPPED));
+        else responses.push(this.decideItem(item.request, pending, index < items.length - 1));
+      });
+    } catch (error) {
+      // `apply` threw: the core has a bug and the touched states are half-applied. Nothing is journaled.
+      this.evict(pending.touched);
+      this.log("error", "apply failed; batch dropped", { err: errorText(error) });
+      this.notifyBatch(depth, items.length, 0, null, false);
+      return failAll("engine fault");
+    }
+
+    let commitMs: number | null = null;
+    if (pending.events.length > 0 || pending.accounts.length > 0) {
+      const started = performance.now();
+      try {
+        await this.options.journal.append(pending.accounts, pending.events);
+        commitMs = performance.now() - started;
+      } catch (error) {
+        this.evict(pending.touched);
+        const message = isDuplicateSeq(error) ? "journal refused a duplicate seq (second owner?)" : "commit failed";
+        this.log("error", message, { err: errorText(error), events: pending.events.length });
+        this.notifyBatch(depth, items.length, pending.events.length, performance.now() - started, false);
+        return failAll("commit failed");
+      }
+    }
+    this.notifyBatch(depth, items.length, pending.events.length, commitMs, true);
+    return responses;
+  }
+
+  /** Decides one message; `copy` when later messages of the batch may still mutate what the answer points to. */
+  private decideItem(request: ShardRequest<T>, pending: Pending, copy: boolean): ShardResponse<T> {
+    const requestId = request.requestId;
+    switch (request.kind) {
+      case "start":
+        return {
+          kind: "started",
+          requestId,
+          shard: this.options.shard,
+          threadId,
+          accounts: this.accounts.size,
+          events: this.rebuilt?.events ?? 0,
+        };
+      case "stop":
+        return { kind: "stopped", requestId, shard: this.options.shard };
+      case "query": {
+        try {
+          const accountId = this.resolve(request.to);
+          const result = this.core.query(this.accounts.get(accountId)?.state, request.query, {
+            now: this.now(),
+            market: this.market,
+          });
+          return { kind: "queryResult", requestId, result: copy ? structuredClone(result) : result };
+        } catch (error) {
+          return failed(requestId, toWireError(error));
+        }
+      }
+      case "command": {
+        let accountId: string;
+        let entry: Entry<T["state"]> | undefined;
+        let events: T["event"][];
+        let rows: string[];
+        let reply: T["reply"];
+        try {
+          accountId = this.resolve(request.to);
+          entry = this.accounts.get(accountId);
+          const decision = this.core.decide(entry?.state, request.command, this.context(accountId));
+          events = decision.events;
+          // Serialised now: a later event of the batch may mutate objects this one points to.
+          rows = events.map((event) => JSON.stringify(event));
+          reply = copy ? structuredClone(decision.reply) : decision.reply;
+        } catch (error) {
+          return failed(requestId, toWireError(error));
+        }
+        this.applyEvents(accountId, entry, events, rows, pending);
+        return { kind: "commandReply", requestId, reply };
+      }
+      case "market": {
+        this.market =
+          this.core.updateMarket === undefined ? request.update : this.core.updateMarket(this.market, request.update);
+        let events = 0;
+        let faults = 0;
+        const onMarket = this.core.onMarket?.bind(this.core);
+        if (onMarket !== undefined) {
+          for (const [accountId, entry] of this.accounts) {
+            let produced: T["event"][];
+            let rows: string[];
+            try {
+              produced = onMarket(entry.state, request.update, this.context(accountId));
+              rows = produced.map((event) => JSON.stringify(event));
+            } catch (error) {
+              faults++;
+              this.log("error", "onMarket failed for an account", { accountId, err: errorText(error) });
+              continue;
+            }
+            this.applyEvents(accountId, entry, produced, rows, pending);
+            events += produced.length;
+          }
+        }
+        return {
+          kind: "marketApplied",
+          requestId,
+          shard: this.options.shard,
+          accounts: this.accounts.size,
+          events,
+          faults,
+        };
+      }
+    }
+  }
+
+  /** Applies decided events to the account at once (the next message sees them) and queues their rows. */
+  private applyEvents(
+    accountId: string,
+    entry: Entry<T["state"]> | undefined,
+    events: readonly T["event"][],
+    payloads: readonly string[],
+    pending: Pending,
+  ): void {
+    const first = events[0];
+    if (first === undefined) return;
+    pending.touched.add(accountId);
+    let seq = entry?.seq ?? 0;
+    let state = this.core.apply(entry?.state, first);
+    this.index(accountId, first);
+    pending.events.push({ accountId, seq: ++seq, type: first.type, payload: payloads[0] ?? "null" });
+    for (let index = 1; index < events.length; index++) {
+      const event = events[index] as T["event"];
+      state = this.core.apply(state, event);
+      this.index(accountId, event);
+      pending.events.push({ accountId, seq: ++seq, type: event.type, payload: payloads[index] ?? "null" });
+    }
+    this.core.onDecided?.(this.market, events);
+    if (entry === undefined) {
+      this.accounts.set(accountId, { state, seq });
+      pending.accounts.push({ accountId, userId: this.core.userId(state), partition: partitionOf(accountId) });
+    } else {
+      entry.state = state;
+      entry.seq = seq;
+    }
+  }
+
+  /** Ids minted for an account name its partition (see `idInPartition`). */
+  private context(accountId: string): DecideContext<T["market"]> {
+    const partition = partitionOf(accountId);
+    return { now: this.now(), market: this.market, nextId: () => idInPartition(partition, this.nextId()) };
+  }
+
+  private resolve(to: Address): string {
+    if ("accountId" in to) return to.accountId;
+    const accountId = this.byKey.get(to.key);
+    if (accountId === undefined) throw new ServiceError("not_found");
+    return accountId;
+  }
+
+  private index(accountId: string, event: T["event"]): void {
+    const keys = this.core.keys?.(event);
+    if (keys !== undefined) for (const key of keys) this.byKey.set(key, accountId);
+  }
+
+  /** Rebuilds the shard on first use, and reloads the accounts of a failed batch. */
+  private async ensureCurrent(): Promise<void> {
+    if (this.rebuilt === undefined) {
+      this.accounts.clear();
+      this.stale.clear();
+      const started = performance.now();
+      const counts = await this.options.journal.readPartitions(
+        partitionsOfShard(this.options.shard, this.options.shards),
+        (event) => {
+          this.replay(event);
+        },
+      );
+      this.rebuilt = counts;
+      this.log("info", "shard rebuilt from the journal", { ...counts, ms: Math.round(performance.now() - started) });
+      return;
+    }
+    if (this.stale.size === 0) return;
+    const ids = [...this.stale];
+    for (const id of ids) this.accounts.delete(id);
+    await this.options.journal.readAccounts(ids, (event) => {
+      this.replay(event);
+    });
+    this.stale.clear();
+  }
+
+  private replay(stored: StoredEvent): void {
+    const entry = this.accounts.get(stored.accountId);
+    const expected = (entry?.seq ?? 0) + 1;
+    if (stored.seq !== expected) {
+      throw new Error(`journal of account ${stored.accountId} has seq ${stored.seq} where ${expected} was expected`);
+    }
+    const state = this.core.apply(entry?.state, stored.event as T["event"]);
+    this.index(stored.accountId, stored.event as T["event"]);
+    if (entry === undefined) this.accounts.set(stored.accountId, { state, seq: stored.seq });
+    else {
+      entry.state = state;
+      entry.seq = stored.seq;
+    }
+  }
+
+  private evict(accountIds: Iterable<string>): void {
+    for (const id of accountIds) {
+      this.accounts.delete(id);
+      this.stale.add(id);
+    }
+  }
+
+  private answerAll(items: readonly Item<T>[], error: ServiceError): void {
+    const wire = toWireError(error);
+    for (const item of items) item.resolve(failed(item.request.requestId, wire));
+  }
+
+  private notifyBatch(depth: number, items: number, events: number, commitMs: number | null, ok: boolean): void {
+    this.options.notify?.({
+      kind: "batch",
+      shard: this.options.shard,
+      mailboxDepth: depth,
+      items,
+      events,
+      commitMs,
+      ok,
+    });
+  }
+
+  private log(level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>): void {
+    this.options.notify?.({ kind: "log", shard: this.options.shard, level, message, fields });
+  }
+}

@@ -1,0 +1,64 @@
+// Test-only helpers for the shard runtime's tests: a database per test, the ledger core, account ids by shard.
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { createLogger, type Logger } from "../../kernel/log.js";
+import { shardOf } from "./partition.js";
+import { startShards, type ShardRuntime, type StartShardsOptions } from "./runtime.js";
+import type { LedgerState, LedgerTypes } from "./test-actor.js";
+
+export const LEDGER_CORE = new URL("./test-actor.ts", import.meta.url);
+
+export const silentLog: Logger = createLogger("engine", "silent");
+
+/** Creates an empty database on the server of `serverUrl` and returns its URL. */
+export async function freshDatabase(serverUrl: string): Promise<string> {
+  const name = `t_${randomUUID().replaceAll("-", "")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Starts a ledger runtime (2 shards, silent) with `overrides`. */
+export function startLedger(
+  databaseUrl: string,
+  overrides: Partial<StartShardsOptions<LedgerTypes>> = {},
+): Promise<ShardRuntime<LedgerTypes>> {
+  return startShards<LedgerTypes>({ shards: 2, databaseUrl, coreModule: LEDGER_CORE, log: silentLog, ...overrides });
+}
+
+/** `count` fresh account ids that all live on `shard` of `shards`. */
+export function accountsOnShard(shard: number, shards: number, count: number): string[] {
+  const ids: string[] = [];
+  while (ids.length < count) {
+    const id = randomUUID();
+    if (shardOf(id, shards) === shard) ids.push(id);
+  }
+  return ids;
+}
+
+/** Runs `fn` on a short-lived pool. */
+export async function withPool<R>(url: string, fn: (pool: pg.Pool) => Promise<R>): Promise<R> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    return await fn(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Opens every account (user `u-<n>`). */
+export async function openAll(runtime: ShardRuntime<LedgerTypes>, ids: readonly string[]): Promise<void> {
+  await Promise.all(ids.map((id, n) => runtime.command(id, { type: "open", userId: `u-${n}` })));
+}
+
+/** The ledger state of an account (null before it is opened). */
+export async function stateOf(runtime: ShardRuntime<LedgerTypes>, accountId: string): Promise<LedgerState | null> {
+  return (await runtime.query(accountId, { type: "state" })) as LedgerState | null;
+}

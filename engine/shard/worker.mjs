@@ -1,0 +1,8 @@
+// Piscina starts this file in each shard thread. Node 20 cannot start a .ts worker under tsx, so this
+// registers tsx in the thread and re-exports the TypeScript handler (pool option `name: "handle"`).
+import { register } from "tsx/esm/api";
+
+register();
+const { handle } = await import("./worker.ts");
+
+export { handle };

@@ -1,0 +1,71 @@
+// The shard thread: loads the core module named in workerData, opens the shard's own small pg pool, and
+// hands every piscina task to the shard's mailbox synchronously (piscina calls `handle` in arrival order).
+import { parentPort, workerData } from "node:worker_threads";
+import pg from "pg";
+import { Journal } from "../store/journal.js";
+import type { CoreModule, CoreTypes } from "./actor.js";
+import type { ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
+import { Shard } from "./shard.js";
+
+/** What the runtime passes to each shard thread. */
+export interface ShardWorkerData {
+  shard: number;
+  shards: number;
+  databaseUrl: string;
+  /** file: URL of the module exporting `core`. */
+  coreModule: string;
+  maxBatch: number;
+  /** Connections of the shard's pool (it never needs two at once; more only help a slow reconnect). */
+  poolSize: number;
+  /** Send batch statistics to the main thread. */
+  notices: boolean;
+  market: unknown;
+}
+
+function isCoreModule(value: unknown): value is CoreModule<CoreTypes> {
+  if (typeof value !== "object" || value === null || !("core" in value)) return false;
+  const core: unknown = value.core;
+  if (typeof core !== "object" || core === null) return false;
+  const methods = ["decide", "apply", "query", "userId"];
+  return methods.every((name) => typeof (core as Record<string, unknown>)[name] === "function");
+}
+
+const data = workerData as ShardWorkerData;
+const loaded: unknown = await import(data.coreModule);
+if (!isCoreModule(loaded)) {
+  throw new Error(`${data.coreModule} must export \`core\` with decide, apply, query and userId`);
+}
+
+const post = (notice: ShardNotice): void => {
+  parentPort?.postMessage(notice);
+};
+const pool = new pg.Pool({ connectionString: data.databaseUrl, max: data.poolSize, idleTimeoutMillis: 60_000 });
+pool.on("error", (error) => {
+  post({
+    kind: "log",
+    shard: data.shard,
+    level: "warn",
+    message: "idle database connection failed",
+    fields: { err: error.message },
+  });
+});
+
+const shard = new Shard<CoreTypes>({
+  shard: data.shard,
+  shards: data.shards,
+  core: loaded.core,
+  journal: new Journal(pool),
+  market: data.market,
+  maxBatch: data.maxBatch,
+  close: () => pool.end(),
+  notify: data.notices
+    ? post
+    : (notice) => {
+        if (notice.kind === "log") post(notice);
+      },
+});
+
+/** The piscina task handler: queues the request synchronously, resolves after its batch committed. */
+export function handle(request: ShardRequest): Promise<ShardResponse> {
+  return shard.enqueue(request);
+}

@@ -1,0 +1,111 @@
+// The engine's event journal in PostgreSQL. A shard appends a whole batch in one transaction and reads
+// its accounts back on start (or after a failed commit) in (account, seq) order, a page at a time.
+import type pg from "pg";
+import { transaction } from "../../kernel/db.js";
+
+export interface NewAccountRow {
+  accountId: string;
+  userId: string;
+  partition: number;
+}
+
+export interface EventRow {
+  accountId: string;
+  seq: number;
+  type: string;
+  /** The event as JSON text (serialised when decided, so later mutations of the state cannot leak in). */
+  payload: string;
+}
+
+export interface StoredEvent {
+  accountId: string;
+  seq: number;
+  event: unknown;
+}
+
+export interface ReadCounts {
+  accounts: number;
+  events: number;
+}
+
+/** PostgreSQL's unique_violation: in the journal, a second writer of the same (account, seq). */
+export function isDuplicateSeq(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === "23505";
+}
+
+const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+
+export class Journal {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly pageSize = 10_000,
+  ) {}
+
+  /**
+   * Appends new accounts and events in one transaction (one multi-row INSERT each). A duplicate
+   * (account_id, seq) fails the whole append: it means two writers own the account.
+   */
+  async append(accounts: readonly NewAccountRow[], events: readonly EventRow[]): Promise<void> {
+    await transaction(this.pool, async (client) => {
+      if (accounts.length > 0) {
+        await client.query(
+          `INSERT INTO engine_accounts (account_id, user_id, partition)
+           SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[])`,
+          [accounts.map((a) => a.accountId), accounts.map((a) => a.userId), accounts.map((a) => a.partition)],
+        );
+      }
+      if (events.length > 0) {
+        await client.query(
+          `INSERT INTO engine_events (account_id, seq, type, payload)
+           SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::jsonb[])`,
+          [
+            events.map((e) => e.accountId),
+            events.map((e) => e.seq),
+            events.map((e) => e.type),
+            events.map((e) => e.payload),
+          ],
+        );
+      }
+    });
+  }
+
+  /** Streams every event of the accounts in `partitions`, in (account, seq) order. */
+  readPartitions(partitions: readonly number[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
+    return this.read("a.partition = ANY($1::int[])", [partitions], onEvent);
+  }
+
+  /** Streams every event of the given accounts, in (account, seq) order. */
+  readAccounts(accountIds: readonly string[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
+    return this.read("a.account_id = ANY($1::uuid[])", [accountIds], onEvent);
+  }
+
+  private async read(where: string, params: unknown[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
+    let afterAccount = NIL_UUID;
+    let afterSeq = 0;
+    let accounts = 0;
+    let events = 0;
+    let lastAccount: string | undefined;
+    for (;;) {
+      const page = await this.pool.query<{ account_id: string; seq: string; payload: unknown }>(
+        `SELECT e.account_id, e.seq, e.payload
+           FROM engine_events e JOIN engine_accounts a ON a.account_id = e.account_id
+          WHERE ${where} AND (e.account_id, e.seq) > ($2::uuid, $3::bigint)
+          ORDER BY e.account_id, e.seq
+          LIMIT $4`,
+        [...params, afterAccount, afterSeq, this.pageSize],
+      );
+      for (const row of page.rows) {
+        const seq = Number(row.seq);
+        if (row.account_id !== lastAccount) {
+          lastAccount = row.account_id;
+          accounts++;
+        }
+        events++;
+        onEvent({ accountId: row.account_id, seq, event: row.payload });
+        afterAccount = row.account_id;
+        afterSeq = seq;
+      }
+      if (page.rows.length < this.pageSize) return { accounts, events };
+    }
+  }
+}
