@@ -19,6 +19,10 @@ export const engineSettingsSchema = z.object({
   ENGINE_SHARDS: z.coerce.number().int().min(1).max(256).default(2),
   DATABASE_URL: postgresUrl,
   REDIS_URL: redisUrl,
+  /** Seed of the price simulator (the same seed replays the same prices). */
+  SIMULATOR_SEED: z.coerce.number().int().min(0).default(20261122),
+  /** Milliseconds between simulated price updates. */
+  SIMULATOR_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
 });
 
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;

@@ -1,58 +1,128 @@
-// The engine process: parses its settings, serves engine.v1 over gRPC on HOST:ENGINE_GRPC_PORT and
-// /healthz, /readyz, /metrics on ENGINE_METRICS_PORT, and drains both on SIGINT/SIGTERM.
-// `startEngine` starts the same thing in-process for tests and the all-in-one supervisor.
-import { pathToFileURL } from "node:url";
+// The engine process: the shard threads (one actor per account), the price feed (simulator or market.v1
+// pushes), engine.v1 + market.v1 over gRPC on HOST:ENGINE_GRPC_PORT and /healthz, /readyz, /metrics on
+// ENGINE_METRICS_PORT; drains on SIGINT/SIGTERM. `startEngine` starts the same thing in-process for tests.
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { ConfigError } from "../kernel/config.js";
+import { openDatabase } from "../kernel/db.js";
 import { bindServer, shutdownServer } from "../kernel/grpc.js";
 import { createLogger, type Logger } from "../kernel/log.js";
 import { createRegistry, startAdminServer } from "../kernel/metrics.js";
 import { PLANS } from "./accounts/plans.js";
+import type { EngineTypes } from "./actor.js";
 import { loadEngineSettings, type EngineSettings } from "./config.js";
+import { NewsCalendar } from "./market/calendar.js";
 import { CATALOGUE } from "./market/catalogue.js";
-import { staticPriceSource, type PriceSource } from "./market/prices.js";
+import { LivePrices, type TickQuote } from "./market/prices.js";
+import { PriceSimulator } from "./market/simulator.js";
 import { createEngineServer } from "./server.js";
+import { startShards } from "./shard/runtime.js";
 
 /** How long in-flight calls may run after a stop request before they are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
+const ACTOR_MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), "actor.ts");
 
 export interface RunningEngine {
   grpcPort: number;
   adminPort: number;
-  /** Stops accepting calls, drains in-flight ones, closes the admin listener. Safe to call twice. */
+  /** Stops the feed and listeners, drains in-flight calls and the shards. Safe to call twice. */
   stop(): Promise<void>;
 }
 
 export interface EngineOverrides {
   now?: () => number;
-  prices?: PriceSource;
 }
 
-/** Starts the engine's listeners in this process; ports of 0 pick free ones (see the returned ports). */
+/** Starts the engine in this process; ports of 0 pick free ones (see the returned ports). */
 export async function startEngine(
   settings: EngineSettings,
   log: Logger,
   overrides: EngineOverrides = {},
 ): Promise<RunningEngine> {
+  const now = overrides.now ?? Date.now;
   const registry = createRegistry("engine");
+  // The database the shards journal to; the pool here only answers readiness.
+  const db = await openDatabase({
+    url: settings.DATABASE_URL,
+    dataDir: settings.DATA_DIR,
+    embeddedName: "pglite-engine",
+    poolSize: 1,
+    log,
+  });
+  const runtime = await startShards<EngineTypes>({
+    shards: settings.ENGINE_SHARDS,
+    databaseUrl: db.url,
+    coreModule: ACTOR_MODULE,
+    log,
+  }).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
+  const prices = new LivePrices(CATALOGUE);
+  const publish = async (quotes: TickQuote[]): Promise<void> => {
+    if (quotes.length === 0) return;
+    await runtime.market({ prices: quotes });
+    prices.update(quotes);
+  };
+
+  let feed: NodeJS.Timeout | undefined;
+  if (settings.PRICE_FEED === "simulator") {
+    const simulator = new PriceSimulator(CATALOGUE, settings.SIMULATOR_SEED);
+    await publish(simulator.current());
+    let last = now();
+    let running = false;
+    feed = setInterval(() => {
+      if (running) return; // a slow round never piles up behind itself
+      running = true;
+      const at = now();
+      const quotes = simulator.step(at - last, at);
+      last = at;
+      publish(quotes)
+        .catch((error: unknown) => {
+          log.warn({ err: error }, "price update failed");
+        })
+        .finally(() => {
+          running = false;
+        });
+    }, settings.SIMULATOR_INTERVAL_MS);
+  }
+
   const server = createEngineServer({
     catalogue: CATALOGUE,
     plans: PLANS,
-    prices: overrides.prices ?? staticPriceSource(CATALOGUE),
-    now: overrides.now ?? Date.now,
+    prices,
+    runtime,
+    publish,
+    calendar: new NewsCalendar(),
+    acceptsPushes: settings.PRICE_FEED === "push",
+    now,
     internalToken: settings.INTERNAL_TOKEN,
     log,
   });
-  const grpcPort = await bindServer(server, settings.HOST, settings.ENGINE_GRPC_PORT);
-  const admin = await startAdminServer(registry, settings.HOST, settings.ENGINE_METRICS_PORT, () =>
-    Promise.resolve(true),
-  ).catch((error: unknown) => {
+  const cleanup = async (): Promise<void> => {
+    clearInterval(feed);
+    await runtime.stop();
+    await db.close();
+  };
+  let grpcPort: number;
+  let admin: Awaited<ReturnType<typeof startAdminServer>>;
+  try {
+    grpcPort = await bindServer(server, settings.HOST, settings.ENGINE_GRPC_PORT);
+    admin = await startAdminServer(registry, settings.HOST, settings.ENGINE_METRICS_PORT, async () => {
+      await db.pool.query("SELECT 1");
+      return true;
+    });
+  } catch (error) {
     server.forceShutdown();
+    await cleanup();
     throw error;
-  });
+  }
   let stopping: Promise<void> | undefined;
   const stop = async (): Promise<void> => {
+    clearInterval(feed);
     await shutdownServer(server, SHUTDOWN_GRACE_MS);
     await admin.close();
+    await cleanup();
   };
   return {
     grpcPort,

@@ -11,15 +11,16 @@ import { PLANS } from "./accounts/plans.js";
 import { loadEngineSettings } from "./config.js";
 import { startEngine, type RunningEngine } from "./main.js";
 import { CATALOGUE } from "./market/catalogue.js";
-import { staticPriceSource, type PriceSource } from "./market/prices.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { marketClient } from "../test/harness/market.js";
 
 const TOKEN = "engine-test-internal-token";
 /** A Saturday: only crypto trades. */
 const SATURDAY_NOON = Date.parse("2026-11-28T12:00:00.000Z");
 
-const reference = staticPriceSource(CATALOGUE);
-/** Reference prices, except one symbol that has not been priced yet (as under PRICE_FEED=push). */
-const prices: PriceSource = { get: (symbol) => (symbol === "ADA-USD" ? undefined : reference.get(symbol)) };
+const dataDir = mkdtempSync(path.join(tmpdir(), "fts-engine-server-"));
 
 let engine: RunningEngine;
 let client: EngineClient;
@@ -40,8 +41,18 @@ beforeAll(async () => {
     ENGINE_METRICS_PORT: "0",
     INTERNAL_TOKEN: TOKEN,
     LOG_LEVEL: "silent",
+    DATA_DIR: dataDir,
+    PRICE_FEED: "push",
   });
-  engine = await startEngine(settings, createLogger("engine", "silent"), { now: () => SATURDAY_NOON, prices });
+  engine = await startEngine(settings, createLogger("engine", "silent"), { now: () => SATURDAY_NOON });
+  // Reference prices, except one symbol that has not been priced yet (as under PRICE_FEED=push).
+  const market = marketClient(`127.0.0.1:${engine.grpcPort}`, TOKEN);
+  await market.push(
+    Object.fromEntries(
+      CATALOGUE.tickers.filter((t) => t.symbol !== "ADA-USD").map((t) => [t.symbol, Number(t.reference_price)]),
+    ),
+  );
+  market.close();
   const proto = loadEngineProto();
   client = new proto.engine.v1.Engine(
     `127.0.0.1:${engine.grpcPort}`,
@@ -53,6 +64,7 @@ beforeAll(async () => {
 afterAll(async () => {
   client.close();
   await engine.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("engine.v1.Engine/ListTickers", () => {

@@ -1,22 +1,40 @@
-// The engine's gRPC surface (engine.v1.Engine). Handlers are thin: they read the catalogues, the price
-// source and the clock they are given and shape the proto messages; decimal strings become numbers here.
+// The engine's gRPC surface: engine.v1 (catalogue, accounts, orders) and market.v1 (price pushes). Handlers
+// are thin: they pick the account's shard, send the command or query, and shape proto messages. Ownership,
+// rules and numbers live in the core; decimal strings become numbers only here, at the edge.
+import { randomUUID } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
+import { ServiceError, type Issue } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
-import { CHANNEL_OPTIONS, loadEngineProto, unary } from "../kernel/grpc.js";
+import { CHANNEL_OPTIONS, loadEngineProto, loadMarketProto, unary } from "../kernel/grpc.js";
 import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
 import type { ListPlansResponse } from "../proto/gen/engine/v1/ListPlansResponse.js";
 import type { ListTickersResponse } from "../proto/gen/engine/v1/ListTickersResponse.js";
+import type { OrderResponse } from "../proto/gen/engine/v1/OrderResponse.js";
 import type { Plan as PlanMessage } from "../proto/gen/engine/v1/Plan.js";
 import type { Ticker } from "../proto/gen/engine/v1/Ticker.js";
+import type { MarketDataHandlers } from "../proto/gen/market/v1/MarketData.js";
 import type { Plan, PlanCatalogue } from "./accounts/plans.js";
+import type { AccountQuery, EngineTypes } from "./actor.js";
+import type { Command, Reply } from "./core.js";
+import { parseCalendar, type NewsCalendar } from "./market/calendar.js";
 import type { Catalogue, TickerSpec } from "./market/catalogue.js";
 import { isMarketOpen } from "./market/hours.js";
-import type { PriceSource } from "./market/prices.js";
+import type { PriceSource, TickQuote } from "./market/prices.js";
+import { normalizeSymbol } from "./market/symbols.js";
+import { roundToGrid, tickerUnits } from "./market/units.js";
+import type { ShardRuntime } from "./shard/runtime.js";
 
 export interface EngineServerDeps {
   catalogue: Catalogue;
   plans: PlanCatalogue;
   prices: PriceSource;
+  runtime: ShardRuntime<EngineTypes>;
+  /** Applies pushed prices on every shard (and to `prices`); resolves after every shard applied them. */
+  publish: (quotes: TickQuote[]) => Promise<void>;
+  /** The news calendar market.v1 SetCalendar replaces. */
+  calendar: NewsCalendar;
+  /** Whether market.v1 PushPrices is accepted (PRICE_FEED=push). */
+  acceptsPushes: boolean;
   /** Wall clock in Unix epoch milliseconds; injected so market hours are testable. */
   now: () => number;
   /** When set, every call needs `authorization: Bearer <token>` metadata. */
@@ -52,15 +70,59 @@ export function planMessage(plan: Plan): PlanMessage {
   };
 }
 
-/** Builds (but does not bind) a gRPC server carrying the Engine service. */
+type WithoutNulls<T> = { [K in keyof T]: Exclude<T[K], null> | undefined };
+
+/** Core records use null for "absent"; proto messages leave the field out. */
+function message<T extends object>(record: T): WithoutNulls<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (value !== null) out[key] = value;
+  return out as WithoutNulls<T>;
+}
+
+/** A core reply that is an error becomes the registry error; anything else is returned. */
+function unwrap<R extends Reply>(reply: R): Exclude<R, { kind: "error" }> {
+  if (reply.kind === "error") throw new ServiceError(reply.code, { ...reply.fields });
+  return reply as Exclude<R, { kind: "error" }>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function accountIdOf(value: string): string {
+  const id = value.toLowerCase();
+  if (!UUID.test(id)) throw new ServiceError("not_found");
+  return id;
+}
+
+function requireUser(userId: string): string {
+  if (userId === "") throw new ServiceError("unauthorized");
+  return userId;
+}
+
+function orderResponse(reply: Reply): OrderResponse {
+  const placed = unwrap(reply);
+  if (!("fills" in placed)) throw new Error("not a place-order reply");
+  return {
+    order: message(placed.order),
+    fills: placed.fills.map((fill) => message(fill)),
+    violations: placed.violations.map((v) => ({ ...v })),
+    outcome: placed.kind,
+  };
+}
+
+/** Builds (but does not bind) a gRPC server carrying the Engine and MarketData services. */
 export function createEngineServer(deps: EngineServerDeps): grpc.Server {
-  const proto = loadEngineProto();
   const options = {
     internalToken: deps.internalToken,
     onError: (method: string, error: unknown) => {
       deps.log.error({ err: error, method }, "engine handler failed");
     },
   };
+  const { runtime } = deps;
+  const command = async (userId: string, accountId: string, cmd: Command): Promise<Reply> =>
+    runtime.command(accountIdOf(accountId), { userId: requireUser(userId), command: cmd });
+  const query = async <R>(userId: string, accountId: string, q: AccountQuery): Promise<R> =>
+    (await runtime.query(accountIdOf(accountId), { userId: requireUser(userId), query: q })) as R;
+
   const handlers: EngineHandlers = {
     ListTickers: unary(
       "ListTickers",
@@ -71,8 +133,179 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
       options,
     ),
     ListPlans: unary("ListPlans", (): ListPlansResponse => ({ data: deps.plans.plans.map(planMessage) }), options),
+
+    CreateAccount: unary(
+      "CreateAccount",
+      async (request) => {
+        const accountId = randomUUID();
+        const reply = unwrap(
+          await command(request.user_id, accountId, {
+            type: "OpenAccount",
+            request: {
+              account_id: accountId,
+              user_id: requireUser(request.user_id),
+              plan_id: request.plan_id,
+              default_venue: request.default_venue ?? null,
+              label: request.label ?? null,
+            },
+          }),
+        );
+        if (!("account" in reply)) throw new Error("not an account reply");
+        return query(request.user_id, accountId, { type: "account" });
+      },
+      options,
+    ),
+    GetAccount: unary("GetAccount", (r) => query(r.user_id, r.account_id, { type: "account" }), options),
+    GetSummary: unary("GetSummary", (r) => query(r.user_id, r.account_id, { type: "summary" }), options),
+    ListPositions: unary("ListPositions", (r) => query(r.user_id, r.account_id, { type: "positions" }), options),
+    ListOrders: unary(
+      "ListOrders",
+      async (r) => {
+        const page = await query<{ data: object[] }>(r.user_id, r.account_id, { type: "orders" });
+        return { data: page.data.map((order) => message(order)) };
+      },
+      options,
+    ),
+    ListPositionHistory: unary(
+      "ListPositionHistory",
+      async (r) => {
+        const page = await query<{ data: object[]; has_more: boolean }>(r.user_id, r.account_id, {
+          type: "history",
+          from: r.from,
+          to: r.to,
+          limit: r.limit,
+        });
+        return { data: page.data.map((row) => message(row)), has_more: page.has_more };
+      },
+      options,
+    ),
+    ListTrades: unary(
+      "ListTrades",
+      async (r) => {
+        const page = await query<{ data: object[]; has_more: boolean }>(r.user_id, r.account_id, {
+          type: "trades",
+          from: r.from,
+          to: r.to,
+          limit: r.limit,
+        });
+        return { data: page.data.map((row) => message(row)), has_more: page.has_more };
+      },
+      options,
+    ),
+
+    PlaceOrder: unary(
+      "PlaceOrder",
+      async (r) => {
+        const { user_id: userId, ...request } = r;
+        return orderResponse(
+          await command(userId, r.account_id, {
+            type: "PlaceOrder",
+            request: { ...request, account_id: accountIdOf(r.account_id) },
+          }),
+        );
+      },
+      options,
+    ),
+    ClosePosition: unary(
+      "ClosePosition",
+      async (r) => {
+        const { user_id: userId, ...request } = r;
+        return orderResponse(
+          await command(userId, r.account_id, {
+            type: "ClosePosition",
+            request: { ...request, account_id: accountIdOf(r.account_id) },
+          }),
+        );
+      },
+      options,
+    ),
+    CancelOrder: unary(
+      "CancelOrder",
+      async (r) => {
+        const reply = unwrap(
+          await runtime.commandByKey(accountIdOf(r.order_id), {
+            userId: requireUser(r.user_id),
+            command: { type: "CancelOrder", request: { order_id: r.order_id.toLowerCase() } },
+          }),
+        );
+        if (!("order" in reply)) throw new Error("not an order reply");
+        return { order: message(reply.order) };
+      },
+      options,
+    ),
+    AmendOrder: unary(
+      "AmendOrder",
+      async (r) => {
+        const reply = unwrap(
+          await runtime.commandByKey(accountIdOf(r.order_id), {
+            userId: requireUser(r.user_id),
+            command: {
+              type: "AmendOrder",
+              request: {
+                order_id: r.order_id.toLowerCase(),
+                ...(r.trigger_price === undefined ? {} : { trigger_price: r.trigger_price }),
+                ...(r.limit_price === undefined ? {} : { limit_price: r.limit_price }),
+                ...(r.quantity === undefined ? {} : { quantity: r.quantity }),
+              },
+            },
+          }),
+        );
+        if (!("order" in reply)) throw new Error("not an order reply");
+        return { order: message(reply.order) };
+      },
+      options,
+    ),
   };
+
+  const market: MarketDataHandlers = {
+    PushPrices: unary(
+      "PushPrices",
+      async (request) => {
+        if (!deps.acceptsPushes) {
+          throw new ServiceError("invalid_payload", {
+            issues: [{ path: "", message: "the engine runs its price simulator (PRICE_FEED=simulator)" }],
+          });
+        }
+        const issues: Issue[] = [];
+        const quotes: TickQuote[] = [];
+        request.prices.forEach((price, i) => {
+          const symbol = normalizeSymbol(price.symbol, deps.catalogue);
+          const spec = symbol === undefined ? undefined : deps.catalogue.bySymbol(symbol);
+          if (symbol === undefined || spec === undefined) {
+            issues.push({ path: `prices.${i}.symbol`, message: "unknown symbol" });
+            return;
+          }
+          const tick = tickerUnits(spec).tick;
+          const mark = Number.isFinite(price.mark_price) ? roundToGrid(price.mark_price, tick) : undefined;
+          const index = Number.isFinite(price.index_price) ? roundToGrid(price.index_price, tick) : undefined;
+          if (mark === undefined || mark <= 0)
+            issues.push({ path: `prices.${i}.mark_price`, message: "must be a positive price" });
+          if (index === undefined || index <= 0)
+            issues.push({ path: `prices.${i}.index_price`, message: "must be a positive price" });
+          if (mark !== undefined && mark > 0 && index !== undefined && index > 0)
+            quotes.push({ symbol, mark, index, skew: 0 });
+        });
+        if (issues.length > 0) throw ServiceError.invalid(issues);
+        await deps.publish(quotes);
+        return {};
+      },
+      options,
+    ),
+    SetCalendar: unary(
+      "SetCalendar",
+      (request) => {
+        const parsed = parseCalendar(request.events, deps.catalogue);
+        if ("issues" in parsed) throw ServiceError.invalid(parsed.issues);
+        deps.calendar.replace(parsed.ok);
+        deps.log.info({ events: parsed.ok.length }, "news calendar replaced");
+        return {};
+      },
+      options,
+    ),
+  };
+
   const server = new grpc.Server(CHANNEL_OPTIONS);
-  server.addService(proto.engine.v1.Engine.service, handlers);
+  server.addService(loadEngineProto().engine.v1.Engine.service, handlers);
+  server.addService(loadMarketProto().market.v1.MarketData.service, market);
   return server;
 }

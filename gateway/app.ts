@@ -1,7 +1,7 @@
 // Builds the gateway's two Express apps: /api (key management, internal) and /v1 (trading, public).
 import express, { type Express, type RequestHandler } from "express";
 import type { Registry } from "prom-client";
-import { compileAllowList } from "../wallet/keys/ip-allowlist.js";
+import { compileAllowList } from "../kernel/ip.js";
 import type { Logger } from "../kernel/log.js";
 import type { Clients } from "./clients.js";
 import { apiRouter } from "./api/router.js";
@@ -69,7 +69,7 @@ export function buildApiApp(options: AppOptions): Express {
 
 export function buildV1App(options: AppOptions): Express {
   const app = base(options, "v1");
-  app.use("/v1", v1Router(options.clients, options.auth));
+  app.use("/v1", v1Router(options.clients, options.auth, jsonBody(options.bodyLimitBytes)));
   app.use(notFound());
   app.use(errorResponder(options.log));
   return app;

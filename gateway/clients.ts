@@ -12,6 +12,21 @@ import type { ValidateApiKeyRequest } from "../proto/gen/wallet/v1/ValidateApiKe
 import type { ValidateApiKeyResponse__Output } from "../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
 import type { ListTickersResponse__Output } from "../proto/gen/engine/v1/ListTickersResponse.js";
 import type { ListPlansResponse__Output } from "../proto/gen/engine/v1/ListPlansResponse.js";
+import type { Account__Output } from "../proto/gen/engine/v1/Account.js";
+import type { AccountRef } from "../proto/gen/engine/v1/AccountRef.js";
+import type { AmendOrderRequest } from "../proto/gen/engine/v1/AmendOrderRequest.js";
+import type { ClosePositionRequest } from "../proto/gen/engine/v1/ClosePositionRequest.js";
+import type { CreateAccountRequest } from "../proto/gen/engine/v1/CreateAccountRequest.js";
+import type { ListClosedPositionsResponse__Output } from "../proto/gen/engine/v1/ListClosedPositionsResponse.js";
+import type { ListFillsResponse__Output } from "../proto/gen/engine/v1/ListFillsResponse.js";
+import type { ListOrdersResponse__Output } from "../proto/gen/engine/v1/ListOrdersResponse.js";
+import type { ListPositionsResponse__Output } from "../proto/gen/engine/v1/ListPositionsResponse.js";
+import type { ListRangeRequest } from "../proto/gen/engine/v1/ListRangeRequest.js";
+import type { OrderRef } from "../proto/gen/engine/v1/OrderRef.js";
+import type { OrderReply__Output } from "../proto/gen/engine/v1/OrderReply.js";
+import type { OrderResponse__Output } from "../proto/gen/engine/v1/OrderResponse.js";
+import type { PlaceOrderRequest } from "../proto/gen/engine/v1/PlaceOrderRequest.js";
+import type { Summary__Output } from "../proto/gen/engine/v1/Summary.js";
 
 const DEADLINE_MS = 10_000;
 
@@ -25,63 +40,106 @@ function settle<T>(resolve: (value: T) => void, reject: (error: unknown) => void
 
 const options = (): grpc.CallOptions => ({ deadline: Date.now() + DEADLINE_MS });
 
-export class WalletApi {
-  constructor(
-    readonly client: WalletClient,
-    private readonly token: string | undefined,
-  ) {}
+type Start<Res> = (
+  metadata: grpc.Metadata,
+  callOptions: grpc.CallOptions,
+  callback: grpc.requestCallback<Res>,
+) => unknown;
 
-  createApiKey(request: CreateApiKeyRequest, requestId: string): Promise<CreateApiKeyResponse__Output> {
-    return new Promise((resolve, reject) => {
-      this.client.CreateApiKey(request, outgoingMetadata(requestId, this.token), options(), settle(resolve, reject));
-    });
-  }
+/** Promise form of unary calls, with the request id and internal token attached. */
+abstract class UnaryApi {
+  constructor(private readonly token: string | undefined) {}
 
-  listApiKeys(userId: string, requestId: string): Promise<ListApiKeysResponse__Output> {
+  protected call<Res>(requestId: string, start: Start<Res>): Promise<Res> {
     return new Promise((resolve, reject) => {
-      this.client.ListApiKeys(
-        { user_id: userId },
-        outgoingMetadata(requestId, this.token),
-        options(),
-        settle(resolve, reject),
-      );
-    });
-  }
-
-  revokeApiKey(userId: string, id: string, requestId: string): Promise<RevokeApiKeyResponse__Output> {
-    return new Promise((resolve, reject) => {
-      this.client.RevokeApiKey(
-        { user_id: userId, id },
-        outgoingMetadata(requestId, this.token),
-        options(),
-        settle(resolve, reject),
-      );
-    });
-  }
-
-  validateApiKey(request: ValidateApiKeyRequest, requestId: string): Promise<ValidateApiKeyResponse__Output> {
-    return new Promise((resolve, reject) => {
-      this.client.ValidateApiKey(request, outgoingMetadata(requestId, this.token), options(), settle(resolve, reject));
+      start(outgoingMetadata(requestId, this.token), options(), settle(resolve, reject));
     });
   }
 }
 
-export class EngineApi {
+export class WalletApi extends UnaryApi {
+  constructor(
+    readonly client: WalletClient,
+    token: string | undefined,
+  ) {
+    super(token);
+  }
+
+  createApiKey(request: CreateApiKeyRequest, requestId: string): Promise<CreateApiKeyResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.CreateApiKey(request, m, o, cb));
+  }
+
+  listApiKeys(userId: string, requestId: string): Promise<ListApiKeysResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ListApiKeys({ user_id: userId }, m, o, cb));
+  }
+
+  revokeApiKey(userId: string, id: string, requestId: string): Promise<RevokeApiKeyResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.RevokeApiKey({ user_id: userId, id }, m, o, cb));
+  }
+
+  validateApiKey(request: ValidateApiKeyRequest, requestId: string): Promise<ValidateApiKeyResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ValidateApiKey(request, m, o, cb));
+  }
+}
+
+export class EngineApi extends UnaryApi {
   constructor(
     readonly client: EngineClient,
-    private readonly token: string | undefined,
-  ) {}
+    token: string | undefined,
+  ) {
+    super(token);
+  }
 
   listTickers(requestId: string): Promise<ListTickersResponse__Output> {
-    return new Promise((resolve, reject) => {
-      this.client.ListTickers({}, outgoingMetadata(requestId, this.token), options(), settle(resolve, reject));
-    });
+    return this.call(requestId, (m, o, cb) => this.client.ListTickers({}, m, o, cb));
   }
 
   listPlans(requestId: string): Promise<ListPlansResponse__Output> {
-    return new Promise((resolve, reject) => {
-      this.client.ListPlans({}, outgoingMetadata(requestId, this.token), options(), settle(resolve, reject));
-    });
+    return this.call(requestId, (m, o, cb) => this.client.ListPlans({}, m, o, cb));
+  }
+
+  createAccount(request: CreateAccountRequest, requestId: string): Promise<Account__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.CreateAccount(request, m, o, cb));
+  }
+
+  getAccount(ref: AccountRef, requestId: string): Promise<Account__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.GetAccount(ref, m, o, cb));
+  }
+
+  getSummary(ref: AccountRef, requestId: string): Promise<Summary__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.GetSummary(ref, m, o, cb));
+  }
+
+  listPositions(ref: AccountRef, requestId: string): Promise<ListPositionsResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ListPositions(ref, m, o, cb));
+  }
+
+  listPositionHistory(request: ListRangeRequest, requestId: string): Promise<ListClosedPositionsResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ListPositionHistory(request, m, o, cb));
+  }
+
+  listTrades(request: ListRangeRequest, requestId: string): Promise<ListFillsResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ListTrades(request, m, o, cb));
+  }
+
+  listOrders(ref: AccountRef, requestId: string): Promise<ListOrdersResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ListOrders(ref, m, o, cb));
+  }
+
+  placeOrder(request: PlaceOrderRequest, requestId: string): Promise<OrderResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.PlaceOrder(request, m, o, cb));
+  }
+
+  cancelOrder(ref: OrderRef, requestId: string): Promise<OrderReply__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.CancelOrder(ref, m, o, cb));
+  }
+
+  amendOrder(request: AmendOrderRequest, requestId: string): Promise<OrderReply__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.AmendOrder(request, m, o, cb));
+  }
+
+  closePosition(request: ClosePositionRequest, requestId: string): Promise<OrderResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ClosePosition(request, m, o, cb));
   }
 }
 

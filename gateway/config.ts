@@ -1,6 +1,6 @@
 // Gateway settings (CONTRACT 8), parsed once at start.
 import { z } from "zod";
-import { checkEntry } from "../wallet/keys/ip-allowlist.js";
+import { checkEntry } from "../kernel/ip.js";
 import { commonSettings, parseSettings, port, redisUrl, token } from "../kernel/config.js";
 
 const target = z.string().regex(/^[a-zA-Z0-9.:[\]-]+:\d+$/, "must be host:port");

@@ -38,10 +38,14 @@ async function freeLoopbackPort(): Promise<number> {
  * so a transaction holds all others back until it ends: callers must never await a second connection
  * inside a transaction.
  */
-export async function startEmbeddedPostgres(dataDir: string, maxConnections = 16): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  name = "pglite",
+  maxConnections = 16,
+): Promise<EmbeddedPostgres> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-  const dir = path.resolve(dataDir, "pglite");
+  const dir = path.resolve(dataDir, name);
   mkdirSync(dir, { recursive: true });
   const db = await PGlite.create(dir);
   const port = await freeLoopbackPort();
@@ -59,6 +63,11 @@ export async function startEmbeddedPostgres(dataDir: string, maxConnections = 16
 export interface OpenDatabaseOptions {
   url: string | undefined;
   dataDir: string;
+  /**
+   * Folder under DATA_DIR of the embedded database when this process runs alone (the `npm start` supervisor
+   * hosts one shared embedded database and passes its URL instead).
+   */
+  embeddedName: string;
   poolSize: number;
   log: Logger;
 }
@@ -67,7 +76,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   let embedded: EmbeddedPostgres | undefined;
   let url = options.url;
   if (url === undefined) {
-    embedded = await startEmbeddedPostgres(options.dataDir);
+    embedded = await startEmbeddedPostgres(options.dataDir, options.embeddedName);
     url = embedded.url;
     options.log.info({ dataDir: path.resolve(options.dataDir) }, "using embedded PGlite database");
   }

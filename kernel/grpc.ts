@@ -2,6 +2,8 @@
 // leaves through the error registry. Internal listeners can require `authorization: Bearer <INTERNAL_TOKEN>`.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+// A namespace import for `crypto.hash`: a named import would fail to link on Node 20 releases before 20.12.
+import * as crypto from "node:crypto";
 import { timingSafeEqual, createHash } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
@@ -37,13 +39,24 @@ export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   "grpc.max_receive_message_length": 16 * 1024 * 1024,
 };
 
-function tokenMatches(metadata: grpc.Metadata, token: string | undefined): boolean {
-  if (token === undefined) return true;
+/** SHA-256 as a latin1 string: `crypto.hash` (Node >= 20.12) needs no Hash object and no Buffer. */
+const digestText: (value: string) => string =
+  typeof crypto.hash === "function"
+    ? (value) => crypto.hash("sha256", value, "binary")
+    : (value) => createHash("sha256").update(value, "utf8").digest("binary");
+
+/** Holds the presented digest during the (synchronous) compare, so a call allocates no Buffer. */
+const PRESENTED = Buffer.alloc(32);
+
+/** Checks `authorization: Bearer <token>` in constant time against the digest of the expected header. */
+function tokenMatches(metadata: grpc.Metadata, expected: Buffer | undefined): boolean {
+  if (expected === undefined) return true;
   const header = metadata.get("authorization")[0];
   if (typeof header !== "string") return false;
-  const presented = createHash("sha256").update(header).digest();
-  const expected = createHash("sha256").update(`Bearer ${token}`).digest();
-  return timingSafeEqual(presented, expected);
+  PRESENTED.write(digestText(header), "latin1");
+  const matches = timingSafeEqual(PRESENTED, expected);
+  PRESENTED.fill(0);
+  return matches;
 }
 
 export interface UnaryContext {
@@ -59,14 +72,29 @@ export interface UnaryOptions {
   onError?: (method: string, error: unknown) => void;
 }
 
-/** Adapts an async function into a grpc-js unary handler; errors go through the registry. */
+/** Reports an unexpected error, then answers with the registry's status (module level: no closure per call). */
+function fail<Res>(method: string, options: UnaryOptions, callback: grpc.sendUnaryData<Res>, error: unknown): void {
+  if (!(error instanceof ServiceError)) options.onError?.(method, error);
+  callback(toGrpcStatus(error));
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/** Adapts a function (sync or async) into a grpc-js unary handler; errors go through the registry. */
 export function unary<Req, Res>(
   method: string,
   impl: UnaryImpl<Req, Res>,
   options: UnaryOptions,
 ): grpc.handleUnaryCall<Req, Res> {
+  // The token is fixed for the life of the server: hash the expected header once, not on every call.
+  const expected =
+    options.internalToken === undefined
+      ? undefined
+      : Buffer.from(digestText(`Bearer ${options.internalToken}`), "latin1");
   return (call, callback) => {
-    if (!tokenMatches(call.metadata, options.internalToken)) {
+    if (!tokenMatches(call.metadata, expected)) {
       callback({ code: grpc.status.UNAUTHENTICATED, details: "internal token required" });
       return;
     }
@@ -75,21 +103,26 @@ export function unary<Req, Res>(
       metadata: call.metadata,
       requestId: typeof requestIdValue === "string" ? requestIdValue : undefined,
     };
-    let result: Promise<Res>;
+    let result: Res | Promise<Res>;
     try {
-      result = Promise.resolve(impl(call.request, context));
+      result = impl(call.request, context);
     } catch (error) {
-      result = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      fail(method, options, callback, error instanceof Error ? error : new Error(String(error)));
+      return;
     }
-    result.then(
-      (response) => {
-        callback(null, response);
-      },
-      (error: unknown) => {
-        if (!(error instanceof ServiceError)) options.onError?.(method, error);
-        callback(toGrpcStatus(error));
-      },
-    );
+    // A plain value (a synchronous answer) is sent at once, without a promise round trip.
+    if (isPromiseLike(result)) {
+      result.then(
+        (response) => {
+          callback(null, response);
+        },
+        (error: unknown) => {
+          fail(method, options, callback, error);
+        },
+      );
+    } else {
+      callback(null, result);
+    }
   };
 }
 

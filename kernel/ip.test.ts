@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkEntry, compileAllowList, unmapIPv4 } from "./ip-allowlist.js";
+import { checkEntry, compileAllowList, unmapIPv4 } from "./ip.js";
 
 const NOT_AN_ADDRESS = "must be an IP address or CIDR range";
 const NOT_A_NUMBER = "CIDR prefix length must be a number";

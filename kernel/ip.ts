@@ -1,4 +1,5 @@
-// Source-IP allow-lists: single addresses or CIDR ranges, IPv4 and IPv6. IPv4-mapped IPv6 addresses
+// Source-IP matching shared by the wallet (key allow-lists) and the gateway (TRUSTED_PROXIES): single addresses
+// or CIDR ranges, IPv4 and IPv6. IPv4-mapped IPv6 addresses
 // (`::ffff:1.2.3.4`) are treated as the IPv4 address they carry, on both sides.
 import { BlockList, isIP } from "node:net";
 

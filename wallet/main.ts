@@ -44,6 +44,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     url: settings.DATABASE_URL,
     dataDir: settings.DATA_DIR,
     poolSize: settings.WALLET_DB_POOL_SIZE,
+    embeddedName: "pglite-wallet",
     log,
   });
   await migrate(db.pool, "wallet", readMigrations(MIGRATIONS));

@@ -9,9 +9,9 @@ import {
   looksLikeKey,
   looksLikeSecret,
   secretMatches,
-  sha256,
+  sha256Base64,
 } from "./keys/material.js";
-import { isScope, satisfies } from "./keys/scopes.js";
+import { isScope, satisfies, type Scope } from "./keys/scopes.js";
 import type { Sealer } from "./keys/sealed.js";
 import type { KeyIndex, IndexedKey } from "./key-index.js";
 import type { RevocationBus } from "./revocation-bus.js";
@@ -131,21 +131,49 @@ export class WalletService {
     return { id, revokedAt: revoked.revokedAt.toISOString() };
   }
 
-  /** The hot path: one hash, one map lookup, one constant-time compare. */
-  async validate(input: ValidateInput): Promise<Validation> {
+  /** The hot path: one hash, one map lookup, one constant-time compare. See `validateNow`. */
+  validate(input: ValidateInput): Promise<Validation> {
+    try {
+      const result = this.validateNow(input);
+      return result instanceof Promise ? result : Promise.resolve(result);
+    } catch (error) {
+      // Like an async function: a failure is a rejected promise, never a synchronous throw.
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /**
+   * `validate` without a promise when the index answers at once (a hit, a known miss, a malformed key): the
+   * common case costs no await and no microtask. Only a key that must be read from the database gives a
+   * promise. Throws ServiceError for an unknown scope.
+   */
+  validateNow(input: ValidateInput): Validation | Promise<Validation> {
     const started = performance.now();
-    const result = await this.check(input);
+    const result = this.check(input);
+    if (result instanceof Promise) return result.then((settled) => this.observed(settled, started));
+    return this.observed(result, started);
+  }
+
+  private observed(result: Validation, started: number): Validation {
     this.deps.onValidation?.(result.valid ? "valid" : result.code, (performance.now() - started) / 1000);
     return result;
   }
 
-  private async check(input: ValidateInput): Promise<Validation> {
-    if (input.permission !== "" && !isScope(input.permission)) {
-      throw ServiceError.invalid([{ path: "permission", message: "unknown scope" }]);
+  private check(input: ValidateInput): Validation | Promise<Validation> {
+    let required: Scope | undefined;
+    if (input.permission !== "") {
+      if (!isScope(input.permission)) {
+        throw ServiceError.invalid([{ path: "permission", message: "unknown scope" }]);
+      }
+      required = input.permission;
     }
     if (!looksLikeKey(input.key) || !looksLikeSecret(input.secret)) return { valid: false, code: "unauthorized" };
-    const found = this.deps.index.lookup(sha256(input.key));
-    const entry: IndexedKey | undefined = found instanceof Promise ? await found : found;
+    const found = this.deps.index.lookupBase64(sha256Base64(input.key));
+    if (found instanceof Promise) return found.then((entry) => this.decide(input, required, entry));
+    return this.decide(input, required, found);
+  }
+
+  private decide(input: ValidateInput, required: Scope | undefined, entry: IndexedKey | undefined): Validation {
     if (entry === undefined || !secretMatches(input.secret, entry.secretHash)) {
       return { valid: false, code: "unauthorized" };
     }
@@ -155,7 +183,7 @@ export class WalletService {
     if (!entry.allow.allows(input.ip)) {
       return { valid: false, code: "ip_not_whitelisted", userId: entry.userId, keyId: entry.id };
     }
-    if (input.permission !== "" && isScope(input.permission) && !satisfies(entry.permissions, input.permission)) {
+    if (required !== undefined && !satisfies(entry.permissions, required)) {
       return { valid: false, code: "permission_denied", userId: entry.userId, keyId: entry.id };
     }
     return {

@@ -1,6 +1,7 @@
 // Where the engine reads the current mark and index price of a symbol. The static source answers the
 // catalogue's reference prices; the price simulator and market.v1 PushPrices replace it later.
 import type { Catalogue } from "./catalogue.js";
+import { gridToNumber, tickerUnits } from "./units.js";
 
 export interface Quote {
   mark: number;
@@ -21,4 +22,32 @@ export function staticPriceSource(catalogue: Catalogue): PriceSource {
     }),
   );
   return { get: (symbol) => quotes.get(symbol) };
+}
+
+/** One symbol's new prices in whole ticks (what the simulator publishes and pushes are rounded to). */
+export interface TickQuote {
+  symbol: string;
+  mark: number;
+  index: number;
+  skew: number;
+}
+
+/** The latest prices as the main thread knows them (for ListTickers), fed by the same updates as the shards. */
+export class LivePrices implements PriceSource {
+  private readonly quotes = new Map<string, Quote>();
+
+  constructor(private readonly catalogue: Catalogue) {}
+
+  update(ticks: readonly TickQuote[]): void {
+    for (const tick of ticks) {
+      const spec = this.catalogue.bySymbol(tick.symbol);
+      if (spec === undefined) continue;
+      const grid = tickerUnits(spec).tick;
+      this.quotes.set(tick.symbol, { mark: gridToNumber(tick.mark, grid), index: gridToNumber(tick.index, grid) });
+    }
+  }
+
+  get(symbol: string): Quote | undefined {
+    return this.quotes.get(symbol);
+  }
 }

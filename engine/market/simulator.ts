@@ -3,16 +3,12 @@
 // venue open-interest skew that wanders. Prices are whole ticks; closed markets do not move.
 import type { Catalogue, TickerSpec } from "./catalogue.js";
 import { isMarketOpen } from "./hours.js";
+import type { TickQuote } from "./prices.js";
 import type { AssetClass } from "./types.js";
 import { tickerUnits } from "./units.js";
 
 /** One symbol's new prices, in ticks of its tick size; skew in USD (long minus short open interest). */
-export interface PriceTick {
-  symbol: string;
-  mark: number;
-  index: number;
-  skew: number;
-}
+export type PriceTick = TickQuote;
 
 /** Annualised volatility by asset class (a realistic order of magnitude, not a forecast). */
 export const ANNUAL_VOLATILITY: Readonly<Record<AssetClass, number>> = {

@@ -1,14 +1,39 @@
-// The /v1 listener's routes (trading, snake_case JSON). Each route names the scope it requires.
-import { Router } from "express";
+// The /v1 listener's routes (trading, snake_case JSON). Each route names the scope it requires (CONTRACT 2);
+// bodies are parsed only after authentication.
+import { Router, type RequestHandler } from "express";
 import type { Clients } from "../clients.js";
 import { notFound } from "../http/common.js";
+import {
+  createAccount,
+  getAccount,
+  getSummary,
+  listOrders,
+  listPositionHistory,
+  listPositions,
+  listTrades,
+} from "./accounts.js";
 import { authenticate, type AuthDeps } from "./auth.js";
 import { listPlans, listTickers } from "./catalogue.js";
+import { amendOrder, cancelOrder, closePosition, placeOrder } from "./orders.js";
 
-export function v1Router(clients: Clients, auth: AuthDeps): Router {
+export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler): Router {
   const router = Router();
-  router.get("/tickers", authenticate(auth, "READ_ONLY"), listTickers(clients));
-  router.get("/plans", authenticate(auth, "READ_ONLY"), listPlans(clients));
+  const read = authenticate(auth, "READ_ONLY");
+  const trade = authenticate(auth, "TRADE");
+  const manage = authenticate(auth, "MANAGE_ORDERS");
+  router.get("/tickers", read, listTickers(clients));
+  router.get("/plans", read, listPlans(clients));
+  router.post("/account", trade, body, createAccount(clients));
+  router.get("/account/:account_id", read, getAccount(clients));
+  router.get("/account/:account_id/summary", read, getSummary(clients));
+  router.get("/account/:account_id/positions", read, listPositions(clients));
+  router.get("/account/:account_id/positions/history", read, listPositionHistory(clients));
+  router.get("/account/:account_id/trades", read, listTrades(clients));
+  router.get("/account/:account_id/orders", read, listOrders(clients));
+  router.post("/order", trade, body, placeOrder(clients));
+  router.delete("/order/:order_id", manage, cancelOrder(clients));
+  router.patch("/order/:order_id", manage, body, amendOrder(clients));
+  router.post("/position/close", trade, body, closePosition(clients));
   // Unknown paths still authenticate first: no route discovery without a key.
   router.use(authenticate(auth, ""), notFound());
   return router;

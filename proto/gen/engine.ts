@@ -2,9 +2,46 @@ import type * as grpc from "@grpc/grpc-js";
 import type { MessageTypeDefinition } from "@grpc/proto-loader";
 
 import type {
+  Account as _engine_v1_Account,
+  Account__Output as _engine_v1_Account__Output,
+} from "./engine/v1/Account.js";
+import type {
+  AccountRef as _engine_v1_AccountRef,
+  AccountRef__Output as _engine_v1_AccountRef__Output,
+} from "./engine/v1/AccountRef.js";
+import type {
+  AmendOrderRequest as _engine_v1_AmendOrderRequest,
+  AmendOrderRequest__Output as _engine_v1_AmendOrderRequest__Output,
+} from "./engine/v1/AmendOrderRequest.js";
+import type {
+  ClosePositionRequest as _engine_v1_ClosePositionRequest,
+  ClosePositionRequest__Output as _engine_v1_ClosePositionRequest__Output,
+} from "./engine/v1/ClosePositionRequest.js";
+import type {
+  ClosedPosition as _engine_v1_ClosedPosition,
+  ClosedPosition__Output as _engine_v1_ClosedPosition__Output,
+} from "./engine/v1/ClosedPosition.js";
+import type {
+  CreateAccountRequest as _engine_v1_CreateAccountRequest,
+  CreateAccountRequest__Output as _engine_v1_CreateAccountRequest__Output,
+} from "./engine/v1/CreateAccountRequest.js";
+import type {
   EngineClient as _engine_v1_EngineClient,
   EngineDefinition as _engine_v1_EngineDefinition,
 } from "./engine/v1/Engine.js";
+import type { Fill as _engine_v1_Fill, Fill__Output as _engine_v1_Fill__Output } from "./engine/v1/Fill.js";
+import type {
+  ListClosedPositionsResponse as _engine_v1_ListClosedPositionsResponse,
+  ListClosedPositionsResponse__Output as _engine_v1_ListClosedPositionsResponse__Output,
+} from "./engine/v1/ListClosedPositionsResponse.js";
+import type {
+  ListFillsResponse as _engine_v1_ListFillsResponse,
+  ListFillsResponse__Output as _engine_v1_ListFillsResponse__Output,
+} from "./engine/v1/ListFillsResponse.js";
+import type {
+  ListOrdersResponse as _engine_v1_ListOrdersResponse,
+  ListOrdersResponse__Output as _engine_v1_ListOrdersResponse__Output,
+} from "./engine/v1/ListOrdersResponse.js";
 import type {
   ListPlansRequest as _engine_v1_ListPlansRequest,
   ListPlansRequest__Output as _engine_v1_ListPlansRequest__Output,
@@ -13,6 +50,14 @@ import type {
   ListPlansResponse as _engine_v1_ListPlansResponse,
   ListPlansResponse__Output as _engine_v1_ListPlansResponse__Output,
 } from "./engine/v1/ListPlansResponse.js";
+import type {
+  ListPositionsResponse as _engine_v1_ListPositionsResponse,
+  ListPositionsResponse__Output as _engine_v1_ListPositionsResponse__Output,
+} from "./engine/v1/ListPositionsResponse.js";
+import type {
+  ListRangeRequest as _engine_v1_ListRangeRequest,
+  ListRangeRequest__Output as _engine_v1_ListRangeRequest__Output,
+} from "./engine/v1/ListRangeRequest.js";
 import type {
   ListTickersRequest as _engine_v1_ListTickersRequest,
   ListTickersRequest__Output as _engine_v1_ListTickersRequest__Output,
@@ -29,8 +74,41 @@ import type {
   NewsFreeze as _engine_v1_NewsFreeze,
   NewsFreeze__Output as _engine_v1_NewsFreeze__Output,
 } from "./engine/v1/NewsFreeze.js";
+import type { Order as _engine_v1_Order, Order__Output as _engine_v1_Order__Output } from "./engine/v1/Order.js";
+import type {
+  OrderRef as _engine_v1_OrderRef,
+  OrderRef__Output as _engine_v1_OrderRef__Output,
+} from "./engine/v1/OrderRef.js";
+import type {
+  OrderReply as _engine_v1_OrderReply,
+  OrderReply__Output as _engine_v1_OrderReply__Output,
+} from "./engine/v1/OrderReply.js";
+import type {
+  OrderResponse as _engine_v1_OrderResponse,
+  OrderResponse__Output as _engine_v1_OrderResponse__Output,
+} from "./engine/v1/OrderResponse.js";
+import type {
+  PlaceOrderRequest as _engine_v1_PlaceOrderRequest,
+  PlaceOrderRequest__Output as _engine_v1_PlaceOrderRequest__Output,
+} from "./engine/v1/PlaceOrderRequest.js";
 import type { Plan as _engine_v1_Plan, Plan__Output as _engine_v1_Plan__Output } from "./engine/v1/Plan.js";
+import type {
+  Position as _engine_v1_Position,
+  Position__Output as _engine_v1_Position__Output,
+} from "./engine/v1/Position.js";
+import type {
+  RiskLimits as _engine_v1_RiskLimits,
+  RiskLimits__Output as _engine_v1_RiskLimits__Output,
+} from "./engine/v1/RiskLimits.js";
+import type {
+  Summary as _engine_v1_Summary,
+  Summary__Output as _engine_v1_Summary__Output,
+} from "./engine/v1/Summary.js";
 import type { Ticker as _engine_v1_Ticker, Ticker__Output as _engine_v1_Ticker__Output } from "./engine/v1/Ticker.js";
+import type {
+  Violation as _engine_v1_Violation,
+  Violation__Output as _engine_v1_Violation__Output,
+} from "./engine/v1/Violation.js";
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new (...args: ConstructorParameters<Constructor>): Subtype;
@@ -39,11 +117,35 @@ type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> 
 export interface ProtoGrpcType {
   engine: {
     v1: {
+      Account: MessageTypeDefinition<_engine_v1_Account, _engine_v1_Account__Output>;
+      AccountRef: MessageTypeDefinition<_engine_v1_AccountRef, _engine_v1_AccountRef__Output>;
+      AmendOrderRequest: MessageTypeDefinition<_engine_v1_AmendOrderRequest, _engine_v1_AmendOrderRequest__Output>;
+      ClosePositionRequest: MessageTypeDefinition<
+        _engine_v1_ClosePositionRequest,
+        _engine_v1_ClosePositionRequest__Output
+      >;
+      ClosedPosition: MessageTypeDefinition<_engine_v1_ClosedPosition, _engine_v1_ClosedPosition__Output>;
+      CreateAccountRequest: MessageTypeDefinition<
+        _engine_v1_CreateAccountRequest,
+        _engine_v1_CreateAccountRequest__Output
+      >;
       Engine: SubtypeConstructor<typeof grpc.Client, _engine_v1_EngineClient> & {
         service: _engine_v1_EngineDefinition;
       };
+      Fill: MessageTypeDefinition<_engine_v1_Fill, _engine_v1_Fill__Output>;
+      ListClosedPositionsResponse: MessageTypeDefinition<
+        _engine_v1_ListClosedPositionsResponse,
+        _engine_v1_ListClosedPositionsResponse__Output
+      >;
+      ListFillsResponse: MessageTypeDefinition<_engine_v1_ListFillsResponse, _engine_v1_ListFillsResponse__Output>;
+      ListOrdersResponse: MessageTypeDefinition<_engine_v1_ListOrdersResponse, _engine_v1_ListOrdersResponse__Output>;
       ListPlansRequest: MessageTypeDefinition<_engine_v1_ListPlansRequest, _engine_v1_ListPlansRequest__Output>;
       ListPlansResponse: MessageTypeDefinition<_engine_v1_ListPlansResponse, _engine_v1_ListPlansResponse__Output>;
+      ListPositionsResponse: MessageTypeDefinition<
+        _engine_v1_ListPositionsResponse,
+        _engine_v1_ListPositionsResponse__Output
+      >;
+      ListRangeRequest: MessageTypeDefinition<_engine_v1_ListRangeRequest, _engine_v1_ListRangeRequest__Output>;
       ListTickersRequest: MessageTypeDefinition<_engine_v1_ListTickersRequest, _engine_v1_ListTickersRequest__Output>;
       ListTickersResponse: MessageTypeDefinition<
         _engine_v1_ListTickersResponse,
@@ -51,8 +153,17 @@ export interface ProtoGrpcType {
       >;
       MaxLeverage: MessageTypeDefinition<_engine_v1_MaxLeverage, _engine_v1_MaxLeverage__Output>;
       NewsFreeze: MessageTypeDefinition<_engine_v1_NewsFreeze, _engine_v1_NewsFreeze__Output>;
+      Order: MessageTypeDefinition<_engine_v1_Order, _engine_v1_Order__Output>;
+      OrderRef: MessageTypeDefinition<_engine_v1_OrderRef, _engine_v1_OrderRef__Output>;
+      OrderReply: MessageTypeDefinition<_engine_v1_OrderReply, _engine_v1_OrderReply__Output>;
+      OrderResponse: MessageTypeDefinition<_engine_v1_OrderResponse, _engine_v1_OrderResponse__Output>;
+      PlaceOrderRequest: MessageTypeDefinition<_engine_v1_PlaceOrderRequest, _engine_v1_PlaceOrderRequest__Output>;
       Plan: MessageTypeDefinition<_engine_v1_Plan, _engine_v1_Plan__Output>;
+      Position: MessageTypeDefinition<_engine_v1_Position, _engine_v1_Position__Output>;
+      RiskLimits: MessageTypeDefinition<_engine_v1_RiskLimits, _engine_v1_RiskLimits__Output>;
+      Summary: MessageTypeDefinition<_engine_v1_Summary, _engine_v1_Summary__Output>;
       Ticker: MessageTypeDefinition<_engine_v1_Ticker, _engine_v1_Ticker__Output>;
+      Violation: MessageTypeDefinition<_engine_v1_Violation, _engine_v1_Violation__Output>;
     };
   };
 }

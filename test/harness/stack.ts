@@ -32,6 +32,8 @@ export interface Stack {
   gateways: GatewayEndpoints[];
   walletAdmin: string[];
   engineAdmin: string;
+  /** host:port of the engine's gRPC listener (engine.v1, market.v1). */
+  engineGrpc: string;
   dataDir: string;
   /** Everything every process wrote to stdout and stderr so far. */
   output(): string;
@@ -137,15 +139,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   try {
     const waits = [
-      ...walletAdmin.map((url) => waitHttp(`${url}/readyz`, 60_000, output)),
-      waitHttp(`http://127.0.0.1:${engineAdminPort}/healthz`, 60_000, output),
+      ...walletAdmin.map((url) => waitHttp(`${url}/readyz`, 120_000, output)),
+      waitHttp(`http://127.0.0.1:${engineAdminPort}/healthz`, 120_000, output),
     ];
     await Promise.all(waits);
-    await Promise.all(gateways.map((g) => waitHttp(`${g.v1}/readyz`, 60_000, output)));
+    await Promise.all(gateways.map((g) => waitHttp(`${g.v1}/readyz`, 120_000, output)));
   } catch (error) {
     await stop();
     throw error;
   }
 
-  return { gateways, walletAdmin, engineAdmin: `http://127.0.0.1:${engineAdminPort}`, dataDir, output, stop };
+  return {
+    gateways,
+    walletAdmin,
+    engineAdmin: `http://127.0.0.1:${engineAdminPort}`,
+    engineGrpc: `127.0.0.1:${engineGrpc}`,
+    dataDir,
+    output,
+    stop,
+  };
 }

@@ -1,7 +1,8 @@
 // Semantic rules for a new key (CONTRACT 1). The gateway checks JSON shape; these rules live with the owner
 // of the keys so every caller, REST or gRPC, gets the same answer. Issue paths use the proto field names.
 import type { Issue } from "../../kernel/errors.js";
-import { checkEntry } from "./ip-allowlist.js";
+import { parseIsoDateTime } from "../../kernel/time.js";
+import { checkEntry } from "../../kernel/ip.js";
 import { isScope, type Scope } from "./scopes.js";
 
 export const MAX_LABEL_LENGTH = 100;
@@ -22,22 +23,6 @@ export interface ValidCreate {
   ipWhitelist: string[];
   webhookUrl: string | undefined;
   expiresAt: Date | undefined;
-}
-
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
-
-/** Parses an ISO 8601 date-time with a zone; NaN for impossible dates (Feb 30) that Date.parse would shift. */
-export function parseIsoDateTime(text: string): number {
-  const match = ISO_DATE_TIME.exec(text);
-  if (match === null) return NaN;
-  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = match
-    .slice(1)
-    .map((part) => (part === undefined ? 0 : Number(part)));
-  const daysInMonth = new Date(Date.UTC(year ?? 0, month ?? 0, 0)).getUTCDate();
-  if ((month ?? 0) < 1 || (month ?? 0) > 12 || (day ?? 0) < 1 || (day ?? 0) > daysInMonth) return NaN;
-  if ((hour ?? 0) > 23 || (minute ?? 0) > 59 || (second ?? 0) > 59) return NaN;
-  if ((offsetHours ?? 0) > 23 || (offsetMinutes ?? 0) > 59) return NaN;
-  return Date.parse(text);
 }
 
 export function checkCreate(input: CreateInput, nowMs: number): { ok: ValidCreate } | { issues: Issue[] } {

@@ -3,6 +3,38 @@
 import type * as grpc from "@grpc/grpc-js";
 import type { MethodDefinition } from "@grpc/proto-loader";
 import type {
+  Account as _engine_v1_Account,
+  Account__Output as _engine_v1_Account__Output,
+} from "../../engine/v1/Account.js";
+import type {
+  AccountRef as _engine_v1_AccountRef,
+  AccountRef__Output as _engine_v1_AccountRef__Output,
+} from "../../engine/v1/AccountRef.js";
+import type {
+  AmendOrderRequest as _engine_v1_AmendOrderRequest,
+  AmendOrderRequest__Output as _engine_v1_AmendOrderRequest__Output,
+} from "../../engine/v1/AmendOrderRequest.js";
+import type {
+  ClosePositionRequest as _engine_v1_ClosePositionRequest,
+  ClosePositionRequest__Output as _engine_v1_ClosePositionRequest__Output,
+} from "../../engine/v1/ClosePositionRequest.js";
+import type {
+  CreateAccountRequest as _engine_v1_CreateAccountRequest,
+  CreateAccountRequest__Output as _engine_v1_CreateAccountRequest__Output,
+} from "../../engine/v1/CreateAccountRequest.js";
+import type {
+  ListClosedPositionsResponse as _engine_v1_ListClosedPositionsResponse,
+  ListClosedPositionsResponse__Output as _engine_v1_ListClosedPositionsResponse__Output,
+} from "../../engine/v1/ListClosedPositionsResponse.js";
+import type {
+  ListFillsResponse as _engine_v1_ListFillsResponse,
+  ListFillsResponse__Output as _engine_v1_ListFillsResponse__Output,
+} from "../../engine/v1/ListFillsResponse.js";
+import type {
+  ListOrdersResponse as _engine_v1_ListOrdersResponse,
+  ListOrdersResponse__Output as _engine_v1_ListOrdersResponse__Output,
+} from "../../engine/v1/ListOrdersResponse.js";
+import type {
   ListPlansRequest as _engine_v1_ListPlansRequest,
   ListPlansRequest__Output as _engine_v1_ListPlansRequest__Output,
 } from "../../engine/v1/ListPlansRequest.js";
@@ -11,6 +43,14 @@ import type {
   ListPlansResponse__Output as _engine_v1_ListPlansResponse__Output,
 } from "../../engine/v1/ListPlansResponse.js";
 import type {
+  ListPositionsResponse as _engine_v1_ListPositionsResponse,
+  ListPositionsResponse__Output as _engine_v1_ListPositionsResponse__Output,
+} from "../../engine/v1/ListPositionsResponse.js";
+import type {
+  ListRangeRequest as _engine_v1_ListRangeRequest,
+  ListRangeRequest__Output as _engine_v1_ListRangeRequest__Output,
+} from "../../engine/v1/ListRangeRequest.js";
+import type {
   ListTickersRequest as _engine_v1_ListTickersRequest,
   ListTickersRequest__Output as _engine_v1_ListTickersRequest__Output,
 } from "../../engine/v1/ListTickersRequest.js";
@@ -18,8 +58,315 @@ import type {
   ListTickersResponse as _engine_v1_ListTickersResponse,
   ListTickersResponse__Output as _engine_v1_ListTickersResponse__Output,
 } from "../../engine/v1/ListTickersResponse.js";
+import type {
+  OrderRef as _engine_v1_OrderRef,
+  OrderRef__Output as _engine_v1_OrderRef__Output,
+} from "../../engine/v1/OrderRef.js";
+import type {
+  OrderReply as _engine_v1_OrderReply,
+  OrderReply__Output as _engine_v1_OrderReply__Output,
+} from "../../engine/v1/OrderReply.js";
+import type {
+  OrderResponse as _engine_v1_OrderResponse,
+  OrderResponse__Output as _engine_v1_OrderResponse__Output,
+} from "../../engine/v1/OrderResponse.js";
+import type {
+  PlaceOrderRequest as _engine_v1_PlaceOrderRequest,
+  PlaceOrderRequest__Output as _engine_v1_PlaceOrderRequest__Output,
+} from "../../engine/v1/PlaceOrderRequest.js";
+import type {
+  Summary as _engine_v1_Summary,
+  Summary__Output as _engine_v1_Summary__Output,
+} from "../../engine/v1/Summary.js";
 
 export interface EngineClient extends grpc.Client {
+  AmendOrder(
+    argument: _engine_v1_AmendOrderRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  AmendOrder(
+    argument: _engine_v1_AmendOrderRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  AmendOrder(
+    argument: _engine_v1_AmendOrderRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  AmendOrder(
+    argument: _engine_v1_AmendOrderRequest,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  amendOrder(
+    argument: _engine_v1_AmendOrderRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  amendOrder(
+    argument: _engine_v1_AmendOrderRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  amendOrder(
+    argument: _engine_v1_AmendOrderRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  amendOrder(
+    argument: _engine_v1_AmendOrderRequest,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+
+  CancelOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  CancelOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  CancelOrder(
+    argument: _engine_v1_OrderRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  CancelOrder(
+    argument: _engine_v1_OrderRef,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  cancelOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  cancelOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  cancelOrder(
+    argument: _engine_v1_OrderRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  cancelOrder(
+    argument: _engine_v1_OrderRef,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ClosePosition(
+    argument: _engine_v1_ClosePositionRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ClosePosition(
+    argument: _engine_v1_ClosePositionRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ClosePosition(
+    argument: _engine_v1_ClosePositionRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ClosePosition(
+    argument: _engine_v1_ClosePositionRequest,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  closePosition(
+    argument: _engine_v1_ClosePositionRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  closePosition(
+    argument: _engine_v1_ClosePositionRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  closePosition(
+    argument: _engine_v1_ClosePositionRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  closePosition(
+    argument: _engine_v1_ClosePositionRequest,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  CreateAccount(
+    argument: _engine_v1_CreateAccountRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  CreateAccount(
+    argument: _engine_v1_CreateAccountRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  CreateAccount(
+    argument: _engine_v1_CreateAccountRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  CreateAccount(
+    argument: _engine_v1_CreateAccountRequest,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  createAccount(
+    argument: _engine_v1_CreateAccountRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  createAccount(
+    argument: _engine_v1_CreateAccountRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  createAccount(
+    argument: _engine_v1_CreateAccountRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  createAccount(
+    argument: _engine_v1_CreateAccountRequest,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+
+  GetAccount(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  GetAccount(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  GetAccount(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  GetAccount(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  getAccount(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  getAccount(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  getAccount(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+  getAccount(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+
+  GetSummary(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Summary__Output>,
+  ): grpc.ClientUnaryCall;
+  GetSummary(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Summary__Output>,
+  ): grpc.ClientUnaryCall;
+  GetSummary(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Summary__Output>,
+  ): grpc.ClientUnaryCall;
+  GetSummary(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_Summary__Output>,
+  ): grpc.ClientUnaryCall;
+  getSummary(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Summary__Output>,
+  ): grpc.ClientUnaryCall;
+  getSummary(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Summary__Output>,
+  ): grpc.ClientUnaryCall;
+  getSummary(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Summary__Output>,
+  ): grpc.ClientUnaryCall;
+  getSummary(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_Summary__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ListOrders(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListOrders(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListOrders(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListOrders(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrders(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrders(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrders(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrders(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
   ListPlans(
     argument: _engine_v1_ListPlansRequest,
     metadata: grpc.Metadata,
@@ -61,6 +408,88 @@ export interface EngineClient extends grpc.Client {
     callback: grpc.requestCallback<_engine_v1_ListPlansResponse__Output>,
   ): grpc.ClientUnaryCall;
 
+  ListPositionHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListClosedPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListPositionHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListClosedPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListPositionHistory(
+    argument: _engine_v1_ListRangeRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListClosedPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListPositionHistory(
+    argument: _engine_v1_ListRangeRequest,
+    callback: grpc.requestCallback<_engine_v1_ListClosedPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listPositionHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListClosedPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listPositionHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListClosedPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listPositionHistory(
+    argument: _engine_v1_ListRangeRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListClosedPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listPositionHistory(
+    argument: _engine_v1_ListRangeRequest,
+    callback: grpc.requestCallback<_engine_v1_ListClosedPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ListPositions(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListPositions(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListPositions(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListPositions(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_ListPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listPositions(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listPositions(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listPositions(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listPositions(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_ListPositionsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
   ListTickers(
     argument: _engine_v1_ListTickersRequest,
     metadata: grpc.Metadata,
@@ -100,26 +529,199 @@ export interface EngineClient extends grpc.Client {
   listTickers(
     argument: _engine_v1_ListTickersRequest,
     callback: grpc.requestCallback<_engine_v1_ListTickersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ListTrades(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListFillsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListTrades(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListFillsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListTrades(
+    argument: _engine_v1_ListRangeRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListFillsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListTrades(
+    argument: _engine_v1_ListRangeRequest,
+    callback: grpc.requestCallback<_engine_v1_ListFillsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listTrades(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListFillsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listTrades(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListFillsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listTrades(
+    argument: _engine_v1_ListRangeRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListFillsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listTrades(
+    argument: _engine_v1_ListRangeRequest,
+    callback: grpc.requestCallback<_engine_v1_ListFillsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  PlaceOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  PlaceOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  PlaceOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  PlaceOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  placeOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  placeOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  placeOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  placeOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
   ): grpc.ClientUnaryCall;
 }
 
 export interface EngineHandlers extends grpc.UntypedServiceImplementation {
+  AmendOrder: grpc.handleUnaryCall<_engine_v1_AmendOrderRequest__Output, _engine_v1_OrderReply>;
+
+  CancelOrder: grpc.handleUnaryCall<_engine_v1_OrderRef__Output, _engine_v1_OrderReply>;
+
+  ClosePosition: grpc.handleUnaryCall<_engine_v1_ClosePositionRequest__Output, _engine_v1_OrderResponse>;
+
+  CreateAccount: grpc.handleUnaryCall<_engine_v1_CreateAccountRequest__Output, _engine_v1_Account>;
+
+  GetAccount: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Account>;
+
+  GetSummary: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Summary>;
+
+  ListOrders: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListOrdersResponse>;
+
   ListPlans: grpc.handleUnaryCall<_engine_v1_ListPlansRequest__Output, _engine_v1_ListPlansResponse>;
 
+  ListPositionHistory: grpc.handleUnaryCall<
+    _engine_v1_ListRangeRequest__Output,
+    _engine_v1_ListClosedPositionsResponse
+  >;
+
+  ListPositions: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListPositionsResponse>;
+
   ListTickers: grpc.handleUnaryCall<_engine_v1_ListTickersRequest__Output, _engine_v1_ListTickersResponse>;
+
+  ListTrades: grpc.handleUnaryCall<_engine_v1_ListRangeRequest__Output, _engine_v1_ListFillsResponse>;
+
+  PlaceOrder: grpc.handleUnaryCall<_engine_v1_PlaceOrderRequest__Output, _engine_v1_OrderResponse>;
 }
 
 export interface EngineDefinition extends grpc.ServiceDefinition {
+  AmendOrder: MethodDefinition<
+    _engine_v1_AmendOrderRequest,
+    _engine_v1_OrderReply,
+    _engine_v1_AmendOrderRequest__Output,
+    _engine_v1_OrderReply__Output
+  >;
+  CancelOrder: MethodDefinition<
+    _engine_v1_OrderRef,
+    _engine_v1_OrderReply,
+    _engine_v1_OrderRef__Output,
+    _engine_v1_OrderReply__Output
+  >;
+  ClosePosition: MethodDefinition<
+    _engine_v1_ClosePositionRequest,
+    _engine_v1_OrderResponse,
+    _engine_v1_ClosePositionRequest__Output,
+    _engine_v1_OrderResponse__Output
+  >;
+  CreateAccount: MethodDefinition<
+    _engine_v1_CreateAccountRequest,
+    _engine_v1_Account,
+    _engine_v1_CreateAccountRequest__Output,
+    _engine_v1_Account__Output
+  >;
+  GetAccount: MethodDefinition<
+    _engine_v1_AccountRef,
+    _engine_v1_Account,
+    _engine_v1_AccountRef__Output,
+    _engine_v1_Account__Output
+  >;
+  GetSummary: MethodDefinition<
+    _engine_v1_AccountRef,
+    _engine_v1_Summary,
+    _engine_v1_AccountRef__Output,
+    _engine_v1_Summary__Output
+  >;
+  ListOrders: MethodDefinition<
+    _engine_v1_AccountRef,
+    _engine_v1_ListOrdersResponse,
+    _engine_v1_AccountRef__Output,
+    _engine_v1_ListOrdersResponse__Output
+  >;
   ListPlans: MethodDefinition<
     _engine_v1_ListPlansRequest,
     _engine_v1_ListPlansResponse,
     _engine_v1_ListPlansRequest__Output,
     _engine_v1_ListPlansResponse__Output
   >;
+  ListPositionHistory: MethodDefinition<
+    _engine_v1_ListRangeRequest,
+    _engine_v1_ListClosedPositionsResponse,
+    _engine_v1_ListRangeRequest__Output,
+    _engine_v1_ListClosedPositionsResponse__Output
+  >;
+  ListPositions: MethodDefinition<
+    _engine_v1_AccountRef,
+    _engine_v1_ListPositionsResponse,
+    _engine_v1_AccountRef__Output,
+    _engine_v1_ListPositionsResponse__Output
+  >;
   ListTickers: MethodDefinition<
     _engine_v1_ListTickersRequest,
     _engine_v1_ListTickersResponse,
     _engine_v1_ListTickersRequest__Output,
     _engine_v1_ListTickersResponse__Output
+  >;
+  ListTrades: MethodDefinition<
+    _engine_v1_ListRangeRequest,
+    _engine_v1_ListFillsResponse,
+    _engine_v1_ListRangeRequest__Output,
+    _engine_v1_ListFillsResponse__Output
+  >;
+  PlaceOrder: MethodDefinition<
+    _engine_v1_PlaceOrderRequest,
+    _engine_v1_OrderResponse,
+    _engine_v1_PlaceOrderRequest__Output,
+    _engine_v1_OrderResponse__Output
   >;
 }

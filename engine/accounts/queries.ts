@@ -1,0 +1,246 @@
+// Read models of one account (CONTRACT sections 3 and 5): the account record, the live summary, open
+// positions, position history, trades and working orders. Queries read the state directly (they are not
+// journaled) and turn units into JSON numbers through exact decimals.
+import type { MarketView } from "../market/book.js";
+import type { Venue } from "../market/types.js";
+import { unitsFor, unitsToNumber } from "../market/units.js";
+import { toFillRecord, toOrderRecord, type FillRecord, type OrderRecord } from "../orders/record.js";
+import type { Issue } from "../orders/replies.js";
+import { parseIsoInstant, toIso, utcDayStart } from "../orders/time.js";
+import {
+  toClosedPositionRow,
+  toOpenPositionRow,
+  type ClosedPositionRow,
+  type OpenPositionRow,
+} from "../positions/record.js";
+import { marginSnapshot } from "../risk/margin.js";
+import type { DrawdownMode, Plan } from "./plans.js";
+import type { AccountState, AccountStatus } from "./state.js";
+
+/** The plan's limits as they apply to the account. */
+export interface RiskLimits {
+  profit_target_pct: number;
+  max_drawdown_pct: number;
+  drawdown_mode: DrawdownMode;
+  daily_loss_pct: number;
+  daily_reset: string;
+  max_leverage: Plan["max_leverage"];
+  max_symbol_notional: number;
+  max_total_notional: number;
+  news_freeze: Plan["news_freeze"];
+}
+
+export interface AccountRecord {
+  account_id: string;
+  plan_id: string;
+  label: string | null;
+  state: AccountStatus;
+  default_venue: Venue;
+  allowed_venues: Venue[];
+  balance: number;
+  equity: number;
+  starting_balance: number;
+  high_water_mark: number;
+  day_start_equity: number;
+  risk: RiskLimits;
+  created_at: string;
+  terminated_at: string | null;
+}
+
+export interface AccountSummary {
+  account_id: string;
+  state: AccountStatus;
+  balance: number;
+  equity: number;
+  margin_available: number;
+  margin_locked: number;
+  unrealized_pnl: number;
+  realized_pnl_today: number;
+  as_of: string;
+}
+
+export function accountRecord(state: AccountState, market: MarketView): AccountRecord {
+  const plan = state.plan;
+  return {
+    account_id: state.account_id,
+    plan_id: plan.plan_id,
+    label: state.label,
+    state: state.state,
+    default_venue: state.default_venue,
+    allowed_venues: [...state.allowed_venues],
+    balance: unitsToNumber(state.balance),
+    equity: unitsToNumber(marginSnapshot(state, market).equity),
+    starting_balance: unitsToNumber(state.starting_balance),
+    high_water_mark: unitsToNumber(state.high_water_mark),
+    day_start_equity: unitsToNumber(state.day_start_equity),
+    risk: {
+      profit_target_pct: plan.profit_target_pct,
+      max_drawdown_pct: plan.max_drawdown_pct,
+      drawdown_mode: plan.drawdown_mode,
+      daily_loss_pct: plan.daily_loss_pct,
+      daily_reset: plan.daily_reset,
+      max_leverage: { ...plan.max_leverage },
+      max_symbol_notional: plan.max_symbol_notional,
+      max_total_notional: plan.max_total_notional,
+      news_freeze: { ...plan.news_freeze },
+    },
+    created_at: toIso(state.created_at),
+    terminated_at: state.terminated_at === null ? null : toIso(state.terminated_at),
+  };
+}
+
+/** Realized P&L minus fees of the fills since 00:00 UTC of `nowMs` (units). */
+export function realizedToday(state: AccountState, nowMs: number): number {
+  const dayStart = utcDayStart(nowMs);
+  let total = 0;
+  for (let i = state.fills.length - 1; i >= 0; i--) {
+    const fill = state.fills[i];
+    if (fill === undefined || fill.executed_at < dayStart) break;
+    if (fill.executed_at <= nowMs) total += fill.realized_pnl - fill.fee;
+  }
+  return total;
+}
+
+export function accountSummary(state: AccountState, market: MarketView, nowMs: number): AccountSummary {
+  const margin = marginSnapshot(state, market);
+  return {
+    account_id: state.account_id,
+    state: state.state,
+    balance: unitsToNumber(state.balance),
+    equity: unitsToNumber(margin.equity),
+    margin_available: unitsToNumber(margin.available),
+    margin_locked: unitsToNumber(margin.locked),
+    unrealized_pnl: unitsToNumber(margin.unrealized),
+    realized_pnl_today: unitsToNumber(realizedToday(state, nowMs)),
+    as_of: toIso(nowMs),
+  };
+}
+
+export function openPositions(state: AccountState, market: MarketView): { data: OpenPositionRow[] } {
+  const data: OpenPositionRow[] = [];
+  for (const position of state.positions.values()) {
+    const units = unitsFor(market.catalogue, position.symbol);
+    data.push(toOpenPositionRow(position, units, market.quotes.get(position.symbol)));
+  }
+  data.sort((a, b) => a.opened_at.localeCompare(b.opened_at) || a.position_id.localeCompare(b.position_id));
+  return { data };
+}
+
+export function workingOrders(state: AccountState, market: MarketView): { data: OrderRecord[] } {
+  const data: OrderRecord[] = [];
+  for (const order of state.working.values()) data.push(toOrderRecord(order, unitsFor(market.catalogue, order.symbol)));
+  return { data };
+}
+
+/** One order of the account (any status), or undefined. */
+export function orderById(state: AccountState, market: MarketView, orderId: string): OrderRecord | undefined {
+  const order = state.orders.get(orderId);
+  return order === undefined ? undefined : toOrderRecord(order, unitsFor(market.catalogue, order.symbol));
+}
+
+export const LIST_LIMIT_DEFAULT = 100;
+export const LIST_LIMIT_MAX = 1000;
+
+/** Bounds of a list: inclusive epoch-ms instants and a page size. */
+export interface ListQuery {
+  from: number | null;
+  to: number | null;
+  limit: number;
+}
+
+export interface ListQueryInput {
+  from?: string | null;
+  to?: string | null;
+  limit?: string | number | null;
+}
+
+export type ListQueryResult = { ok: true; query: ListQuery } | { ok: false; issues: Issue[] };
+
+/** Validates `from`, `to` (ISO 8601, inclusive) and `limit` (default 100, clamped to 1000). */
+export function parseListQuery(input: ListQueryInput): ListQueryResult {
+  const issues: Issue[] = [];
+  const instant = (path: "from" | "to", value: string | null | undefined): number | null => {
+    if (value === null || value === undefined) return null;
+    const ms = parseIsoInstant(value);
+    if (ms === undefined) issues.push({ path, message: "must be an ISO 8601 instant with a zone" });
+    return ms ?? null;
+  };
+  const from = instant("from", input.from);
+  const to = instant("to", input.to);
+  if (from !== null && to !== null && from > to) issues.push({ path: "from", message: "must not be after to" });
+  let limit = LIST_LIMIT_DEFAULT;
+  if (input.limit !== null && input.limit !== undefined) {
+    const value = typeof input.limit === "number" ? input.limit : /^\d+$/.test(input.limit) ? Number(input.limit) : NaN;
+    if (!Number.isSafeInteger(value) || value < 1)
+      issues.push({ path: "limit", message: "must be a whole number ≥ 1" });
+    else limit = Math.min(value, LIST_LIMIT_MAX);
+  }
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, query: { from, to, limit } };
+}
+
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+}
+
+/**
+ * The first `limit` items in (time, id) order within [from, to]. `items` is in non-decreasing time order
+ * (the shell's clock never runs backwards); ties are ordered by id here.
+ */
+function page<T>(
+  items: readonly T[],
+  timeOf: (item: T) => number,
+  idOf: (item: T) => string,
+  query: ListQuery,
+): { items: T[]; has_more: boolean } {
+  let low = 0;
+  let high = items.length;
+  if (query.from !== null) {
+    const from = query.from;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const item = items[mid];
+      if (item !== undefined && timeOf(item) < from) low = mid + 1;
+      else high = mid;
+    }
+  }
+  const picked: T[] = [];
+  let boundary: number | undefined;
+  for (let i = low; i < items.length; i++) {
+    const item = items[i];
+    if (item === undefined) break;
+    const time = timeOf(item);
+    if (query.to !== null && time > query.to) break;
+    if (boundary !== undefined && time > boundary) break;
+    picked.push(item);
+    if (picked.length === query.limit + 1) boundary = time;
+  }
+  picked.sort((a, b) => timeOf(a) - timeOf(b) || (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0));
+  return { items: picked.slice(0, query.limit), has_more: picked.length > query.limit };
+}
+
+export function positionHistory(state: AccountState, market: MarketView, query: ListQuery): Page<ClosedPositionRow> {
+  const result = page(
+    state.closed_positions,
+    (closed) => closed.closed_at,
+    (closed) => closed.position_id,
+    query,
+  );
+  return {
+    data: result.items.map((closed) => toClosedPositionRow(closed, unitsFor(market.catalogue, closed.symbol))),
+    has_more: result.has_more,
+  };
+}
+
+export function trades(state: AccountState, market: MarketView, query: ListQuery): Page<FillRecord> {
+  const result = page(
+    state.fills,
+    (fill) => fill.executed_at,
+    (fill) => fill.fill_id,
+    query,
+  );
+  return {
+    data: result.items.map((fill) => toFillRecord(fill, state.account_id, unitsFor(market.catalogue, fill.symbol))),
+    has_more: result.has_more,
+  };
+}

@@ -1,0 +1,106 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { PLANS } from "./plans.js";
+import { accountStateFrom, defaultVenueFor, forkState, OverlayTable } from "./state.js";
+
+const plan10k = PLANS.byId("48a184ce-7d26-4b3f-82e3-cbf4f08383ba");
+const plan100k = PLANS.byId("c671cd31-b56a-41fe-8d80-41fda892fbca");
+if (plan10k === undefined || plan100k === undefined) throw new Error("plans missing");
+
+type Op = { kind: "set"; key: number; value: number } | { kind: "delete"; key: number };
+
+const ops = fc.array(
+  fc.oneof(
+    fc.record({ kind: fc.constant("set" as const), key: fc.integer({ min: 0, max: 12 }), value: fc.integer() }),
+    fc.record({ kind: fc.constant("delete" as const), key: fc.integer({ min: 0, max: 12 }) }),
+  ),
+  { maxLength: 40 },
+);
+
+describe("OverlayTable", () => {
+  it("behaves like a copy of its base under any writes, and leaves the base untouched", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 12 }), { maxLength: 10 }), ops, (seed, writes: Op[]) => {
+        const base = new Map(seed.map((key) => [key, key * 10]));
+        const snapshot = new Map(base);
+        const copy = new Map(base);
+        const overlay = new OverlayTable(base);
+        for (const op of writes) {
+          if (op.kind === "set") {
+            copy.set(op.key, op.value);
+            overlay.set(op.key, op.value);
+          } else {
+            expect(overlay.delete(op.key)).toBe(copy.delete(op.key));
+          }
+        }
+        expect(base).toEqual(snapshot);
+        expect(overlay.size).toBe(copy.size);
+        expect(new Map(overlay)).toEqual(copy);
+        expect([...overlay.keys()].sort()).toEqual([...copy.keys()].sort());
+        for (let key = 0; key <= 12; key++) {
+          expect(overlay.has(key)).toBe(copy.has(key));
+          expect(overlay.get(key)).toBe(copy.get(key));
+        }
+      }),
+    );
+  });
+
+  it("iterates base keys in place, then new keys in insertion order", () => {
+    const overlay = new OverlayTable(
+      new Map([
+        ["a", 1],
+        ["b", 2],
+        ["c", 3],
+      ]),
+    );
+    overlay.set("d", 4);
+    overlay.set("b", 20);
+    overlay.delete("a");
+    expect([...overlay]).toEqual([
+      ["b", 20],
+      ["c", 3],
+      ["d", 4],
+    ]);
+  });
+});
+
+describe("account state", () => {
+  const opened = accountStateFrom({
+    type: "AccountOpened",
+    at: Date.parse("2026-11-25T12:00:00.000Z"),
+    account_id: "acc",
+    user_id: "user",
+    plan: plan10k,
+    label: null,
+    default_venue: "GMX",
+    allowed_venues: ["GMX", "OSTIUM"],
+    starting_balance: 1_000_000_000_000,
+  });
+
+  it("starts with the plan's starting balance on the day it opened", () => {
+    expect(opened).toMatchObject({
+      state: "ACTIVE",
+      balance: 1_000_000_000_000,
+      high_water_mark: 1_000_000_000_000,
+      day_start_equity: 1_000_000_000_000,
+      day: "2026-11-25",
+      seq: 0,
+    });
+  });
+
+  it("defaults the venue to the request, else the plan's first allowed venue", () => {
+    expect(defaultVenueFor(plan10k, null)).toBe("GMX");
+    expect(defaultVenueFor(plan10k, "OSTIUM")).toBe("OSTIUM");
+    expect(defaultVenueFor(plan100k, null)).toBe("OSTIUM");
+  });
+
+  it("forks a draft that writes without touching the state", () => {
+    const draft = forkState(opened);
+    draft.balance = 1;
+    draft.fills.push({} as never);
+    draft.client_ids.set("c", { order_id: "o", fingerprint: "f", response: {} as never });
+    expect(opened.balance).toBe(1_000_000_000_000);
+    expect(opened.fills).toEqual([]);
+    expect(opened.client_ids.size).toBe(0);
+  });
+});

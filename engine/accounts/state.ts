@@ -1,0 +1,181 @@
+// The state of one account, owned by exactly one actor (docs/engine.md, "Account state"). `apply` mutates
+// it; `decide` reads it and works on a draft (`forkState`): copy-on-write tables over the live ones, so a
+// decision can see the effects of its own events without touching the state or copying it whole.
+import type { Venue } from "../market/types.js";
+import type { AccountOpened } from "../orders/events.js";
+import type { PlaceOrderResponse } from "../orders/replies.js";
+import type { Fill, Order } from "../orders/types.js";
+import type { ClosedPosition, Position } from "../positions/types.js";
+import { utcDate } from "../orders/time.js";
+import type { Plan } from "./plans.js";
+
+export const AccountStatus = { ACTIVE: "ACTIVE", PASSED: "PASSED", TERMINATED: "TERMINATED" } as const;
+export type AccountStatus = (typeof AccountStatus)[keyof typeof AccountStatus];
+
+/** The part of Map the state uses; a live state holds Maps, a draft holds overlays. */
+export interface Table<K, V> extends Iterable<[K, V]> {
+  readonly size: number;
+  get(key: K): V | undefined;
+  has(key: K): boolean;
+  set(key: K, value: V): unknown;
+  delete(key: K): boolean;
+  keys(): Iterable<K>;
+  values(): Iterable<V>;
+}
+
+export interface IdempotencyRecord {
+  readonly order_id: string;
+  readonly fingerprint: string;
+  readonly response: PlaceOrderResponse;
+}
+
+export interface AccountState {
+  readonly account_id: string;
+  readonly user_id: string;
+  readonly plan: Plan;
+  readonly label: string | null;
+  state: AccountStatus;
+  readonly default_venue: Venue;
+  readonly allowed_venues: readonly Venue[];
+  readonly created_at: number;
+  terminated_at: number | null;
+  /** Units; balance = starting + Σ realized − Σ fees + Σ funding. */
+  readonly starting_balance: number;
+  balance: number;
+  high_water_mark: number;
+  day_start_equity: number;
+  /** UTC date of the current trading day. */
+  day: string;
+  /** Σ reserve of the working orders (units). */
+  reserved_margin: number;
+  /** Every order ever placed (audit). */
+  orders: Table<string, Order>;
+  /** The working orders (NEW, PARTIALLY_FILLED, HELD), in placement order; the same objects as `orders`. */
+  working: Table<string, Order>;
+  /** order_id → expire_at of the working GTD orders. */
+  expiries: Table<string, number>;
+  client_ids: Table<string, IdempotencyRecord>;
+  /** Open positions by "SYMBOL|VENUE". */
+  positions: Table<string, Position>;
+  /** Oldest first. In a draft: only the rows added by the decision. */
+  closed_positions: ClosedPosition[];
+  /** Oldest first. In a draft: only the fills added by the decision. */
+  fills: Fill[];
+  /** Events applied so far: the journal sequence. */
+  seq: number;
+}
+
+/** The default venue of a new account: the requested one, else the plan's first allowed venue. */
+export function defaultVenueFor(plan: Plan, requested: Venue | null): Venue {
+  const first = plan.allowed_venues[0];
+  if (requested !== null) return requested;
+  if (first === undefined) throw new Error(`plan ${plan.plan_id} allows no venue`);
+  return first;
+}
+
+/** A fresh state from its opening event (balance = starting balance). */
+export function accountStateFrom(event: AccountOpened): AccountState {
+  return {
+    account_id: event.account_id,
+    user_id: event.user_id,
+    plan: event.plan,
+    label: event.label,
+    state: AccountStatus.ACTIVE,
+    default_venue: event.default_venue,
+    allowed_venues: event.allowed_venues,
+    created_at: event.at,
+    terminated_at: null,
+    starting_balance: event.starting_balance,
+    balance: event.starting_balance,
+    high_water_mark: event.starting_balance,
+    day_start_equity: event.starting_balance,
+    day: utcDate(event.at),
+    reserved_margin: 0,
+    orders: new Map(),
+    working: new Map(),
+    expiries: new Map(),
+    client_ids: new Map(),
+    positions: new Map(),
+    closed_positions: [],
+    fills: [],
+    seq: 0,
+  };
+}
+
+/**
+ * A copy-on-write table over a base: reads fall through to the base, writes and deletes stay here. Iteration
+ * follows the base's order with overrides in place, then the new keys, as a Map would after the same writes.
+ */
+export class OverlayTable<K, V> implements Table<K, V> {
+  private changed: Map<K, V> | undefined;
+  private removed: Set<K> | undefined;
+
+  constructor(private readonly base: Table<K, V>) {}
+
+  get size(): number {
+    let size = this.base.size - (this.removed?.size ?? 0);
+    if (this.changed !== undefined) for (const key of this.changed.keys()) if (!this.base.has(key)) size++;
+    return size;
+  }
+
+  get(key: K): V | undefined {
+    if (this.changed?.has(key) === true) return this.changed.get(key);
+    if (this.removed?.has(key) === true) return undefined;
+    return this.base.get(key);
+  }
+
+  has(key: K): boolean {
+    if (this.changed?.has(key) === true) return true;
+    if (this.removed?.has(key) === true) return false;
+    return this.base.has(key);
+  }
+
+  set(key: K, value: V): this {
+    this.removed?.delete(key);
+    (this.changed ??= new Map()).set(key, value);
+    return this;
+  }
+
+  delete(key: K): boolean {
+    const changed = this.changed?.delete(key) === true;
+    if (this.removed?.has(key) === true) return changed;
+    if (!this.base.has(key)) return changed;
+    (this.removed ??= new Set()).add(key);
+    return true;
+  }
+
+  *[Symbol.iterator](): Generator<[K, V]> {
+    const changed = this.changed;
+    const removed = this.removed;
+    for (const [key, value] of this.base) {
+      if (removed?.has(key) === true) continue;
+      yield [key, changed?.has(key) === true ? (changed.get(key) as V) : value];
+    }
+    if (changed !== undefined) for (const entry of changed) if (!this.base.has(entry[0])) yield entry;
+  }
+
+  *keys(): Generator<K> {
+    for (const [key] of this) yield key;
+  }
+
+  *values(): Generator<V> {
+    for (const [, value] of this) yield value;
+  }
+}
+
+/**
+ * A draft of `state` for one decision: scalars copied, tables overlaid, logs empty (a decision never reads
+ * the fills or closed positions it did not add). Applying events to the draft leaves `state` untouched.
+ */
+export function forkState(state: AccountState): AccountState {
+  return {
+    ...state,
+    orders: new OverlayTable(state.orders),
+    working: new OverlayTable(state.working),
+    expiries: new OverlayTable(state.expiries),
+    client_ids: new OverlayTable(state.client_ids),
+    positions: new OverlayTable(state.positions),
+    closed_positions: [],
+    fills: [],
+  };
+}

@@ -1,0 +1,131 @@
+// The engine's account actor as the shard runtime loads it (`coreModule`): the pure core plus what a shard
+// needs around it: ownership (another user's account is not_found), the per-shard market view fed by price
+// updates, book depth taken by fills, and order ids made addressable for cancel/amend by id.
+import { ServiceError } from "../kernel/errors.js";
+import {
+  accountRecord,
+  accountSummary,
+  openPositions,
+  parseListQuery,
+  positionHistory,
+  trades,
+  workingOrders,
+} from "./accounts/queries.js";
+import type { AccountState } from "./accounts/state.js";
+import { apply, consumeFills, decide, type Command, type EngineEvent, type Reply } from "./core.js";
+import { createMarketView, setQuote, type MarketView } from "./market/book.js";
+import type { TickQuote } from "./market/prices.js";
+import type { ActorCore, CoreTypes } from "./shard/actor.js";
+
+/** A command as the engine server sends it: the caller's user id travels with it. */
+export interface EngineCommand {
+  userId: string;
+  command: Command;
+}
+
+export type AccountQuery =
+  | { type: "account" }
+  | { type: "summary" }
+  | { type: "positions" }
+  | { type: "orders" }
+  | { type: "history"; from: string; to: string; limit: number }
+  | { type: "trades"; from: string; to: string; limit: number };
+
+export interface EngineQuery {
+  userId: string;
+  query: AccountQuery;
+}
+
+/** Prices for every shard, in whole ticks. */
+export interface PriceUpdate {
+  prices: TickQuote[];
+}
+
+export interface EngineTypes extends CoreTypes {
+  state: AccountState;
+  command: EngineCommand;
+  event: EngineEvent;
+  reply: Reply;
+  query: EngineQuery;
+  queryResult: unknown;
+  update: PriceUpdate;
+  market: MarketView;
+}
+
+/** The shard's view exists from the start (no prices yet), so decide always has one. */
+let shardView: MarketView | undefined;
+const viewOf = (market: MarketView | undefined): MarketView => market ?? (shardView ??= createMarketView());
+
+function owned(state: AccountState | undefined, userId: string): state is AccountState {
+  return state !== undefined && state.user_id === userId;
+}
+
+function answerQuery(state: AccountState, query: AccountQuery, market: MarketView, now: number): unknown {
+  switch (query.type) {
+    case "account":
+      return { ...accountRecord(state, market), rules_version: state.plan.rules_version };
+    case "summary":
+      return accountSummary(state, market, now);
+    case "positions":
+      return openPositions(state, market);
+    case "orders":
+      return workingOrders(state, market);
+    case "history":
+    case "trades": {
+      const parsed = parseListQuery({
+        ...(query.from === "" ? {} : { from: query.from }),
+        ...(query.to === "" ? {} : { to: query.to }),
+        ...(query.limit === 0 ? {} : { limit: query.limit }),
+      });
+      if (!parsed.ok) throw ServiceError.invalid(parsed.issues);
+      return query.type === "history"
+        ? positionHistory(state, market, parsed.query)
+        : trades(state, market, parsed.query);
+    }
+  }
+}
+
+export const core: ActorCore<EngineTypes> = {
+  decide(state, { userId, command }, ctx) {
+    if (command.type !== "OpenAccount" && !owned(state, userId)) {
+      return { events: [], reply: { kind: "error", code: "not_found", fields: {} } };
+    }
+    return decide(state, command, { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId });
+  },
+
+  apply,
+
+  query(state, { userId, query }, ctx) {
+    if (!owned(state, userId)) throw new ServiceError("not_found");
+    return answerQuery(state, query, viewOf(ctx.market), ctx.now);
+  },
+
+  userId(state) {
+    return state.user_id;
+  },
+
+  updateMarket(market, update) {
+    const view = viewOf(market);
+    for (const quote of update.prices) {
+      setQuote(view, quote.symbol, { mark: quote.mark, index: quote.index, skew: quote.skew });
+    }
+    return view;
+  },
+
+  onMarket(state, update, ctx) {
+    const symbols = new Set(update.prices.map((quote) => quote.symbol));
+    return decide(
+      state,
+      { type: "MarketUpdate", symbols },
+      { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId },
+    ).events;
+  },
+
+  onDecided(market, events) {
+    consumeFills(viewOf(market), events);
+  },
+
+  keys(event) {
+    return event.type === "OrderAccepted" || event.type === "OrderRejected" ? [event.order.order_id] : [];
+  },
+};

@@ -1,0 +1,374 @@
+// The pure core of an account actor (docs/engine.md, "Commands and events"): `decide(state, command, ctx)`
+// turns a command into events and the API reply without touching the state; `apply(state, event)` is the
+// only code that changes a state; `replay(events)` rebuilds one from its journal. No I/O, no clock, no
+// randomness: time, prices and ids come in through `ctx`. A decision works on a copy-on-write draft and
+// applies each event it emits to it, so execution sees its own fills exactly as a replay will.
+import { PLANS, type PlanCatalogue } from "./accounts/plans.js";
+import { accountRecord, type AccountRecord } from "./accounts/queries.js";
+import { accountStateFrom, defaultVenueFor, forkState, type AccountState } from "./accounts/state.js";
+import { consume, type BookSide, type MarketView } from "./market/book.js";
+import { VENUES, type Venue } from "./market/types.js";
+import { addSafe, usdToUnits } from "./market/units.js";
+import type { EngineEvent } from "./orders/events.js";
+import { expireDue, onPriceUpdate } from "./orders/execution.js";
+import { amend, cancel, type AmendOrderRequest, type CancelOrderRequest } from "./orders/manage.js";
+import { closePosition, placeOrder } from "./orders/placement.js";
+import {
+  invalid,
+  conflict,
+  notFound,
+  type ErrorReply,
+  type Issue,
+  type OrderReply,
+  type PlaceOrderReply,
+} from "./orders/replies.js";
+import type { ClosePositionRequest, PlaceOrderRequest } from "./orders/request.js";
+import type { Run } from "./orders/run.js";
+import { transition, UNPLACED } from "./orders/transitions.js";
+import { copyOrder, isWorking, type Order } from "./orders/types.js";
+import { applyFill } from "./positions/ledger.js";
+import { positionKey } from "./positions/types.js";
+
+export type { EngineEvent, EngineEventType } from "./orders/events.js";
+export type { ErrorReply, OrderReply, PlaceOrderReply, PlaceOrderResponse, PlacedReply } from "./orders/replies.js";
+export type { AccountState } from "./accounts/state.js";
+
+/** POST /v1/account: the shell picks the account id (it routes by it) and passes the key's user. */
+export interface OpenAccountRequest {
+  account_id: string;
+  user_id: string;
+  plan_id: string;
+  default_venue?: string | null;
+  label?: string | null;
+}
+
+export interface OpenAccount {
+  type: "OpenAccount";
+  request: OpenAccountRequest;
+}
+export interface PlaceOrder {
+  type: "PlaceOrder";
+  request: PlaceOrderRequest;
+}
+export interface CancelOrder {
+  type: "CancelOrder";
+  request: CancelOrderRequest;
+}
+export interface AmendOrder {
+  type: "AmendOrder";
+  request: AmendOrderRequest;
+}
+export interface ClosePosition {
+  type: "ClosePosition";
+  request: ClosePositionRequest;
+}
+/** Prices changed (the view in ctx already holds them): trigger, fill and expire. */
+export interface MarketUpdate {
+  type: "MarketUpdate";
+  /** The symbols whose quotes changed; all when absent. */
+  symbols?: ReadonlySet<string>;
+}
+
+export type Command = OpenAccount | PlaceOrder | CancelOrder | AmendOrder | ClosePosition | MarketUpdate;
+
+export type OpenAccountReply = { kind: "created"; account: AccountRecord } | ErrorReply;
+export interface MarketUpdateReply {
+  kind: "ok";
+}
+
+export interface ReplyByCommand {
+  OpenAccount: OpenAccountReply;
+  PlaceOrder: PlaceOrderReply;
+  CancelOrder: OrderReply;
+  AmendOrder: OrderReply;
+  ClosePosition: PlaceOrderReply;
+  MarketUpdate: MarketUpdateReply;
+}
+export type Reply = ReplyByCommand[keyof ReplyByCommand];
+
+export interface DecideContext {
+  /** Epoch milliseconds; never decreasing within a shard. */
+  now: number;
+  market: MarketView;
+  /** A fresh UUID per call (the shell's randomness). Replay never calls it. */
+  nextId: () => string;
+  /** The plan catalogue for OpenAccount (default: the shipped plans). */
+  plans?: PlanCatalogue;
+}
+
+export interface Decision<R extends Reply = Reply> {
+  events: EngineEvent[];
+  reply: R;
+}
+
+class DecisionRun implements Run {
+  readonly events: EngineEvent[] = [];
+  readonly activated: string[] = [];
+  private draft: AccountState | undefined;
+  /** Steps taken per quote by this decision: [buy, sell]. */
+  private taken: Map<string, [number, number]> | undefined;
+
+  constructor(
+    private readonly base: AccountState,
+    private readonly ctx: DecideContext,
+  ) {}
+
+  get now(): number {
+    return this.ctx.now;
+  }
+
+  get market(): MarketView {
+    return this.ctx.market;
+  }
+
+  get state(): AccountState {
+    return this.draft ?? this.base;
+  }
+
+  nextId(): string {
+    return this.ctx.nextId();
+  }
+
+  emit(event: EngineEvent): void {
+    this.events.push(event);
+    this.draft ??= forkState(this.base);
+    apply(this.draft, event);
+    if (event.type === "OrderFilled") {
+      const taken = (this.taken ??= new Map<string, [number, number]>());
+      let sides = taken.get(event.fill.symbol);
+      if (sides === undefined) {
+        sides = [0, 0];
+        taken.set(event.fill.symbol, sides);
+      }
+      sides[event.fill.side === "BUY" ? 0 : 1] += event.fill.quantity;
+    }
+  }
+
+  localTaken(symbol: string, side: BookSide): number {
+    const sides = this.taken?.get(symbol);
+    return sides === undefined ? 0 : sides[side === "BUY" ? 0 : 1];
+  }
+}
+
+const LABEL_MAX = 100;
+
+function openAccount(state: AccountState | undefined, request: OpenAccountRequest, ctx: DecideContext): Decision {
+  if (state !== undefined) return { events: [], reply: conflict({ reason: "account_exists" }) };
+  const issues: Issue[] = [];
+  const plan = (ctx.plans ?? PLANS).byId(request.plan_id);
+  if (plan === undefined) issues.push({ path: "plan_id", message: "unknown plan; see GET /v1/plans" });
+  let venue: Venue | null = null;
+  const requested = request.default_venue;
+  if (requested !== null && requested !== undefined) {
+    if (!(VENUES as readonly string[]).includes(requested)) {
+      issues.push({ path: "default_venue", message: `must be one of ${VENUES.join(", ")}` });
+    } else if (plan !== undefined && !(plan.allowed_venues as readonly string[]).includes(requested)) {
+      issues.push({ path: "default_venue", message: "the plan does not allow this venue" });
+    } else {
+      venue = requested as Venue;
+    }
+  }
+  const label = request.label ?? null;
+  if (label !== null && (typeof label !== "string" || label.length > LABEL_MAX)) {
+    issues.push({ path: "label", message: `must be a string of at most ${LABEL_MAX} characters` });
+  }
+  if (issues.length > 0 || plan === undefined) return { events: [], reply: invalid(issues) };
+  const event: EngineEvent = {
+    type: "AccountOpened",
+    at: ctx.now,
+    account_id: request.account_id,
+    user_id: request.user_id,
+    plan: JSON.parse(JSON.stringify(plan)) as typeof plan,
+    label,
+    default_venue: defaultVenueFor(plan, venue),
+    allowed_venues: [...plan.allowed_venues],
+    starting_balance: usdToUnits(plan.starting_balance),
+  };
+  return { events: [event], reply: { kind: "created", account: accountRecord(apply(undefined, event), ctx.market) } };
+}
+
+function decideAny(state: AccountState | undefined, command: Command, ctx: DecideContext): Decision {
+  if (command.type === "OpenAccount") return openAccount(state, command.request, ctx);
+  if (state === undefined) {
+    return { events: [], reply: command.type === "MarketUpdate" ? { kind: "ok" } : notFound() };
+  }
+  if (command.type === "MarketUpdate" && state.working.size === 0) return { events: [], reply: { kind: "ok" } };
+  const run = new DecisionRun(state, ctx);
+  expireDue(run);
+  let reply: Reply;
+  switch (command.type) {
+    case "PlaceOrder":
+      reply = placeOrder(run, command.request);
+      break;
+    case "ClosePosition":
+      reply = closePosition(run, command.request);
+      break;
+    case "CancelOrder":
+      reply = cancel(run, command.request);
+      break;
+    case "AmendOrder":
+      reply = amend(run, command.request);
+      break;
+    case "MarketUpdate":
+      onPriceUpdate(run, command.symbols);
+      reply = { kind: "ok" };
+      break;
+  }
+  return { events: run.events, reply };
+}
+
+/**
+ * Decides a command against a state (undefined before the account is opened). Never mutates `state` or
+ * the market view; the caller journals `events`, applies them, then `consumeFills` on its market view.
+ */
+export function decide<C extends Command>(
+  state: AccountState | undefined,
+  command: C,
+  ctx: DecideContext,
+): Decision<ReplyByCommand[C["type"]]> {
+  return decideAny(state, command, ctx) as Decision<ReplyByCommand[C["type"]]>;
+}
+
+/** Removes the depth a decision's fills took from the shard's book (call after journaling them). */
+export function consumeFills(market: MarketView, events: readonly EngineEvent[]): void {
+  for (const event of events) {
+    if (event.type === "OrderFilled") {
+      consume(market, event.fill.symbol, event.fill.side, event.fill.quantity, event.book_version);
+    }
+  }
+}
+
+function putOrder(state: AccountState, order: Order): void {
+  state.orders.set(order.order_id, order);
+  if (isWorking(order.status)) {
+    state.working.set(order.order_id, order);
+  } else {
+    state.working.delete(order.order_id);
+    if (order.expire_at !== null) state.expiries.delete(order.order_id);
+  }
+}
+
+function orderOf(state: AccountState, orderId: string): Order {
+  const order = state.orders.get(orderId);
+  if (order === undefined) throw new Error(`event for unknown order ${orderId}`);
+  return order;
+}
+
+/** Applies one event: mutates `state` and returns it (a fresh state for AccountOpened). */
+export function apply(state: AccountState | undefined, event: EngineEvent): AccountState {
+  if (event.type === "AccountOpened") {
+    if (state !== undefined) throw new Error(`account ${state.account_id} is already open`);
+    const opened = accountStateFrom(event);
+    opened.seq = 1;
+    return opened;
+  }
+  if (state === undefined) throw new Error(`${event.type} before AccountOpened`);
+  switch (event.type) {
+    case "OrderAccepted": {
+      const order = event.order;
+      if (transition(UNPLACED, order.status === "HELD" ? "hold" : "accept") !== order.status) {
+        throw new Error(`accepted order ${order.order_id} has status ${order.status}`);
+      }
+      putOrder(state, order);
+      state.reserved_margin += order.reserve;
+      if (order.expire_at !== null) state.expiries.set(order.order_id, order.expire_at);
+      if (order.parent_order_id !== null) {
+        const parent = orderOf(state, order.parent_order_id);
+        const next = copyOrder(parent);
+        next.child_ids = [...parent.child_ids, order.order_id];
+        putOrder(state, next);
+      }
+      break;
+    }
+    case "OrderRejected":
+      if (transition(UNPLACED, "reject") !== event.order.status) {
+        throw new Error(`rejected order ${event.order.order_id} has status ${event.order.status}`);
+      }
+      state.orders.set(event.order.order_id, event.order);
+      break;
+    case "OrderActivated": {
+      const next = copyOrder(orderOf(state, event.order_id));
+      next.status = transition(next.status, "activate");
+      next.updated_at = event.at;
+      putOrder(state, next);
+      break;
+    }
+    case "OrderTriggered": {
+      const order = orderOf(state, event.order_id);
+      if (order.triggered || !isWorking(order.status) || order.trigger_price === null) {
+        throw new Error(`order ${order.order_id} cannot trigger`);
+      }
+      const next = copyOrder(order);
+      next.triggered = true;
+      next.updated_at = event.at;
+      putOrder(state, next);
+      break;
+    }
+    case "OrderFilled": {
+      const fill = event.fill;
+      const order = orderOf(state, fill.order_id);
+      const filled = order.filled_quantity + fill.quantity;
+      if (filled > order.quantity) throw new Error(`order ${order.order_id} overfilled`);
+      const next = copyOrder(order);
+      next.filled_quantity = filled;
+      next.filled_notional = addSafe(order.filled_notional, event.notional);
+      next.status = transition(order.status, filled === order.quantity ? "fill_rest" : "fill_part");
+      next.reserve = event.reserve_after;
+      next.updated_at = event.at;
+      putOrder(state, next);
+      state.reserved_margin += event.reserve_after - order.reserve;
+      const key = positionKey(fill.symbol, fill.venue);
+      const outcome = applyFill(state.positions.get(key), fill, event);
+      if (outcome.position === undefined) state.positions.delete(key);
+      else state.positions.set(key, outcome.position);
+      if (outcome.closed !== undefined) state.closed_positions.push(outcome.closed);
+      state.fills.push(fill);
+      state.balance = addSafe(state.balance, fill.realized_pnl - fill.fee);
+      break;
+    }
+    case "OrderCanceled":
+    case "OrderExpired": {
+      const order = orderOf(state, event.order_id);
+      const next = copyOrder(order);
+      next.status = transition(order.status, event.type === "OrderCanceled" ? "cancel" : "expire");
+      next.reserve = 0;
+      next.reason = event.reason;
+      next.updated_at = event.at;
+      putOrder(state, next);
+      state.reserved_margin -= order.reserve;
+      break;
+    }
+    case "OrderAmended": {
+      const order = orderOf(state, event.order_id);
+      if (!isWorking(order.status) || event.quantity <= order.filled_quantity) {
+        throw new Error(`order ${order.order_id} cannot be amended`);
+      }
+      const next = copyOrder(order);
+      next.quantity = event.quantity;
+      next.limit_price = event.limit_price;
+      next.trigger_price = event.trigger_price;
+      next.reserve = event.reserve;
+      next.updated_at = event.at;
+      putOrder(state, next);
+      state.reserved_margin += event.reserve - order.reserve;
+      break;
+    }
+    case "IdempotencyRecorded":
+      state.client_ids.set(event.client_id, {
+        order_id: event.order_id,
+        fingerprint: event.fingerprint,
+        response: event.response,
+      });
+      break;
+  }
+  state.seq += 1;
+  return state;
+}
+
+/** Rebuilds a state from its journal (the first event must be AccountOpened). */
+export function replay(events: Iterable<EngineEvent>): AccountState {
+  let state: AccountState | undefined;
+  for (const event of events) state = apply(state, event);
+  if (state === undefined) throw new Error("cannot replay an empty journal");
+  return state;
+}

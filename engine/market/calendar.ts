@@ -1,0 +1,81 @@
+// The high-impact news calendar (market.v1 SetCalendar replaces it as a whole). Each event names the
+// symbols or asset classes it affects; the news-freeze rule reads it.
+import type { Issue } from "../../kernel/errors.js";
+import { parseIsoDateTime } from "../../kernel/time.js";
+import type { Catalogue } from "./catalogue.js";
+import { normalizeSymbol } from "./symbols.js";
+import { ASSET_CLASSES, type AssetClass } from "./types.js";
+
+export interface NewsEvent {
+  id: string;
+  title: string;
+  scheduled_at: string;
+  /** Epoch ms of `scheduled_at`. */
+  at: number;
+  symbols: string[];
+  asset_classes: AssetClass[];
+}
+
+export interface NewsEventInput {
+  id: string;
+  title: string;
+  scheduled_at: string;
+  symbols: string[];
+  asset_classes: string[];
+}
+
+/** Validates a whole calendar; every problem is reported with its path. */
+export function parseCalendar(
+  inputs: readonly NewsEventInput[],
+  catalogue: Catalogue,
+): { ok: NewsEvent[] } | { issues: Issue[] } {
+  const issues: Issue[] = [];
+  const events: NewsEvent[] = [];
+  const ids = new Set<string>();
+  inputs.forEach((input, i) => {
+    const path = `events.${i}`;
+    if (input.id.trim() === "") issues.push({ path: `${path}.id`, message: "required" });
+    else if (ids.has(input.id)) issues.push({ path: `${path}.id`, message: "must be unique" });
+    ids.add(input.id);
+    const at = parseIsoDateTime(input.scheduled_at);
+    if (Number.isNaN(at))
+      issues.push({ path: `${path}.scheduled_at`, message: "must be an ISO 8601 date-time with a time zone" });
+    const symbols: string[] = [];
+    input.symbols.forEach((raw, j) => {
+      const symbol = normalizeSymbol(raw, catalogue);
+      if (symbol === undefined) issues.push({ path: `${path}.symbols.${j}`, message: "unknown symbol" });
+      else symbols.push(symbol);
+    });
+    const classes: AssetClass[] = [];
+    input.asset_classes.forEach((raw, j) => {
+      const assetClass = ASSET_CLASSES.find((c) => c === raw);
+      if (assetClass === undefined) issues.push({ path: `${path}.asset_classes.${j}`, message: "unknown asset class" });
+      else classes.push(assetClass);
+    });
+    if (input.symbols.length === 0 && input.asset_classes.length === 0) {
+      issues.push({ path: path, message: "must name at least one symbol or asset class" });
+    }
+    events.push({
+      id: input.id,
+      title: input.title,
+      scheduled_at: new Date(at).toISOString(),
+      at,
+      symbols,
+      asset_classes: classes,
+    });
+  });
+  if (issues.length > 0) return { issues };
+  return { ok: events.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id)) };
+}
+
+export class NewsCalendar {
+  private current: readonly NewsEvent[] = [];
+
+  replace(events: readonly NewsEvent[]): void {
+    this.current = Object.freeze([...events]);
+  }
+
+  events(): readonly NewsEvent[] {
+    return this.current;
+  }
+}

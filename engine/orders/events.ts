@@ -1,0 +1,120 @@
+// The journal's vocabulary (docs/engine.md, "Commands and events"). Each event carries everything `apply`
+// needs, so a replay never recomputes a decision, a price or a rounding. Every event is plain JSON.
+// It lives beneath core.ts so the execution modules can emit events without importing the core.
+import type { Plan } from "../accounts/plans.js";
+import type { Venue } from "../market/types.js";
+import type { PositionEffect } from "../positions/types.js";
+import type { Violation } from "../risk/types.js";
+import type { PlaceOrderResponse } from "./replies.js";
+import type { CancelReason, ExpireReason, Fill, Order } from "./types.js";
+
+export interface AccountOpened {
+  type: "AccountOpened";
+  at: number;
+  account_id: string;
+  user_id: string;
+  /** A frozen copy of the plan (with its rules_version): later catalogue changes do not touch the account. */
+  plan: Plan;
+  label: string | null;
+  default_venue: Venue;
+  allowed_venues: Venue[];
+  /** Units. */
+  starting_balance: number;
+}
+
+/** The order passed the checks: status NEW, or HELD for a child of a parent without fills. */
+export interface OrderAccepted {
+  type: "OrderAccepted";
+  at: number;
+  order: Order;
+}
+
+/** The order failed a check: status REJECTED, kept for audit, never works. */
+export interface OrderRejected {
+  type: "OrderRejected";
+  at: number;
+  order: Order;
+  violations: Violation[];
+}
+
+/** HELD → NEW: the parent got its first fill. */
+export interface OrderActivated {
+  type: "OrderActivated";
+  at: number;
+  order_id: string;
+}
+
+/** A STOP/TAKE_PROFIT reached its trigger and executes as a market order from now on. */
+export interface OrderTriggered {
+  type: "OrderTriggered";
+  at: number;
+  order_id: string;
+  /** The reference price (ticks) that crossed the trigger. */
+  reference_price: number;
+}
+
+/** One fill: the order's progress, the position change and the balance change. */
+export interface OrderFilled {
+  type: "OrderFilled";
+  at: number;
+  fill: Fill;
+  /** Units: price × quantity. */
+  notional: number;
+  effect: PositionEffect;
+  released_basis: number;
+  /** Leverage of the position (used when the fill opens it). */
+  leverage: number;
+  /** The order's margin reserve after this fill (units). */
+  reserve_after: number;
+  /** The quote version the depth was taken from (for `consume` in the shell). */
+  book_version: number;
+}
+
+export interface OrderCanceled {
+  type: "OrderCanceled";
+  at: number;
+  order_id: string;
+  reason: CancelReason;
+}
+
+export interface OrderExpired {
+  type: "OrderExpired";
+  at: number;
+  order_id: string;
+  reason: ExpireReason;
+}
+
+/** New trigger/limit price or quantity (the full new values) and the reserve that goes with them. */
+export interface OrderAmended {
+  type: "OrderAmended";
+  at: number;
+  order_id: string;
+  quantity: number;
+  limit_price: number | null;
+  trigger_price: number | null;
+  reserve: number;
+}
+
+/** `client_id` → the order and the response sent the first time (answered again on a retry). */
+export interface IdempotencyRecorded {
+  type: "IdempotencyRecorded";
+  at: number;
+  client_id: string;
+  order_id: string;
+  fingerprint: string;
+  response: PlaceOrderResponse;
+}
+
+export type EngineEvent =
+  | AccountOpened
+  | OrderAccepted
+  | OrderRejected
+  | OrderActivated
+  | OrderTriggered
+  | OrderFilled
+  | OrderCanceled
+  | OrderExpired
+  | OrderAmended
+  | IdempotencyRecorded;
+
+export type EngineEventType = EngineEvent["type"];

@@ -1,0 +1,285 @@
+// Execution against the simulated venues (docs/engine.md, "Execution"): market and crossing limit orders
+// take depth level by level, resting limits fill as maker at their price when the mark crosses them, stops
+// and take-profits trigger on the mark or the index and then take like market orders. Reduce-only fills are
+// clamped to the opposite position, a fill that flips a position is split into a close and an open, the
+// first fill of a parent activates its HELD children and a child's fill cancels its siblings (OCO).
+import type { AccountState } from "../accounts/state.js";
+import { fillableSteps, isQuoteOpen, sideRemaining, takenOn, takerFills, type SymbolQuote } from "../market/book.js";
+import { notionalOf } from "../market/units.js";
+import { planFill } from "../positions/ledger.js";
+import { positionKey, type Position } from "../positions/types.js";
+import { leverageFor, reserveFor } from "../risk/margin.js";
+import { fee, type Liquidity } from "../venues/fees.js";
+import type { Run } from "./run.js";
+import { isWorking, remainingOf, type CancelReason, type ExpireReason, type Order } from "./types.js";
+
+/** `placement`: the order was just placed or amended (a crossing limit takes); `update`: a price update. */
+export type Phase = "placement" | "update";
+
+function working(state: AccountState, orderId: string): Order | undefined {
+  const order = state.orders.get(orderId);
+  return order !== undefined && isWorking(order.status) ? order : undefined;
+}
+
+/** Whether a LIMIT's price is crossed by the mark (buy: mark ≤ limit; sell: mark ≥ limit). */
+export function crosses(order: Pick<Order, "side" | "limit_price">, mark: number): boolean {
+  if (order.limit_price === null) return false;
+  return order.side === "BUY" ? mark <= order.limit_price : mark >= order.limit_price;
+}
+
+/** Whether a STOP/TAKE_PROFIT's reference (mark or index) has reached its trigger. */
+export function triggerReached(order: Order, quote: SymbolQuote): boolean {
+  if (order.trigger_price === null) return false;
+  const reference = order.index_trigger ? quote.index : quote.mark;
+  const rising = (order.kind === "STOP") === (order.side === "BUY");
+  return rising ? reference >= order.trigger_price : reference <= order.trigger_price;
+}
+
+/** Steps a reduce-only order may still fill: the open opposite position (the targeted one, if any). */
+export function reducibleSteps(
+  state: AccountState,
+  order: Pick<Order, "symbol" | "venue" | "side" | "position_id">,
+): number {
+  const position = state.positions.get(positionKey(order.symbol, order.venue));
+  if (position === undefined || position.side === order.side) return 0;
+  if (order.position_id !== null && position.position_id !== order.position_id) return 0;
+  return position.quantity;
+}
+
+/** The price (ticks) a working order's reserve is valued at: its limit, its trigger, else the mark. */
+export function reservePrice(
+  order: Pick<Order, "limit_price" | "trigger_price">,
+  quote: SymbolQuote | undefined,
+): number {
+  return order.limit_price ?? order.trigger_price ?? quote?.mark ?? 0;
+}
+
+/** Cancels a working order; a parent without fills takes its working children with it. */
+export function cancelOrder(run: Run, orderId: string, reason: CancelReason): void {
+  const order = working(run.state, orderId);
+  if (order === undefined) return;
+  run.emit({ type: "OrderCanceled", at: run.now, order_id: orderId, reason });
+  if (order.filled_quantity === 0) cancelChildren(run, order);
+}
+
+/** Expires a working order; a parent without fills cancels its working children. */
+export function expireOrder(run: Run, orderId: string, reason: ExpireReason): void {
+  const order = working(run.state, orderId);
+  if (order === undefined) return;
+  run.emit({ type: "OrderExpired", at: run.now, order_id: orderId, reason });
+  if (order.filled_quantity === 0) cancelChildren(run, order);
+}
+
+function cancelChildren(run: Run, parent: Order): void {
+  for (const childId of parent.child_ids) {
+    if (working(run.state, childId) !== undefined) {
+      run.emit({ type: "OrderCanceled", at: run.now, order_id: childId, reason: "parent_canceled" });
+    }
+  }
+}
+
+/** Expires every working GTD order whose `expire_at` has passed (run before every command). */
+export function expireDue(run: Run): void {
+  if (run.state.expiries.size === 0) return;
+  let due: string[] | undefined;
+  for (const [orderId, expireAt] of run.state.expiries) if (expireAt <= run.now) (due ??= []).push(orderId);
+  if (due !== undefined) for (const orderId of due) expireOrder(run, orderId, "gtd");
+}
+
+/**
+ * Executes one working order against the current quote. IOC/FOK apply when the order can execute now:
+ * a MARKET or LIMIT at placement, a STOP/TAKE_PROFIT once triggered.
+ */
+export function executeOrder(run: Run, orderId: string, phase: Phase): void {
+  let order = working(run.state, orderId);
+  if (order === undefined || order.status === "HELD") return;
+  const quote = run.market.quotes.get(order.symbol);
+  const open = quote !== undefined && isQuoteOpen(quote, run.now);
+  let immediate = true;
+  switch (order.kind) {
+    case "MARKET":
+      if (open) take(run, order, quote, null);
+      break;
+    case "LIMIT":
+      immediate = phase === "placement";
+      if (open && crosses(order, quote.mark)) {
+        if (phase === "placement") take(run, order, quote, order.limit_price);
+        else make(run, order, quote);
+      }
+      break;
+    case "STOP":
+    case "TAKE_PROFIT":
+      if (!order.triggered) {
+        if (!open || !triggerReached(order, quote)) return;
+        const reference = order.index_trigger ? quote.index : quote.mark;
+        run.emit({ type: "OrderTriggered", at: run.now, order_id: orderId, reference_price: reference });
+        order = working(run.state, orderId);
+        if (order === undefined) return;
+      }
+      if (open) take(run, order, quote, null);
+      break;
+  }
+  if (!immediate) return;
+  const rest = working(run.state, orderId);
+  if (rest === undefined) return;
+  if (rest.time_in_force === "IOC") cancelOrder(run, orderId, "ioc_remainder");
+  else if (rest.time_in_force === "FOK") expireOrder(run, orderId, "fok");
+}
+
+/** The steps the order may fill now: its remainder, clamped for reduce-only (0 cancels it). */
+function wanted(run: Run, order: Order): number {
+  const remaining = remainingOf(order);
+  if (!order.reduce_only) return remaining;
+  const reducible = reducibleSteps(run.state, order);
+  if (reducible === 0) cancelOrder(run, order.order_id, "reduce_only_no_position");
+  return Math.min(remaining, reducible);
+}
+
+function taken(run: Run, quote: SymbolQuote, order: Order): number {
+  return takenOn(quote, order.side) + run.localTaken(order.symbol, order.side);
+}
+
+/** Takes depth as a taker, level by level, never worse than `cap`; FOK fills all of it or expires. */
+function take(run: Run, order: Order, quote: SymbolQuote, cap: number | null): void {
+  const want = wanted(run, order);
+  if (want === 0) return;
+  const already = taken(run, quote, order);
+  if (order.time_in_force === "FOK" && fillableSteps(quote, order.side, cap, already) < want) {
+    expireOrder(run, order.order_id, "fok");
+    return;
+  }
+  for (const level of takerFills(quote, order.side, want, cap, already)) {
+    fillAt(run, order.order_id, quote, level.price, level.steps, "TAKER");
+  }
+  afterFills(run, order.order_id);
+}
+
+/** Fills a resting LIMIT as maker at its price, bounded by the depth left on its side of this update. */
+function make(run: Run, order: Order, quote: SymbolQuote): void {
+  const want = wanted(run, order);
+  if (want === 0 || order.limit_price === null) return;
+  const steps = Math.min(want, sideRemaining(quote, taken(run, quote, order)));
+  if (steps > 0) fillAt(run, order.order_id, quote, order.limit_price, steps, "MAKER");
+  afterFills(run, order.order_id);
+}
+
+/** A reduce-only order with quantity left and no position left to reduce is canceled. */
+function afterFills(run: Run, orderId: string): void {
+  const order = working(run.state, orderId);
+  if (order?.reduce_only === true && remainingOf(order) > 0 && reducibleSteps(run.state, order) === 0) {
+    cancelOrder(run, orderId, "reduce_only_no_position");
+  }
+}
+
+/** One price level's fill for an order: a close of the opposite position first, then an open or add. */
+function fillAt(
+  run: Run,
+  orderId: string,
+  quote: SymbolQuote,
+  price: number,
+  steps: number,
+  liquidity: Liquidity,
+): void {
+  const before = working(run.state, orderId);
+  if (before === undefined) return;
+  const key = positionKey(before.symbol, before.venue);
+  let left = steps;
+  const position = run.state.positions.get(key);
+  if (position !== undefined && position.side !== before.side) {
+    const closing = Math.min(left, position.quantity);
+    emitFill(run, before, quote, price, closing, liquidity, position);
+    left -= closing;
+  }
+  const after = working(run.state, orderId);
+  if (left > 0 && after !== undefined && !after.reduce_only) {
+    emitFill(run, after, quote, price, left, liquidity, run.state.positions.get(key));
+  }
+  if (before.filled_quantity === 0) {
+    activateChildren(run, orderId);
+    if (before.parent_order_id !== null) cancelSiblings(run, before);
+  }
+}
+
+function emitFill(
+  run: Run,
+  order: Order,
+  quote: SymbolQuote,
+  price: number,
+  steps: number,
+  liquidity: Liquidity,
+  position: Position | undefined,
+): void {
+  const units = quote.units;
+  const notional = notionalOf(price, steps, units.unitsPerTickStep);
+  const plan = planFill(position, order.side, steps, notional);
+  const leverage = position?.leverage ?? leverageFor(run.state.plan, quote.spec);
+  const feeUnits = fee(notional, {
+    venue: order.venue,
+    assetClass: quote.spec.asset_class,
+    liquidity,
+    effect: plan.effect === "reduce" ? "close" : "open",
+    side: order.side,
+    skew: quote.skew,
+  });
+  const reserveAfter = reserveFor(
+    order.reduce_only,
+    remainingOf(order) - steps,
+    reservePrice(order, quote),
+    units,
+    leverageFor(run.state.plan, quote.spec),
+  );
+  run.emit({
+    type: "OrderFilled",
+    at: run.now,
+    fill: {
+      fill_id: run.nextId(),
+      order_id: order.order_id,
+      client_id: order.client_id,
+      symbol: order.symbol,
+      side: order.side,
+      quantity: steps,
+      price,
+      fee: feeUnits,
+      liquidity,
+      venue: order.venue,
+      realized_pnl: plan.realized_pnl,
+      executed_at: run.now,
+      position_id: position?.position_id ?? run.nextId(),
+    },
+    notional,
+    effect: plan.effect,
+    released_basis: plan.released_basis,
+    leverage,
+    reserve_after: reserveAfter,
+    book_version: quote.version,
+  });
+}
+
+function activateChildren(run: Run, parentId: string): void {
+  const parent = run.state.orders.get(parentId);
+  if (parent === undefined) return;
+  for (const childId of parent.child_ids) {
+    if (run.state.orders.get(childId)?.status === "HELD") {
+      run.emit({ type: "OrderActivated", at: run.now, order_id: childId });
+      run.activated.push(childId);
+    }
+  }
+}
+
+function cancelSiblings(run: Run, child: Order): void {
+  if (child.parent_order_id === null) return;
+  const parent = run.state.orders.get(child.parent_order_id);
+  if (parent === undefined) return;
+  for (const siblingId of parent.child_ids) {
+    if (siblingId !== child.order_id) cancelOrder(run, siblingId, "oco");
+  }
+}
+
+/** A price update: every working order on the updated symbols, in placement order (parents before children). */
+export function onPriceUpdate(run: Run, symbols: ReadonlySet<string> | undefined): void {
+  const ids: string[] = [];
+  for (const order of run.state.working.values()) {
+    if (symbols === undefined || symbols.has(order.symbol)) ids.push(order.order_id);
+  }
+  for (const orderId of ids) executeOrder(run, orderId, "update");
+}

@@ -1,0 +1,148 @@
+// Managing a working order (CONTRACT section 4): cancel (already CANCELED answers the same order, another
+// final status is a 409 with the order) and amend of the trigger price, limit price or quantity. An amended
+// order is looked at again at once: a limit moved across the mark takes, a trigger moved past the reference
+// fires.
+import type { TickerSpec } from "../market/catalogue.js";
+import { toGridCount, unitsFor, type DecimalInput, type Grid } from "../market/units.js";
+import { leverageFor, marginSnapshot, reserveFor } from "../risk/margin.js";
+import { cancelOrder, crosses, executeOrder, reservePrice } from "./execution.js";
+import { toOrderRecord, type OrderRecord } from "./record.js";
+import { conflict, invalid, notFound, type Issue, type OrderReply } from "./replies.js";
+import type { Run } from "./run.js";
+import { isWorking, type Order } from "./types.js";
+
+export interface CancelOrderRequest {
+  order_id: string;
+}
+
+export interface AmendOrderRequest {
+  order_id: string;
+  trigger_price?: DecimalInput | null;
+  limit_price?: DecimalInput | null;
+  quantity?: DecimalInput | null;
+}
+
+function recordOf(run: Run, order: Order): OrderRecord {
+  return toOrderRecord(order, unitsFor(run.market.catalogue, order.symbol));
+}
+
+function record(run: Run, order: Order): OrderReply {
+  return { kind: "ok", order: recordOf(run, order) };
+}
+
+function specOf(run: Run, order: Order): TickerSpec {
+  const spec = run.market.catalogue.bySymbol(order.symbol);
+  if (spec === undefined) throw new Error(`order ${order.order_id} is on an unlisted symbol`);
+  return spec;
+}
+
+function current(run: Run, orderId: string): Order {
+  const order = run.state.orders.get(orderId);
+  if (order === undefined) throw new Error(`order ${orderId} vanished from its own decision`);
+  return order;
+}
+
+/** CancelOrder: DELETE /v1/order/:order_id. */
+export function cancel(run: Run, request: CancelOrderRequest): OrderReply {
+  const order = run.state.orders.get(request.order_id);
+  if (order === undefined) return notFound();
+  if (order.status === "CANCELED") return record(run, order);
+  if (!isWorking(order.status)) return conflict({ reason: "order_final", order: recordOf(run, order) });
+  cancelOrder(run, order.order_id, "user");
+  return record(run, current(run, order.order_id));
+}
+
+function isAbsent(value: unknown): value is null | undefined {
+  return value === null || value === undefined;
+}
+
+function gridValue(issues: Issue[], path: string, value: unknown, grid: Grid): number | null {
+  const parsed = toGridCount(value, grid);
+  if (!parsed.ok) {
+    issues.push({
+      path,
+      message:
+        parsed.problem === "off_grid"
+          ? "is off the symbol's grid"
+          : parsed.problem === "too_large"
+            ? "is too large"
+            : "must be a number or a decimal string",
+    });
+    return null;
+  }
+  if (parsed.count <= 0) {
+    issues.push({ path, message: "must be greater than zero" });
+    return null;
+  }
+  return parsed.count;
+}
+
+/** AmendOrder: PATCH /v1/order/:order_id. */
+export function amend(run: Run, request: AmendOrderRequest): OrderReply {
+  const order = run.state.orders.get(request.order_id);
+  if (order === undefined) return notFound();
+  if (!isWorking(order.status)) return conflict({ reason: "order_final", order: recordOf(run, order) });
+  const units = unitsFor(run.market.catalogue, order.symbol);
+  const issues: Issue[] = [];
+  if (isAbsent(request.trigger_price) && isAbsent(request.limit_price) && isAbsent(request.quantity)) {
+    issues.push({ path: "", message: "give trigger_price, limit_price or quantity" });
+  }
+  let limitPrice = order.limit_price;
+  if (!isAbsent(request.limit_price)) {
+    if (order.kind !== "LIMIT") issues.push({ path: "limit_price", message: "the order is not a LIMIT order" });
+    else limitPrice = gridValue(issues, "limit_price", request.limit_price, units.tick) ?? limitPrice;
+  }
+  let triggerPrice = order.trigger_price;
+  if (!isAbsent(request.trigger_price)) {
+    if (order.kind !== "STOP" && order.kind !== "TAKE_PROFIT") {
+      issues.push({ path: "trigger_price", message: "the order is not a STOP or TAKE_PROFIT order" });
+    } else if (order.triggered) {
+      issues.push({ path: "trigger_price", message: "the order has already triggered" });
+    } else {
+      triggerPrice = gridValue(issues, "trigger_price", request.trigger_price, units.tick) ?? triggerPrice;
+    }
+  }
+  let quantity = order.quantity;
+  if (!isAbsent(request.quantity)) {
+    const steps = gridValue(issues, "quantity", request.quantity, units.step);
+    if (steps !== null && steps < units.minSteps) {
+      issues.push({ path: "quantity", message: "is below the symbol's min_quantity" });
+    } else if (steps !== null && steps <= order.filled_quantity) {
+      issues.push({ path: "quantity", message: "must be greater than the filled quantity" });
+    } else if (steps !== null) {
+      quantity = steps;
+    }
+  }
+  const quote = run.market.quotes.get(order.symbol);
+  if (order.post_only && quote !== undefined && crosses({ side: order.side, limit_price: limitPrice }, quote.mark)) {
+    issues.push({ path: "limit_price", message: "the post-only order would take at this price" });
+  }
+  if (issues.length > 0) return invalid(issues);
+
+  const price = reservePrice({ limit_price: limitPrice, trigger_price: triggerPrice }, quote);
+  const reserve = reserveFor(
+    order.reduce_only,
+    quantity - order.filled_quantity,
+    price,
+    units,
+    leverageFor(run.state.plan, specOf(run, order)),
+  );
+  if (reserve > order.reserve && reserve - order.reserve > marginSnapshot(run.state, run.market).available) {
+    return conflict({ reason: "insufficient_margin", order_id: order.order_id });
+  }
+  run.emit({
+    type: "OrderAmended",
+    at: run.now,
+    order_id: order.order_id,
+    quantity,
+    limit_price: limitPrice,
+    trigger_price: triggerPrice,
+    reserve,
+  });
+  executeOrder(run, order.order_id, "placement");
+  for (let i = 0; i < run.activated.length; i++) {
+    const childId = run.activated[i];
+    if (childId !== undefined) executeOrder(run, childId, "placement");
+  }
+  return record(run, current(run, order.order_id));
+}

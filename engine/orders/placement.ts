@@ -1,0 +1,272 @@
+// Placing an order (docs/engine.md, "Placement rules"): normalise, then the state-dependent outcomes in
+// their documented order (idempotency, parent, position, reduce-only, risk, post-only), then accept and
+// execute at once. A close-position request becomes a reduce-only order against the position and joins the
+// same path after its own lookup.
+import type { AccountState } from "../accounts/state.js";
+import type { SymbolQuote } from "../market/book.js";
+import type { Venue } from "../market/types.js";
+import type { TickerUnits } from "../market/units.js";
+import { positionKey, type Position } from "../positions/types.js";
+import { leverageFor, reserveFor } from "../risk/margin.js";
+import { firstViolation } from "../risk/pipeline.js";
+import { critical, type Violation } from "../risk/types.js";
+import { crosses, executeOrder, reducibleSteps, reservePrice } from "./execution.js";
+import { toFillRecord, toOrderRecord, type FillRecord } from "./record.js";
+import {
+  closeFingerprint,
+  normalizeClose,
+  normalizePlaceOrder,
+  orderFingerprint,
+  type ClosePositionRequest,
+  type NormalizedOrder,
+  type PlaceOrderRequest,
+} from "./request.js";
+import { conflict, invalid, notFound, type Issue, type PlaceOrderReply, type PlaceOrderResponse } from "./replies.js";
+import type { Run } from "./run.js";
+import { isWorking, opposite, type Order } from "./types.js";
+
+const NO_CHILDREN: readonly string[] = Object.freeze([]);
+
+/** Orders whose notional would come near the safe-integer range are refused as too large (400). */
+const MAX_NOTIONAL_UNITS = 2 ** 50;
+
+/** PlaceOrder: POST /v1/order. */
+export function placeOrder(run: Run, request: PlaceOrderRequest): PlaceOrderReply {
+  const state = run.state;
+  if (request.account_id !== state.account_id) return notFound();
+  // A retry of a known client_id is judged against its first body, not the clock: a GTD retried after
+  // its expire_at still replays instead of failing "must be in the future".
+  const retry = typeof request.client_id === "string" && state.client_ids.has(request.client_id);
+  const normalized = normalizePlaceOrder(request, run.market.catalogue, retry ? null : run.now);
+  if (!normalized.ok) return invalid(normalized.issues);
+  const intent = normalized.value;
+  const fingerprint = intent.client_id === null ? null : orderFingerprint(intent);
+  const replay = replayed(state, intent.client_id, fingerprint);
+  if (replay !== undefined) return replay;
+
+  let venue: Venue | null = intent.venue;
+  let parent: Order | undefined;
+  if (intent.parent_order_id !== null) {
+    parent = state.orders.get(intent.parent_order_id);
+    if (parent === undefined) return notFound();
+    if (!isWorking(parent.status) && parent.filled_quantity === 0) {
+      return conflict({ reason: "parent_final", order_id: parent.order_id });
+    }
+    const issues: Issue[] = [];
+    if (parent.parent_order_id !== null) {
+      issues.push({ path: "parent_order_id", message: "a child order cannot be a parent" });
+    }
+    if (parent.symbol !== intent.symbol) issues.push({ path: "symbol", message: "must be the parent's symbol" });
+    if (parent.side === intent.side) issues.push({ path: "side", message: "must be opposite to the parent's side" });
+    if (venue !== null && venue !== parent.venue) issues.push({ path: "venue", message: "must be the parent's venue" });
+    if (issues.length > 0) return invalid(issues);
+    venue = parent.venue;
+  }
+  if (intent.position_id !== null) {
+    const position = findPosition(state, intent.position_id);
+    if (position === undefined) return notFound();
+    if (position.symbol !== intent.symbol) {
+      return invalid([{ path: "position_id", message: "the position is on another symbol" }]);
+    }
+    if (venue !== null && venue !== position.venue) {
+      return invalid([{ path: "venue", message: "must be the position's venue" }]);
+    }
+    venue = position.venue;
+  }
+  const order: NormalizedOrder = parent === undefined ? intent : { ...intent, reduce_only: true };
+  return submit(run, order, venue ?? state.default_venue, fingerprint, parent);
+}
+
+/** ClosePosition: POST /v1/position/close, a reduce-only order against one open position. */
+export function closePosition(run: Run, request: ClosePositionRequest): PlaceOrderReply {
+  const state = run.state;
+  if (request.account_id !== state.account_id) return notFound();
+  const normalized = normalizeClose(request, run.market.catalogue);
+  if (!normalized.ok) return invalid(normalized.issues);
+  const close = normalized.value;
+  const fingerprint = close.client_id === null ? null : closeFingerprint(close);
+  const replay = replayed(state, close.client_id, fingerprint);
+  if (replay !== undefined) return replay;
+
+  let position: Position | undefined;
+  if (close.position_id !== null) {
+    position = findPosition(state, close.position_id);
+    if (position === undefined) return notFound();
+    if (position.symbol !== close.symbol) {
+      return invalid([{ path: "position_id", message: "the position is on another symbol" }]);
+    }
+    if (close.venue !== null && close.venue !== position.venue) {
+      return invalid([{ path: "venue", message: "must be the position's venue" }]);
+    }
+  } else if (close.venue !== null) {
+    position = state.positions.get(positionKey(close.symbol, close.venue));
+    if (position === undefined) return notFound();
+  } else {
+    const candidates = [...state.positions.values()].filter((p) => p.symbol === close.symbol);
+    if (candidates.length === 0) return notFound();
+    if (candidates.length > 1) {
+      return invalid([
+        { path: "venue", message: "positions are open on several venues: name the venue or position_id" },
+      ]);
+    }
+    position = candidates[0];
+  }
+  if (position === undefined) return notFound();
+  const order: NormalizedOrder = {
+    spec: close.spec,
+    units: close.units,
+    symbol: close.symbol,
+    side: opposite(position.side),
+    kind: close.kind,
+    quantity: close.quantity ?? position.quantity,
+    limit_price: close.limit_price,
+    trigger_price: null,
+    time_in_force: close.time_in_force,
+    expire_at: null,
+    post_only: close.post_only,
+    reduce_only: true,
+    index_trigger: false,
+    mark_trigger: false,
+    client_id: close.client_id,
+    venue: position.venue,
+    parent_order_id: null,
+    position_id: position.position_id,
+  };
+  return submit(run, order, position.venue, fingerprint, undefined);
+}
+
+function findPosition(state: AccountState, positionId: string): Position | undefined {
+  for (const position of state.positions.values()) if (position.position_id === positionId) return position;
+  return undefined;
+}
+
+/** Rule 1: a used client_id answers the original response, or 409 when the body differs. */
+function replayed(
+  state: AccountState,
+  clientId: string | null,
+  fingerprint: string | null,
+): PlaceOrderReply | undefined {
+  if (clientId === null) return undefined;
+  const record = state.client_ids.get(clientId);
+  if (record === undefined) return undefined;
+  if (record.fingerprint !== fingerprint) return conflict({ client_id: clientId, order_id: record.order_id });
+  return { kind: "replayed", ...record.response };
+}
+
+/** Rules 4 to 7 and the immediate execution, for a normalised order whose venue is settled. */
+function submit(
+  run: Run,
+  intent: NormalizedOrder,
+  venue: Venue,
+  fingerprint: string | null,
+  parent: Order | undefined,
+): PlaceOrderReply {
+  const state = run.state;
+  const quote = run.market.quotes.get(intent.symbol);
+  if (intent.kind === "MARKET" && quote === undefined) {
+    return invalid([{ path: "symbol", message: "has no price yet: a MARKET order cannot execute" }]);
+  }
+  const parentUnfilled = parent !== undefined && parent.filled_quantity === 0;
+  const target = { symbol: intent.symbol, venue, side: intent.side, position_id: intent.position_id };
+  const reducible = reducibleSteps(state, target);
+  if (intent.reduce_only && !parentUnfilled && reducible === 0) {
+    return conflict({ reason: "reduce_only_would_increase" });
+  }
+  const price = reservePrice(intent, quote);
+  if (price * intent.units.unitsPerTickStep * intent.quantity > MAX_NOTIONAL_UNITS) {
+    return invalid([{ path: "quantity", message: "is too large" }]);
+  }
+  const leverage = leverageFor(state.plan, intent.spec);
+  const status = parentUnfilled ? "HELD" : "NEW";
+  const order: Order = {
+    order_id: run.nextId(),
+    account_id: state.account_id,
+    client_id: intent.client_id,
+    symbol: intent.symbol,
+    side: intent.side,
+    kind: intent.kind,
+    quantity: intent.quantity,
+    filled_quantity: 0,
+    filled_notional: 0,
+    limit_price: intent.limit_price,
+    trigger_price: intent.trigger_price,
+    time_in_force: intent.time_in_force,
+    expire_at: intent.expire_at,
+    post_only: intent.post_only,
+    reduce_only: intent.reduce_only,
+    index_trigger: intent.index_trigger,
+    mark_trigger: intent.mark_trigger,
+    venue,
+    parent_order_id: intent.parent_order_id,
+    position_id: intent.position_id,
+    status,
+    created_at: run.now,
+    updated_at: run.now,
+    triggered: false,
+    reserve: reserveFor(intent.reduce_only, intent.quantity, price, intent.units, leverage),
+    child_ids: NO_CHILDREN,
+    reason: null,
+  };
+  const violation =
+    firstViolation({
+      state,
+      market: run.market,
+      now: run.now,
+      spec: intent.spec,
+      quote,
+      order,
+      exposureSteps: intent.reduce_only ? 0 : Math.max(0, intent.quantity - oppositeSteps(state, target)),
+      priceTicks: price,
+      leverage,
+    }) ?? postOnlyWouldTake(order, quote);
+  if (violation !== undefined) {
+    const rejected: Order = { ...order, status: "REJECTED", reserve: 0 };
+    run.emit({ type: "OrderRejected", at: run.now, order: rejected, violations: [violation] });
+    return finish(run, "rejected", rejected.order_id, intent.units, fingerprint, [violation]);
+  }
+  run.emit({ type: "OrderAccepted", at: run.now, order });
+  executeOrder(run, order.order_id, "placement");
+  return finish(run, "created", order.order_id, intent.units, fingerprint, []);
+}
+
+/** The opposite position's steps at the order's (symbol, venue), whatever position it targets. */
+function oppositeSteps(state: AccountState, target: { symbol: string; venue: Venue; side: Order["side"] }): number {
+  const position = state.positions.get(positionKey(target.symbol, target.venue));
+  return position !== undefined && position.side !== target.side ? position.quantity : 0;
+}
+
+/** Rule 6: a post-only LIMIT that would take now (buy ≥ mark, sell ≤ mark). */
+function postOnlyWouldTake(order: Order, quote: SymbolQuote | undefined): Violation | undefined {
+  if (!order.post_only || quote === undefined || !crosses(order, quote.mark)) return undefined;
+  return critical("post_only_would_take", "the post-only order would take liquidity at the current mark");
+}
+
+/** The response (order as it stands after execution, its fills), recorded for the client_id if any. */
+function finish(
+  run: Run,
+  kind: "created" | "rejected",
+  orderId: string,
+  units: TickerUnits,
+  fingerprint: string | null,
+  violations: Violation[],
+): PlaceOrderReply {
+  const state = run.state;
+  const order = state.orders.get(orderId);
+  if (order === undefined) throw new Error(`order ${orderId} vanished from its own decision`);
+  const fills: FillRecord[] = [];
+  for (const fill of state.fills) {
+    if (fill.order_id === orderId) fills.push(toFillRecord(fill, state.account_id, units));
+  }
+  const response: PlaceOrderResponse = { order: toOrderRecord(order, units), fills, violations };
+  if (order.client_id !== null && fingerprint !== null) {
+    run.emit({
+      type: "IdempotencyRecorded",
+      at: run.now,
+      client_id: order.client_id,
+      order_id: orderId,
+      fingerprint,
+      response,
+    });
+  }
+  return { kind, ...response };
+}

@@ -1,0 +1,96 @@
+// The wire records of CONTRACT section 4: the order and the fill exactly as a client sees them (snake_case,
+// JSON numbers made from exact decimals, ISO instants). Built only at the edge of the core.
+import type { Venue } from "../market/types.js";
+import { averagePrice, gridToNumber, unitsToNumber, type TickerUnits } from "../market/units.js";
+import type { Liquidity } from "../venues/fees.js";
+import { toIso } from "./time.js";
+import type { Fill, Order, OrderKind, OrderStatus, Side, TimeInForce } from "./types.js";
+
+export interface OrderRecord {
+  order_id: string;
+  account_id: string;
+  client_id: string | null;
+  symbol: string;
+  side: Side;
+  kind: OrderKind;
+  quantity: number;
+  filled_quantity: number;
+  avg_fill_price: number | null;
+  limit_price: number | null;
+  trigger_price: number | null;
+  time_in_force: TimeInForce;
+  expire_at: string | null;
+  post_only: boolean;
+  reduce_only: boolean;
+  index_trigger: boolean;
+  mark_trigger: boolean;
+  venue: Venue;
+  parent_order_id: string | null;
+  position_id: string | null;
+  status: OrderStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FillRecord {
+  fill_id: string;
+  order_id: string;
+  account_id: string;
+  client_id: string | null;
+  symbol: string;
+  side: Side;
+  quantity: number;
+  price: number;
+  fee: number;
+  liquidity: Liquidity;
+  venue: Venue;
+  realized_pnl: number;
+  executed_at: string;
+}
+
+export function toOrderRecord(order: Order, units: TickerUnits): OrderRecord {
+  return {
+    order_id: order.order_id,
+    account_id: order.account_id,
+    client_id: order.client_id,
+    symbol: order.symbol,
+    side: order.side,
+    kind: order.kind,
+    quantity: gridToNumber(order.quantity, units.step),
+    filled_quantity: gridToNumber(order.filled_quantity, units.step),
+    avg_fill_price:
+      order.filled_quantity === 0 ? null : averagePrice(order.filled_notional, order.filled_quantity, units),
+    limit_price: order.limit_price === null ? null : gridToNumber(order.limit_price, units.tick),
+    trigger_price: order.trigger_price === null ? null : gridToNumber(order.trigger_price, units.tick),
+    time_in_force: order.time_in_force,
+    expire_at: order.expire_at === null ? null : toIso(order.expire_at),
+    post_only: order.post_only,
+    reduce_only: order.reduce_only,
+    index_trigger: order.index_trigger,
+    mark_trigger: order.mark_trigger,
+    venue: order.venue,
+    parent_order_id: order.parent_order_id,
+    position_id: order.position_id,
+    status: order.status,
+    created_at: toIso(order.created_at),
+    updated_at: toIso(order.updated_at),
+  };
+}
+
+export function toFillRecord(fill: Fill, accountId: string, units: TickerUnits): FillRecord {
+  return {
+    fill_id: fill.fill_id,
+    order_id: fill.order_id,
+    account_id: accountId,
+    client_id: fill.client_id,
+    symbol: fill.symbol,
+    side: fill.side,
+    quantity: gridToNumber(fill.quantity, units.step),
+    price: gridToNumber(fill.price, units.tick),
+    fee: unitsToNumber(fill.fee),
+    liquidity: fill.liquidity,
+    venue: fill.venue,
+    realized_pnl: unitsToNumber(fill.realized_pnl),
+    executed_at: toIso(fill.executed_at),
+  };
+}

@@ -1,0 +1,48 @@
+// What `decide` answers (the API answer the shell sends back): order replies carry wire records, expected
+// refusals are typed errors the shell maps to HTTP through the error registry (kernel/errors.ts).
+import type { Violation } from "../risk/types.js";
+import type { FillRecord, OrderRecord } from "./record.js";
+
+/** One invalid field, `path` dotted as in CONTRACT section 0. */
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+export type ErrorReplyCode = "not_found" | "conflict" | "invalid_payload";
+
+/** An expected refusal: 404, 409 or 400 with `fields` next to `error` in the body. */
+export interface ErrorReply {
+  kind: "error";
+  code: ErrorReplyCode;
+  fields: Readonly<Record<string, unknown>>;
+}
+
+/** The body of POST /v1/order and POST /v1/position/close. */
+export interface PlaceOrderResponse {
+  order: OrderRecord;
+  fills: FillRecord[];
+  violations: Violation[];
+}
+
+/** created → 201; replayed (same client_id and body) → 200 with Idempotent-Replayed; rejected → 200. */
+export interface PlacedReply extends PlaceOrderResponse {
+  kind: "created" | "replayed" | "rejected";
+}
+
+export type PlaceOrderReply = PlacedReply | ErrorReply;
+
+/** The body of DELETE and PATCH /v1/order/:order_id. */
+export type OrderReply = { kind: "ok"; order: OrderRecord } | ErrorReply;
+
+export function invalid(issues: Issue[]): ErrorReply {
+  return { kind: "error", code: "invalid_payload", fields: { issues } };
+}
+
+export function notFound(): ErrorReply {
+  return { kind: "error", code: "not_found", fields: {} };
+}
+
+export function conflict(fields: Readonly<Record<string, unknown>>): ErrorReply {
+  return { kind: "error", code: "conflict", fields };
+}

@@ -1,0 +1,20 @@
+// One decision in progress, as the execution modules see it: the clock, prices and ids it was given, the
+// state as of the events emitted so far, and `emit`. The core implements it (emit = record the event and
+// apply it to a draft), so placement and execution code never import the core.
+import type { AccountState } from "../accounts/state.js";
+import type { BookSide, MarketView } from "../market/book.js";
+import type { EngineEvent } from "./events.js";
+
+export interface Run {
+  readonly now: number;
+  readonly market: MarketView;
+  /** A fresh UUID (the shell's randomness). */
+  nextId(): string;
+  /** The state after the events emitted so far; never the caller's state once an event is emitted. */
+  readonly state: AccountState;
+  emit(event: EngineEvent): void;
+  /** Steps this decision has taken from a side of the symbol's current book (not yet in the view). */
+  localTaken(symbol: string, side: BookSide): number;
+  /** HELD children activated by fills in this decision, in order. */
+  readonly activated: string[];
+}

@@ -1,0 +1,43 @@
+// Instants at the edge: the API speaks ISO 8601 UTC with milliseconds, the core epoch milliseconds.
+// Parsing is strict (a zone is required, impossible dates are refused) so `Date.parse` never shifts a value.
+
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
+
+let lastMs = Number.NaN;
+let lastIso = "";
+
+/** Epoch ms as `2026-11-22T14:05:00.000Z` (the last answer is remembered: records of one decision share it). */
+export function toIso(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
+
+/** Epoch ms of an ISO 8601 instant with a zone, or undefined when malformed or impossible (`2030-02-30`). */
+export function parseIsoInstant(text: string): number | undefined {
+  const match = ISO_INSTANT.exec(text);
+  if (match === null) return undefined;
+  const [, year, month, day, hour, minute, second] = match.map(Number);
+  if (year === undefined || month === undefined || day === undefined) return undefined;
+  if (month < 1 || month > 12 || day < 1 || (hour ?? 0) > 23 || (minute ?? 0) > 59 || (second ?? 0) > 59) {
+    return undefined;
+  }
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day > daysInMonth) return undefined;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Epoch ms of 00:00 UTC of the day containing `ms`. */
+export function utcDayStart(ms: number): number {
+  return ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+}
+
+/** The UTC calendar date of `ms` (`2026-11-22`). */
+export function utcDate(ms: number): string {
+  return toIso(ms).slice(0, 10);
+}

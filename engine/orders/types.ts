@@ -1,0 +1,155 @@
+// The order vocabulary and the engine's internal order and fill records. Internally prices are ticks,
+// quantities steps, money units and times epoch milliseconds; orders/record.ts turns them into the wire
+// records of CONTRACT section 4. Records are replaced, never mutated, so a decide-time draft can share them.
+import type { Venue } from "../market/types.js";
+import type { Liquidity } from "../venues/fees.js";
+
+export const Side = { BUY: "BUY", SELL: "SELL" } as const;
+export type Side = (typeof Side)[keyof typeof Side];
+
+export const OrderKind = { MARKET: "MARKET", LIMIT: "LIMIT", STOP: "STOP", TAKE_PROFIT: "TAKE_PROFIT" } as const;
+export type OrderKind = (typeof OrderKind)[keyof typeof OrderKind];
+
+export const TimeInForce = { GTC: "GTC", GTD: "GTD", GTX: "GTX", IOC: "IOC", FOK: "FOK" } as const;
+export type TimeInForce = (typeof TimeInForce)[keyof typeof TimeInForce];
+
+export const OrderStatus = {
+  HELD: "HELD",
+  NEW: "NEW",
+  PARTIALLY_FILLED: "PARTIALLY_FILLED",
+  FILLED: "FILLED",
+  CANCELED: "CANCELED",
+  REJECTED: "REJECTED",
+  EXPIRED: "EXPIRED",
+} as const;
+export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
+
+export const CancelReason = {
+  user: "user",
+  risk: "risk",
+  parent_canceled: "parent_canceled",
+  oco: "oco",
+  ioc_remainder: "ioc_remainder",
+  reduce_only_no_position: "reduce_only_no_position",
+} as const;
+export type CancelReason = (typeof CancelReason)[keyof typeof CancelReason];
+
+export const ExpireReason = { gtd: "gtd", fok: "fok" } as const;
+export type ExpireReason = (typeof ExpireReason)[keyof typeof ExpireReason];
+
+export const WORKING_STATUSES: ReadonlySet<OrderStatus> = new Set(["HELD", "NEW", "PARTIALLY_FILLED"]);
+
+export function isWorking(status: OrderStatus): boolean {
+  return status === "NEW" || status === "PARTIALLY_FILLED" || status === "HELD";
+}
+
+export function opposite(side: Side): Side {
+  return side === "BUY" ? "SELL" : "BUY";
+}
+
+/** +1 for BUY (long), −1 for SELL (short). */
+export function direction(side: Side): 1 | -1 {
+  return side === "BUY" ? 1 : -1;
+}
+
+/** An order as the engine keeps it. Every field is JSON-safe (journal events carry whole orders). */
+export interface Order {
+  readonly order_id: string;
+  readonly account_id: string;
+  readonly client_id: string | null;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly kind: OrderKind;
+  /** Steps. */
+  readonly quantity: number;
+  readonly filled_quantity: number;
+  /** Σ notional of the fills (units), for the average fill price. */
+  readonly filled_notional: number;
+  /** Ticks. */
+  readonly limit_price: number | null;
+  readonly trigger_price: number | null;
+  readonly time_in_force: TimeInForce;
+  readonly expire_at: number | null;
+  readonly post_only: boolean;
+  readonly reduce_only: boolean;
+  readonly index_trigger: boolean;
+  readonly mark_trigger: boolean;
+  readonly venue: Venue;
+  readonly parent_order_id: string | null;
+  readonly position_id: string | null;
+  readonly status: OrderStatus;
+  readonly created_at: number;
+  readonly updated_at: number;
+  /** A STOP/TAKE_PROFIT that reached its trigger and now executes as a market order. */
+  readonly triggered: boolean;
+  /** Margin (units) this working order reserves for the exposure it may add; 0 for reduce-only. */
+  readonly reserve: number;
+  /** Children placed with this order as parent (TP/SL legs), in placement order. */
+  readonly child_ids: readonly string[];
+  /** Why the order ended as CANCELED or EXPIRED (audit). */
+  readonly reason: CancelReason | ExpireReason | null;
+}
+
+/** One fill, as kept in the account's trade list. */
+export interface Fill {
+  readonly fill_id: string;
+  readonly order_id: string;
+  readonly client_id: string | null;
+  readonly symbol: string;
+  readonly side: Side;
+  /** Steps. */
+  readonly quantity: number;
+  /** Ticks. */
+  readonly price: number;
+  /** Units. */
+  readonly fee: number;
+  readonly liquidity: Liquidity;
+  readonly venue: Venue;
+  /** Units; zero unless the fill reduced a position. */
+  readonly realized_pnl: number;
+  readonly executed_at: number;
+  readonly position_id: string;
+}
+
+export function remainingOf(order: Order): number {
+  return order.quantity - order.filled_quantity;
+}
+
+/** An order under construction (a fresh copy, before it is stored). */
+export type OrderDraft = { -readonly [K in keyof Order]: Order[K] };
+
+/**
+ * A field-by-field copy: one fixed-shape literal is much cheaper than an object spread on the hot path
+ * (every fill replaces its order). Keep in step with `Order`; the compiler checks every field is copied.
+ */
+export function copyOrder(order: Order): OrderDraft {
+  return {
+    order_id: order.order_id,
+    account_id: order.account_id,
+    client_id: order.client_id,
+    symbol: order.symbol,
+    side: order.side,
+    kind: order.kind,
+    quantity: order.quantity,
+    filled_quantity: order.filled_quantity,
+    filled_notional: order.filled_notional,
+    limit_price: order.limit_price,
+    trigger_price: order.trigger_price,
+    time_in_force: order.time_in_force,
+    expire_at: order.expire_at,
+    post_only: order.post_only,
+    reduce_only: order.reduce_only,
+    index_trigger: order.index_trigger,
+    mark_trigger: order.mark_trigger,
+    venue: order.venue,
+    parent_order_id: order.parent_order_id,
+    position_id: order.position_id,
+    status: order.status,
+    created_at: order.created_at,
+    updated_at: order.updated_at,
+    triggered: order.triggered,
+    reserve: order.reserve,
+    child_ids: order.child_ids,
+    reason: order.reason,
+  };
+}

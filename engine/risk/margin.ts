@@ -1,0 +1,54 @@
+// Margin and equity of an account at the current marks (docs/engine.md, "Positions and money"):
+// equity = balance + Σ unrealized; margin_locked = Σ positions' initial margin; working orders that can add
+// exposure reserve margin; margin_available = equity − margin_locked − reserved.
+import type { AccountState } from "../accounts/state.js";
+import type { Plan } from "../accounts/plans.js";
+import type { TickerSpec } from "../market/catalogue.js";
+import type { MarketView } from "../market/book.js";
+import { marginFor, notionalOf, tickerUnits, type TickerUnits } from "../market/units.js";
+import { positionMargin, unrealizedPnl } from "../positions/ledger.js";
+
+/** Leverage of a position on a ticker: the lower of the plan's for its asset class and the ticker's. */
+export function leverageFor(plan: Plan, spec: TickerSpec): number {
+  return Math.min(plan.max_leverage[spec.asset_class], spec.max_leverage);
+}
+
+/** Margin a working order reserves: remaining steps × price / leverage, none for reduce-only orders. */
+export function reserveFor(
+  reduceOnly: boolean,
+  remainingSteps: number,
+  priceTicks: number,
+  units: TickerUnits,
+  leverage: number,
+): number {
+  if (reduceOnly || remainingSteps <= 0 || priceTicks <= 0) return 0;
+  return marginFor(notionalOf(priceTicks, remainingSteps, units.unitsPerTickStep), leverage);
+}
+
+export interface MarginSnapshot {
+  readonly unrealized: number;
+  readonly equity: number;
+  readonly locked: number;
+  readonly reserved: number;
+  readonly available: number;
+}
+
+/** The account's margin at the view's marks (a position on a symbol without a price counts at entry). */
+export function marginSnapshot(state: AccountState, market: MarketView): MarginSnapshot {
+  let unrealized = 0;
+  let locked = 0;
+  for (const position of state.positions.values()) {
+    locked += positionMargin(position);
+    const quote = market.quotes.get(position.symbol);
+    if (quote !== undefined) unrealized += unrealizedPnl(position, quote.mark, quote.units);
+  }
+  const equity = state.balance + unrealized;
+  const reserved = state.reserved_margin;
+  return { unrealized, equity, locked, reserved, available: equity - locked - reserved };
+}
+
+/** The fixed-point view of a ticker in the market's catalogue. */
+export function unitsIn(market: MarketView, symbol: string): TickerUnits | undefined {
+  const spec = market.catalogue.bySymbol(symbol);
+  return spec === undefined ? undefined : tickerUnits(spec);
+}

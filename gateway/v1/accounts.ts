@@ -1,0 +1,85 @@
+// /v1/account...: create an account from a plan, read its record, summary, positions, history, trades and
+// working orders. Ownership is the engine's business: another user's account is 404.
+import type { Request, RequestHandler, Response } from "express";
+import { ServiceError } from "../../kernel/errors.js";
+import { parseIsoDateTime } from "../../kernel/time.js";
+import type { Clients } from "../clients.js";
+import { bodyOf, parse, requestIdOf } from "../http/common.js";
+import { callerOf } from "./auth.js";
+import { accountJson, closedPositionJson, fillJson, orderJson, positionJson, summaryJson } from "./records.js";
+import { CreateAccountBody, ListQuery, isUuid } from "./schemas.js";
+
+/** The path's account id; a malformed one cannot name an account, so it is 404 like an unknown one. */
+function accountRef(req: Request, res: Response): { user_id: string; account_id: string } {
+  const accountId = typeof req.params.account_id === "string" ? req.params.account_id : "";
+  if (!isUuid(accountId)) throw new ServiceError("not_found");
+  return { user_id: callerOf(res).userId, account_id: accountId.toLowerCase() };
+}
+
+export function createAccount(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const body = parse(CreateAccountBody, bodyOf(req));
+    const account = await clients.engine.createAccount(
+      { user_id: callerOf(res).userId, plan_id: body.plan_id, default_venue: body.default_venue, label: body.label },
+      requestIdOf(res),
+    );
+    res.status(201).json(accountJson(account));
+  };
+}
+
+export function getAccount(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    res.status(200).json(accountJson(await clients.engine.getAccount(accountRef(req, res), requestIdOf(res))));
+  };
+}
+
+export function getSummary(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    res.status(200).json(summaryJson(await clients.engine.getSummary(accountRef(req, res), requestIdOf(res))));
+  };
+}
+
+export function listPositions(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const reply = await clients.engine.listPositions(accountRef(req, res), requestIdOf(res));
+    res.status(200).json({ data: reply.data.map(positionJson) });
+  };
+}
+
+export function listOrders(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const reply = await clients.engine.listOrders(accountRef(req, res), requestIdOf(res));
+    res.status(200).json({ data: reply.data.map(orderJson) });
+  };
+}
+
+function range(req: Request, res: Response) {
+  const ref = accountRef(req, res);
+  const query = parse(ListQuery, req.query);
+  const issues = [];
+  for (const bound of ["from", "to"] as const) {
+    const value = query[bound];
+    if (value !== undefined && Number.isNaN(parseIsoDateTime(value))) {
+      issues.push({ path: bound, message: "must be an ISO 8601 date-time with a time zone" });
+    }
+  }
+  if (issues.length > 0) throw ServiceError.invalid(issues);
+  if (query.from !== undefined && query.to !== undefined && parseIsoDateTime(query.from) > parseIsoDateTime(query.to)) {
+    throw ServiceError.invalid([{ path: "from", message: "must not be after to" }]);
+  }
+  return { ...ref, from: query.from ?? "", to: query.to ?? "", limit: query.limit ?? 0 };
+}
+
+export function listPositionHistory(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const reply = await clients.engine.listPositionHistory(range(req, res), requestIdOf(res));
+    res.status(200).json({ data: reply.data.map(closedPositionJson), has_more: reply.has_more });
+  };
+}
+
+export function listTrades(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const reply = await clients.engine.listTrades(range(req, res), requestIdOf(res));
+    res.status(200).json({ data: reply.data.map(fillJson), has_more: reply.has_more });
+  };
+}

@@ -1,0 +1,99 @@
+// Request shapes of the /v1 surface (snake_case). The gateway checks shape only: types, enums, unknown
+// fields. Business rules (grids, combinations, ownership) live in the engine, which answers with issues.
+import { z } from "zod";
+
+/** A JSON number or a decimal string, passed on as exact decimal text (`1e-7` becomes `"0.0000001"`). */
+export const decimal = z
+  .union([z.number(), z.string()], { message: "must be a number or a decimal string" })
+  .transform((value, ctx) => {
+    const text = typeof value === "number" ? numberToDecimal(value) : value.trim();
+    if (text === undefined || !/^-?\d+(\.\d+)?$/.test(text)) {
+      ctx.addIssue({ code: "custom", message: 'must be a number or a decimal string such as "0.015"' });
+      return z.NEVER;
+    }
+    return text;
+  });
+
+/** The shortest decimal text of a finite double, without exponent notation. */
+export function numberToDecimal(value: number): string | undefined {
+  if (!Number.isFinite(value)) return undefined;
+  const text = String(value);
+  const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (match === null) return text;
+  const [, sign = "", int = "", frac = "", exp = "0"] = match;
+  const digits = int + frac;
+  const point = int.length + Number(exp);
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+
+export const SIDES = ["BUY", "SELL"] as const;
+export const KINDS = ["MARKET", "LIMIT", "STOP", "TAKE_PROFIT"] as const;
+export const TIME_IN_FORCE = ["GTC", "GTD", "GTX", "IOC", "FOK"] as const;
+export const VENUES = ["GMX", "OSTIUM"] as const;
+
+export const PlaceOrderBody = z.strictObject({
+  account_id: uuid,
+  symbol: z.string().min(1).max(32),
+  side: z.enum(SIDES),
+  kind: z.enum(KINDS),
+  quantity: decimal,
+  limit_price: optional(decimal),
+  trigger_price: optional(decimal),
+  time_in_force: optional(z.enum(TIME_IN_FORCE)),
+  expire_at: optional(z.string().max(64)),
+  post_only: optional(z.boolean()),
+  reduce_only: optional(z.boolean()),
+  index_trigger: optional(z.boolean()),
+  mark_trigger: optional(z.boolean()),
+  client_id: optional(z.string().min(1).max(64)),
+  venue: optional(z.enum(VENUES)),
+  parent_order_id: optional(uuid),
+  position_id: optional(uuid),
+});
+
+export const CreateAccountBody = z.strictObject({
+  plan_id: uuid,
+  default_venue: optional(z.enum(VENUES)),
+  label: optional(z.string().max(100)),
+});
+
+export const ClosePositionBody = z.strictObject({
+  account_id: uuid,
+  symbol: z.string().min(1).max(32),
+  quantity: optional(decimal),
+  kind: optional(z.enum(["MARKET", "LIMIT"])),
+  price: optional(decimal),
+  time_in_force: optional(z.enum(TIME_IN_FORCE)),
+  client_id: optional(z.string().min(1).max(64)),
+  venue: optional(z.enum(VENUES)),
+  position_id: optional(uuid),
+});
+
+export const AmendOrderBody = z
+  .strictObject({
+    trigger_price: optional(decimal),
+    limit_price: optional(decimal),
+    quantity: optional(decimal),
+  })
+  .refine((b) => b.trigger_price !== undefined || b.limit_price !== undefined || b.quantity !== undefined, {
+    message: "name at least one of trigger_price, limit_price, quantity",
+  });
+
+export const ListQuery = z.strictObject({
+  from: optional(z.string()),
+  to: optional(z.string()),
+  limit: optional(
+    z
+      .string()
+      .regex(/^\d+$/, "must be a positive integer")
+      .transform(Number)
+      .refine((n) => n >= 1, "must be at least 1"),
+  ),
+});
+
+export const isUuid = (value: string): boolean => uuid.safeParse(value).success;

@@ -1,0 +1,17 @@
+// Original file: proto/engine/v1/engine.proto
+
+export interface ListRangeRequest {
+  user_id?: string;
+  account_id?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+}
+
+export interface ListRangeRequest__Output {
+  user_id: string;
+  account_id: string;
+  from: string;
+  to: string;
+  limit: number;
+}
