@@ -1,10 +1,10 @@
 // /v1/account...: create an account from a plan, read its record, summary, positions, history, trades and
 // working orders. Ownership is the engine's business: another user's account is 404.
 import type { Request, RequestHandler, Response } from "express";
-import { ServiceError } from "../../kernel/errors.js";
+import { ServiceError, type Issue } from "../../kernel/errors.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
 import type { Clients } from "../clients.js";
-import { bodyOf, parse, requestIdOf } from "../http/common.js";
+import { bodyOf, parse, requestIdOf, toIssues } from "../http/common.js";
 import { callerOf } from "./auth.js";
 import { accountJson, closedPositionJson, fillJson, orderJson, positionJson, summaryJson } from "./records.js";
 import { CreateAccountBody, ListQuery, isUuid } from "./schemas.js";
@@ -55,15 +55,19 @@ export function listOrders(clients: Clients): RequestHandler {
 
 function range(req: Request, res: Response) {
   const ref = accountRef(req, res);
-  const query = parse(ListQuery, req.query);
-  const issues = [];
+  // Every problem at once: the shape (unknown parameters, limit) and the dates.
+  const issues: Issue[] = [];
+  const raw = req.query as Record<string, unknown>;
   for (const bound of ["from", "to"] as const) {
-    const value = query[bound];
-    if (value !== undefined && Number.isNaN(parseIsoDateTime(value))) {
+    const value = raw[bound];
+    if (typeof value === "string" && Number.isNaN(parseIsoDateTime(value))) {
       issues.push({ path: bound, message: "must be an ISO 8601 date-time with a time zone" });
     }
   }
-  if (issues.length > 0) throw ServiceError.invalid(issues);
+  const shape = ListQuery.safeParse(raw);
+  if (!shape.success) issues.push(...toIssues(shape.error));
+  if (issues.length > 0 || !shape.success) throw ServiceError.invalid(issues);
+  const query = shape.data;
   if (query.from !== undefined && query.to !== undefined && parseIsoDateTime(query.from) > parseIsoDateTime(query.to)) {
     throw ServiceError.invalid([{ path: "from", message: "must not be after to" }]);
   }

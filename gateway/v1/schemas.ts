@@ -6,7 +6,7 @@ import { z } from "zod";
 export const decimal = z
   .union([z.number(), z.string()], { message: "must be a number or a decimal string" })
   .transform((value, ctx) => {
-    const text = typeof value === "number" ? numberToDecimal(value) : value.trim();
+    const text = typeof value === "number" ? numberToDecimal(value) : value;
     if (text === undefined || !/^-?\d+(\.\d+)?$/.test(text)) {
       ctx.addIssue({ code: "custom", message: 'must be a number or a decimal string such as "0.015"' });
       return z.NEVER;

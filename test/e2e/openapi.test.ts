@@ -3,6 +3,7 @@
 // documented JSON Schema (Ajv, draft 2020-12 as OpenAPI 3.1 uses it) and each documented header is checked.
 // In the other direction, the document's operations must equal the routes the gateway serves (listed below
 // from gateway/app.ts, gateway/api/router.ts and gateway/v1/router.ts), and other paths must be 404.
+// The trading surface runs with PRICE_FEED=push: prices are pushed over market.v1, so every outcome is chosen.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +12,7 @@ import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { flipLast, type CreatedKey } from "../harness/client.js";
+import { marketClient, type Market } from "../harness/market.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DOC_ID = "https://funded-trading.invalid/openapi.yaml";
@@ -31,13 +33,30 @@ const SERVED = [
   "v1 GET /readyz",
   "v1 GET /v1/tickers",
   "v1 GET /v1/plans",
+  "v1 POST /v1/account",
+  "v1 GET /v1/account/{account_id}",
+  "v1 GET /v1/account/{account_id}/summary",
+  "v1 GET /v1/account/{account_id}/positions",
+  "v1 GET /v1/account/{account_id}/positions/history",
+  "v1 GET /v1/account/{account_id}/trades",
+  "v1 GET /v1/account/{account_id}/orders",
+  "v1 POST /v1/order",
+  "v1 DELETE /v1/order/{order_id}",
+  "v1 PATCH /v1/order/{order_id}",
+  "v1 POST /v1/position/close",
 ];
+
+/** Every authenticated /v1 operation, to hold each one to its 401, 403 and 429 answers. */
+const V1_OPERATIONS = SERVED.filter((op) => op.startsWith("v1 ") && op.includes(" /v1/")).map((op) => {
+  const [, method = "", template = ""] = op.split(" ");
+  return { method: method as Method, template };
+});
 
 /** Documented responses no black-box test can provoke: an internal fault, a dependency down. */
 const UNREACHABLE_STATUSES = new Set(["500", "503"]);
 
 /** Headers that only some responses carry; a response must carry them exactly when documented. */
-const CONDITIONAL_HEADERS = ["RateLimit-Policy", "RateLimit", "Retry-After"];
+const CONDITIONAL_HEADERS = ["RateLimit-Policy", "RateLimit", "Retry-After", "Idempotent-Replayed"];
 
 interface ServerObject {
   url: string;
@@ -65,6 +84,11 @@ interface OpenApiDocument {
 }
 
 const METHODS: Method[] = ["GET", "POST", "DELETE", "PUT", "PATCH"];
+
+/** The "Challenge 10K" plan of engine/accounts/plans.json: 10,000 USD, crypto leverage 2. */
+const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
+/** A well-formed id that names nothing. */
+const SOME_ID = "00000000-0000-4000-8000-000000000000";
 
 const doc = parse(readFileSync(path.join(ROOT, "docs", "openapi.yaml"), "utf8")) as OpenApiDocument;
 
@@ -169,6 +193,8 @@ interface Endpoints {
 
 interface Send {
   params?: Record<string, string>;
+  /** Appended as the query string. */
+  query?: Record<string, string>;
   headers?: Record<string, string>;
   /** Sent as JSON with Content-Type: application/json. */
   json?: unknown;
@@ -212,6 +238,7 @@ async function send(
 
   let target = template;
   for (const [name, value] of Object.entries(init.params ?? {})) target = target.replace(`{${name}}`, value);
+  if (init.query !== undefined) target += `?${new URLSearchParams(init.query).toString()}`;
   const reply = await fetchReply(`${endpoints[listener]}${target}`, method, init);
 
   const label = `${listener} ${method} ${template} → ${reply.status}`;
@@ -245,7 +272,18 @@ function checkResponse(response: ResponseObject, pointer: string, reply: Reply, 
   }
 }
 
-const apiKeyHeaders = (key: Pick<CreatedKey, "key" | "secret">): Record<string, string> => ({
+type Json = Record<string, unknown>;
+type Credentials = Pick<CreatedKey, "key" | "secret">;
+const asJson = (value: unknown): Json => (typeof value === "object" && value !== null ? (value as Json) : {});
+
+/** A request to any /v1 operation that is refused before its target or body is looked at. */
+const unread = (method: Method, headers: Record<string, string> = {}): Send => ({
+  headers,
+  params: { account_id: SOME_ID, order_id: SOME_ID },
+  ...(method === "POST" || method === "PATCH" ? { json: {} } : {}),
+});
+
+const apiKeyHeaders = (key: Credentials): Record<string, string> => ({
   "x-api-key": key.key,
   "x-api-secret": key.secret,
 });
@@ -256,6 +294,7 @@ describe("docs/openapi.yaml against the running gateway", () => {
   let strict: TestStack | undefined;
   let main: Endpoints;
   let guarded: Endpoints;
+  let market: Market | undefined;
   const adminToken = "openapi-admin-token-0123456789";
   const bearer = { authorization: `Bearer ${adminToken}` };
 
@@ -278,7 +317,7 @@ describe("docs/openapi.yaml against the running gateway", () => {
 
   beforeAll(async () => {
     const [first, second] = await Promise.allSettled([
-      stackOn("pglite"),
+      stackOn("pglite", { env: { PRICE_FEED: "push" } }),
       stackOn("pglite", {
         gatewayEnv: { RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_MS: "60000", WALLET_ADMIN_TOKEN: adminToken },
       }),
@@ -291,8 +330,10 @@ describe("docs/openapi.yaml against the running gateway", () => {
     strict = second.value;
     main = stack.gateways[0] ?? { api: "", v1: "" };
     guarded = strict.gateways[0] ?? { api: "", v1: "" };
+    market = marketClient(stack.engineGrpc);
   });
   afterAll(async () => {
+    market?.close();
     await Promise.all([stack?.stop(), strict?.stop()]);
   });
 
@@ -324,6 +365,23 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(nullable("/components/schemas/Ticker/properties/mark_price")).toBe(true);
     expect(nullable("/components/schemas/Ticker/properties/index_price")).toBe(true);
     expect(nullable("/components/schemas/ApiKeyFields/properties/createdAt")).toBe(false);
+    for (const name of [
+      "client_id",
+      "avg_fill_price",
+      "limit_price",
+      "trigger_price",
+      "expire_at",
+      "parent_order_id",
+      "position_id",
+    ]) {
+      expect(nullable(`/components/schemas/Order/properties/${name}`), name).toBe(true);
+    }
+    expect(nullable("/components/schemas/Order/properties/status")).toBe(false);
+    expect(nullable("/components/schemas/Fill/properties/client_id")).toBe(true);
+    expect(nullable("/components/schemas/Account/properties/label")).toBe(true);
+    expect(nullable("/components/schemas/Account/properties/terminated_at")).toBe(true);
+    expect(nullable("/components/schemas/Account/properties/created_at")).toBe(false);
+    expect(nullable("/components/schemas/ClosedPosition/properties/r_multiple")).toBe(true);
   });
 
   it("compiles every schema the document gives a response, a header or a request body", () => {
@@ -361,6 +419,38 @@ describe("docs/openapi.yaml against the running gateway", () => {
     const validate = "/paths/~1api~1api-keys~1validate/post/requestBody/content/application~1json/schema";
     expect(validatorAt(validate)({ key: "k", secret: "s", ip: "127.0.0.1", permission: "TRADE" })).toBe(true);
     expect(validatorAt(validate)({ key: "k", secret: "s" })).toBe(false);
+
+    const body = (template: string, method: Lowercase<Method>) =>
+      validatorAt(`/paths/${escapeSegment(template)}/${method}/requestBody/content/application~1json/schema`);
+    const account = body("/v1/account", "post");
+    expect(account({ plan_id: PLAN_10K, label: "swing", default_venue: "OSTIUM" })).toBe(true);
+    expect(account({ plan_id: PLAN_10K, label: null, default_venue: null })).toBe(true);
+    expect(account({ plan_id: PLAN_10K, balance: 1_000_000 })).toBe(false);
+    expect(account({ label: "no plan" })).toBe(false);
+    const place = body("/v1/order", "post");
+    const order = { account_id: SOME_ID, symbol: "btcusd", side: "BUY", kind: "LIMIT", limit_price: 95_000 };
+    expect(place({ ...order, quantity: "0.015", client_id: "intent-1" })).toBe(true);
+    expect(place({ ...order, quantity: 0.015, expire_at: "2099-01-01T00:00:00Z", post_only: null })).toBe(true);
+    for (const quantity of ["1e5", ".5", "-1", "0", "0.000", true, 0, -0.5]) {
+      expect(place({ ...order, quantity }), `quantity ${JSON.stringify(quantity)}`).toBe(false);
+    }
+    expect(place({ ...order, quantity: 1, side: "HOLD" })).toBe(false);
+    expect(place({ ...order, quantity: 1, kind: "STOP_LIMIT" })).toBe(false);
+    expect(place({ ...order, quantity: 1, time_in_force: "DAY" })).toBe(false);
+    expect(place({ ...order, quantity: 1, venue: "BINANCE" })).toBe(false);
+    expect(place({ ...order, quantity: 1, client_id: "x".repeat(65) })).toBe(false);
+    expect(place({ ...order, quantity: 1, leverage: 10 })).toBe(false);
+    const close = body("/v1/position/close", "post");
+    expect(close({ account_id: SOME_ID, symbol: "BTC/USD" })).toBe(true);
+    expect(close({ account_id: SOME_ID, symbol: "BTC-USD", kind: "LIMIT", price: "51000", quantity: 0.01 })).toBe(true);
+    expect(close({ account_id: SOME_ID, symbol: "BTC-USD", kind: "STOP" })).toBe(false);
+    expect(close({ symbol: "BTC-USD" })).toBe(false);
+    const amend = body("/v1/order/{order_id}", "patch");
+    expect(amend({ trigger_price: "48000.5" })).toBe(true);
+    expect(amend({ limit_price: null, quantity: 2 })).toBe(true);
+    expect(amend({})).toBe(false);
+    expect(amend({ limit_price: null })).toBe(false);
+    expect(amend({ price: 1 })).toBe(false);
   });
 
   it("creates keys with 201, showing webhookSecret only when a webhookUrl was given", async () => {
@@ -485,17 +575,489 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(plans.headers.get("ratelimit")).toMatch(/^limit=1200, remaining=1198, reset=\d+$/);
   });
 
+  // ---- The trading surface (PRICE_FEED=push: BTC-USD at 50,000 and ETH-USD at 2,500 unless a test moves them).
+
+  const PRICES = { "BTC-USD": 50_000, "ETH-USD": 2_500 };
+  const prices = (): Market => {
+    if (market === undefined) throw new Error("no market.v1 client");
+    return market;
+  };
+  /** A /v1 request made with `key`. */
+  const as = (key: Credentials, init: Send = {}): Send => ({
+    ...init,
+    headers: { ...apiKeyHeaders(key), ...init.headers },
+  });
+  async function openAccount(key: Credentials): Promise<string> {
+    const reply = await send(main, "v1", "POST", "/v1/account", as(key, { json: { plan_id: PLAN_10K } }));
+    expect(reply.status).toBe(201);
+    return String(field(reply, "account_id"));
+  }
+  const place = (key: Credentials, json: Json) => send(main, "v1", "POST", "/v1/order", as(key, { json }));
+  const cancel = (key: Credentials, orderId: string) =>
+    send(main, "v1", "DELETE", "/v1/order/{order_id}", as(key, { params: { order_id: orderId } }));
+  const amend = (key: Credentials, orderId: string, json: unknown) =>
+    send(main, "v1", "PATCH", "/v1/order/{order_id}", as(key, { params: { order_id: orderId }, json }));
+  const close = (key: Credentials, json: Json) => send(main, "v1", "POST", "/v1/position/close", as(key, { json }));
+  const read = (key: Credentials, template: string, accountId: string, query?: Record<string, string>) =>
+    send(
+      main,
+      "v1",
+      "GET",
+      template,
+      as(key, { params: { account_id: accountId }, ...(query === undefined ? {} : { query }) }),
+    );
+  const orderOf = (reply: Reply): Json => asJson(field(reply, "order"));
+  const orderIdOf = (reply: Reply): string => String(orderOf(reply).order_id);
+  const issuePaths = (reply: Reply): string[] =>
+    (field(reply, "issues") as { path: string }[]).map((issue) => issue.path).sort();
+
+  it("opens an account with 201 and answers 400 for an unknown plan or field, 413 for a huge body", async () => {
+    const key = await created(main, "nadia", { label: "trader", permissions: ["TRADE"] });
+    const plans = await send(main, "v1", "GET", "/v1/plans", as(key));
+    const plan = (field(plans, "data") as Json[]).find((p) => p.plan_id === PLAN_10K);
+    expect(plan).toBeDefined();
+    const post = (json: unknown) => send(main, "v1", "POST", "/v1/account", as(key, { json }));
+    const opened = await post({ plan_id: PLAN_10K, label: "swing" });
+    expect(opened.status).toBe(201);
+    expect(opened.json).toMatchObject({
+      plan_id: PLAN_10K,
+      rules_version: plan?.rules_version,
+      label: "swing",
+      state: "ACTIVE",
+      default_venue: "GMX",
+      balance: plan?.starting_balance,
+      equity: plan?.starting_balance,
+      terminated_at: null,
+    });
+    const ostium = await post({ plan_id: PLAN_10K, default_venue: "OSTIUM", label: null });
+    expect(ostium.status).toBe(201);
+    expect(ostium.json).toMatchObject({ default_venue: "OSTIUM", label: null });
+    expect(field(ostium, "account_id")).not.toBe(field(opened, "account_id"));
+    const unknownPlan = await post({ plan_id: SOME_ID });
+    expect(unknownPlan.status).toBe(400);
+    expect(issuePaths(unknownPlan)).toEqual(["plan_id"]);
+    const unknownField = await post({ plan_id: PLAN_10K, balance: 1_000_000 });
+    expect(unknownField.status).toBe(400);
+    expect(field(unknownField, "issues")).toEqual([{ path: "balance", message: "unknown field" }]);
+    const notJson = await send(
+      main,
+      "v1",
+      "POST",
+      "/v1/account",
+      as(key, { headers: { "content-type": "application/json" }, raw: "{plan_id:" }),
+    );
+    expect(notJson.status).toBe(400);
+    const huge = await post({ plan_id: PLAN_10K, label: "x".repeat(70_000) });
+    expect(huge.status).toBe(413);
+  });
+
+  it("places an order with 201, replays a client_id with 200 and Idempotent-Replayed, rejects with 200", async () => {
+    await prices().push(PRICES);
+    const key = await created(main, "omar", { label: "algo", permissions: ["TRADE"] });
+    const accountId = await openAccount(key);
+    const order = (json: Json) => place(key, { account_id: accountId, symbol: "BTC-USD", ...json });
+
+    const first = await order({ side: "BUY", kind: "MARKET", quantity: "0.1", client_id: "oa-open-1" });
+    expect(first.status).toBe(201);
+    expect(orderOf(first)).toMatchObject({
+      status: "FILLED",
+      time_in_force: "IOC",
+      client_id: "oa-open-1",
+      filled_quantity: 0.1,
+      avg_fill_price: 50_000,
+    });
+    expect(field(first, "fills")).toEqual([
+      expect.objectContaining({ quantity: 0.1, price: 50_000, liquidity: "TAKER", client_id: "oa-open-1" }),
+    ]);
+    // The same intent, the quantity as a number this time: an equal normalised body.
+    const replay = await order({ side: "BUY", kind: "MARKET", quantity: 0.1, client_id: "oa-open-1" });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.json).toEqual(first.json);
+
+    const resting = await order({ side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "40000" });
+    expect(resting.status).toBe(201);
+    expect(orderOf(resting)).toMatchObject({ status: "NEW", time_in_force: "GTC", limit_price: 40_000 });
+    expect(orderOf(resting).avg_fill_price).toBeNull();
+    const stop = await order({ side: "SELL", kind: "STOP", quantity: "0.1", trigger_price: 45_000, reduce_only: true });
+    expect(stop.status).toBe(201);
+    expect(orderOf(stop)).toMatchObject({ status: "NEW", mark_trigger: true, index_trigger: false });
+    const gtd = await order({
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: 41_000,
+      time_in_force: "GTD",
+      expire_at: "2099-01-01T00:00:00+02:00",
+    });
+    expect(gtd.status).toBe(201);
+    expect(orderOf(gtd).expire_at).toBe("2098-12-31T22:00:00.000Z");
+
+    const postOnly = await order({
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: 60_000,
+      post_only: true,
+    });
+    expect(postOnly.status).toBe(200);
+    expect(postOnly.headers.get("idempotent-replayed")).toBeNull();
+    expect(orderOf(postOnly).status).toBe("REJECTED");
+    expect(field(postOnly, "violations")).toEqual([
+      expect.objectContaining({ rule: "post_only_would_take", severity: "critical" }),
+    ]);
+    const gtx = await order({
+      side: "SELL",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: 49_000,
+      time_in_force: "GTX",
+    });
+    expect(gtx.status).toBe(200);
+    expect((field(gtx, "violations") as Json[])[0]?.rule).toBe("post_only_would_take");
+
+    const tooBig = await order({ side: "BUY", kind: "MARKET", quantity: 100, client_id: "oa-too-big" });
+    expect(tooBig.status).toBe(200);
+    expect(orderOf(tooBig).status).toBe("REJECTED");
+    expect((field(tooBig, "violations") as Json[]).map((v) => v.rule)).toEqual(["insufficient_margin"]);
+    const tooBigAgain = await order({ side: "BUY", kind: "MARKET", quantity: "100", client_id: "oa-too-big" });
+    expect(tooBigAgain.status).toBe(200);
+    expect(tooBigAgain.headers.get("idempotent-replayed")).toBe("true");
+    expect(tooBigAgain.json).toEqual(tooBig.json);
+  });
+
+  it("answers POST /v1/order with 409 conflicts, 400 per field, 404 for what the user does not own, 413", async () => {
+    await prices().push(PRICES);
+    const key = await created(main, "petra", { label: "algo", permissions: ["MANAGE_ORDERS"] });
+    const stranger = await created(main, "petra-not", { label: "other", permissions: ["TRADE"] });
+    const accountId = await openAccount(key);
+    const order = (json: Json) => place(key, { account_id: accountId, symbol: "BTC-USD", ...json });
+
+    const first = await order({ side: "BUY", kind: "MARKET", quantity: "0.01", client_id: "oa-1" });
+    expect(first.status).toBe(201);
+    const clash = await order({ side: "BUY", kind: "MARKET", quantity: "0.02", client_id: "oa-1" });
+    expect(clash.status).toBe(409);
+    expect(clash.json).toEqual({ error: "conflict", client_id: "oa-1", order_id: orderIdOf(first) });
+    const nothingToReduce = await order({
+      symbol: "ETH-USD",
+      side: "SELL",
+      kind: "MARKET",
+      quantity: "0.1",
+      reduce_only: true,
+    });
+    expect(nothingToReduce.status).toBe(409);
+    expect(nothingToReduce.json).toEqual({ error: "conflict", reason: "reduce_only_would_increase" });
+
+    // A TP/SL child waits (HELD) for its parent's first fill and goes when the parent is cancelled unfilled.
+    const parent = await order({ side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: 40_000 });
+    const parentId = orderIdOf(parent);
+    const stopLoss = { side: "SELL", kind: "STOP", quantity: "0.01", trigger_price: 39_000, parent_order_id: parentId };
+    const child = await order(stopLoss);
+    expect(child.status).toBe(201);
+    expect(orderOf(child)).toMatchObject({ status: "HELD", reduce_only: true, parent_order_id: parentId });
+    expect((await cancel(key, parentId)).status).toBe(200);
+    const orphan = await order(stopLoss);
+    expect(orphan.status).toBe(409);
+    expect(orphan.json).toEqual({ error: "conflict", reason: "parent_final", order_id: parentId });
+    const working = await read(key, "/v1/account/{account_id}/orders", accountId);
+    expect(field(working, "data")).toEqual([]);
+
+    const malformed = await order({ side: "HOLD", kind: "LIMIT", quantity: "1e5", limit_price: [1], extra: true });
+    expect(malformed.status).toBe(400);
+    expect(issuePaths(malformed)).toEqual(["extra", "limit_price", "quantity", "side"]);
+    const refused: [Json, string[]][] = [
+      [{ symbol: "FOO-USD", side: "BUY", kind: "MARKET", quantity: 1 }, ["symbol"]],
+      [{ symbol: "XAU-USD", side: "BUY", kind: "MARKET", quantity: 1 }, ["symbol"]],
+      [{ side: "BUY", kind: "MARKET", quantity: "0.01", limit_price: 50_000 }, ["limit_price"]],
+      [{ side: "BUY", kind: "LIMIT", quantity: "0.00001", limit_price: 40_000 }, ["quantity"]],
+      [
+        { side: "SELL", kind: "STOP", quantity: "0.01", trigger_price: 1, index_trigger: true, mark_trigger: true },
+        ["index_trigger"],
+      ],
+      [{ side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: 40_000, time_in_force: "GTD" }, ["expire_at"]],
+      [{ side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: 40_000, client_id: "tab\there" }, ["client_id"]],
+    ];
+    for (const [json, paths] of refused) {
+      const reply = await order(json);
+      expect(reply.status, JSON.stringify(json)).toBe(400);
+      expect(issuePaths(reply), JSON.stringify(json)).toEqual(paths);
+    }
+
+    const buy = { symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.01" };
+    expect((await place(key, { ...buy, account_id: SOME_ID })).status).toBe(404);
+    expect((await order({ ...buy, kind: "LIMIT", limit_price: 40_000, parent_order_id: SOME_ID })).status).toBe(404);
+    expect((await order({ ...buy, reduce_only: true, position_id: SOME_ID })).status).toBe(404);
+    const notYours = await place(stranger, { ...buy, account_id: accountId });
+    expect(notYours.status).toBe(404);
+    expect(notYours.json).toEqual({ error: "not_found" });
+    const huge = await order({ ...buy, client_id: "x".repeat(70_000) });
+    expect(huge.status).toBe(413);
+  });
+
+  it("cancels with 200 (again 200 on retry), answers 409 order_final for a final order and 404 otherwise", async () => {
+    await prices().push(PRICES);
+    const key = await created(main, "quinn", { label: "algo", permissions: ["MANAGE_ORDERS"] });
+    const stranger = await created(main, "quinn-not", { label: "other", permissions: ["MANAGE_ORDERS"] });
+    const accountId = await openAccount(key);
+    const order = (json: Json) => place(key, { account_id: accountId, symbol: "BTC-USD", ...json });
+
+    const resting = await order({ side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: 40_000 });
+    const restingId = orderIdOf(resting);
+    expect((await cancel(stranger, restingId)).status).toBe(404);
+    const first = await cancel(key, restingId);
+    expect(first.status).toBe(200);
+    expect(orderOf(first)).toMatchObject({ order_id: restingId, status: "CANCELED" });
+    const again = await cancel(key, restingId);
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(first.json);
+
+    const filled = await order({ side: "BUY", kind: "MARKET", quantity: "0.01" });
+    const filledFinal = await cancel(key, orderIdOf(filled));
+    expect(filledFinal.status).toBe(409);
+    expect(filledFinal.json).toEqual({ error: "conflict", reason: "order_final", order: orderOf(filled) });
+    const rejected = await order({
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: 60_000,
+      post_only: true,
+    });
+    const rejectedFinal = await cancel(key, orderIdOf(rejected));
+    expect(rejectedFinal.status).toBe(409);
+    expect(orderOf(rejectedFinal).status).toBe("REJECTED");
+
+    expect((await cancel(key, SOME_ID)).status).toBe(404);
+    expect((await cancel(key, "not-a-uuid")).status).toBe(404);
+  });
+
+  it("amends a working order with 200 and answers 400, 404, 409 and 413", async () => {
+    await prices().push(PRICES);
+    const key = await created(main, "rosa", { label: "algo", permissions: ["MANAGE_ORDERS"] });
+    const stranger = await created(main, "rosa-not", { label: "other", permissions: ["MANAGE_ORDERS"] });
+    const accountId = await openAccount(key);
+    const order = (json: Json) => place(key, { account_id: accountId, symbol: "BTC-USD", ...json });
+
+    const limit = orderIdOf(await order({ side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: 40_000 }));
+    const moved = await amend(key, limit, { limit_price: "41000" });
+    expect(moved.status).toBe(200);
+    expect(orderOf(moved)).toMatchObject({ status: "NEW", limit_price: 41_000 });
+    const stop = orderIdOf(await order({ side: "SELL", kind: "STOP", quantity: "0.01", trigger_price: 45_000 }));
+    const lowered = await amend(key, stop, { trigger_price: 44_000.5, quantity: "0.02" });
+    expect(lowered.status).toBe(200);
+    expect(orderOf(lowered)).toMatchObject({ status: "NEW", trigger_price: 44_000.5, quantity: 0.02 });
+
+    const tooBig = await amend(key, limit, { quantity: 1000 });
+    expect(tooBig.status).toBe(409);
+    expect(tooBig.json).toEqual({ error: "conflict", reason: "insufficient_margin", order_id: limit });
+    const refused: [unknown, string[]][] = [
+      [{}, [""]],
+      [{ limit_price: null }, [""]],
+      [{ trigger_price: 39_000 }, ["trigger_price"]],
+      [{ limit_price: "41000.05" }, ["limit_price"]],
+      [{ price: 41_000 }, ["", "price"]],
+    ];
+    for (const [json, paths] of refused) {
+      const reply = await amend(key, limit, json);
+      expect(reply.status, JSON.stringify(json)).toBe(400);
+      expect(issuePaths(reply), JSON.stringify(json)).toEqual(paths);
+    }
+    expect((await amend(key, SOME_ID, { limit_price: 1 })).status).toBe(404);
+    expect((await amend(stranger, limit, { limit_price: 1 })).status).toBe(404);
+    expect((await amend(key, limit, { limit_price: "4".repeat(70_000) })).status).toBe(413);
+
+    // Moved across the mark, the limit takes at once.
+    const taken = await amend(key, limit, { limit_price: 50_000 });
+    expect(taken.status).toBe(200);
+    expect(orderOf(taken)).toMatchObject({ status: "FILLED", filled_quantity: 0.01, avg_fill_price: 50_000 });
+    const final = await amend(key, limit, { limit_price: 40_000 });
+    expect(final.status).toBe(409);
+    expect(final.json).toEqual({ error: "conflict", reason: "order_final", order: orderOf(taken) });
+    expect((await cancel(key, stop)).status).toBe(200);
+    const canceled = await amend(key, stop, { trigger_price: 43_000 });
+    expect(canceled.status).toBe(409);
+    expect(orderOf(canceled).status).toBe("CANCELED");
+  });
+
+  it("closes a position with 201, replays with 200, rejects with 200, 409 on a reused client_id, 404 without one", async () => {
+    await prices().push(PRICES);
+    const key = await created(main, "sami", { label: "algo", permissions: ["TRADE"] });
+    const stranger = await created(main, "sami-not", { label: "other", permissions: ["TRADE"] });
+    const accountId = await openAccount(key);
+    const opened = await place(key, {
+      account_id: accountId,
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "MARKET",
+      quantity: "0.02",
+    });
+    expect(opened.status).toBe(201);
+    const positions = await read(key, "/v1/account/{account_id}/positions", accountId);
+    const positionId = String((field(positions, "data") as Json[])[0]?.position_id);
+
+    const partial = await close(key, { account_id: accountId, symbol: "btcusd", quantity: "0.01", client_id: "oa-c1" });
+    expect(partial.status).toBe(201);
+    expect(orderOf(partial)).toMatchObject({
+      side: "SELL",
+      kind: "MARKET",
+      quantity: 0.01,
+      reduce_only: true,
+      status: "FILLED",
+      position_id: positionId,
+    });
+    const replay = await close(key, { account_id: accountId, symbol: "BTC-USD", quantity: 0.01, client_id: "oa-c1" });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.json).toEqual(partial.json);
+    const clash = await close(key, { account_id: accountId, symbol: "BTC-USD", quantity: "0.005", client_id: "oa-c1" });
+    expect(clash.status).toBe(409);
+    expect(clash.json).toEqual({ error: "conflict", client_id: "oa-c1", order_id: orderIdOf(partial) });
+    const gtx = await close(key, {
+      account_id: accountId,
+      symbol: "BTC-USD",
+      kind: "LIMIT",
+      price: 49_000,
+      time_in_force: "GTX",
+    });
+    expect(gtx.status).toBe(200);
+    expect(gtx.headers.get("idempotent-replayed")).toBeNull();
+    expect(orderOf(gtx)).toMatchObject({ status: "REJECTED", reduce_only: true, post_only: true });
+
+    const refused: [Json, string[]][] = [
+      [{ symbol: "BTC-USD", kind: "STOP" }, ["kind"]],
+      [{ symbol: "BTC-USD", kind: "LIMIT" }, ["price"]],
+      [{ symbol: "BTC-USD", price: 51_000 }, ["price"]],
+      [{ symbol: "FOO-USD" }, ["symbol"]],
+      [{ symbol: "BTC-USD", stop: true }, ["stop"]],
+    ];
+    for (const [json, paths] of refused) {
+      const reply = await close(key, { account_id: accountId, ...json });
+      expect(reply.status, JSON.stringify(json)).toBe(400);
+      expect(issuePaths(reply), JSON.stringify(json)).toEqual(paths);
+    }
+    const noPosition = await close(key, { account_id: accountId, symbol: "ETH-USD" });
+    expect(noPosition.status).toBe(404);
+    expect(noPosition.json).toEqual({ error: "not_found" });
+    expect((await close(key, { account_id: SOME_ID, symbol: "BTC-USD" })).status).toBe(404);
+    expect((await close(stranger, { account_id: accountId, symbol: "BTC-USD" })).status).toBe(404);
+    expect((await close(key, { account_id: accountId, symbol: "BTC-USD", client_id: "x".repeat(70_000) })).status).toBe(
+      413,
+    );
+
+    const rest = await close(key, { account_id: accountId, symbol: "BTC-USD" });
+    expect(rest.status).toBe(201);
+    expect(orderOf(rest)).toMatchObject({ quantity: 0.01, status: "FILLED" });
+    expect((await close(key, { account_id: accountId, symbol: "BTC-USD" })).status).toBe(404);
+  });
+
+  it("reads the account, summary, positions, history, trades and working orders with 200", async () => {
+    await prices().push(PRICES);
+    const key = await created(main, "tara", { label: "algo", permissions: ["MANAGE_ORDERS"] });
+    const accountId = await openAccount(key);
+    const order = (json: Json) => place(key, { account_id: accountId, symbol: "BTC-USD", ...json });
+    expect((await order({ side: "BUY", kind: "MARKET", quantity: "0.1" })).status).toBe(201);
+    expect((await order({ symbol: "ETH-USD", side: "BUY", kind: "MARKET", quantity: "1" })).status).toBe(201);
+    const parent = orderIdOf(await order({ side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: 40_000 }));
+    const child = orderIdOf(
+      await order({ side: "SELL", kind: "STOP", quantity: "0.01", trigger_price: 39_000, parent_order_id: parent }),
+    );
+    const takeProfit = await order({
+      side: "SELL",
+      kind: "LIMIT",
+      quantity: "0.1",
+      limit_price: 51_000,
+      reduce_only: true,
+    });
+    expect(takeProfit.status).toBe(201);
+    await prices().push({ "BTC-USD": 51_000 });
+
+    const account = await read(key, "/v1/account/{account_id}", accountId);
+    expect(account.status).toBe(200);
+    expect(account.json).toMatchObject({ account_id: accountId, plan_id: PLAN_10K, state: "ACTIVE" });
+    const summary = await read(key, "/v1/account/{account_id}/summary", accountId);
+    expect(summary.status).toBe(200);
+    expect(summary.json).toMatchObject({ account_id: accountId, state: "ACTIVE", unrealized_pnl: 0 });
+    const positions = await read(key, "/v1/account/{account_id}/positions", accountId);
+    expect(positions.status).toBe(200);
+    expect(field(positions, "data")).toEqual([
+      expect.objectContaining({ symbol: "ETH-USD", side: "BUY", quantity: 1, entry_price: 2_500 }),
+    ]);
+    const history = await read(key, "/v1/account/{account_id}/positions/history", accountId);
+    expect(history.status).toBe(200);
+    expect(field(history, "has_more")).toBe(false);
+    expect(field(history, "data")).toEqual([
+      expect.objectContaining({ symbol: "BTC-USD", entry_price: 50_000, exit_price: 51_000, realized_pnl: 100 }),
+    ]);
+    const trades = await read(key, "/v1/account/{account_id}/trades", accountId);
+    expect(trades.status).toBe(200);
+    const fills = field(trades, "data") as Json[];
+    expect(fills.map((f) => f.liquidity)).toEqual(["TAKER", "TAKER", "MAKER"]);
+    const firstPage = await read(key, "/v1/account/{account_id}/trades", accountId, { limit: "2" });
+    expect(field(firstPage, "data")).toEqual(fills.slice(0, 2));
+    expect(field(firstPage, "has_more")).toBe(true);
+    const clamped = await read(key, "/v1/account/{account_id}/trades", accountId, { limit: "5000" });
+    expect(clamped.status).toBe(200);
+    expect(field(clamped, "data")).toEqual(fills);
+    const bounded = await read(key, "/v1/account/{account_id}/positions/history", accountId, {
+      from: "2000-01-01T00:00:00Z",
+      to: "2000-01-02T00:00:00+01:00",
+    });
+    expect(bounded.json).toEqual({ data: [], has_more: false });
+    const lastFill = String(fills[2]?.executed_at);
+    const inclusive = await read(key, "/v1/account/{account_id}/trades", accountId, { from: lastFill, to: lastFill });
+    expect(field(inclusive, "data")).toEqual([fills[2]]);
+    const working = await read(key, "/v1/account/{account_id}/orders", accountId);
+    expect(working.status).toBe(200);
+    const statuses = (field(working, "data") as Json[]).map((o) => `${String(o.order_id)} ${String(o.status)}`);
+    expect(statuses.sort()).toEqual([`${parent} NEW`, `${child} HELD`].sort());
+    await prices().push(PRICES);
+  });
+
+  it("answers 400 for bad list bounds and 404 for an unknown, malformed or another user's account", async () => {
+    const key = await created(main, "uma", { label: "reader", permissions: ["TRADE"] });
+    const stranger = await created(main, "uma-not", { label: "other", permissions: ["READ_ONLY"] });
+    const accountId = await openAccount(key);
+    const badBounds: Record<string, string>[] = [
+      { limit: "0" },
+      { limit: "ten" },
+      { limit: "1.5" },
+      { from: "yesterday" },
+      { to: "2026-02-30T00:00:00Z" },
+      { from: "2026-11-02T00:00:00Z", to: "2026-11-01T00:00:00Z" },
+      { cursor: "abc" },
+    ];
+    for (const template of ["/v1/account/{account_id}/positions/history", "/v1/account/{account_id}/trades"]) {
+      for (const query of badBounds) {
+        const reply = await read(key, template, accountId, query);
+        expect(reply.status, `${template} ${JSON.stringify(query)}`).toBe(400);
+      }
+    }
+    const templates = SERVED.filter((op) => op.startsWith("v1 GET /v1/account/")).map((op) => op.slice(7));
+    expect(templates).toHaveLength(6);
+    for (const template of templates) {
+      for (const [caller, id] of [
+        [key, SOME_ID],
+        [key, "not-a-uuid"],
+        [stranger, accountId],
+      ] as const) {
+        const reply = await read(caller, template, id);
+        expect(reply.status, `${template} ${id}`).toBe(404);
+        expect(reply.json).toEqual({ error: "not_found" });
+      }
+      expect((await read(key, template, accountId)).status).toBe(200);
+    }
+  });
+
   it("answers 401 on /v1 without credentials or with a wrong secret, and counts nothing", async () => {
     const key = await created(main, "hana", { label: "reader", permissions: ["READ_ONLY"] });
-    for (const template of ["/v1/tickers", "/v1/plans"]) {
-      const none = await send(main, "v1", "GET", template);
+    for (const { method, template } of V1_OPERATIONS) {
+      const none = await send(main, "v1", method, template, unread(method));
       expect(none.status).toBe(401);
-      const onlyKey = await send(main, "v1", "GET", template, { headers: { "x-api-key": key.key } });
+      const onlyKey = await send(main, "v1", method, template, unread(method, { "x-api-key": key.key }));
       expect(onlyKey.status).toBe(401);
-      const wrong = await send(main, "v1", "GET", template, {
-        headers: apiKeyHeaders({ key: key.key, secret: flipLast(key.secret) }),
-      });
+      const wrongSecret = apiKeyHeaders({ key: key.key, secret: flipLast(key.secret) });
+      const wrong = await send(main, "v1", method, template, unread(method, wrongSecret));
       expect(wrong.status).toBe(401);
+      expect(wrong.json).toEqual({ error: "unauthorized" });
     }
     const first = await send(main, "v1", "GET", "/v1/plans", { headers: apiKeyHeaders(key) });
     expect(first.headers.get("ratelimit")).toMatch(/remaining=1199,/);
@@ -503,11 +1065,31 @@ describe("docs/openapi.yaml against the running gateway", () => {
 
   it("answers 403 with the RateLimit headers to a key called from outside its IP whitelist", async () => {
     const key = await created(main, "ines", { label: "fenced", permissions: ["TRADE"], ipWhitelist: ["203.0.113.7"] });
-    for (const template of ["/v1/tickers", "/v1/plans"]) {
-      const reply = await send(main, "v1", "GET", template, { headers: apiKeyHeaders(key) });
+    for (const { method, template } of V1_OPERATIONS) {
+      const reply = await send(main, "v1", method, template, unread(method, apiKeyHeaders(key)));
       expect(reply.status).toBe(403);
       expect(reply.json).toEqual({ error: "IP not whitelisted for this API key" });
     }
+  });
+
+  it("answers 403 permission_denied with the RateLimit headers to a key without the operation's scope", async () => {
+    const reader = await created(main, "ivo", { label: "reader", permissions: ["READ_ONLY"] });
+    const trader = await created(main, "ivo", { label: "trader", permissions: ["TRADE"] });
+    for (const { method, template } of V1_OPERATIONS) {
+      if (method === "GET") continue;
+      // Cancel and amend need MANAGE_ORDERS; the other writes need TRADE (or MANAGE_ORDERS).
+      const refused = template === "/v1/order/{order_id}" ? [reader, trader] : [reader];
+      for (const key of refused) {
+        const reply = await send(main, "v1", method, template, unread(method, apiKeyHeaders(key)));
+        expect(reply.status, `${method} ${template}`).toBe(403);
+        expect(reply.json).toEqual({ error: "permission_denied" });
+      }
+    }
+    const opened = await send(main, "v1", "POST", "/v1/account", {
+      headers: apiKeyHeaders(trader),
+      json: { plan_id: PLAN_10K },
+    });
+    expect(opened.status).toBe(201);
   });
 
   it("answers 429 with Retry-After and retry_after_ms once a key's budget is spent", async () => {
@@ -517,8 +1099,8 @@ describe("docs/openapi.yaml against the running gateway", () => {
       expect(reply.status).toBe(200);
       expect(reply.headers.get("ratelimit-policy")).toBe("3;w=60");
     }
-    for (const template of ["/v1/tickers", "/v1/plans"]) {
-      const reply = await send(guarded, "v1", "GET", template, { headers: apiKeyHeaders(key) });
+    for (const { method, template } of V1_OPERATIONS) {
+      const reply = await send(guarded, "v1", method, template, unread(method, apiKeyHeaders(key)));
       expect(reply.status).toBe(429);
       const retryMs = Number(field(reply, "retry_after_ms"));
       expect(Number(reply.headers.get("retry-after"))).toBe(Math.max(1, Math.ceil(retryMs / 1000)));
@@ -576,7 +1158,11 @@ describe("docs/openapi.yaml against the running gateway", () => {
     const key = await created(main, "milo", { label: "prober", permissions: ["MANAGE_ORDERS"] });
     const probes: [Listener, Method, string, Record<string, string>][] = [
       ["v1", "GET", "/v1/account", apiKeyHeaders(key)],
-      ["v1", "POST", "/v1/order", apiKeyHeaders(key)],
+      ["v1", "GET", "/v1/order", apiKeyHeaders(key)],
+      ["v1", "GET", `/v1/order/${SOME_ID}`, apiKeyHeaders(key)],
+      ["v1", "PUT", `/v1/order/${SOME_ID}`, apiKeyHeaders(key)],
+      ["v1", "POST", "/v1/position", apiKeyHeaders(key)],
+      ["v1", "DELETE", `/v1/account/${SOME_ID}`, apiKeyHeaders(key)],
       ["v1", "DELETE", "/v1/tickers", apiKeyHeaders(key)],
       ["v1", "GET", "/metrics", {}],
       ["v1", "GET", "/api/api-keys", user("milo")],

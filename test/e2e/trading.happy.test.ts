@@ -174,6 +174,18 @@ describe("trading end to end", () => {
     expect(refused.body).toEqual({ error: "permission_denied" });
   });
 
+  it("lists every problem of a list query at once", async () => {
+    const bad = await get(`/v1/account/${accountId}/trades?limit=0&from=yesterday&page=2`);
+    expect(bad.status).toBe(400);
+    expect((bad.body.issues as { path: string }[]).map((i) => i.path).sort()).toEqual(["from", "limit", "page"]);
+  });
+
+  it("refuses a decimal string with spaces around it", async () => {
+    const spaced = await order({ side: "BUY", kind: "MARKET", quantity: " 0.01 " });
+    expect(spaced.status).toBe(400);
+    expect(spaced.body.issues).toEqual([expect.objectContaining({ path: "quantity" })]);
+  });
+
   it("refuses malformed orders with one issue per field", async () => {
     const bad = await order({ side: "HOLD", kind: "LIMIT", quantity: "1e", limit_price: [1], extra: true });
     expect(bad.status).toBe(400);
