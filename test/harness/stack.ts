@@ -37,7 +37,18 @@ export interface Stack {
   dataDir: string;
   /** Everything every process wrote to stdout and stderr so far. */
   output(): string;
+  /**
+   * Stops the engine process with `signal` (default SIGKILL: a crash, nothing drained) and starts a new one
+   * with the same settings, database and ports; resolves once the new one answers /healthz.
+   */
+  restartEngine(options?: RestartOptions): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface RestartOptions {
+  signal?: NodeJS.Signals;
+  /** How long to wait for the new engine's /healthz (default 120 s). */
+  timeoutMs?: number;
 }
 
 interface Started {
@@ -65,7 +76,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const started: Started[] = [];
   const output = (): string => chunks.join("");
 
-  const launch = (name: string, entry: string, env: Record<string, string>): void => {
+  const launch = (name: string, entry: string, env: Record<string, string>): Started => {
     const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, entry)], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "info", ...env },
@@ -73,7 +84,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     });
     child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
     child.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
-    started.push({ child, name });
+    const entryStarted: Started = { child, name };
+    started.push(entryStarted);
+    return entryStarted;
   };
 
   const common: Record<string, string> = { HOST: "127.0.0.1", DATA_DIR: dataDir, ...options.env };
@@ -96,11 +109,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
   const engineGrpc = await freePort();
   const engineAdminPort = await freePort();
-  launch("engine", "engine/main.ts", {
+  const engineEnv: Record<string, string> = {
     ...common,
     ENGINE_GRPC_PORT: String(engineGrpc),
     ENGINE_METRICS_PORT: String(engineAdminPort),
-  });
+  };
+  let engine = launch("engine", "engine/main.ts", engineEnv);
   const gateways: GatewayEndpoints[] = [];
   for (let i = 0; i < (options.gateways ?? 1); i++) {
     const httpPort = await freePort();
@@ -137,10 +151,37 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     rmSync(dataDir, { recursive: true, force: true });
   };
 
+  const engineHealth = `http://127.0.0.1:${engineAdminPort}/healthz`;
+  let restarting: Promise<void> | undefined;
+  const restartEngine = async (restart: RestartOptions = {}): Promise<void> => {
+    if (restarting !== undefined) throw new Error("the engine is already being restarted");
+    const run = async (): Promise<void> => {
+      const old = engine;
+      if (old.child.exitCode === null && old.child.signalCode === null) {
+        await new Promise<void>((resolve) => {
+          old.child.once("exit", () => {
+            resolve();
+          });
+          old.child.kill(restart.signal ?? "SIGKILL");
+        });
+      }
+      const index = started.indexOf(old);
+      if (index >= 0) started.splice(index, 1);
+      engine = launch("engine", "engine/main.ts", engineEnv);
+      await waitHttp(engineHealth, restart.timeoutMs ?? 120_000, output);
+    };
+    restarting = run();
+    try {
+      await restarting;
+    } finally {
+      restarting = undefined;
+    }
+  };
+
   try {
     const waits = [
       ...walletAdmin.map((url) => waitHttp(`${url}/readyz`, 120_000, output)),
-      waitHttp(`http://127.0.0.1:${engineAdminPort}/healthz`, 120_000, output),
+      waitHttp(engineHealth, 120_000, output),
     ];
     await Promise.all(waits);
     await Promise.all(gateways.map((g) => waitHttp(`${g.v1}/readyz`, 120_000, output)));
@@ -156,6 +197,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     engineGrpc: `127.0.0.1:${engineGrpc}`,
     dataDir,
     output,
+    restartEngine,
     stop,
   };
 }
