@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "./ports.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -54,6 +53,8 @@ export interface RestartOptions {
 interface Started {
   child: ChildProcess;
   name: string;
+  /** The process's "… listening" log line (with the ports it bound); rejects if it exits first. */
+  listening: Promise<Record<string, unknown>>;
 }
 
 async function waitHttp(url: string, timeoutMs: number, describe: () => string): Promise<void> {
@@ -82,11 +83,48 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "info", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
+    // Processes bind port 0 and log the ports they got: no window in which another process takes a port.
+    let pending = "";
+    let announce: (line: Record<string, unknown>) => void = () => undefined;
+    let fail: (error: Error) => void = () => undefined;
+    const listening = new Promise<Record<string, unknown>>((resolve, reject) => {
+      announce = resolve;
+      fail = reject;
+    });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      chunks.push(text);
+      pending += text;
+      let newline = pending.indexOf("\n");
+      while (newline >= 0) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        if (line.includes("listening")) {
+          try {
+            const parsed = JSON.parse(line) as Record<string, unknown>;
+            if (typeof parsed.msg === "string" && parsed.msg.endsWith("listening")) announce(parsed);
+          } catch {
+            // not a JSON log line
+          }
+        }
+        newline = pending.indexOf("\n");
+      }
+    });
     child.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
-    const entryStarted: Started = { child, name };
+    child.once("exit", (code, signal) => {
+      fail(new Error(`${name} exited (${signal ?? String(code)}) before listening\n${output()}`));
+    });
+    // Marked handled: a process stopped before it announced itself must not surface as an unhandled rejection.
+    listening.catch(() => undefined);
+    const entryStarted: Started = { child, name, listening };
     started.push(entryStarted);
     return entryStarted;
+  };
+
+  const portOf = (line: Record<string, unknown>, field: string): number => {
+    const value = line[field];
+    if (typeof value !== "number") throw new Error(`no ${field} in ${JSON.stringify(line)}`);
+    return value;
   };
 
   const common: Record<string, string> = { HOST: "127.0.0.1", DATA_DIR: dataDir, ...options.env };
@@ -94,41 +132,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   if (options.redisUrl !== undefined) common.REDIS_URL = options.redisUrl;
 
   const walletCount = options.wallets ?? 1;
-  const walletGrpc: number[] = [];
-  const walletAdmin: string[] = [];
-  for (let i = 0; i < walletCount; i++) {
-    const grpcPort = await freePort();
-    const adminPort = await freePort();
-    walletGrpc.push(grpcPort);
-    walletAdmin.push(`http://127.0.0.1:${adminPort}`);
-    launch(`wallet-${i}`, "wallet/main.ts", {
-      ...common,
-      WALLET_GRPC_PORT: String(grpcPort),
-      WALLET_METRICS_PORT: String(adminPort),
-    });
-  }
-  const engineGrpc = await freePort();
-  const engineAdminPort = await freePort();
-  const engineEnv: Record<string, string> = {
-    ...common,
-    ENGINE_GRPC_PORT: String(engineGrpc),
-    ENGINE_METRICS_PORT: String(engineAdminPort),
-  };
+  const wallets = Array.from({ length: walletCount }, (_, i) =>
+    launch(`wallet-${i}`, "wallet/main.ts", { ...common, WALLET_GRPC_PORT: "0", WALLET_METRICS_PORT: "0" }),
+  );
+  const engineEnv: Record<string, string> = { ...common, ENGINE_GRPC_PORT: "0", ENGINE_METRICS_PORT: "0" };
   let engine = launch("engine", "engine/main.ts", engineEnv);
-  const gateways: GatewayEndpoints[] = [];
-  for (let i = 0; i < (options.gateways ?? 1); i++) {
-    const httpPort = await freePort();
-    const apiPort = await freePort();
-    gateways.push({ v1: `http://127.0.0.1:${httpPort}`, api: `http://127.0.0.1:${apiPort}` });
-    launch(`gateway-${i}`, "gateway/main.ts", {
-      ...common,
-      ...options.gatewayEnv,
-      HTTP_PORT: String(httpPort),
-      WALLET_HTTP_PORT: String(apiPort),
-      WALLET_GRPC_TARGET: `127.0.0.1:${walletGrpc[i % walletCount] ?? 0}`,
-      ENGINE_GRPC_TARGET: `127.0.0.1:${engineGrpc}`,
-    });
-  }
 
   const stop = async (): Promise<void> => {
     await Promise.all(
@@ -151,6 +159,45 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     rmSync(dataDir, { recursive: true, force: true });
   };
 
+  const walletGrpc: number[] = [];
+  const walletAdmin: string[] = [];
+  let engineGrpc = 0;
+  let engineAdminPort = 0;
+  const gateways: GatewayEndpoints[] = [];
+  try {
+    for (const wallet of wallets) {
+      const line = await wallet.listening;
+      walletGrpc.push(portOf(line, "grpcPort"));
+      walletAdmin.push(`http://127.0.0.1:${portOf(line, "adminPort")}`);
+    }
+    const engineLine = await engine.listening;
+    engineGrpc = portOf(engineLine, "grpcPort");
+    engineAdminPort = portOf(engineLine, "adminPort");
+    // A restarted engine must come back where the gateways look for it.
+    engineEnv.ENGINE_GRPC_PORT = String(engineGrpc);
+    engineEnv.ENGINE_METRICS_PORT = String(engineAdminPort);
+    const launched = Array.from({ length: options.gateways ?? 1 }, (_, i) =>
+      launch(`gateway-${i}`, "gateway/main.ts", {
+        ...common,
+        ...options.gatewayEnv,
+        HTTP_PORT: "0",
+        WALLET_HTTP_PORT: "0",
+        WALLET_GRPC_TARGET: `127.0.0.1:${walletGrpc[i % walletCount] ?? 0}`,
+        ENGINE_GRPC_TARGET: `127.0.0.1:${engineGrpc}`,
+      }),
+    );
+    for (const gateway of launched) {
+      const line = await gateway.listening;
+      gateways.push({
+        v1: `http://127.0.0.1:${portOf(line, "httpPort")}`,
+        api: `http://127.0.0.1:${portOf(line, "walletHttpPort")}`,
+      });
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
   const engineHealth = `http://127.0.0.1:${engineAdminPort}/healthz`;
   let restarting: Promise<void> | undefined;
   const restartEngine = async (restart: RestartOptions = {}): Promise<void> => {
@@ -168,6 +215,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const index = started.indexOf(old);
       if (index >= 0) started.splice(index, 1);
       engine = launch("engine", "engine/main.ts", engineEnv);
+      await engine.listening;
       await waitHttp(engineHealth, restart.timeoutMs ?? 120_000, output);
     };
     restarting = run();
