@@ -2,11 +2,11 @@
 // pushes), engine.v1 + market.v1 over gRPC on HOST:ENGINE_GRPC_PORT and /healthz, /readyz, /metrics on
 // ENGINE_METRICS_PORT; drains on SIGINT/SIGTERM. `startEngine` starts the same thing in-process for tests.
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { ConfigError } from "../kernel/config.js";
+import { fileURLToPath } from "node:url";
 import { openDatabase } from "../kernel/db.js";
 import { bindServer, shutdownServer } from "../kernel/grpc.js";
-import { createLogger, type Logger } from "../kernel/log.js";
+import type { Logger } from "../kernel/log.js";
+import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, startAdminServer } from "../kernel/metrics.js";
 import { PLANS } from "./accounts/plans.js";
 import type { EngineTypes } from "./actor.js";
@@ -131,52 +131,4 @@ export async function startEngine(
   };
 }
 
-async function main(): Promise<void> {
-  let settings: EngineSettings;
-  try {
-    settings = loadEngineSettings(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`engine: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const log = createLogger("engine", settings.LOG_LEVEL);
-  const engine = await startEngine(settings, log);
-  log.info(
-    {
-      host: settings.HOST,
-      grpcPort: engine.grpcPort,
-      adminPort: engine.adminPort,
-      priceFeed: settings.PRICE_FEED,
-      shards: settings.ENGINE_SHARDS,
-    },
-    "engine listening",
-  );
-  const onSignal = (signal: NodeJS.Signals): void => {
-    log.info({ signal }, "engine stopping");
-    engine.stop().then(
-      () => {
-        log.info("engine stopped");
-        process.exit(0);
-      },
-      (error: unknown) => {
-        log.error({ err: error }, "engine stop failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-}
-
-const entry = process.argv[1];
-if (entry !== undefined && import.meta.url === pathToFileURL(entry).href) {
-  main().catch((error: unknown) => {
-    process.stderr.write(
-      `engine: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(1);
-  });
-}
+if (isEntryPoint(import.meta.url)) runService("engine", loadEngineSettings, startEngine);

@@ -1,12 +1,10 @@
 // Gateway process: two HTTP listeners translating REST to gRPC, the per-key rate limiter (Redis when
 // REDIS_URL is set, in memory otherwise), graceful shutdown that drains in-flight requests.
 import http from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { Counter } from "prom-client";
-import { ConfigError } from "../kernel/config.js";
-import { createLogger, type Logger } from "../kernel/log.js";
+import type { Logger } from "../kernel/log.js";
+import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry } from "../kernel/metrics.js";
 import { buildApiApp, buildV1App } from "./app.js";
 import { createClients, reachable } from "./clients.js";
@@ -113,39 +111,4 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
   };
 }
 
-async function main(): Promise<void> {
-  let settings: GatewaySettings;
-  try {
-    settings = loadGatewaySettings(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`gateway: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const log = createLogger("gateway", settings.LOG_LEVEL);
-  const gateway = await startGateway(settings, log);
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "gateway stopping");
-    gateway.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, "gateway stop failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-}
-
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`gateway: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
+if (isEntryPoint(import.meta.url)) runService("gateway", loadGatewaySettings, startGateway);

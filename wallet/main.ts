@@ -2,10 +2,10 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Counter, Histogram } from "prom-client";
-import { ConfigError } from "../kernel/config.js";
 import { openDatabase } from "../kernel/db.js";
 import { bindServer, shutdownServer } from "../kernel/grpc.js";
-import { createLogger, type Logger } from "../kernel/log.js";
+import type { Logger } from "../kernel/log.js";
+import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, startAdminServer } from "../kernel/metrics.js";
 import { migrate, readMigrations } from "../kernel/migrate.js";
 import { loadWalletSettings, type WalletSettings } from "./config.js";
@@ -114,39 +114,4 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
   };
 }
 
-async function main(): Promise<void> {
-  let settings: WalletSettings;
-  try {
-    settings = loadWalletSettings(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`wallet: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const log = createLogger("wallet", settings.LOG_LEVEL);
-  const wallet = await startWallet(settings, log);
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "wallet stopping");
-    wallet.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, "wallet stop failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-}
-
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`wallet: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
+if (isEntryPoint(import.meta.url)) runService("wallet", loadWalletSettings, startWallet);

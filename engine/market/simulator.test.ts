@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "./catalogue.js";
-import { ANNUAL_VOLATILITY, PriceSimulator, mulberry32 } from "./simulator.js";
+import { mulberry32 } from "../../kernel/random.js";
+import { ANNUAL_VOLATILITY, PriceSimulator } from "./simulator.js";
 import { tickerUnits } from "./units.js";
 
 const WEDNESDAY_NOON = Date.parse("2026-11-18T12:00:00Z");

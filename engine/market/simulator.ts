@@ -6,6 +6,7 @@ import { isMarketOpen } from "./hours.js";
 import type { TickQuote } from "./prices.js";
 import type { AssetClass } from "./types.js";
 import { tickerUnits } from "./units.js";
+import { mulberry32 } from "../../kernel/random.js";
 
 /** One symbol's new prices, in ticks of its tick size; skew in USD (long minus short open interest). */
 export type PriceTick = TickQuote;
@@ -21,18 +22,6 @@ export const ANNUAL_VOLATILITY: Readonly<Record<AssetClass, number>> = {
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 /** Largest basis between mark and index, as a fraction of the index. */
 const MAX_BASIS = 0.0005;
-
-/** mulberry32: a small, fast, seedable PRNG; good enough for a simulation, never for secrets. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** A standard normal draw (Box–Muller) from a uniform source. */
 function gaussian(random: () => number): number {

@@ -6,6 +6,7 @@ import { partitionOf, shardOf } from "./partition.js";
 import type { ShardMetrics } from "./runtime.js";
 import type { LedgerReply } from "./test-actor.js";
 import { accountsOnShard, freshDatabase, openAll, startLedger, stateOf, withPool } from "./test-support.js";
+import { mulberry32 } from "../../kernel/random.js";
 
 let server: PostgresServer;
 
@@ -19,13 +20,7 @@ afterAll(async () => {
 
 /** A deterministic shuffle (mulberry32), so a failure replays. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
-  let a = seed;
-  const random = (): number => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = mulberry32(seed);
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));

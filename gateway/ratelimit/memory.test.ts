@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryRateLimiter } from "./memory.js";
 import type { RateLimitDecision } from "./types.js";
+import { mulberry32 as prng } from "../../kernel/random.js";
 
 class FakeClock {
   t = 1_000_000;
@@ -10,18 +11,6 @@ class FakeClock {
   advance(ms: number): void {
     this.t += ms;
   }
-}
-
-/** mulberry32: small seeded PRNG so the property test is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const limiters: MemoryRateLimiter[] = [];

@@ -9,18 +9,7 @@ import type { RedisServer } from "../../test/harness/redis.js";
 import { rateLimitHeaders } from "./headers.js";
 import { RedisRateLimiter } from "./redis.js";
 import type { RedisRateLimitDecision } from "./redis.js";
-
-/** mulberry32: small seeded PRNG so burst sizes are reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from "../../kernel/random.js";
 
 let server: RedisServer | undefined;
 const clients: Redis[] = [];

@@ -1,0 +1,59 @@
+// The entry point every service shares: parse settings (a bad one stops the process with exit code 1 and a
+// message naming it), start, and stop gracefully on SIGINT/SIGTERM (exit 0 once drained, 1 if stopping failed).
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConfigError } from "./config.js";
+import { createLogger, type Logger } from "./log.js";
+
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+/** True when the module at `moduleUrl` is the script node was started with (not imported by a test). */
+export function isEntryPoint(moduleUrl: string): boolean {
+  const entry = process.argv[1];
+  return entry !== undefined && path.resolve(entry) === fileURLToPath(moduleUrl);
+}
+
+export function runService<S extends { LOG_LEVEL: string }>(
+  name: string,
+  loadSettings: (env: NodeJS.ProcessEnv) => S,
+  start: (settings: S, log: Logger) => Promise<Stoppable>,
+): void {
+  let settings: S;
+  try {
+    settings = loadSettings(process.env);
+  } catch (error) {
+    process.stderr.write(`${name}: ${error instanceof ConfigError ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  const log = createLogger(name, settings.LOG_LEVEL);
+  start(settings, log).then(
+    (service) => {
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals): void => {
+        if (stopping) return;
+        stopping = true;
+        log.info({ signal }, `${name} stopping`);
+        service.stop().then(
+          () => {
+            log.info(`${name} stopped`);
+            process.exit(0);
+          },
+          (error: unknown) => {
+            log.error({ err: error }, `${name} stop failed`);
+            process.exit(1);
+          },
+        );
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `${name}: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exit(1);
+    },
+  );
+}
