@@ -117,6 +117,16 @@ export async function startEngine(
     await cleanup();
     throw error;
   }
+  log.info(
+    {
+      host: settings.HOST,
+      grpcPort,
+      adminPort: admin.port,
+      priceFeed: settings.PRICE_FEED,
+      shards: settings.ENGINE_SHARDS,
+    },
+    "engine listening",
+  );
   let stopping: Promise<void> | undefined;
   const stop = async (): Promise<void> => {
     clearInterval(feed);

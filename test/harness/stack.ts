@@ -114,6 +114,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     child.once("exit", (code, signal) => {
       fail(new Error(`${name} exited (${signal ?? String(code)}) before listening\n${output()}`));
     });
+    const silence = setTimeout(() => {
+      fail(new Error(`${name} did not announce "… listening" within 120 s\n${output()}`));
+    }, 120_000);
+    silence.unref();
+    void listening.then(
+      () => {
+        clearTimeout(silence);
+      },
+      () => {
+        clearTimeout(silence);
+      },
+    );
     // Marked handled: a process stopped before it announced itself must not surface as an unhandled rejection.
     listening.catch(() => undefined);
     const entryStarted: Started = { child, name, listening };

@@ -1,0 +1,434 @@
+// The pure-core part of `npm run bench:engine`, run in a worker thread started exactly like a shard thread
+// (engine/shard/runtime.ts: `resourceLimits.maxYoungGenerationSizeMb: 64`). It drives the engine's actor
+// (`core` of engine/actor.ts, the module the shards load) as the shard shell does: for each command a context
+// (shell clock, the shard's market view, `idInPartition(partition, randomUUID())` ids), `decide`, `apply` of
+// every event, `onDecided` (book depth taken by fills). No journal, no messaging, no I/O.
+//
+// Scenarios (one thread, the same accounts round-robin; every round starts from freshly opened accounts):
+//   limit        resting LIMIT GTC placements, BUY far below / SELL far above the mark, a fresh client_id each;
+//   market       MARKET orders that fill, BUY/SELL alternating per account; a price update every N orders
+//                renews the book (updateMarket + onMarket over every account, as a shard does);
+//   mix          per account, of every 10 commands: 5 resting LIMIT, 4 MARKET (alternating), 1 cancel of
+//                its oldest working LIMIT; price updates as in `market`;
+//   limit+shell  `limit` plus the shard shell's own per-command work besides I/O: JSON.stringify of every
+//                event (the journal rows), the order-id index, structuredClone of the reply.
+// Posts `{ type: "progress", line }` while it runs and `{ type: "result", result }` at the end.
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { PerformanceObserver, performance } from "node:perf_hooks";
+import { isMainThread, parentPort, workerData } from "node:worker_threads";
+import { core, type EngineCommand } from "../engine/actor.js";
+import type { AccountState, EngineEvent, Reply } from "../engine/core.js";
+import type { MarketView } from "../engine/market/book.js";
+import type { TickQuote } from "../engine/market/prices.js";
+import { idInPartition, partitionOf } from "../engine/shard/partition.js";
+
+export interface CoreBenchOptions {
+  role: "bench-engine-core";
+  accounts: number;
+  commandsPerRound: number;
+  rounds: number;
+  warmupRounds: number;
+  /** Commands between two price updates in `market` and `mix`. */
+  updateEvery: number;
+  planId: string;
+  symbol: string;
+  /** Mark in ticks; updates alternate between mark and mark + 1 tick. */
+  markTicks: number;
+  quantity: string;
+  buyLimit: string;
+  sellLimit: string;
+}
+
+export type ScenarioName = "limit" | "market" | "mix" | "limit+shell";
+
+export interface ScenarioResult {
+  name: ScenarioName;
+  description: string;
+  commandsPerRound: number;
+  accounts: number;
+  /** Commands per second of each measured round. */
+  rounds: number[];
+  medianPerSecond: number;
+  minPerSecond: number;
+  maxPerSecond: number;
+  /** µs per command at the median. */
+  usPerCommand: number;
+  /**
+   * Commands per second of this thread's own CPU time (median; /proc/thread-self, 10 ms ticks): what the
+   * thread does with a core to itself, whatever else the machine runs. GC work on V8's helper threads is
+   * not in it. Null where /proc is missing.
+   */
+  medianPerCpuSecond: number | null;
+  /** Thread CPU time / wall time of the rounds (median): below 1 when the thread waited for a core. */
+  onCpuShareMedian: number | null;
+  /** GC pause time as a share of each round's wall time (median), and the most in one round. */
+  gcShareMedian: number;
+  gcShareMax: number;
+  /** Price updates per round and the median share of the round they took (updateMarket + onMarket). */
+  updatesPerRound: number;
+  updateShareMedian: number;
+  /** Events applied per command. */
+  eventsPerCommand: number;
+  /** Outcomes over the measured rounds ("created:NEW", "created:FILLED", "ok", ...). */
+  outcomes: Record<string, number>;
+  /** Outcomes other than the one each command was built for (must be 0 for the figure to mean anything). */
+  unexpected: number;
+  /** Heap used after the last round, before its accounts were dropped (MB). */
+  heapUsedMb: number;
+}
+
+export interface CoreBenchResult {
+  thread: string;
+  resourceLimits: Record<string, number | undefined>;
+  scenarios: ScenarioResult[];
+}
+
+export type CoreMessage = { type: "progress"; line: string } | { type: "result"; result: CoreBenchResult };
+
+interface Account {
+  id: string;
+  userId: string;
+  partition: number;
+  state: AccountState;
+  /** Order ids of this account's resting LIMIT orders, oldest first (for cancels in `mix`). */
+  resting: string[];
+  restingHead: number;
+}
+
+/** What a prepared command must come out as. */
+type Expect = "NEW" | "FILLED" | "canceled";
+
+interface Prepared {
+  account: Account;
+  /** undefined for a cancel: built when it runs (the order id is known only then). */
+  command: EngineCommand | undefined;
+  expect: Expect;
+}
+
+const DESCRIPTIONS: Record<ScenarioName, string> = {
+  limit: "resting LIMIT GTC (BUY far below / SELL far above the mark)",
+  market: "MARKET that fills, BUY/SELL alternating per account, book renewed by a price update",
+  mix: "per 10 commands: 5 resting LIMIT, 4 MARKET, 1 cancel; price updates as market",
+  "limit+shell": "limit + the shard shell's CPU work per command (event JSON, id index, reply clone)",
+};
+
+const post = (message: CoreMessage): void => {
+  parentPort?.postMessage(message);
+};
+
+/** The shard's clock: never decreasing. */
+let lastNow = 0;
+const now = (): number => (lastNow = Math.max(lastNow, Date.now()));
+
+function contextFor(account: Account, market: MarketView): { now: number; market: MarketView; nextId: () => string } {
+  const partition = account.partition;
+  return { now: now(), market, nextId: () => idInPartition(partition, randomUUID()) };
+}
+
+function applyAll(account: Account, events: readonly EngineEvent[], market: MarketView): void {
+  let state: AccountState | undefined = account.state;
+  for (const event of events) state = core.apply(state, event);
+  account.state = state;
+  core.onDecided?.(market, events);
+}
+
+function quote(options: CoreBenchOptions, tick: number): { prices: TickQuote[] } {
+  const mark = options.markTicks + tick;
+  return { prices: [{ symbol: options.symbol, mark, index: mark, skew: 0 }] };
+}
+
+function openAccounts(options: CoreBenchOptions, market: MarketView, round: number): Account[] {
+  const accounts: Account[] = [];
+  for (let a = 0; a < options.accounts; a++) {
+    const id = randomUUID();
+    const userId = `bench-user-${round}-${a}`;
+    const decision = core.decide(
+      undefined,
+      {
+        userId,
+        command: { type: "OpenAccount", request: { account_id: id, user_id: userId, plan_id: options.planId } },
+      },
+      { now: now(), market, nextId: randomUUID },
+    );
+    if (decision.reply.kind !== "created") throw new Error(`OpenAccount failed: ${JSON.stringify(decision.reply)}`);
+    let state: AccountState | undefined;
+    for (const event of decision.events) state = core.apply(state, event);
+    if (state === undefined) throw new Error("OpenAccount produced no state");
+    accounts.push({ id, userId, partition: partitionOf(id), state, resting: [], restingHead: 0 });
+  }
+  return accounts;
+}
+
+/** The commands of one round, built before the clock starts (the gateway and gRPC decode are not core work). */
+function prepare(scenario: ScenarioName, options: CoreBenchOptions, accounts: Account[], round: number): Prepared[] {
+  const prepared: Prepared[] = [];
+  for (let i = 0; i < options.commandsPerRound; i++) {
+    const account = accounts[i % accounts.length];
+    if (account === undefined) throw new Error("no account");
+    const k = Math.floor(i / accounts.length);
+    const clientId = `r${round}-${i}`;
+    const limit = (side: "BUY" | "SELL"): Prepared => ({
+      account,
+      command: {
+        userId: account.userId,
+        command: {
+          type: "PlaceOrder",
+          request: {
+            account_id: account.id,
+            symbol: options.symbol,
+            side,
+            kind: "LIMIT",
+            quantity: options.quantity,
+            limit_price: side === "BUY" ? options.buyLimit : options.sellLimit,
+            client_id: clientId,
+          },
+        },
+      },
+      expect: "NEW",
+    });
+    const marketOrder = (side: "BUY" | "SELL"): Prepared => ({
+      account,
+      command: {
+        userId: account.userId,
+        command: {
+          type: "PlaceOrder",
+          request: {
+            account_id: account.id,
+            symbol: options.symbol,
+            side,
+            kind: "MARKET",
+            quantity: options.quantity,
+            client_id: clientId,
+          },
+        },
+      },
+      expect: "FILLED",
+    });
+    if (scenario === "limit" || scenario === "limit+shell") {
+      prepared.push(limit(k % 2 === 0 ? "BUY" : "SELL"));
+    } else if (scenario === "market") {
+      prepared.push(marketOrder(k % 2 === 0 ? "BUY" : "SELL"));
+    } else {
+      const slot = k % 10;
+      if (slot < 5) prepared.push(limit(slot % 2 === 0 ? "BUY" : "SELL"));
+      else if (slot < 9) prepared.push(marketOrder(slot % 2 === 1 ? "BUY" : "SELL"));
+      else prepared.push({ account, command: undefined, expect: "canceled" });
+    }
+  }
+  return prepared;
+}
+
+function outcomeOf(reply: Reply): string {
+  if (reply.kind === "error") return `error:${reply.code}`;
+  if ("order" in reply) return `${reply.kind}:${reply.order.status}`;
+  return reply.kind;
+}
+
+const EXPECTED: Record<Expect, string> = { NEW: "created:NEW", FILLED: "created:FILLED", canceled: "ok:CANCELED" };
+
+interface RoundResult {
+  perSecond: number;
+  perCpuSecond: number | undefined;
+  onCpuShare: number | undefined;
+  gcShare: number;
+  updateShare: number;
+  updates: number;
+  events: number;
+  outcomes: Map<string, number>;
+  unexpected: number;
+  firstUnexpected: string | undefined;
+  heapUsedMb: number;
+}
+
+/** CPU seconds of the calling thread so far (Linux), or undefined. */
+function threadCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/thread-self/stat", "latin1");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+const gcPauses: { start: number; duration: number }[] = [];
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauses.push({ start: entry.startTime, duration: entry.duration });
+});
+
+async function gcBetween(start: number, end: number): Promise<number> {
+  // GC entries arrive asynchronously: let them in before summing.
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  let total = 0;
+  for (const pause of gcPauses) if (pause.start >= start && pause.start < end) total += pause.duration;
+  gcPauses.length = 0;
+  return total;
+}
+
+async function runRound(scenario: ScenarioName, options: CoreBenchOptions, round: number): Promise<RoundResult> {
+  const market = core.updateMarket?.(undefined, quote(options, 0));
+  if (market === undefined) throw new Error("the actor has no updateMarket");
+  const accounts = openAccounts(options, market, round);
+  const prepared = prepare(scenario, options, accounts, round);
+  const withUpdates = scenario === "market" || scenario === "mix";
+  const shell = scenario === "limit+shell";
+  const index = new Map<string, string>();
+  const outcomes = new Map<string, number>();
+  let unexpected = 0;
+  let firstUnexpected: string | undefined;
+  let events = 0;
+  let updates = 0;
+  let updateMs = 0;
+  let sink = 0;
+
+  const priceUpdate = (): void => {
+    const started = performance.now();
+    updates++;
+    const update = quote(options, updates % 2);
+    const view = core.updateMarket?.(market, update) ?? market;
+    for (const account of accounts) {
+      const produced = core.onMarket?.(account.state, update, contextFor(account, view)) ?? [];
+      if (produced.length > 0) {
+        applyAll(account, produced, view);
+        events += produced.length;
+      }
+    }
+    updateMs += performance.now() - started;
+  };
+
+  const cpuStart = threadCpuSeconds();
+  const startedAt = performance.now();
+  for (let i = 0; i < prepared.length; i++) {
+    const item = prepared[i];
+    if (item === undefined) break;
+    const account = item.account;
+    let command = item.command;
+    if (command === undefined) {
+      const orderId = account.resting[account.restingHead++] ?? "00000000-0000-4000-8000-000000000000";
+      command = { userId: account.userId, command: { type: "CancelOrder", request: { order_id: orderId } } };
+    }
+    const decision = core.decide(account.state, command, contextFor(account, market));
+    applyAll(account, decision.events, market);
+    events += decision.events.length;
+    const reply = decision.reply;
+    const outcome = outcomeOf(reply);
+    if (outcome !== EXPECTED[item.expect]) {
+      unexpected++;
+      firstUnexpected ??= JSON.stringify(reply).slice(0, 500);
+    }
+    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    if (item.expect === "NEW" && reply.kind === "created" && "order" in reply)
+      account.resting.push(reply.order.order_id);
+    if (shell) {
+      for (const event of decision.events) {
+        sink += JSON.stringify(event).length;
+        for (const key of core.keys?.(event) ?? []) index.set(key, account.id);
+      }
+      sink += structuredClone(reply).kind.length;
+    }
+    if (withUpdates && (i + 1) % options.updateEvery === 0) priceUpdate();
+  }
+  const endedAt = performance.now();
+  const cpuEnd = threadCpuSeconds();
+  const cpuSeconds = cpuStart === undefined || cpuEnd === undefined ? undefined : cpuEnd - cpuStart;
+  const heapUsedMb = Math.round(process.memoryUsage().heapUsed / 1e6);
+  if (sink < 0) throw new Error("unreachable");
+  const elapsedMs = endedAt - startedAt;
+  const gcMs = await gcBetween(startedAt, endedAt);
+  return {
+    perSecond: prepared.length / (elapsedMs / 1000),
+    perCpuSecond: cpuSeconds === undefined || cpuSeconds <= 0 ? undefined : prepared.length / cpuSeconds,
+    onCpuShare: cpuSeconds === undefined ? undefined : cpuSeconds / (elapsedMs / 1000),
+    gcShare: gcMs / elapsedMs,
+    updateShare: updateMs / elapsedMs,
+    updates,
+    events,
+    outcomes,
+    unexpected,
+    firstUnexpected,
+    heapUsedMb,
+  };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return NaN;
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+}
+
+async function runScenario(scenario: ScenarioName, options: CoreBenchOptions): Promise<ScenarioResult> {
+  const measured: RoundResult[] = [];
+  for (let r = 0; r < options.warmupRounds + options.rounds; r++) {
+    const result = await runRound(scenario, options, r);
+    if (r < options.warmupRounds) {
+      // A scenario that does not do what it says measures something else: stop at once.
+      if (result.unexpected > 0) {
+        throw new Error(`${scenario}: ${result.unexpected} unexpected outcomes, e.g. ${result.firstUnexpected ?? ""}`);
+      }
+      continue;
+    }
+    measured.push(result);
+    post({
+      type: "progress",
+      line:
+        `core ${scenario} round ${r - options.warmupRounds + 1}/${options.rounds}: ` +
+        `${Math.round(result.perSecond).toLocaleString("en-US")} commands/s ` +
+        `(GC ${(result.gcShare * 100).toFixed(1)}%, thread on CPU ` +
+        `${result.onCpuShare === undefined ? "?" : (result.onCpuShare * 100).toFixed(0)}%)`,
+    });
+  }
+  const rates = measured.map((m) => m.perSecond);
+  const med = median(rates);
+  const perCpu = measured.flatMap((m) => (m.perCpuSecond === undefined ? [] : [m.perCpuSecond]));
+  const onCpu = measured.flatMap((m) => (m.onCpuShare === undefined ? [] : [m.onCpuShare]));
+  const outcomes: Record<string, number> = {};
+  for (const m of measured) for (const [k, v] of m.outcomes) outcomes[k] = (outcomes[k] ?? 0) + v;
+  const commands = options.commandsPerRound * measured.length;
+  return {
+    name: scenario,
+    description: DESCRIPTIONS[scenario],
+    commandsPerRound: options.commandsPerRound,
+    accounts: options.accounts,
+    rounds: rates.map((r) => Math.round(r)),
+    medianPerSecond: Math.round(med),
+    minPerSecond: Math.round(Math.min(...rates)),
+    maxPerSecond: Math.round(Math.max(...rates)),
+    usPerCommand: Number((1e6 / med).toFixed(3)),
+    medianPerCpuSecond: perCpu.length === 0 ? null : Math.round(median(perCpu)),
+    onCpuShareMedian: onCpu.length === 0 ? null : Number(median(onCpu).toFixed(3)),
+    gcShareMedian: Number(median(measured.map((m) => m.gcShare)).toFixed(4)),
+    gcShareMax: Number(Math.max(...measured.map((m) => m.gcShare)).toFixed(4)),
+    updatesPerRound: measured[0]?.updates ?? 0,
+    updateShareMedian: Number(median(measured.map((m) => m.updateShare)).toFixed(4)),
+    eventsPerCommand: Number((measured.reduce((s, m) => s + m.events, 0) / commands).toFixed(3)),
+    outcomes,
+    unexpected: measured.reduce((s, m) => s + m.unexpected, 0),
+    heapUsedMb: measured[measured.length - 1]?.heapUsedMb ?? 0,
+  };
+}
+
+async function main(options: CoreBenchOptions): Promise<void> {
+  gcObserver.observe({ entryTypes: ["gc"] });
+  const scenarios: ScenarioResult[] = [];
+  for (const name of ["limit", "market", "mix", "limit+shell"] as const) {
+    scenarios.push(await runScenario(name, options));
+  }
+  gcObserver.disconnect();
+  const { resourceLimits } = await import("node:worker_threads");
+  post({
+    type: "result",
+    result: {
+      thread: isMainThread ? "main thread" : "worker thread",
+      resourceLimits: { ...resourceLimits },
+      scenarios,
+    },
+  });
+}
+
+const data = workerData as Partial<CoreBenchOptions> | null;
+if (!isMainThread && data?.role === "bench-engine-core") {
+  await main(data as CoreBenchOptions);
+}
