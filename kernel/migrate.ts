@@ -28,11 +28,13 @@ export function readMigrations(dir: string): Migration[] {
 
 /** Applies the pending migrations of `service`; returns the versions applied now. */
 export async function migrate(pool: pg.Pool, service: string, migrations: Migration[]): Promise<number[]> {
-  await pool.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    service text NOT NULL, version integer NOT NULL, name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (service, version))`);
   return transaction(pool, async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('schema_migrations:' || $1))", [service]);
+    // One lock for every service: CREATE TABLE IF NOT EXISTS is not safe when two processes run it at once
+    // (services starting together on one database), and migrations are rare enough to take turns.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('schema_migrations'))");
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      service text NOT NULL, version integer NOT NULL, name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (service, version))`);
     const applied = await client.query<{ version: number }>(
       "SELECT version FROM schema_migrations WHERE service = $1",
       [service],

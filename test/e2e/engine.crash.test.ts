@@ -107,7 +107,7 @@ describe("engine crash (SIGKILL) under load on PostgreSQL", () => {
     }
   });
   afterAll(async () => {
-    market.close();
+    market?.close();
     await stack.stop();
   });
 

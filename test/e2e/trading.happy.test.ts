@@ -38,7 +38,7 @@ describe("trading end to end", () => {
     accountId = String(created.body.account_id);
   });
   afterAll(async () => {
-    market.close();
+    market?.close();
     await stack.stop();
   });
 

@@ -98,7 +98,7 @@ describe("orders end to end", () => {
     });
   });
   afterAll(async () => {
-    market.close();
+    market?.close();
     await stack.stop();
   });
 
