@@ -1,5 +1,5 @@
-// Where the engine reads the current mark and index price of a symbol. The static source answers the
-// catalogue's reference prices; the price simulator and market.v1 PushPrices replace it later.
+// Where the engine's main thread reads the current mark and index price of a symbol (for ListTickers): fed by
+// the same updates as the shards, from the price simulator or market.v1 PushPrices.
 import type { Catalogue } from "./catalogue.js";
 import { gridToNumber, tickerUnits } from "./units.js";
 
@@ -11,17 +11,6 @@ export interface Quote {
 export interface PriceSource {
   /** The latest prices, or undefined while the symbol has none (PRICE_FEED=push before the first push). */
   get(symbol: string): Quote | undefined;
-}
-
-/** Every catalogue symbol priced at its reference price, index equal to mark. */
-export function staticPriceSource(catalogue: Catalogue): PriceSource {
-  const quotes = new Map<string, Quote>(
-    catalogue.tickers.map((ticker) => {
-      const price = Number(ticker.reference_price);
-      return [ticker.symbol, Object.freeze({ mark: price, index: price })];
-    }),
-  );
-  return { get: (symbol) => quotes.get(symbol) };
 }
 
 /** One symbol's new prices in whole ticks (what the simulator publishes and pushes are rounded to). */
