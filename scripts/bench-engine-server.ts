@@ -7,11 +7,11 @@
 //            deadline) and answers 201 with a constant JSON body: the architecture's own ceiling.
 // Each reports `{ type: "ready", port }` over IPC and stops on SIGTERM/SIGINT or when the parent leaves.
 import http from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import express from "express";
 import { bindServer, CHANNEL_OPTIONS, shutdownServer } from "../kernel/grpc.js";
+import { isEntryPoint } from "../kernel/process.js";
+import { report, serveRole } from "./bench-child.js";
 
 export type ServerRole = "http" | "grpc" | "express";
 export type ServerMessage = { type: "ready"; port: number } | { type: "failed"; message: string };
@@ -37,11 +37,6 @@ const CONSTANT_BYTES = Buffer.from(CONSTANT_TEXT);
 /** As the gateway's gRPC clients (gateway/clients.ts). */
 const DEADLINE_MS = 10_000;
 const HOST = "127.0.0.1";
-
-function report(message: ServerMessage): void {
-  if (process.send === undefined) process.stdout.write(JSON.stringify(message) + "\n");
-  else process.send(message);
-}
 
 async function listen(server: http.Server): Promise<number> {
   // As the gateway's listeners.
@@ -121,34 +116,4 @@ async function runExpress(): Promise<() => Promise<void>> {
   };
 }
 
-async function main(): Promise<void> {
-  const role = process.argv[2];
-  const stop =
-    role === "http"
-      ? await runHttp()
-      : role === "grpc"
-        ? await runGrpc()
-        : role === "express"
-          ? await runExpress()
-          : undefined;
-  if (stop === undefined) throw new Error(`unknown role ${String(role)}: use http, grpc or express`);
-  let stopping = false;
-  const finish = (): void => {
-    if (stopping) return;
-    stopping = true;
-    stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on("SIGTERM", finish);
-  process.on("SIGINT", finish);
-  process.on("disconnect", finish);
-}
-
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    report({ type: "failed", message: error instanceof Error ? error.message : String(error) });
-    process.exit(1);
-  });
-}
+if (isEntryPoint(import.meta.url)) serveRole({ http: runHttp, grpc: runGrpc, express: runExpress });

@@ -5,15 +5,15 @@
 //           in the same process with one empty unary method, `/bench.v1.Bench/Empty`, the baseline.
 // Each role reports over the IPC channel once ready and stops on SIGTERM/SIGINT or when the parent leaves. The
 // wallet role also answers `{ type: "sample" }` with its CPU time and GC pauses so far.
-import path from "node:path";
 import { PerformanceObserver } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import { startEmbeddedPostgres } from "../kernel/db.js";
 import { bindServer, CHANNEL_OPTIONS, shutdownServer } from "../kernel/grpc.js";
 import { createLogger } from "../kernel/log.js";
 import { loadWalletSettings } from "../wallet/config.js";
 import { startWallet } from "../wallet/main.js";
+import { isEntryPoint } from "../kernel/process.js";
+import { report, serveRole } from "./bench-child.js";
 
 export const EMPTY_METHOD_PATH = "/bench.v1.Bench/Empty";
 
@@ -69,14 +69,6 @@ export interface ParentMessage {
   type: "sample";
 }
 
-function report(message: ServerMessage): void {
-  if (process.send === undefined) {
-    process.stdout.write(JSON.stringify(message) + "\n");
-    return;
-  }
-  process.send(message);
-}
-
 async function runDb(): Promise<() => Promise<void>> {
   const dataDir = process.env.DATA_DIR;
   if (dataDir === undefined || dataDir === "") throw new Error("DATA_DIR is required");
@@ -108,27 +100,4 @@ async function runWallet(): Promise<() => Promise<void>> {
   };
 }
 
-async function main(): Promise<void> {
-  const role = process.argv[2];
-  const stop = role === "db" ? await runDb() : role === "wallet" ? await runWallet() : undefined;
-  if (stop === undefined) throw new Error(`unknown role ${String(role)}: use "db" or "wallet"`);
-  let stopping = false;
-  const finish = (): void => {
-    if (stopping) return;
-    stopping = true;
-    stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on("SIGTERM", finish);
-  process.on("SIGINT", finish);
-  process.on("disconnect", finish);
-}
-
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    report({ type: "failed", message: error instanceof Error ? error.message : String(error) });
-    process.exit(1);
-  });
-}
+if (isEntryPoint(import.meta.url)) serveRole({ db: runDb, wallet: runWallet });

@@ -3,6 +3,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { isEntryPoint } from "../kernel/process.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -69,7 +70,7 @@ export function findCycles(configPath: string): string[][] {
   return cycles;
 }
 
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (isEntryPoint(import.meta.url)) {
   const cycles = findCycles(path.join(ROOT, "tsconfig.json"));
   if (cycles.length > 0) {
     process.stderr.write(`import cycles:\n${cycles.map((c) => `  - ${c.join(" ↔ ")}`).join("\n")}\n`);
