@@ -8,6 +8,7 @@ import type { Logger } from "../kernel/log.js";
 import { CHANNEL_OPTIONS, loadEngineProto, loadMarketProto, unary } from "../kernel/grpc.js";
 import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
 import type { ListPlansResponse } from "../proto/gen/engine/v1/ListPlansResponse.js";
+import type { ListRangeRequest__Output } from "../proto/gen/engine/v1/ListRangeRequest.js";
 import type { ListTickersResponse } from "../proto/gen/engine/v1/ListTickersResponse.js";
 import type { OrderResponse } from "../proto/gen/engine/v1/OrderResponse.js";
 import type { Plan as PlanMessage } from "../proto/gen/engine/v1/Plan.js";
@@ -123,6 +124,17 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
   const query = async <R>(userId: string, accountId: string, q: AccountQuery): Promise<R> =>
     (await runtime.query(accountIdOf(accountId), { userId: requireUser(userId), query: q })) as R;
 
+  /** A `from`/`to`/`limit` list of one account: closed positions or fills. */
+  const page = async (r: ListRangeRequest__Output, type: "history" | "trades") => {
+    const result = await query<{ data: object[]; has_more: boolean }>(r.user_id, r.account_id, {
+      type,
+      from: r.from,
+      to: r.to,
+      limit: r.limit,
+    });
+    return { data: result.data.map((row) => message(row)), has_more: result.has_more };
+  };
+
   const handlers: EngineHandlers = {
     ListTickers: unary(
       "ListTickers",
@@ -166,32 +178,8 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
       },
       options,
     ),
-    ListPositionHistory: unary(
-      "ListPositionHistory",
-      async (r) => {
-        const page = await query<{ data: object[]; has_more: boolean }>(r.user_id, r.account_id, {
-          type: "history",
-          from: r.from,
-          to: r.to,
-          limit: r.limit,
-        });
-        return { data: page.data.map((row) => message(row)), has_more: page.has_more };
-      },
-      options,
-    ),
-    ListTrades: unary(
-      "ListTrades",
-      async (r) => {
-        const page = await query<{ data: object[]; has_more: boolean }>(r.user_id, r.account_id, {
-          type: "trades",
-          from: r.from,
-          to: r.to,
-          limit: r.limit,
-        });
-        return { data: page.data.map((row) => message(row)), has_more: page.has_more };
-      },
-      options,
-    ),
+    ListPositionHistory: unary("ListPositionHistory", (r) => page(r, "history"), options),
+    ListTrades: unary("ListTrades", (r) => page(r, "trades"), options),
 
     PlaceOrder: unary(
       "PlaceOrder",
