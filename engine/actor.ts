@@ -14,6 +14,7 @@ import {
 import type { AccountState } from "./accounts/state.js";
 import { apply, consumeFills, decide, type Command, type EngineEvent, type Reply } from "./core.js";
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";
+import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
 import type { ActorCore, CoreTypes } from "./shard/actor.js";
 
@@ -36,9 +37,10 @@ export interface EngineQuery {
   query: AccountQuery;
 }
 
-/** Prices for every shard, in whole ticks. */
+/** Prices for every shard, in whole ticks; a new news calendar rides along when it changes. */
 export interface PriceUpdate {
   prices: TickQuote[];
+  calendar?: NewsEvent[];
 }
 
 export interface EngineTypes extends CoreTypes {
@@ -51,6 +53,10 @@ export interface EngineTypes extends CoreTypes {
   update: PriceUpdate;
   market: MarketView;
 }
+
+/** The news calendar as this shard last received it (the engine sends it at start and on every change). */
+let shardCalendar: readonly NewsEvent[] = [];
+export const calendarOfShard = (): readonly NewsEvent[] => shardCalendar;
 
 /** The shard's view exists from the start (no prices yet), so decide always has one. */
 let shardView: MarketView | undefined;
@@ -105,6 +111,7 @@ export const core: ActorCore<EngineTypes> = {
   },
 
   updateMarket(market, update) {
+    if (update.calendar !== undefined) shardCalendar = Object.freeze([...update.calendar]);
     const view = viewOf(market);
     for (const quote of update.prices) {
       setQuote(view, quote.symbol, { mark: quote.mark, index: quote.index, skew: quote.skew });
@@ -113,6 +120,7 @@ export const core: ActorCore<EngineTypes> = {
   },
 
   onMarket(state, update, ctx) {
+    if (update.prices.length === 0) return [];
     const symbols = new Set(update.prices.map((quote) => quote.symbol));
     return decide(
       state,

@@ -11,7 +11,8 @@ import { createRegistry, startAdminServer } from "../kernel/metrics.js";
 import { PLANS } from "./accounts/plans.js";
 import type { EngineTypes } from "./actor.js";
 import { loadEngineSettings, type EngineSettings } from "./config.js";
-import { NewsCalendar } from "./market/calendar.js";
+import { NewsCalendar, parseCalendar, shippedCalendar, type NewsEvent } from "./market/calendar.js";
+import { loadStoredCalendar, storeCalendar } from "./store/calendar.js";
 import { CATALOGUE } from "./market/catalogue.js";
 import { LivePrices, type TickQuote } from "./market/prices.js";
 import { PriceSimulator } from "./market/simulator.js";
@@ -58,6 +59,22 @@ export async function startEngine(
     await db.close();
     throw error;
   });
+  // The calendar: the one last set through market.v1 (kept across restarts), else the shipped one.
+  let startCalendar: NewsEvent[];
+  try {
+    startCalendar = await startingCalendar(db.pool, log);
+    await runtime.market({ prices: [], calendar: startCalendar });
+  } catch (error) {
+    await runtime.stop();
+    await db.close();
+    throw error;
+  }
+  const calendar = new NewsCalendar(startCalendar);
+  const applyCalendar = async (events: NewsEvent[]): Promise<void> => {
+    await storeCalendar(db.pool, events);
+    await runtime.market({ prices: [], calendar: events });
+  };
+
   const prices = new LivePrices(CATALOGUE);
   const publish = async (quotes: TickQuote[]): Promise<void> => {
     if (quotes.length === 0) return;
@@ -93,7 +110,8 @@ export async function startEngine(
     prices,
     runtime,
     publish,
-    calendar: new NewsCalendar(),
+    calendar,
+    applyCalendar,
     acceptsPushes: settings.PRICE_FEED === "push",
     now,
     internalToken: settings.INTERNAL_TOKEN,
@@ -139,6 +157,15 @@ export async function startEngine(
     adminPort: admin.port,
     stop: () => (stopping ??= stop()),
   };
+}
+
+async function startingCalendar(pool: Parameters<typeof loadStoredCalendar>[0], log: Logger): Promise<NewsEvent[]> {
+  const stored = await loadStoredCalendar(pool);
+  if (stored === undefined) return shippedCalendar(CATALOGUE);
+  const parsed = parseCalendar(stored, CATALOGUE);
+  if ("ok" in parsed) return parsed.ok;
+  log.warn({ issues: parsed.issues }, "stored news calendar no longer valid; using the shipped one");
+  return shippedCalendar(CATALOGUE);
 }
 
 if (isEntryPoint(import.meta.url)) runService("engine", loadEngineSettings, startEngine);

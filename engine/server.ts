@@ -17,7 +17,10 @@ import type { MarketDataHandlers } from "../proto/gen/market/v1/MarketData.js";
 import type { Plan, PlanCatalogue } from "./accounts/plans.js";
 import type { AccountQuery, EngineTypes } from "./actor.js";
 import type { Command, Reply } from "./core.js";
-import { parseCalendar, type NewsCalendar } from "./market/calendar.js";
+import { parseCalendar, type NewsCalendar, type NewsEvent } from "./market/calendar.js";
+import { parseIsoDateTime } from "../kernel/time.js";
+import type { Calendar } from "../proto/gen/engine/v1/Calendar.js";
+import type { GetCalendarRequest__Output } from "../proto/gen/engine/v1/GetCalendarRequest.js";
 import type { Catalogue, TickerSpec } from "./market/catalogue.js";
 import { isMarketOpen } from "./market/hours.js";
 import type { PriceSource, TickQuote } from "./market/prices.js";
@@ -34,6 +37,8 @@ export interface EngineServerDeps {
   publish: (quotes: TickQuote[]) => Promise<void>;
   /** The news calendar market.v1 SetCalendar replaces. */
   calendar: NewsCalendar;
+  /** Makes a new calendar durable and hands it to every shard; resolves once both are done. */
+  applyCalendar: (events: NewsEvent[]) => Promise<void>;
   /** Whether market.v1 PushPrices is accepted (PRICE_FEED=push). */
   acceptsPushes: boolean;
   /** Wall clock in Unix epoch milliseconds; injected so market hours are testable. */
@@ -111,6 +116,43 @@ function orderResponse(reply: Reply): OrderResponse {
 }
 
 /** Builds (but does not bind) a gRPC server carrying the Engine and MarketData services. */
+/** GetCalendar: the stored calendar filtered by optional ISO bounds and a symbol; bad filters are 400s. */
+function calendarMessage(deps: EngineServerDeps, request: GetCalendarRequest__Output): Calendar {
+  const issues: Issue[] = [];
+  const bound = (name: "from" | "to"): number | undefined => {
+    const text = request[name];
+    if (text === "") return undefined;
+    const at = parseIsoDateTime(text);
+    if (Number.isNaN(at)) issues.push({ path: name, message: "must be an ISO 8601 date-time with a time zone" });
+    return at;
+  };
+  const from = bound("from");
+  const to = bound("to");
+  if (from !== undefined && to !== undefined && from > to)
+    issues.push({ path: "from", message: "must not be after to" });
+  let spec: TickerSpec | undefined;
+  if (request.symbol !== "") {
+    const symbol = normalizeSymbol(request.symbol, deps.catalogue);
+    spec = symbol === undefined ? undefined : deps.catalogue.bySymbol(symbol);
+    if (spec === undefined) issues.push({ path: "symbol", message: "unknown symbol" });
+  }
+  if (issues.length > 0) throw ServiceError.invalid(issues);
+  const events = deps.calendar.select({
+    ...(from === undefined ? {} : { from }),
+    ...(to === undefined ? {} : { to }),
+    ...(spec === undefined ? {} : { spec }),
+  });
+  return {
+    events: events.map((event) => ({
+      id: event.id,
+      title: event.title,
+      scheduled_at: event.scheduled_at,
+      symbols: [...event.symbols],
+      asset_classes: [...event.asset_classes],
+    })),
+  };
+}
+
 export function createEngineServer(deps: EngineServerDeps): grpc.Server {
   const options = {
     internalToken: deps.internalToken,
@@ -145,6 +187,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
       options,
     ),
     ListPlans: unary("ListPlans", (): ListPlansResponse => ({ data: deps.plans.plans.map(planMessage) }), options),
+    GetCalendar: unary("GetCalendar", (request) => calendarMessage(deps, request), options),
 
     CreateAccount: unary(
       "CreateAccount",
@@ -281,9 +324,10 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     ),
     SetCalendar: unary(
       "SetCalendar",
-      (request) => {
+      async (request) => {
         const parsed = parseCalendar(request.events, deps.catalogue);
         if ("issues" in parsed) throw ServiceError.invalid(parsed.issues);
+        await deps.applyCalendar(parsed.ok);
         deps.calendar.replace(parsed.ok);
         deps.log.info({ events: parsed.ok.length }, "news calendar replaced");
         return {};

@@ -1,7 +1,8 @@
 // gRPC clients of the gateway: one long-lived channel each to the wallet and the engine, behind small typed
 // facades that return promises and attach the request id and the internal token.
 import * as grpc from "@grpc/grpc-js";
-import { CHANNEL_OPTIONS, loadEngineProto, loadWalletProto, outgoingMetadata } from "../kernel/grpc.js";
+import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
+import { createWalletClient } from "../kernel/wallet-codec.js";
 import type { WalletClient } from "../proto/gen/wallet/v1/Wallet.js";
 import type { EngineClient } from "../proto/gen/engine/v1/Engine.js";
 import type { CreateApiKeyRequest } from "../proto/gen/wallet/v1/CreateApiKeyRequest.js";
@@ -27,6 +28,8 @@ import type { OrderReply__Output } from "../proto/gen/engine/v1/OrderReply.js";
 import type { OrderResponse__Output } from "../proto/gen/engine/v1/OrderResponse.js";
 import type { PlaceOrderRequest } from "../proto/gen/engine/v1/PlaceOrderRequest.js";
 import type { Summary__Output } from "../proto/gen/engine/v1/Summary.js";
+import type { Calendar__Output } from "../proto/gen/engine/v1/Calendar.js";
+import type { GetCalendarRequest } from "../proto/gen/engine/v1/GetCalendarRequest.js";
 
 const DEADLINE_MS = 10_000;
 
@@ -98,6 +101,10 @@ export class EngineApi extends UnaryApi {
     return this.call(requestId, (m, o, cb) => this.client.ListPlans({}, m, o, cb));
   }
 
+  getCalendar(request: GetCalendarRequest, requestId: string): Promise<Calendar__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.GetCalendar(request, m, o, cb));
+  }
+
   createAccount(request: CreateAccountRequest, requestId: string): Promise<Account__Output> {
     return this.call(requestId, (m, o, cb) => this.client.CreateAccount(request, m, o, cb));
   }
@@ -151,7 +158,8 @@ export interface Clients {
 
 export function createClients(walletTarget: string, engineTarget: string, internalToken: string | undefined): Clients {
   const credentials = grpc.credentials.createInsecure();
-  const wallet = new (loadWalletProto().wallet.v1.Wallet)(walletTarget, credentials, CHANNEL_OPTIONS);
+  // ValidateApiKey, the hottest call, with the hand-written codec (kernel/wallet-codec.ts).
+  const wallet = createWalletClient(walletTarget, credentials, CHANNEL_OPTIONS);
   const engine = new (loadEngineProto().engine.v1.Engine)(engineTarget, credentials, CHANNEL_OPTIONS);
   return {
     wallet: new WalletApi(wallet, internalToken),

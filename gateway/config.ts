@@ -1,7 +1,7 @@
 // Gateway settings (CONTRACT 8), parsed once at start.
 import { z } from "zod";
 import { checkEntry } from "../kernel/ip.js";
-import { commonSettings, parseSettings, port, redisUrl, token } from "../kernel/config.js";
+import { bool, commonSettings, parseSettings, port, redisUrl, token } from "../kernel/config.js";
 
 const target = z.string().regex(/^[a-zA-Z0-9.:[\]-]+:\d+$/, "must be host:port");
 
@@ -31,6 +31,11 @@ const schema = z
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(65_536),
+    /** Answer key validations from a local cache kept exact by the wallet's WatchKeys stream. */
+    KEY_CACHE: bool(true),
+    /** Longest a cached validation is used before the wallet is asked again. */
+    KEY_CACHE_TTL_MS: z.coerce.number().int().min(1_000).default(60_000),
+    KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(100_000),
   })
   .transform((s) => ({
     ...s,

@@ -8,6 +8,9 @@ import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry } from "../kernel/metrics.js";
 import { buildApiApp, buildV1App } from "./app.js";
 import { createClients, reachable } from "./clients.js";
+import { KeyCache } from "./key-cache.js";
+import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
+import { outgoingMetadata } from "../kernel/grpc.js";
 import { loadGatewaySettings, type GatewaySettings } from "./config.js";
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "./ratelimit/index.js";
 
@@ -51,6 +54,14 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     registers: [registry],
   });
   const clients = createClients(settings.WALLET_GRPC_TARGET, settings.ENGINE_GRPC_TARGET, settings.INTERNAL_TOKEN);
+  const validations = new Counter({
+    name: "gateway_key_validations_total",
+    help: "Key validations by where they were answered: the local key cache or the wallet.",
+    labelNames: ["source"],
+    registers: [registry],
+  });
+  const byCache = validations.labels({ source: "cache" });
+  const byWallet = validations.labels({ source: "wallet" });
   const redis =
     settings.REDIS_URL === undefined
       ? undefined
@@ -63,12 +74,35 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
       ? new MemoryRateLimiter({ limit: settings.RATE_LIMIT_MAX, windowMs: settings.RATE_LIMIT_WINDOW_MS })
       : new RedisRateLimiter({ redis, limit: settings.RATE_LIMIT_MAX, windowMs: settings.RATE_LIMIT_WINDOW_MS });
 
+  const keyCache = settings.KEY_CACHE
+    ? new KeyCache({
+        open: () => clients.wallet.client.WatchKeys(outgoingMetadata(undefined, settings.INTERNAL_TOKEN)),
+        leaseMs: KEY_LEASE_MS,
+        pingMs: KEY_LEASE_PING_MS,
+        ttlMs: settings.KEY_CACHE_TTL_MS,
+        maxEntries: settings.KEY_CACHE_MAX_ENTRIES,
+        now: () => performance.now(),
+        wallNow: () => Date.now(),
+        onRevoked: (keyId) => {
+          limiter.markRevoked(keyId).catch((error: unknown) => {
+            log.warn({ err: error }, "marking a revoked key in the limiter failed");
+          });
+        },
+        log,
+      })
+    : undefined;
+  keyCache?.start();
+
   const options = {
     clients,
     registry,
     log,
     auth: {
       clients,
+      keyCache,
+      onValidation: (source: "cache" | "wallet") => {
+        (source === "cache" ? byCache : byWallet).inc();
+      },
       limiter,
       windowMs: settings.RATE_LIMIT_WINDOW_MS,
       onDecision: (decision: "allowed" | "limited" | "revoked") => {
@@ -104,6 +138,7 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     walletHttpPort,
     async stop() {
       await Promise.all([drain(v1Server, 5_000), drain(apiServer, 5_000)]);
+      keyCache?.close();
       await limiter.close();
       redis?.disconnect();
       clients.close();

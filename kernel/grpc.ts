@@ -2,15 +2,13 @@
 // leaves through the error registry. Internal listeners can require `authorization: Bearer <INTERNAL_TOKEN>`.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-// A namespace import for `crypto.hash`: a named import would fail to link on Node 20 releases before 20.12.
-import * as crypto from "node:crypto";
-import { timingSafeEqual, createHash } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import type { ProtoGrpcType as WalletProto } from "../proto/gen/wallet.js";
 import type { ProtoGrpcType as EngineProto } from "../proto/gen/engine.js";
 import type { ProtoGrpcType as MarketProto } from "../proto/gen/market.js";
 import { ServiceError, toGrpcStatus } from "./errors.js";
+import { bearerCheck } from "./internal-token.js";
 
 const PROTO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "proto");
 
@@ -39,24 +37,10 @@ export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   "grpc.max_receive_message_length": 16 * 1024 * 1024,
 };
 
-/** SHA-256 as a latin1 string: `crypto.hash` (Node >= 20.12) needs no Hash object and no Buffer. */
-const digestText: (value: string) => string =
-  typeof crypto.hash === "function"
-    ? (value) => crypto.hash("sha256", value, "binary")
-    : (value) => createHash("sha256").update(value, "utf8").digest("binary");
-
-/** Holds the presented digest during the (synchronous) compare, so a call allocates no Buffer. */
-const PRESENTED = Buffer.alloc(32);
-
-/** Checks `authorization: Bearer <token>` in constant time against the digest of the expected header. */
-function tokenMatches(metadata: grpc.Metadata, expected: Buffer | undefined): boolean {
-  if (expected === undefined) return true;
-  const header = metadata.get("authorization")[0];
-  if (typeof header !== "string") return false;
-  PRESENTED.write(digestText(header), "latin1");
-  const matches = timingSafeEqual(PRESENTED, expected);
-  PRESENTED.fill(0);
-  return matches;
+/** A check of the internal token for handlers that are not unary (streams); true when none is configured. */
+export function internalTokenCheck(internalToken: string | undefined): (metadata: grpc.Metadata) => boolean {
+  const tokenOk = bearerCheck(internalToken);
+  return (metadata) => tokenOk(metadata.get("authorization")[0]);
 }
 
 export interface UnaryContext {
@@ -88,13 +72,10 @@ export function unary<Req, Res>(
   impl: UnaryImpl<Req, Res>,
   options: UnaryOptions,
 ): grpc.handleUnaryCall<Req, Res> {
-  // The token is fixed for the life of the server: hash the expected header once, not on every call.
-  const expected =
-    options.internalToken === undefined
-      ? undefined
-      : Buffer.from(digestText(`Bearer ${options.internalToken}`), "latin1");
+  // Constant time without a digest per call (kernel/internal-token.ts says why that is safe).
+  const tokenOk = bearerCheck(options.internalToken);
   return (call, callback) => {
-    if (!tokenMatches(call.metadata, expected)) {
+    if (!tokenOk(call.metadata.get("authorization")[0])) {
       callback({ code: grpc.status.UNAUTHENTICATED, details: "internal token required" });
       return;
     }

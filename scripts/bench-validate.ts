@@ -17,17 +17,18 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
-import { Counter, Histogram } from "prom-client";
 import { openDatabase } from "../kernel/db.js";
-import { CHANNEL_OPTIONS, loadWalletProto, outgoingMetadata } from "../kernel/grpc.js";
+import { CHANNEL_OPTIONS, outgoingMetadata } from "../kernel/grpc.js";
 import { createLogger } from "../kernel/log.js";
 import { createRegistry } from "../kernel/metrics.js";
 import { migrate, readMigrations } from "../kernel/migrate.js";
+import { createWalletClient } from "../kernel/wallet-codec.js";
 import type { CreateApiKeyResponse__Output } from "../proto/gen/wallet/v1/CreateApiKeyResponse.js";
 import type { ValidateApiKeyResponse__Output } from "../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
 import { KeyIndex } from "../wallet/key-index.js";
 import { Sealer, masterKeyFromBase64 } from "../wallet/keys/sealed.js";
-import type { Scope } from "../wallet/keys/scopes.js";
+import { validationMetrics } from "../wallet/metrics.js";
+import type { Scope } from "../kernel/scopes.js";
 import { InProcessRevocationBus } from "../wallet/revocation-bus.js";
 import { WalletService, type Denial, type ValidateInput } from "../wallet/service.js";
 import { KeyStore } from "../wallet/store.js";
@@ -227,19 +228,7 @@ async function benchInProcess(): Promise<InProcessResult> {
   try {
     await migrate(db.pool, "wallet", readMigrations(MIGRATIONS));
     // The same wiring as wallet/main.ts, metrics hook included: it runs on every validation.
-    const registry = createRegistry("wallet");
-    const validations = new Counter({
-      name: "wallet_key_validations_total",
-      help: "Key validations by outcome.",
-      labelNames: ["outcome"],
-      registers: [registry],
-    });
-    const validationSeconds = new Histogram({
-      name: "wallet_key_validation_duration_seconds",
-      help: "Time to answer a key validation inside the wallet.",
-      buckets: [0.000_01, 0.000_05, 0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05],
-      registers: [registry],
-    });
+    const onValidation = validationMetrics(createRegistry("wallet"));
     const store = new KeyStore(db.pool);
     const now = (): number => Date.now();
     const index = new KeyIndex({ load: (hash) => store.findByHash(hash), now });
@@ -251,10 +240,7 @@ async function benchInProcess(): Promise<InProcessResult> {
       sealer: new Sealer(masterKeyFromBase64(randomBytes(32).toString("base64"))),
       log,
       now,
-      onValidation: (outcome, seconds) => {
-        validations.inc({ outcome });
-        validationSeconds.observe(seconds);
-      },
+      onValidation,
     });
     await bus.ready();
     await service.warm();
@@ -592,10 +578,10 @@ async function benchGrpc(): Promise<GrpcResult> {
     );
     children.push(wallet.child);
 
-    // The gateway's client set-up: one long-lived channel, the shared channel options, request id and
-    // internal token as metadata, a deadline on every call. The baseline gets exactly the same.
-    const Wallet = loadWalletProto().wallet.v1.Wallet;
-    const walletClient = new Wallet(
+    // The gateway's client set-up: one long-lived channel from the gateway's client factory (ValidateApiKey
+    // through kernel/wallet-codec.ts), the shared channel options, request id and internal token as metadata,
+    // a deadline on every call. The baseline gets exactly the same.
+    const walletClient = createWalletClient(
       `127.0.0.1:${wallet.message.walletPort}`,
       grpc.credentials.createInsecure(),
       CHANNEL_OPTIONS,

@@ -3,7 +3,7 @@
 // are remembered as tombstones so a database read that raced a revocation can never re-insert the key.
 import type { AllowList } from "../kernel/ip.js";
 import { compileAllowList } from "../kernel/ip.js";
-import type { Scope } from "./keys/scopes.js";
+import type { Scope } from "../kernel/scopes.js";
 import type { KeyRow } from "./store.js";
 
 export interface IndexedKey {
@@ -12,6 +12,8 @@ export interface IndexedKey {
   secretHash: Buffer;
   permissions: readonly Scope[];
   allow: AllowList;
+  /** The allow-list as stored, for callers that judge addresses themselves (the gateways' key caches). */
+  ipWhitelist: readonly string[];
   expiresAtMs: number | null;
 }
 
@@ -48,6 +50,7 @@ export function toIndexed(row: KeyRow): IndexedKey {
     secretHash: row.secretHash,
     permissions: row.permissions,
     allow: row.ipWhitelist.length === 0 ? list : remembering(list),
+    ipWhitelist: row.ipWhitelist,
     expiresAtMs: row.expiresAt?.getTime() ?? null,
   };
 }

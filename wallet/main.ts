@@ -1,7 +1,6 @@
 // Wallet process: migrations, key index warm-up, gRPC listener, admin listener, graceful shutdown.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Counter, Histogram } from "prom-client";
 import { openDatabase } from "../kernel/db.js";
 import { bindServer, shutdownServer } from "../kernel/grpc.js";
 import type { Logger } from "../kernel/log.js";
@@ -9,11 +8,14 @@ import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, startAdminServer } from "../kernel/metrics.js";
 import { migrate, readMigrations } from "../kernel/migrate.js";
 import { loadWalletSettings, type WalletSettings } from "./config.js";
+import { KEY_LEASE_MS } from "../kernel/key-lease.js";
 import { KeyIndex } from "./key-index.js";
+import { validationMetrics } from "./metrics.js";
 import { Sealer, loadOrCreateMasterKeyFile, masterKeyFromBase64 } from "./keys/sealed.js";
 import { InProcessRevocationBus, RedisRevocationBus, type RevocationBus } from "./revocation-bus.js";
 import { createWalletServer } from "./server.js";
 import { WalletService } from "./service.js";
+import { KeyWatchers } from "./watchers.js";
 import { KeyStore } from "./store.js";
 
 const MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
@@ -27,18 +29,7 @@ export interface RunningWallet {
 
 export async function startWallet(settings: WalletSettings, log: Logger): Promise<RunningWallet> {
   const registry = createRegistry("wallet");
-  const validations = new Counter({
-    name: "wallet_key_validations_total",
-    help: "Key validations by outcome.",
-    labelNames: ["outcome"],
-    registers: [registry],
-  });
-  const validationSeconds = new Histogram({
-    name: "wallet_key_validation_duration_seconds",
-    help: "Time to answer a key validation inside the wallet.",
-    buckets: [0.000_01, 0.000_05, 0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05],
-    registers: [registry],
-  });
+  const onValidation = validationMetrics(registry);
 
   const db = await openDatabase({
     url: settings.DATABASE_URL,
@@ -71,11 +62,19 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     sealer: new Sealer(current, previous),
     log,
     now,
-    onValidation: (outcome, seconds) => {
-      validations.inc({ outcome });
-      validationSeconds.observe(seconds);
-    },
+    onValidation,
   });
+  // The gateways' key caches: every revocation (this replica's or, through the bus, another's) is passed on
+  // to them, and the bus is acknowledged only once they have evicted the key or their leases have run out.
+  const watchers = new KeyWatchers({
+    leaseMs: KEY_LEASE_MS,
+    now: () => performance.now(),
+    onUsed: (uses) => {
+      service.noteUsed(uses);
+    },
+    log,
+  });
+  bus.onRevoked((notice) => watchers.revoked(notice));
   // Subscribe before loading so a revocation during warm-up is never missed.
   await bus.ready();
   const warmed = await service.warm();
@@ -89,6 +88,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
 
   const server = createWalletServer(service, {
     internalToken: settings.INTERNAL_TOKEN,
+    watchers,
     onError: (method, error) => {
       log.error({ err: error, method }, "wallet call failed");
     },
@@ -105,6 +105,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     adminPort: admin.port,
     async stop() {
       clearInterval(flusher);
+      watchers.close();
       await shutdownServer(server, 5_000);
       await admin.close();
       await service.flushLastUsed().catch(() => undefined);

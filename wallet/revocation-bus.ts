@@ -17,22 +17,41 @@ export interface RevocationNotice {
   keyHash: string;
 }
 
+/** Applies a revocation locally; a promise delays the acknowledgement until it settles. */
+export type RevocationHandler = (notice: RevocationNotice) => void | Promise<void>;
+
+/** Runs every handler; resolves when all have settled (a failing handler is reported, not fatal). */
+async function runHandlers(handlers: readonly RevocationHandler[], notice: RevocationNotice): Promise<unknown[]> {
+  const failures: unknown[] = [];
+  await Promise.all(
+    handlers.map(async (handler) => {
+      try {
+        await handler(notice);
+      } catch (error) {
+        failures.push(error);
+      }
+    }),
+  );
+  return failures;
+}
+
 export interface RevocationBus {
-  /** Resolves once every live replica has applied the revocation. */
+  /** Resolves once every live replica has applied the revocation (its handlers settled). */
   publish(notice: RevocationNotice): Promise<void>;
-  onRevoked(handler: (notice: RevocationNotice) => void): void;
+  onRevoked(handler: RevocationHandler): void;
   /** Resolves when the bus is subscribed and will see every later notice. */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
 
 export class InProcessRevocationBus implements RevocationBus {
-  private readonly handlers: ((notice: RevocationNotice) => void)[] = [];
-  publish(notice: RevocationNotice): Promise<void> {
-    for (const handler of this.handlers) handler(notice);
-    return Promise.resolve();
+  private readonly handlers: RevocationHandler[] = [];
+  async publish(notice: RevocationNotice): Promise<void> {
+    const [failure] = await runHandlers(this.handlers, notice);
+    if (failure !== undefined)
+      throw failure instanceof Error ? failure : new Error("revocation handler failed", { cause: failure });
   }
-  onRevoked(handler: (notice: RevocationNotice) => void): void {
+  onRevoked(handler: RevocationHandler): void {
     this.handlers.push(handler);
   }
   ready(): Promise<void> {
@@ -57,7 +76,7 @@ interface PendingAck {
 export class RedisRevocationBus implements RevocationBus {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
-  private readonly handlers: ((notice: RevocationNotice) => void)[] = [];
+  private readonly handlers: RevocationHandler[] = [];
   private readonly waiting = new Map<string, PendingAck>();
   private readonly subscribed: Promise<void>;
 
@@ -84,7 +103,7 @@ export class RedisRevocationBus implements RevocationBus {
     return this.subscribed;
   }
 
-  onRevoked(handler: (notice: RevocationNotice) => void): void {
+  onRevoked(handler: RevocationHandler): void {
     this.handlers.push(handler);
   }
 
@@ -123,10 +142,15 @@ export class RedisRevocationBus implements RevocationBus {
       return;
     }
     if (channel === REVOCATION_CHANNEL) {
-      for (const handler of this.handlers) handler({ keyId: parsed.keyId, keyHash: parsed.keyHash });
-      this.publisher.publish(REVOCATION_ACK_CHANNEL, JSON.stringify({ id: parsed.id })).catch((error: unknown) => {
-        this.log.warn({ err: error }, "revocation ack failed");
-      });
+      // Acknowledged once applied here and passed on to this replica's key watchers (the gateways' caches).
+      void runHandlers(this.handlers, { keyId: parsed.keyId, keyHash: parsed.keyHash })
+        .then((failures) => {
+          for (const error of failures) this.log.warn({ err: error }, "revocation handler failed");
+          return this.publisher.publish(REVOCATION_ACK_CHANNEL, JSON.stringify({ id: parsed.id }));
+        })
+        .catch((error: unknown) => {
+          this.log.warn({ err: error }, "revocation ack failed");
+        });
       return;
     }
     const pending = this.waiting.get(parsed.id);

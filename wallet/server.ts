@@ -1,10 +1,12 @@
 // gRPC bindings of the wallet service: translation between proto messages and WalletService.
 import * as grpc from "@grpc/grpc-js";
-import { loadWalletProto, unary, CHANNEL_OPTIONS } from "../kernel/grpc.js";
+import { unary, CHANNEL_OPTIONS } from "../kernel/grpc.js";
+import { walletServiceDefinition } from "../kernel/wallet-codec.js";
 import type { WalletHandlers } from "../proto/gen/wallet/v1/Wallet.js";
 import type { ApiKey } from "../proto/gen/wallet/v1/ApiKey.js";
 import type { ValidateApiKeyResponse } from "../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
 import type { ApiKeyView, Validation, WalletService } from "./service.js";
+import { watchKeysHandler, type KeyWatchers } from "./watchers.js";
 
 function toProto(view: ApiKeyView): ApiKey {
   return {
@@ -20,15 +22,18 @@ function toProto(view: ApiKeyView): ApiKey {
   };
 }
 
+// The arrays are the index's own (read-only) lists, passed without a copy: ValidateApiKey's serializer
+// (kernel/wallet-codec.ts) only reads them, synchronously, when the answer is sent.
 function toValidateResponse(result: Validation): ValidateApiKeyResponse {
   if (result.valid) {
     return {
       valid: true,
       user_id: result.userId,
       key_id: result.keyId,
-      permissions: [...result.permissions],
+      permissions: result.permissions as string[],
       expires_at_ms: result.expiresAtMs ?? 0,
       code: "",
+      ip_whitelist: result.ipWhitelist as string[],
     };
   }
   return {
@@ -41,6 +46,8 @@ function toValidateResponse(result: Validation): ValidateApiKeyResponse {
 
 export interface WalletServerOptions {
   internalToken: string | undefined;
+  /** The gateways' key caches (WatchKeys). */
+  watchers: KeyWatchers;
   onError: (method: string, error: unknown) => void;
 }
 
@@ -88,7 +95,9 @@ export function createWalletServer(service: WalletService, options: WalletServer
       },
       options,
     ),
+    WatchKeys: watchKeysHandler(options.watchers, options.internalToken),
   };
-  server.addService(loadWalletProto().wallet.v1.Wallet.service, handlers);
+  // ValidateApiKey's messages go through the hand-written codec; every other method through proto-loader.
+  server.addService(walletServiceDefinition(), handlers);
   return server;
 }

@@ -11,7 +11,7 @@ import {
   secretMatches,
   sha256Base64,
 } from "./keys/material.js";
-import { isScope, satisfies, type Scope } from "./keys/scopes.js";
+import { isScope, satisfies, type Scope } from "../kernel/scopes.js";
 import type { Sealer } from "./keys/sealed.js";
 import type { KeyIndex, IndexedKey } from "./key-index.js";
 import type { RevocationBus } from "./revocation-bus.js";
@@ -42,7 +42,14 @@ export const DENIALS = ["unauthorized", "ip_not_whitelisted", "permission_denied
 export type Denial = (typeof DENIALS)[number];
 
 export type Validation =
-  | { valid: true; userId: string; keyId: string; permissions: readonly string[]; expiresAtMs: number | null }
+  | {
+      valid: true;
+      userId: string;
+      keyId: string;
+      permissions: readonly string[];
+      ipWhitelist: readonly string[];
+      expiresAtMs: number | null;
+    }
   | { valid: false; code: "unauthorized" }
   | { valid: false; code: "ip_not_whitelisted" | "permission_denied"; userId: string; keyId: string };
 
@@ -191,6 +198,7 @@ export class WalletService {
       userId: entry.userId,
       keyId: entry.id,
       permissions: entry.permissions,
+      ipWhitelist: entry.ipWhitelist,
       expiresAtMs: entry.expiresAtMs,
     };
   }
@@ -200,6 +208,14 @@ export class WalletService {
     const rows = await this.deps.store.loadAllActive(new Date(this.deps.now()));
     for (const row of rows) this.deps.index.put(row.keyHash, row);
     return rows.length;
+  }
+
+  /** Uses reported by the gateways' key caches (validations they answered without asking the wallet). */
+  noteUsed(uses: readonly { keyId: string; atMs: number }[]): void {
+    for (const { keyId, atMs } of uses) {
+      if (!Number.isFinite(atMs) || atMs <= 0) continue;
+      if ((this.lastUsed.get(keyId) ?? 0) < atMs) this.lastUsed.set(keyId, atMs);
+    }
   }
 
   async flushLastUsed(): Promise<void> {

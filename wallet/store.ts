@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { transaction } from "../kernel/db.js";
-import type { Scope } from "./keys/scopes.js";
+import type { Scope } from "../kernel/scopes.js";
 
 export interface KeyRow {
   id: string;

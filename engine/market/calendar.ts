@@ -1,8 +1,9 @@
 // The high-impact news calendar (market.v1 SetCalendar replaces it as a whole). Each event names the
 // symbols or asset classes it affects; the news-freeze rule reads it.
+import calendarJson from "./calendar.json" with { type: "json" };
 import type { Issue } from "../../kernel/errors.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
-import type { Catalogue } from "./catalogue.js";
+import type { Catalogue, TickerSpec } from "./catalogue.js";
 import { normalizeSymbol } from "./symbols.js";
 import { ASSET_CLASSES, type AssetClass } from "./types.js";
 
@@ -58,7 +59,7 @@ export function parseCalendar(
     events.push({
       id: input.id,
       title: input.title,
-      scheduled_at: new Date(at).toISOString(),
+      scheduled_at: Number.isNaN(at) ? input.scheduled_at : new Date(at).toISOString(),
       at,
       symbols,
       asset_classes: classes,
@@ -68,8 +69,34 @@ export function parseCalendar(
   return { ok: events.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id)) };
 }
 
+/** The calendar shipped with the engine (calendar.json), validated against the catalogue; throws if bad. */
+export function shippedCalendar(catalogue: Catalogue): NewsEvent[] {
+  const parsed = parseCalendar(calendarJson.events, catalogue);
+  if ("issues" in parsed) {
+    const problems = parsed.issues.map((issue) => `  - ${issue.path}: ${issue.message}`);
+    throw new Error(`invalid shipped news calendar:\n${problems.join("\n")}`);
+  }
+  return parsed.ok;
+}
+
+/** Does the event concern this ticker (by symbol or by asset class)? */
+export function affects(event: NewsEvent, spec: TickerSpec): boolean {
+  return event.symbols.includes(spec.symbol) || event.asset_classes.includes(spec.asset_class);
+}
+
+export interface CalendarFilter {
+  /** Epoch ms, inclusive; absent: unbounded. */
+  from?: number;
+  to?: number;
+  spec?: TickerSpec;
+}
+
 export class NewsCalendar {
-  private current: readonly NewsEvent[] = [];
+  private current: readonly NewsEvent[];
+
+  constructor(events: readonly NewsEvent[] = []) {
+    this.current = Object.freeze([...events]);
+  }
 
   replace(events: readonly NewsEvent[]): void {
     this.current = Object.freeze([...events]);
@@ -77,5 +104,16 @@ export class NewsCalendar {
 
   events(): readonly NewsEvent[] {
     return this.current;
+  }
+
+  /** The events in [from, to] that concern `spec` (each bound optional), in time order. */
+  select(filter: CalendarFilter): NewsEvent[] {
+    const { from, to, spec } = filter;
+    return this.current.filter(
+      (event) =>
+        (from === undefined || event.at >= from) &&
+        (to === undefined || event.at <= to) &&
+        (spec === undefined || affects(event, spec)),
+    );
   }
 }

@@ -5,6 +5,7 @@
 import type { RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
+import type { KeyCache, Validation } from "../key-cache.js";
 import { requestIdOf, sendError } from "../http/common.js";
 import { rateLimitHeaders, retryAfterBody, type RateLimiter } from "../ratelimit/index.js";
 
@@ -24,6 +25,9 @@ export function callerOf(res: Response): Caller {
 
 export interface AuthDeps {
   clients: Clients;
+  /** Answers validations locally while its lease runs (gateway/key-cache.ts); absent: always ask the wallet. */
+  keyCache?: KeyCache | undefined;
+  onValidation?: (source: "cache" | "wallet") => void;
   limiter: RateLimiter;
   windowMs: number;
   onDecision?: (decision: "allowed" | "limited" | "revoked") => void;
@@ -37,10 +41,19 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandl
       sendError(res, new ServiceError("unauthorized"));
       return;
     }
-    const result = await deps.clients.wallet.validateApiKey(
-      { key, secret, ip: req.ip ?? "", permission: scope },
-      requestIdOf(res),
-    );
+    const ip = req.ip ?? "";
+    const cached = deps.keyCache?.lookup(key, secret, ip, scope);
+    let result: Validation;
+    if (cached === undefined) {
+      const ticket = deps.keyCache?.ticket();
+      const answer = await deps.clients.wallet.validateApiKey({ key, secret, ip, permission: scope }, requestIdOf(res));
+      if (ticket !== undefined) deps.keyCache?.remember(ticket, key, secret, answer);
+      deps.onValidation?.("wallet");
+      result = answer;
+    } else {
+      deps.onValidation?.("cache");
+      result = cached;
+    }
     if (!result.valid && (result.code === "unauthorized" || result.key_id === "")) {
       sendError(res, new ServiceError("unauthorized"));
       return;

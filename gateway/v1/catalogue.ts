@@ -1,7 +1,9 @@
-// GET /v1/tickers and GET /v1/plans: the engine's catalogue, passed through as snake_case JSON.
+// GET /v1/tickers, GET /v1/plans and GET /v1/calendar: the engine's catalogue and news calendar, passed
+// through as snake_case JSON.
 import type { RequestHandler } from "express";
 import type { Clients } from "../clients.js";
-import { requestIdOf } from "../http/common.js";
+import { parse, requestIdOf } from "../http/common.js";
+import { CalendarQuery } from "./schemas.js";
 
 export function listTickers(clients: Clients): RequestHandler {
   return async (_req, res) => {
@@ -44,6 +46,26 @@ export function listPlans(clients: Clients): RequestHandler {
         news_freeze: p.news_freeze,
         allowed_venues: p.allowed_venues,
         rules_version: p.rules_version,
+      })),
+    });
+  };
+}
+
+/** `?from&to` (ISO 8601, inclusive) and `?symbol` (events concerning it); the engine judges the values. */
+export function getCalendar(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const query = parse(CalendarQuery, req.query);
+    const reply = await clients.engine.getCalendar(
+      { from: query.from ?? "", to: query.to ?? "", symbol: query.symbol ?? "" },
+      requestIdOf(res),
+    );
+    res.status(200).json({
+      data: reply.events.map((e) => ({
+        id: e.id,
+        title: e.title,
+        scheduled_at: e.scheduled_at,
+        symbols: e.symbols,
+        asset_classes: e.asset_classes,
       })),
     });
   };

@@ -13,7 +13,7 @@ import {
   listTrades,
 } from "./accounts.js";
 import { authenticate, type AuthDeps } from "./auth.js";
-import { listPlans, listTickers } from "./catalogue.js";
+import { getCalendar, listPlans, listTickers } from "./catalogue.js";
 import { amendOrder, cancelOrder, closePosition, placeOrder } from "./orders.js";
 
 export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler): Router {
@@ -23,6 +23,7 @@ export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler)
   const manage = authenticate(auth, "MANAGE_ORDERS");
   router.get("/tickers", read, listTickers(clients));
   router.get("/plans", read, listPlans(clients));
+  router.get("/calendar", read, getCalendar(clients));
   router.post("/account", trade, body, createAccount(clients));
   router.get("/account/:account_id", read, getAccount(clients));
   router.get("/account/:account_id/summary", read, getSummary(clients));

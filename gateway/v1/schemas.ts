@@ -96,4 +96,10 @@ export const ListQuery = z.strictObject({
   ),
 });
 
+export const CalendarQuery = z.strictObject({
+  from: optional(z.string()),
+  to: optional(z.string()),
+  symbol: optional(z.string().max(32)),
+});
+
 export const isUuid = (value: string): boolean => uuid.safeParse(value).success;

@@ -14,6 +14,14 @@ import type {
   AmendOrderRequest__Output as _engine_v1_AmendOrderRequest__Output,
 } from "./engine/v1/AmendOrderRequest.js";
 import type {
+  Calendar as _engine_v1_Calendar,
+  Calendar__Output as _engine_v1_Calendar__Output,
+} from "./engine/v1/Calendar.js";
+import type {
+  CalendarEvent as _engine_v1_CalendarEvent,
+  CalendarEvent__Output as _engine_v1_CalendarEvent__Output,
+} from "./engine/v1/CalendarEvent.js";
+import type {
   ClosePositionRequest as _engine_v1_ClosePositionRequest,
   ClosePositionRequest__Output as _engine_v1_ClosePositionRequest__Output,
 } from "./engine/v1/ClosePositionRequest.js";
@@ -30,6 +38,10 @@ import type {
   EngineDefinition as _engine_v1_EngineDefinition,
 } from "./engine/v1/Engine.js";
 import type { Fill as _engine_v1_Fill, Fill__Output as _engine_v1_Fill__Output } from "./engine/v1/Fill.js";
+import type {
+  GetCalendarRequest as _engine_v1_GetCalendarRequest,
+  GetCalendarRequest__Output as _engine_v1_GetCalendarRequest__Output,
+} from "./engine/v1/GetCalendarRequest.js";
 import type {
   ListClosedPositionsResponse as _engine_v1_ListClosedPositionsResponse,
   ListClosedPositionsResponse__Output as _engine_v1_ListClosedPositionsResponse__Output,
@@ -120,6 +132,8 @@ export interface ProtoGrpcType {
       Account: MessageTypeDefinition<_engine_v1_Account, _engine_v1_Account__Output>;
       AccountRef: MessageTypeDefinition<_engine_v1_AccountRef, _engine_v1_AccountRef__Output>;
       AmendOrderRequest: MessageTypeDefinition<_engine_v1_AmendOrderRequest, _engine_v1_AmendOrderRequest__Output>;
+      Calendar: MessageTypeDefinition<_engine_v1_Calendar, _engine_v1_Calendar__Output>;
+      CalendarEvent: MessageTypeDefinition<_engine_v1_CalendarEvent, _engine_v1_CalendarEvent__Output>;
       ClosePositionRequest: MessageTypeDefinition<
         _engine_v1_ClosePositionRequest,
         _engine_v1_ClosePositionRequest__Output
@@ -133,6 +147,7 @@ export interface ProtoGrpcType {
         service: _engine_v1_EngineDefinition;
       };
       Fill: MessageTypeDefinition<_engine_v1_Fill, _engine_v1_Fill__Output>;
+      GetCalendarRequest: MessageTypeDefinition<_engine_v1_GetCalendarRequest, _engine_v1_GetCalendarRequest__Output>;
       ListClosedPositionsResponse: MessageTypeDefinition<
         _engine_v1_ListClosedPositionsResponse,
         _engine_v1_ListClosedPositionsResponse__Output

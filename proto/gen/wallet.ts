@@ -11,6 +11,15 @@ import type {
   CreateApiKeyResponse__Output as _wallet_v1_CreateApiKeyResponse__Output,
 } from "./wallet/v1/CreateApiKeyResponse.js";
 import type {
+  KeyRevoked as _wallet_v1_KeyRevoked,
+  KeyRevoked__Output as _wallet_v1_KeyRevoked__Output,
+} from "./wallet/v1/KeyRevoked.js";
+import type { KeyUse as _wallet_v1_KeyUse, KeyUse__Output as _wallet_v1_KeyUse__Output } from "./wallet/v1/KeyUse.js";
+import type {
+  KeyUseBatch as _wallet_v1_KeyUseBatch,
+  KeyUseBatch__Output as _wallet_v1_KeyUseBatch__Output,
+} from "./wallet/v1/KeyUseBatch.js";
+import type {
   ListApiKeysRequest as _wallet_v1_ListApiKeysRequest,
   ListApiKeysRequest__Output as _wallet_v1_ListApiKeysRequest__Output,
 } from "./wallet/v1/ListApiKeysRequest.js";
@@ -38,6 +47,14 @@ import type {
   WalletClient as _wallet_v1_WalletClient,
   WalletDefinition as _wallet_v1_WalletDefinition,
 } from "./wallet/v1/Wallet.js";
+import type {
+  WatchKeysEvent as _wallet_v1_WatchKeysEvent,
+  WatchKeysEvent__Output as _wallet_v1_WatchKeysEvent__Output,
+} from "./wallet/v1/WatchKeysEvent.js";
+import type {
+  WatchKeysRequest as _wallet_v1_WatchKeysRequest,
+  WatchKeysRequest__Output as _wallet_v1_WatchKeysRequest__Output,
+} from "./wallet/v1/WatchKeysRequest.js";
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new (...args: ConstructorParameters<Constructor>): Subtype;
@@ -55,6 +72,9 @@ export interface ProtoGrpcType {
         _wallet_v1_CreateApiKeyResponse,
         _wallet_v1_CreateApiKeyResponse__Output
       >;
+      KeyRevoked: MessageTypeDefinition<_wallet_v1_KeyRevoked, _wallet_v1_KeyRevoked__Output>;
+      KeyUse: MessageTypeDefinition<_wallet_v1_KeyUse, _wallet_v1_KeyUse__Output>;
+      KeyUseBatch: MessageTypeDefinition<_wallet_v1_KeyUseBatch, _wallet_v1_KeyUseBatch__Output>;
       ListApiKeysRequest: MessageTypeDefinition<_wallet_v1_ListApiKeysRequest, _wallet_v1_ListApiKeysRequest__Output>;
       ListApiKeysResponse: MessageTypeDefinition<
         _wallet_v1_ListApiKeysResponse,
@@ -79,6 +99,8 @@ export interface ProtoGrpcType {
       Wallet: SubtypeConstructor<typeof grpc.Client, _wallet_v1_WalletClient> & {
         service: _wallet_v1_WalletDefinition;
       };
+      WatchKeysEvent: MessageTypeDefinition<_wallet_v1_WatchKeysEvent, _wallet_v1_WatchKeysEvent__Output>;
+      WatchKeysRequest: MessageTypeDefinition<_wallet_v1_WatchKeysRequest, _wallet_v1_WatchKeysRequest__Output>;
     };
   };
 }

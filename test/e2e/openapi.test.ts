@@ -33,6 +33,7 @@ const SERVED = [
   "v1 GET /readyz",
   "v1 GET /v1/tickers",
   "v1 GET /v1/plans",
+  "v1 GET /v1/calendar",
   "v1 POST /v1/account",
   "v1 GET /v1/account/{account_id}",
   "v1 GET /v1/account/{account_id}/summary",
@@ -573,6 +574,49 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(plans.status).toBe(200);
     expect(plans.headers.get("ratelimit-policy")).toBe("1200;w=60");
     expect(plans.headers.get("ratelimit")).toMatch(/^limit=1200, remaining=1198, reset=\d+$/);
+  });
+
+  it("serves the news calendar with 200, filtered, and 400 for bad filters", async () => {
+    const key = await created(main, "cal", { label: "reader", permissions: ["READ_ONLY"] });
+    const get = (query?: Record<string, string>) =>
+      send(main, "v1", "GET", "/v1/calendar", {
+        headers: apiKeyHeaders(key),
+        ...(query === undefined ? {} : { query }),
+      });
+    const all = await get();
+    expect(all.status).toBe(200);
+    const events = field(all, "data") as {
+      id: string;
+      scheduled_at: string;
+      symbols: string[];
+      asset_classes: string[];
+    }[];
+    expect(events.length).toBeGreaterThan(10);
+    const times = events.map((e) => Date.parse(e.scheduled_at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const eur = field(await get({ symbol: "eurusd" }), "data") as typeof events;
+    expect(eur.length).toBeGreaterThan(0);
+    expect(eur.every((e) => e.symbols.includes("EUR-USD") || e.asset_classes.includes("forex"))).toBe(true);
+    expect(eur.some((e) => e.symbols.includes("EUR-USD") && e.asset_classes.length === 0)).toBe(true);
+    const gold = field(await get({ symbol: "XAU-USD" }), "data") as typeof events;
+    expect(gold.some((e) => e.symbols.includes("EUR-USD") && !e.asset_classes.includes("commodities"))).toBe(false);
+    const first = events[0];
+    if (first === undefined) throw new Error("empty calendar");
+    const one = field(await get({ from: first.scheduled_at, to: first.scheduled_at }), "data") as typeof events;
+    expect(one.map((e) => e.id)).toContain(first.id);
+    expect(one.every((e) => e.scheduled_at === first.scheduled_at)).toBe(true);
+    const bad: Record<string, string>[] = [
+      { from: "soon" },
+      { to: "2026-02-30T00:00:00Z" },
+      { from: "2026-11-02T00:00:00Z", to: "2026-11-01T00:00:00Z" },
+      { symbol: "NOPE-USD" },
+      { page: "2" },
+    ];
+    for (const query of bad) {
+      const reply = await get(query);
+      expect(reply.status, JSON.stringify(query)).toBe(400);
+      expect(field(reply, "error")).toBe("invalid_payload");
+    }
   });
 
   // ---- The trading surface (PRICE_FEED=push: BTC-USD at 50,000 and ETH-USD at 2,500 unless a test moves them).

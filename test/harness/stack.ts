@@ -30,6 +30,8 @@ export interface GatewayEndpoints {
 export interface Stack {
   gateways: GatewayEndpoints[];
   walletAdmin: string[];
+  /** host:port of each wallet's gRPC listener (wallet.v1). */
+  walletGrpc: string[];
   engineAdmin: string;
   /** host:port of the engine's gRPC listener (engine.v1, market.v1). */
   engineGrpc: string;
@@ -253,6 +255,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   return {
     gateways,
     walletAdmin,
+    walletGrpc: walletGrpc.map((port) => `127.0.0.1:${port}`),
     engineAdmin: `http://127.0.0.1:${engineAdminPort}`,
     engineGrpc: `127.0.0.1:${engineGrpc}`,
     dataDir,

@@ -3,7 +3,7 @@
 import type { Issue } from "../../kernel/errors.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
 import { checkEntry } from "../../kernel/ip.js";
-import { isScope, type Scope } from "./scopes.js";
+import { isScope, type Scope } from "../../kernel/scopes.js";
 
 export const MAX_LABEL_LENGTH = 100;
 export const MAX_IP_ENTRIES = 100;

@@ -15,6 +15,10 @@ import type {
   AmendOrderRequest__Output as _engine_v1_AmendOrderRequest__Output,
 } from "../../engine/v1/AmendOrderRequest.js";
 import type {
+  Calendar as _engine_v1_Calendar,
+  Calendar__Output as _engine_v1_Calendar__Output,
+} from "../../engine/v1/Calendar.js";
+import type {
   ClosePositionRequest as _engine_v1_ClosePositionRequest,
   ClosePositionRequest__Output as _engine_v1_ClosePositionRequest__Output,
 } from "../../engine/v1/ClosePositionRequest.js";
@@ -22,6 +26,10 @@ import type {
   CreateAccountRequest as _engine_v1_CreateAccountRequest,
   CreateAccountRequest__Output as _engine_v1_CreateAccountRequest__Output,
 } from "../../engine/v1/CreateAccountRequest.js";
+import type {
+  GetCalendarRequest as _engine_v1_GetCalendarRequest,
+  GetCalendarRequest__Output as _engine_v1_GetCalendarRequest__Output,
+} from "../../engine/v1/GetCalendarRequest.js";
 import type {
   ListClosedPositionsResponse as _engine_v1_ListClosedPositionsResponse,
   ListClosedPositionsResponse__Output as _engine_v1_ListClosedPositionsResponse__Output,
@@ -283,6 +291,47 @@ export interface EngineClient extends grpc.Client {
   getAccount(
     argument: _engine_v1_AccountRef,
     callback: grpc.requestCallback<_engine_v1_Account__Output>,
+  ): grpc.ClientUnaryCall;
+
+  GetCalendar(
+    argument: _engine_v1_GetCalendarRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Calendar__Output>,
+  ): grpc.ClientUnaryCall;
+  GetCalendar(
+    argument: _engine_v1_GetCalendarRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Calendar__Output>,
+  ): grpc.ClientUnaryCall;
+  GetCalendar(
+    argument: _engine_v1_GetCalendarRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Calendar__Output>,
+  ): grpc.ClientUnaryCall;
+  GetCalendar(
+    argument: _engine_v1_GetCalendarRequest,
+    callback: grpc.requestCallback<_engine_v1_Calendar__Output>,
+  ): grpc.ClientUnaryCall;
+  getCalendar(
+    argument: _engine_v1_GetCalendarRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Calendar__Output>,
+  ): grpc.ClientUnaryCall;
+  getCalendar(
+    argument: _engine_v1_GetCalendarRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Calendar__Output>,
+  ): grpc.ClientUnaryCall;
+  getCalendar(
+    argument: _engine_v1_GetCalendarRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Calendar__Output>,
+  ): grpc.ClientUnaryCall;
+  getCalendar(
+    argument: _engine_v1_GetCalendarRequest,
+    callback: grpc.requestCallback<_engine_v1_Calendar__Output>,
   ): grpc.ClientUnaryCall;
 
   GetSummary(
@@ -625,6 +674,8 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
 
   GetAccount: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Account>;
 
+  GetCalendar: grpc.handleUnaryCall<_engine_v1_GetCalendarRequest__Output, _engine_v1_Calendar>;
+
   GetSummary: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Summary>;
 
   ListOrders: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListOrdersResponse>;
@@ -675,6 +726,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_Account,
     _engine_v1_AccountRef__Output,
     _engine_v1_Account__Output
+  >;
+  GetCalendar: MethodDefinition<
+    _engine_v1_GetCalendarRequest,
+    _engine_v1_Calendar,
+    _engine_v1_GetCalendarRequest__Output,
+    _engine_v1_Calendar__Output
   >;
   GetSummary: MethodDefinition<
     _engine_v1_AccountRef,

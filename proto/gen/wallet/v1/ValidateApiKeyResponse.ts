@@ -9,6 +9,7 @@ export interface ValidateApiKeyResponse {
   permissions?: string[];
   expires_at_ms?: number | string | Long;
   code?: string;
+  ip_whitelist?: string[];
 }
 
 export interface ValidateApiKeyResponse__Output {
@@ -18,4 +19,5 @@ export interface ValidateApiKeyResponse__Output {
   permissions: string[];
   expires_at_ms: number;
   code: string;
+  ip_whitelist: string[];
 }

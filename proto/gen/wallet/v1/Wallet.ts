@@ -34,6 +34,14 @@ import type {
   ValidateApiKeyResponse as _wallet_v1_ValidateApiKeyResponse,
   ValidateApiKeyResponse__Output as _wallet_v1_ValidateApiKeyResponse__Output,
 } from "../../wallet/v1/ValidateApiKeyResponse.js";
+import type {
+  WatchKeysEvent as _wallet_v1_WatchKeysEvent,
+  WatchKeysEvent__Output as _wallet_v1_WatchKeysEvent__Output,
+} from "../../wallet/v1/WatchKeysEvent.js";
+import type {
+  WatchKeysRequest as _wallet_v1_WatchKeysRequest,
+  WatchKeysRequest__Output as _wallet_v1_WatchKeysRequest__Output,
+} from "../../wallet/v1/WatchKeysRequest.js";
 
 export interface WalletClient extends grpc.Client {
   CreateApiKey(
@@ -199,6 +207,21 @@ export interface WalletClient extends grpc.Client {
     argument: _wallet_v1_ValidateApiKeyRequest,
     callback: grpc.requestCallback<_wallet_v1_ValidateApiKeyResponse__Output>,
   ): grpc.ClientUnaryCall;
+
+  WatchKeys(
+    metadata: grpc.Metadata,
+    options?: grpc.CallOptions,
+  ): grpc.ClientDuplexStream<_wallet_v1_WatchKeysRequest, _wallet_v1_WatchKeysEvent__Output>;
+  WatchKeys(
+    options?: grpc.CallOptions,
+  ): grpc.ClientDuplexStream<_wallet_v1_WatchKeysRequest, _wallet_v1_WatchKeysEvent__Output>;
+  watchKeys(
+    metadata: grpc.Metadata,
+    options?: grpc.CallOptions,
+  ): grpc.ClientDuplexStream<_wallet_v1_WatchKeysRequest, _wallet_v1_WatchKeysEvent__Output>;
+  watchKeys(
+    options?: grpc.CallOptions,
+  ): grpc.ClientDuplexStream<_wallet_v1_WatchKeysRequest, _wallet_v1_WatchKeysEvent__Output>;
 }
 
 export interface WalletHandlers extends grpc.UntypedServiceImplementation {
@@ -209,6 +232,8 @@ export interface WalletHandlers extends grpc.UntypedServiceImplementation {
   RevokeApiKey: grpc.handleUnaryCall<_wallet_v1_RevokeApiKeyRequest__Output, _wallet_v1_RevokeApiKeyResponse>;
 
   ValidateApiKey: grpc.handleUnaryCall<_wallet_v1_ValidateApiKeyRequest__Output, _wallet_v1_ValidateApiKeyResponse>;
+
+  WatchKeys: grpc.handleBidiStreamingCall<_wallet_v1_WatchKeysRequest__Output, _wallet_v1_WatchKeysEvent>;
 }
 
 export interface WalletDefinition extends grpc.ServiceDefinition {
@@ -235,5 +260,11 @@ export interface WalletDefinition extends grpc.ServiceDefinition {
     _wallet_v1_ValidateApiKeyResponse,
     _wallet_v1_ValidateApiKeyRequest__Output,
     _wallet_v1_ValidateApiKeyResponse__Output
+  >;
+  WatchKeys: MethodDefinition<
+    _wallet_v1_WatchKeysRequest,
+    _wallet_v1_WatchKeysEvent,
+    _wallet_v1_WatchKeysRequest__Output,
+    _wallet_v1_WatchKeysEvent__Output
   >;
 }

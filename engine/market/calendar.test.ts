@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { CATALOGUE } from "./catalogue.js";
+import { NewsCalendar, affects, parseCalendar, shippedCalendar, type NewsEvent } from "./calendar.js";
+
+const spec = (symbol: string) => {
+  const found = CATALOGUE.bySymbol(symbol);
+  if (found === undefined) throw new Error(symbol);
+  return found;
+};
+
+function parsed(inputs: Parameters<typeof parseCalendar>[0]): NewsEvent[] {
+  const result = parseCalendar(inputs, CATALOGUE);
+  if ("issues" in result) throw new Error(JSON.stringify(result.issues));
+  return result.ok;
+}
+
+describe("news calendar", () => {
+  it("ships a valid calendar in time order", () => {
+    const events = shippedCalendar(CATALOGUE);
+    expect(events.length).toBeGreaterThan(10);
+    const times = events.map((e) => e.at);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it("reports every bad event with its path", () => {
+    const result = parseCalendar(
+      [
+        { id: "", title: "t", scheduled_at: "2027-01-01T00:00:00Z", symbols: ["BTC-USD"], asset_classes: [] },
+        { id: "x", title: "t", scheduled_at: "tomorrow", symbols: ["NOPE"], asset_classes: ["bonds"] },
+        { id: "x", title: "t", scheduled_at: "2027-01-01T00:00:00Z", symbols: [], asset_classes: [] },
+      ],
+      CATALOGUE,
+    );
+    expect("issues" in result && result.issues.map((i) => i.path)).toEqual([
+      "events.0.id",
+      "events.1.scheduled_at",
+      "events.1.symbols.0",
+      "events.1.asset_classes.0",
+      "events.2.id",
+      "events.2",
+    ]);
+  });
+
+  it("an event concerns a ticker named in it or of an asset class named in it", () => {
+    const [byName, byClass] = parsed([
+      { id: "a", title: "t", scheduled_at: "2027-01-01T00:00:00Z", symbols: ["eurusd"], asset_classes: [] },
+      { id: "b", title: "t", scheduled_at: "2027-01-01T00:00:00Z", symbols: [], asset_classes: ["crypto"] },
+    ]);
+    if (byName === undefined || byClass === undefined) throw new Error("two events expected");
+    expect(affects(byName, spec("EUR-USD"))).toBe(true);
+    expect(affects(byName, spec("GBP-USD"))).toBe(false);
+    expect(affects(byClass, spec("BTC-USD"))).toBe(true);
+    expect(affects(byClass, spec("EUR-USD"))).toBe(false);
+  });
+
+  it("selects by inclusive bounds and by symbol", () => {
+    const calendar = new NewsCalendar(
+      parsed([
+        { id: "1", title: "t", scheduled_at: "2027-01-01T00:00:00Z", symbols: ["BTC-USD"], asset_classes: [] },
+        { id: "2", title: "t", scheduled_at: "2027-01-02T00:00:00Z", symbols: [], asset_classes: ["forex"] },
+        { id: "3", title: "t", scheduled_at: "2027-01-03T00:00:00Z", symbols: ["ETH-USD"], asset_classes: [] },
+      ]),
+    );
+    const ids = (filter: Parameters<NewsCalendar["select"]>[0]) => calendar.select(filter).map((e) => e.id);
+    expect(ids({})).toEqual(["1", "2", "3"]);
+    expect(ids({ from: Date.parse("2027-01-02T00:00:00Z") })).toEqual(["2", "3"]);
+    expect(ids({ to: Date.parse("2027-01-02T00:00:00Z") })).toEqual(["1", "2"]);
+    expect(ids({ from: Date.parse("2027-01-02T00:00:00.001Z") })).toEqual(["3"]);
+    expect(ids({ spec: spec("EUR-USD") })).toEqual(["2"]);
+    expect(ids({ spec: spec("SOL-USD") })).toEqual([]);
+    calendar.replace([]);
+    expect(ids({})).toEqual([]);
+  });
+});

@@ -1,0 +1,78 @@
+// A label-less Prometheus histogram for per-call hot paths. prom-client's Histogram.observe allocates a
+// label/value pair, validates and hashes the (empty) label set and looks its buckets up by the bound's
+// string form on every observation; this one finds the bucket in a small array and adds to two numbers.
+// It registers in a prom-client Registry and exposes exactly what a prom-client Histogram with the same
+// name, help and buckets would (kernel/fast-histogram.test.ts compares the two).
+import type { Histogram, Registry } from "prom-client";
+
+export interface FastHistogramConfig {
+  name: string;
+  help: string;
+  /** Upper bounds, ascending; +Inf is implicit. */
+  buckets: readonly number[];
+  registers: readonly Registry[];
+}
+
+interface Sample {
+  value: number;
+  labels: Record<string, string | number>;
+  metricName: string;
+  /** prom-client's histogram buckets carry `exemplar: null` (no exemplars); kept for identical JSON. */
+  exemplar?: null;
+}
+
+export class FastHistogram {
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  readonly name: string;
+  readonly help: string;
+  private readonly bounds: Float64Array;
+  /** Per-bucket counts (not cumulative); the last slot counts values above every bound. */
+  private readonly counts: Float64Array;
+  private sum = 0;
+  private count = 0;
+
+  constructor(config: FastHistogramConfig) {
+    this.name = config.name;
+    this.help = config.help;
+    this.bounds = Float64Array.from(config.buckets);
+    for (let i = 1; i < this.bounds.length; i++) {
+      if (!((this.bounds[i] ?? 0) > (this.bounds[i - 1] ?? 0))) throw new Error(`${config.name}: buckets must ascend`);
+    }
+    this.counts = new Float64Array(this.bounds.length + 1);
+    // The registry needs only name, type, aggregator, get() and reset(): the shape of its own metrics.
+    for (const registry of config.registers) registry.registerMetric(this as unknown as Histogram);
+  }
+
+  observe(value: number): void {
+    if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
+    const bounds = this.bounds;
+    let i = 0;
+    while (i < bounds.length && value > (bounds[i] ?? 0)) i++;
+    this.counts[i] = (this.counts[i] ?? 0) + 1;
+    this.sum += value;
+    this.count += 1;
+  }
+
+  reset(): void {
+    this.counts.fill(0);
+    this.sum = 0;
+    this.count = 0;
+  }
+
+  get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: Sample[] }> {
+    const bucket = `${this.name}_bucket`;
+    const values: Sample[] = [];
+    let cumulative = 0;
+    for (let i = 0; i < this.bounds.length; i++) {
+      cumulative += this.counts[i] ?? 0;
+      values.push({ value: cumulative, labels: { le: this.bounds[i] ?? 0 }, metricName: bucket, exemplar: null });
+    }
+    values.push(
+      { value: this.count, labels: { le: "+Inf" }, metricName: bucket, exemplar: null },
+      { value: this.sum, labels: {}, metricName: `${this.name}_sum` },
+      { value: this.count, labels: {}, metricName: `${this.name}_count` },
+    );
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+  }
+}

@@ -1,0 +1,71 @@
+// The news calendar's life cycle: shipped by default, replaced through market.v1 SetCalendar (validated as a
+// whole: a bad calendar changes nothing), and the last one set survives an engine crash.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stackOn, type TestStack } from "../harness/backends.js";
+import { newKey, v1, type CreatedKey } from "../harness/client.js";
+import { marketClient, type Market } from "../harness/market.js";
+
+interface Row {
+  id: string;
+  title: string;
+  scheduled_at: string;
+  symbols: string[];
+  asset_classes: string[];
+}
+
+describe("news calendar", () => {
+  let stack: TestStack;
+  let market: Market;
+  let key: CreatedKey;
+  let base: string;
+
+  const calendar = async (query = ""): Promise<Row[]> => {
+    const reply = await v1(base, `/v1/calendar${query}`, key);
+    expect(reply.status).toBe(200);
+    return reply.body.data as Row[];
+  };
+
+  beforeAll(async () => {
+    stack = await stackOn("postgres", { env: { PRICE_FEED: "push" } });
+    const gateway = stack.gateways[0];
+    if (gateway === undefined) throw new Error("no gateway");
+    base = gateway.v1;
+    key = await newKey(gateway.api, "u-calendar", { label: "reader", permissions: ["READ_ONLY"] });
+    market = marketClient(stack.engineGrpc);
+  });
+  afterAll(async () => {
+    market.close();
+    await stack.stop();
+  });
+
+  it("serves the shipped calendar until one is set", async () => {
+    const rows = await calendar();
+    expect(rows.map((r) => r.title)).toContain("FOMC rate decision");
+    expect(rows.map((r) => r.title)).toContain("US Non-Farm Payrolls");
+  });
+
+  it("replaces the calendar as a whole, normalising symbols, and keeps it across a crash", async () => {
+    await market.setCalendar([
+      { id: "b", title: "CPI", scheduled_at: "2027-01-13T13:30:00Z", symbols: [], asset_classes: ["forex"] },
+      { id: "a", title: "Gold", scheduled_at: "2027-01-13T08:30:00+05:00", symbols: ["xauusd"], asset_classes: [] },
+    ]);
+    const expected: Row[] = [
+      { id: "a", title: "Gold", scheduled_at: "2027-01-13T03:30:00.000Z", symbols: ["XAU-USD"], asset_classes: [] },
+      { id: "b", title: "CPI", scheduled_at: "2027-01-13T13:30:00.000Z", symbols: [], asset_classes: ["forex"] },
+    ];
+    expect(await calendar()).toEqual(expected);
+    expect(await calendar("?symbol=EUR-USD")).toEqual([expected[1]]);
+
+    // A calendar with one bad event is refused whole; the current one stays.
+    await expect(
+      market.setCalendar([
+        { id: "c", title: "ok", scheduled_at: "2027-02-01T00:00:00Z", symbols: ["BTC-USD"], asset_classes: [] },
+        { id: "d", title: "bad", scheduled_at: "2027-02-01T00:00:00Z", symbols: ["NOPE-USD"], asset_classes: [] },
+      ]),
+    ).rejects.toThrow(/symbols/);
+    expect(await calendar()).toEqual(expected);
+
+    await stack.restartEngine();
+    expect(await calendar()).toEqual(expected);
+  });
+});
