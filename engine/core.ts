@@ -2,7 +2,8 @@
 // turns a command into events and the API reply without touching the state; `apply(state, event)` is the
 // only code that changes a state; `replay(events)` rebuilds one from its journal. No I/O, no clock, no
 // randomness: time, prices and ids come in through `ctx`. A decision works on a copy-on-write draft and
-// applies each event it emits to it, so execution sees its own fills exactly as a replay will.
+// applies each event it emits to it (before the state is next read), so execution sees its own fills
+// exactly as a replay will.
 import { PLANS, type PlanCatalogue } from "./accounts/plans.js";
 import { accountRecord, type AccountRecord } from "./accounts/queries.js";
 import { accountStateFrom, defaultVenueFor, forkState, type AccountState } from "./accounts/state.js";
@@ -103,10 +104,16 @@ export interface Decision<R extends Reply = Reply> {
 
 class DecisionRun implements Run {
   readonly events: EngineEvent[] = [];
-  readonly activated: string[] = [];
+  private activatedIds: string[] | undefined;
   private draft: AccountState | undefined;
-  /** Steps taken per quote by this decision: [buy, sell]. */
-  private taken: Map<string, [number, number]> | undefined;
+  /** Events emitted but not yet applied to the draft: applied when the state is next read. */
+  private applied = 0;
+  /** Steps taken by this decision from the first quote it filled on: most decisions touch one symbol. */
+  private takenSymbol: string | undefined;
+  private takenBuy = 0;
+  private takenSell = 0;
+  /** Steps taken per other quote: [buy, sell]. */
+  private takenOther: Map<string, [number, number]> | undefined;
 
   constructor(
     private readonly base: AccountState,
@@ -121,7 +128,13 @@ class DecisionRun implements Run {
     return this.ctx.market;
   }
 
+  /** Made on first use: only a parent's first fill activates children. */
+  get activated(): string[] {
+    return (this.activatedIds ??= []);
+  }
+
   get state(): AccountState {
+    if (this.applied < this.events.length) this.catchUp();
     return this.draft ?? this.base;
   }
 
@@ -131,22 +144,39 @@ class DecisionRun implements Run {
 
   emit(event: EngineEvent): void {
     this.events.push(event);
-    this.draft ??= forkState(this.base);
-    apply(this.draft, event);
-    if (event.type === "OrderFilled") {
-      const taken = (this.taken ??= new Map<string, [number, number]>());
-      let sides = taken.get(event.fill.symbol);
-      if (sides === undefined) {
-        sides = [0, 0];
-        taken.set(event.fill.symbol, sides);
-      }
-      sides[event.fill.side === "BUY" ? 0 : 1] += event.fill.quantity;
-    }
+    if (event.type === "OrderFilled") this.addTaken(event.fill.symbol, event.fill.side, event.fill.quantity);
   }
 
   localTaken(symbol: string, side: BookSide): number {
-    const sides = this.taken?.get(symbol);
+    if (symbol === this.takenSymbol) return side === "BUY" ? this.takenBuy : this.takenSell;
+    const sides = this.takenOther?.get(symbol);
     return sides === undefined ? 0 : sides[side === "BUY" ? 0 : 1];
+  }
+
+  /**
+   * Applies the pending events to the draft. Deferred until a read, so the event that ends most decisions
+   * (IdempotencyRecorded, after the reply is built) is never applied twice: nothing reads it in the draft.
+   */
+  private catchUp(): void {
+    const draft = (this.draft ??= forkState(this.base));
+    const events = this.events;
+    while (this.applied < events.length) apply(draft, events[this.applied++] as EngineEvent);
+  }
+
+  private addTaken(symbol: string, side: BookSide, steps: number): void {
+    this.takenSymbol ??= symbol;
+    if (symbol === this.takenSymbol) {
+      if (side === "BUY") this.takenBuy += steps;
+      else this.takenSell += steps;
+      return;
+    }
+    const taken = (this.takenOther ??= new Map<string, [number, number]>());
+    let sides = taken.get(symbol);
+    if (sides === undefined) {
+      sides = [0, 0];
+      taken.set(symbol, sides);
+    }
+    sides[side === "BUY" ? 0 : 1] += steps;
   }
 }
 

@@ -45,6 +45,36 @@ describe("OverlayTable", () => {
     );
   });
 
+  it("over an empty base, is a Map: same answers and the same iteration order, past its small size too", () => {
+    const manyOps = fc.array(
+      fc.oneof(
+        fc.record({ kind: fc.constant("set" as const), key: fc.integer({ min: 0, max: 30 }), value: fc.integer() }),
+        fc.record({ kind: fc.constant("delete" as const), key: fc.integer({ min: 0, max: 30 }) }),
+      ),
+      { maxLength: 120 },
+    );
+    fc.assert(
+      fc.property(manyOps, (writes: Op[]) => {
+        const map = new Map<number, number>();
+        const overlay = new OverlayTable<number, number>(new Map());
+        for (const op of writes) {
+          if (op.kind === "set") {
+            map.set(op.key, op.value);
+            overlay.set(op.key, op.value);
+          } else {
+            expect(overlay.delete(op.key)).toBe(map.delete(op.key));
+          }
+          expect(overlay.size).toBe(map.size);
+        }
+        expect([...overlay]).toEqual([...map]);
+        for (let key = 0; key <= 30; key++) {
+          expect(overlay.has(key)).toBe(map.has(key));
+          expect(overlay.get(key)).toBe(map.get(key));
+        }
+      }),
+    );
+  });
+
   it("iterates base keys in place, then new keys in insertion order", () => {
     const overlay = new OverlayTable(
       new Map([

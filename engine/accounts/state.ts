@@ -102,45 +102,119 @@ export function accountStateFrom(event: AccountOpened): AccountState {
   };
 }
 
+/** A deleted slot of a ChangeLog. */
+const GONE: unique symbol = Symbol("gone");
+/** Past this many slots a ChangeLog indexes its keys (a large price update rewrites many orders). */
+const INDEX_FROM = 8;
+
+/**
+ * The writes of one decision to one table, with a Map's semantics (insertion order; a deleted key set again
+ * goes last; iteration sees writes made meanwhile) over one flat array `[key, value, key, value, …]` with
+ * tombstones. A decision writes a handful of keys: a scan comparing with `===` (keys are ids) and one small
+ * array cost less than a Map per table per decision; past INDEX_FROM keys an index Map keeps lookups O(1).
+ */
+class ChangeLog<K, V> {
+  private readonly slots: unknown[];
+  private index: Map<K, number> | undefined;
+  size = 1;
+
+  constructor(key: K, value: V) {
+    this.slots = [key, value];
+  }
+
+  /** The slot of `key`, or -1. */
+  find(key: K): number {
+    if (this.index !== undefined) return this.index.get(key) ?? -1;
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i += 2) if (slots[i] === key) return i;
+    return -1;
+  }
+
+  valueAt(slot: number): V {
+    return this.slots[slot + 1] as V;
+  }
+
+  set(key: K, value: V): void {
+    const slot = this.find(key);
+    if (slot >= 0) {
+      this.slots[slot + 1] = value;
+      return;
+    }
+    this.index?.set(key, this.slots.length);
+    this.slots.push(key, value);
+    this.size++;
+    if (this.index === undefined && this.slots.length > 2 * INDEX_FROM) this.buildIndex();
+  }
+
+  delete(key: K): boolean {
+    const slot = this.find(key);
+    if (slot < 0) return false;
+    this.index?.delete(key);
+    this.slots[slot] = GONE;
+    this.slots[slot + 1] = undefined;
+    this.size--;
+    return true;
+  }
+
+  *entries(): Generator<[K, V]> {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i += 2) {
+      const key = slots[i];
+      if (key !== GONE) yield [key as K, slots[i + 1] as V];
+    }
+  }
+
+  private buildIndex(): void {
+    const index = new Map<K, number>();
+    for (let i = 0; i < this.slots.length; i += 2) if (this.slots[i] !== GONE) index.set(this.slots[i] as K, i);
+    this.index = index;
+  }
+}
+
 /**
  * A copy-on-write table over a base: reads fall through to the base, writes and deletes stay here. Iteration
  * follows the base's order with overrides in place, then the new keys, as a Map would after the same writes.
  */
 export class OverlayTable<K, V> implements Table<K, V> {
-  private changed: Map<K, V> | undefined;
-  private removed: Set<K> | undefined;
+  private changed: ChangeLog<K, V> | undefined;
+  private removed: ChangeLog<K, true> | undefined;
 
   constructor(private readonly base: Table<K, V>) {}
 
   get size(): number {
     let size = this.base.size - (this.removed?.size ?? 0);
-    if (this.changed !== undefined) for (const key of this.changed.keys()) if (!this.base.has(key)) size++;
+    if (this.changed !== undefined) for (const [key] of this.changed.entries()) if (!this.base.has(key)) size++;
     return size;
   }
 
   get(key: K): V | undefined {
-    if (this.changed?.has(key) === true) return this.changed.get(key);
-    if (this.removed?.has(key) === true) return undefined;
+    if (this.changed !== undefined) {
+      const slot = this.changed.find(key);
+      if (slot >= 0) return this.changed.valueAt(slot);
+    }
+    if (this.removed !== undefined && this.removed.find(key) >= 0) return undefined;
     return this.base.get(key);
   }
 
   has(key: K): boolean {
-    if (this.changed?.has(key) === true) return true;
-    if (this.removed?.has(key) === true) return false;
+    if (this.changed !== undefined && this.changed.find(key) >= 0) return true;
+    if (this.removed !== undefined && this.removed.find(key) >= 0) return false;
     return this.base.has(key);
   }
 
   set(key: K, value: V): this {
     this.removed?.delete(key);
-    (this.changed ??= new Map()).set(key, value);
+    if (this.changed === undefined) this.changed = new ChangeLog(key, value);
+    else this.changed.set(key, value);
     return this;
   }
 
   delete(key: K): boolean {
     const changed = this.changed?.delete(key) === true;
-    if (this.removed?.has(key) === true) return changed;
+    if (this.removed !== undefined && this.removed.find(key) >= 0) return changed;
     if (!this.base.has(key)) return changed;
-    (this.removed ??= new Set()).add(key);
+    if (this.removed === undefined) this.removed = new ChangeLog<K, true>(key, true);
+    else this.removed.set(key, true);
     return true;
   }
 
@@ -148,10 +222,11 @@ export class OverlayTable<K, V> implements Table<K, V> {
     const changed = this.changed;
     const removed = this.removed;
     for (const [key, value] of this.base) {
-      if (removed?.has(key) === true) continue;
-      yield [key, changed?.has(key) === true ? (changed.get(key) as V) : value];
+      if (removed !== undefined && removed.find(key) >= 0) continue;
+      const slot = changed === undefined ? -1 : changed.find(key);
+      yield [key, slot < 0 || changed === undefined ? value : changed.valueAt(slot)];
     }
-    if (changed !== undefined) for (const entry of changed) if (!this.base.has(entry[0])) yield entry;
+    if (changed !== undefined) for (const entry of changed.entries()) if (!this.base.has(entry[0])) yield entry;
   }
 
   *keys(): Generator<K> {
@@ -168,8 +243,24 @@ export class OverlayTable<K, V> implements Table<K, V> {
  * the fills or closed positions it did not add). Applying events to the draft leaves `state` untouched.
  */
 export function forkState(state: AccountState): AccountState {
+  // Field by field rather than a spread with overrides: one fixed-shape literal per decision, and the
+  // compiler checks every field is named.
   return {
-    ...state,
+    account_id: state.account_id,
+    user_id: state.user_id,
+    plan: state.plan,
+    label: state.label,
+    state: state.state,
+    default_venue: state.default_venue,
+    allowed_venues: state.allowed_venues,
+    created_at: state.created_at,
+    terminated_at: state.terminated_at,
+    starting_balance: state.starting_balance,
+    balance: state.balance,
+    high_water_mark: state.high_water_mark,
+    day_start_equity: state.day_start_equity,
+    day: state.day,
+    reserved_margin: state.reserved_margin,
     orders: new OverlayTable(state.orders),
     working: new OverlayTable(state.working),
     expiries: new OverlayTable(state.expiries),
@@ -177,5 +268,6 @@ export function forkState(state: AccountState): AccountState {
     positions: new OverlayTable(state.positions),
     closed_positions: [],
     fills: [],
+    seq: state.seq,
   };
 }

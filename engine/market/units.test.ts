@@ -119,6 +119,28 @@ describe("toGridCount", () => {
     expect(toGridCount(input, tick(step))).toEqual({ ok: false, problem });
   });
 
+  it("reads long digit runs as Number() would: exact when safe, too large otherwise", () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[0-9]{1,17}(\.[0-9]{1,8})?$/),
+        fc.constantFrom("1", "0.01", "0.00000001"),
+        (text, step) => {
+          const grid = gridOf(step);
+          const [whole = "", fraction = ""] = text.split(".");
+          const digits = fraction.replace(/0+$/, "");
+          const scaled =
+            Number(whole) * 10 ** grid.scale +
+            (digits === "" ? 0 : Number(digits) * 10 ** (grid.scale - digits.length));
+          const result = toGridCount(text, grid);
+          if (digits.length > grid.scale) expect(result).toEqual({ ok: false, problem: "off_grid" });
+          else if (whole.replace(/^0+/, "").length + grid.scale > 16 || !Number.isSafeInteger(scaled)) {
+            expect(result).toEqual({ ok: false, problem: "too_large" });
+          } else expect(result).toEqual({ ok: true, count: scaled / grid.mantissa });
+        },
+      ),
+    );
+  });
+
   it("reads every multiple of a step back exactly, as a string or as a JSON number", () => {
     fc.assert(
       fc.property(

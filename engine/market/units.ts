@@ -88,13 +88,24 @@ export function toGridCount(input: unknown, grid: Grid): GridCount {
   let wholeStart = start;
   while (wholeStart < wholeEnd && text.charCodeAt(wholeStart) === 48) wholeStart++;
   if (wholeEnd - wholeStart + grid.scale > 16) return { ok: false, problem: "too_large" };
-  const whole = wholeStart < wholeEnd ? Number(text.slice(wholeStart, wholeEnd)) : 0;
-  const fraction = fractionLength > 0 ? Number(text.slice(dot + 1, fractionEnd)) : 0;
+  const whole = digitsValue(text, wholeStart, wholeEnd);
+  const fraction = fractionLength > 0 ? digitsValue(text, dot + 1, fractionEnd) : 0;
   const scaled = whole * pow10(grid.scale) + fraction * pow10(grid.scale - fractionLength);
   if (!Number.isSafeInteger(scaled)) return { ok: false, problem: "too_large" };
   if (scaled % grid.mantissa !== 0) return { ok: false, problem: "off_grid" };
   const count = scaled / grid.mantissa;
   return { ok: true, count: negative && count !== 0 ? -count : count };
+}
+
+/**
+ * The value of the decimal digits `text[start, end)` (at most 16 of them: callers bound it), read in place
+ * instead of `Number(text.slice(...))`: no substring per amount. Exact below 2^53; a longer run of digits
+ * lands at or above 2^53 either way, which the caller's safe-integer check refuses.
+ */
+function digitsValue(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) value = value * 10 + (text.charCodeAt(i) - 48);
+  return value;
 }
 
 /**
@@ -218,8 +229,9 @@ function leverageRatio(leverage: number): readonly [number, number] {
 /** Initial margin of a notional at a leverage: `notional / leverage`, rounded half away from zero. */
 export function marginFor(notional: number, leverage: number): number {
   if (!(leverage > 0)) throw new RangeError(`leverage must be positive, got ${leverage}`);
-  const [numerator, denominator] = leverageRatio(leverage);
-  return mulDivRound(notional, denominator, numerator);
+  // The ratio of `leverageRatio` without its tuple: margin is computed for every order and fill.
+  if (Number.isInteger(leverage)) return mulDivRound(notional, 1, leverage);
+  return mulDivRound(notional, PPM, Math.round(leverage * PPM));
 }
 
 /**

@@ -9,6 +9,7 @@ import { notionalOf } from "../market/units.js";
 import { planFill } from "../positions/ledger.js";
 import { positionKey, type Position } from "../positions/types.js";
 import { leverageFor, reserveFor } from "../risk/margin.js";
+import type { Venue } from "../market/types.js";
 import { fee, type Liquidity } from "../venues/fees.js";
 import type { Run } from "./run.js";
 import { isWorking, remainingOf, type CancelReason, type ExpireReason, type Order } from "./types.js";
@@ -35,15 +36,30 @@ export function triggerReached(order: Order, quote: SymbolQuote): boolean {
   return rising ? reference >= order.trigger_price : reference <= order.trigger_price;
 }
 
+/** The open position at (symbol, venue) when it is opposite to `side`: what an order on that side reduces. */
+export function oppositePosition(
+  state: AccountState,
+  symbol: string,
+  venue: Venue,
+  side: Order["side"],
+): Position | undefined {
+  const position = state.positions.get(positionKey(symbol, venue));
+  return position !== undefined && position.side !== side ? position : undefined;
+}
+
+/** Steps of an opposite position a reduce-only order may fill (none when it targets another position). */
+export function reducibleOf(opposite: Position | undefined, positionId: string | null): number {
+  if (opposite === undefined) return 0;
+  if (positionId !== null && opposite.position_id !== positionId) return 0;
+  return opposite.quantity;
+}
+
 /** Steps a reduce-only order may still fill: the open opposite position (the targeted one, if any). */
 export function reducibleSteps(
   state: AccountState,
   order: Pick<Order, "symbol" | "venue" | "side" | "position_id">,
 ): number {
-  const position = state.positions.get(positionKey(order.symbol, order.venue));
-  if (position === undefined || position.side === order.side) return 0;
-  if (order.position_id !== null && position.position_id !== order.position_id) return 0;
-  return position.quantity;
+  return reducibleOf(oppositePosition(state, order.symbol, order.venue, order.side), order.position_id);
 }
 
 /** The price (ticks) a working order's reserve is valued at: its limit, its trigger, else the mark. */
@@ -279,7 +295,20 @@ function cancelSiblings(run: Run, child: Order): void {
 export function onPriceUpdate(run: Run, symbols: ReadonlySet<string> | undefined): void {
   const ids: string[] = [];
   for (const order of run.state.working.values()) {
-    if (symbols === undefined || symbols.has(order.symbol)) ids.push(order.order_id);
+    if (symbols !== undefined && !symbols.has(order.symbol)) continue;
+    if (restsThrough(run, order)) continue;
+    ids.push(order.order_id);
   }
   for (const orderId of ids) executeOrder(run, orderId, "update");
+}
+
+/**
+ * A LIMIT the mark does not cross does nothing on an update (`executeOrder` neither takes nor makes, and
+ * IOC/FOK apply only at placement), and nothing in an update changes its side or price: it is skipped
+ * before the lookup by id. Most working orders of a busy account are such resting limits.
+ */
+function restsThrough(run: Run, order: Order): boolean {
+  if (order.kind !== "LIMIT") return false;
+  const quote = run.market.quotes.get(order.symbol);
+  return quote === undefined || !crosses(order, quote.mark);
 }

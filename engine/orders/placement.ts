@@ -10,7 +10,7 @@ import { positionKey, type Position } from "../positions/types.js";
 import { leverageFor, reserveFor } from "../risk/margin.js";
 import { firstViolation } from "../risk/pipeline.js";
 import { critical, type Violation } from "../risk/types.js";
-import { crosses, executeOrder, reducibleSteps, reservePrice } from "./execution.js";
+import { crosses, executeOrder, oppositePosition, reducibleOf, reservePrice } from "./execution.js";
 import { toFillRecord, toOrderRecord, type FillRecord } from "./record.js";
 import {
   closeFingerprint,
@@ -26,6 +26,15 @@ import type { Run } from "./run.js";
 import { isWorking, opposite, type Order } from "./types.js";
 
 const NO_CHILDREN: readonly string[] = Object.freeze([]);
+/**
+ * The empty lists of a response, shared: every accepted order answers `violations: []` and every resting
+ * one `fills: []`, and responses stay in the state for idempotency. Frozen, so a consumer that tried to
+ * add to one would throw instead of changing every response (nothing does: responses are read-only).
+ */
+const NO_FILLS: FillRecord[] = [];
+Object.freeze(NO_FILLS);
+const NO_VIOLATIONS: Violation[] = [];
+Object.freeze(NO_VIOLATIONS);
 
 /** Orders whose notional would come near the safe-integer range are refused as too large (400). */
 const MAX_NOTIONAL_UNITS = 2 ** 50;
@@ -41,7 +50,8 @@ export function placeOrder(run: Run, request: PlaceOrderRequest): PlaceOrderRepl
   if (!normalized.ok) return invalid(normalized.issues);
   const intent = normalized.value;
   const fingerprint = intent.client_id === null ? null : orderFingerprint(intent);
-  const replay = replayed(state, intent.client_id, fingerprint);
+  // `retry` already looked the client_id up: an unknown one has nothing to replay.
+  const replay = retry ? replayed(state, intent.client_id, fingerprint) : undefined;
   if (replay !== undefined) return replay;
 
   let venue: Venue | null = intent.venue;
@@ -167,8 +177,9 @@ function submit(
     return invalid([{ path: "symbol", message: "has no price yet: a MARKET order cannot execute" }]);
   }
   const parentUnfilled = parent !== undefined && parent.filled_quantity === 0;
-  const target = { symbol: intent.symbol, venue, side: intent.side, position_id: intent.position_id };
-  const reducible = reducibleSteps(state, target);
+  // One lookup of the opposite position serves rule 4 and the exposure the risk checks value.
+  const opposite = oppositePosition(state, intent.symbol, venue, intent.side);
+  const reducible = reducibleOf(opposite, intent.position_id);
   if (intent.reduce_only && !parentUnfilled && reducible === 0) {
     return conflict({ reason: "reduce_only_would_increase" });
   }
@@ -215,7 +226,7 @@ function submit(
       spec: intent.spec,
       quote,
       order,
-      exposureSteps: intent.reduce_only ? 0 : Math.max(0, intent.quantity - oppositeSteps(state, target)),
+      exposureSteps: intent.reduce_only ? 0 : Math.max(0, intent.quantity - (opposite?.quantity ?? 0)),
       priceTicks: price,
       leverage,
     }) ?? postOnlyWouldTake(order, quote);
@@ -226,13 +237,7 @@ function submit(
   }
   run.emit({ type: "OrderAccepted", at: run.now, order });
   executeOrder(run, order.order_id, "placement");
-  return finish(run, "created", order.order_id, intent.units, fingerprint, []);
-}
-
-/** The opposite position's steps at the order's (symbol, venue), whatever position it targets. */
-function oppositeSteps(state: AccountState, target: { symbol: string; venue: Venue; side: Order["side"] }): number {
-  const position = state.positions.get(positionKey(target.symbol, target.venue));
-  return position !== undefined && position.side !== target.side ? position.quantity : 0;
+  return finish(run, "created", order.order_id, intent.units, fingerprint, NO_VIOLATIONS);
 }
 
 /** Rule 6: a post-only LIMIT that would take now (buy ≥ mark, sell ≤ mark). */
@@ -253,9 +258,11 @@ function finish(
   const state = run.state;
   const order = state.orders.get(orderId);
   if (order === undefined) throw new Error(`order ${orderId} vanished from its own decision`);
-  const fills: FillRecord[] = [];
+  let fills = NO_FILLS;
   for (const fill of state.fills) {
-    if (fill.order_id === orderId) fills.push(toFillRecord(fill, state.account_id, units));
+    if (fill.order_id !== orderId) continue;
+    if (fills === NO_FILLS) fills = [];
+    fills.push(toFillRecord(fill, state.account_id, units));
   }
   const response: PlaceOrderResponse = { order: toOrderRecord(order, units), fills, violations };
   if (order.client_id !== null && fingerprint !== null) {
@@ -268,5 +275,6 @@ function finish(
       response,
     });
   }
-  return { kind, ...response };
+  // Named fields rather than a spread: the same keys in the same order, one literal.
+  return { kind, order: response.order, fills: response.fills, violations: response.violations };
 }

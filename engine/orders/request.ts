@@ -342,38 +342,46 @@ export function normalizeClose(request: ClosePositionRequest, catalogue: Catalog
   };
 }
 
+/**
+ * The fields of a fingerprint, joined by "|" (null as the empty string, as `join` writes it). One array
+ * reused by every call (decide is synchronous and single-threaded) rather than a fresh one per order;
+ * `join` still builds one flat string, which the idempotency record keeps.
+ */
+const ORDER_PARTS: (string | number | boolean | null)[] = Array.from({ length: 16 }, () => null);
+const CLOSE_PARTS: (string | number | null)[] = Array.from({ length: 8 }, () => null);
+
 /** The idempotency fingerprint of a normalised place-order request (everything but the client id). */
 export function orderFingerprint(order: NormalizedOrder): string {
-  return [
-    "order",
-    order.symbol,
-    order.side,
-    order.kind,
-    order.quantity,
-    order.limit_price,
-    order.trigger_price,
-    order.time_in_force,
-    order.expire_at,
-    order.post_only,
-    order.reduce_only,
-    order.index_trigger,
-    order.mark_trigger,
-    order.venue,
-    order.parent_order_id,
-    order.position_id,
-  ].join("|");
+  const parts = ORDER_PARTS;
+  parts[0] = "order";
+  parts[1] = order.symbol;
+  parts[2] = order.side;
+  parts[3] = order.kind;
+  parts[4] = order.quantity;
+  parts[5] = order.limit_price;
+  parts[6] = order.trigger_price;
+  parts[7] = order.time_in_force;
+  parts[8] = order.expire_at;
+  parts[9] = order.post_only;
+  parts[10] = order.reduce_only;
+  parts[11] = order.index_trigger;
+  parts[12] = order.mark_trigger;
+  parts[13] = order.venue;
+  parts[14] = order.parent_order_id;
+  parts[15] = order.position_id;
+  return parts.join("|");
 }
 
 /** The idempotency fingerprint of a normalised close-position request. */
 export function closeFingerprint(close: NormalizedClose): string {
-  return [
-    "close",
-    close.symbol,
-    close.kind,
-    close.quantity,
-    close.limit_price,
-    close.time_in_force,
-    close.venue,
-    close.position_id,
-  ].join("|");
+  const parts = CLOSE_PARTS;
+  parts[0] = "close";
+  parts[1] = close.symbol;
+  parts[2] = close.kind;
+  parts[3] = close.quantity;
+  parts[4] = close.limit_price;
+  parts[5] = close.time_in_force;
+  parts[6] = close.venue;
+  parts[7] = close.position_id;
+  return parts.join("|");
 }

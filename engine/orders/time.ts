@@ -5,14 +5,26 @@ const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d
 
 let lastMs = Number.NaN;
 let lastIso = "";
+let otherMs = Number.NaN;
+let otherIso = "";
 
-/** Epoch ms as `2026-11-22T14:05:00.000Z` (the last answer is remembered: records of one decision share it). */
+/**
+ * Epoch ms as `2026-11-22T14:05:00.000Z`. The last two answers are remembered: records of one decision
+ * share the clock's instant, and a record of an older order alternates it with its `created_at`.
+ */
 export function toIso(ms: number): string {
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
+  if (ms === lastMs) return lastIso;
+  if (ms !== otherMs) {
+    otherIso = new Date(ms).toISOString();
+    otherMs = ms;
   }
-  return lastIso;
+  // The newest answer becomes the first one looked at.
+  const iso = otherIso;
+  otherMs = lastMs;
+  otherIso = lastIso;
+  lastMs = ms;
+  lastIso = iso;
+  return iso;
 }
 
 /** Epoch ms of an ISO 8601 instant with a zone, or undefined when malformed or impossible (`2030-02-30`). */

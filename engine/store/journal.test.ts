@@ -40,12 +40,15 @@ function events(
 }
 
 describe("migrations", () => {
-  it("applies the journal once under service engine", async () => {
+  it("applies each engine migration once under service engine", async () => {
     expect(await migrateEngine(pool)).toEqual([]);
     const applied = await pool.query<{ version: number; name: string }>(
-      "SELECT version, name FROM schema_migrations WHERE service = 'engine'",
+      "SELECT version, name FROM schema_migrations WHERE service = 'engine' ORDER BY version",
     );
-    expect(applied.rows).toEqual([{ version: 1, name: "journal" }]);
+    expect(applied.rows).toEqual([
+      { version: 1, name: "journal" },
+      { version: 2, name: "calendar" },
+    ]);
   });
 });
 
