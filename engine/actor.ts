@@ -11,7 +11,9 @@ import {
   trades,
   workingOrders,
 } from "./accounts/queries.js";
+import { analytics, breaches, fundingReport, violations } from "./accounts/risk-queries.js";
 import type { AccountState } from "./accounts/state.js";
+import type { FundingRates } from "./risk/funding.js";
 import { apply, consumeFills, decide, type Command, type EngineEvent, type Reply } from "./core.js";
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";
 import type { NewsEvent } from "./market/calendar.js";
@@ -30,7 +32,11 @@ export type AccountQuery =
   | { type: "positions" }
   | { type: "orders" }
   | { type: "history"; from: string; to: string; limit: number }
-  | { type: "trades"; from: string; to: string; limit: number };
+  | { type: "trades"; from: string; to: string; limit: number }
+  | { type: "funding" }
+  | { type: "breaches" }
+  | { type: "violations" }
+  | { type: "analytics" };
 
 export interface EngineQuery {
   userId: string;
@@ -41,6 +47,8 @@ export interface EngineQuery {
 export interface PriceUpdate {
   prices: TickQuote[];
   calendar?: NewsEvent[];
+  /** A funding tick: every open position pays or receives at these rates (no prices change). */
+  funding?: FundingRates;
 }
 
 export interface EngineTypes extends CoreTypes {
@@ -76,6 +84,14 @@ function answerQuery(state: AccountState, query: AccountQuery, market: MarketVie
       return openPositions(state, market);
     case "orders":
       return workingOrders(state, market);
+    case "funding":
+      return fundingReport(state);
+    case "breaches":
+      return breaches(state);
+    case "violations":
+      return violations(state);
+    case "analytics":
+      return analytics(state, market);
     case "history":
     case "trades": {
       const parsed = parseListQuery({
@@ -96,7 +112,12 @@ export const core: ActorCore<EngineTypes> = {
     if (command.type !== "OpenAccount" && !owned(state, userId)) {
       return { events: [], reply: { kind: "error", code: "not_found", fields: {} } };
     }
-    return decide(state, command, { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId });
+    return decide(state, command, {
+      now: ctx.now,
+      market: viewOf(ctx.market),
+      nextId: ctx.nextId,
+      calendar: shardCalendar,
+    });
   },
 
   apply,
@@ -120,6 +141,13 @@ export const core: ActorCore<EngineTypes> = {
   },
 
   onMarket(state, update, ctx) {
+    if (update.funding !== undefined) {
+      return decide(
+        state,
+        { type: "Funding", rates: update.funding },
+        { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId, calendar: shardCalendar },
+      ).events;
+    }
     if (update.prices.length === 0) return [];
     const symbols = new Set(update.prices.map((quote) => quote.symbol));
     return decide(

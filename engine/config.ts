@@ -23,6 +23,16 @@ export const engineSettingsSchema = z.object({
   SIMULATOR_SEED: z.coerce.number().int().min(0).default(20261122),
   /** Milliseconds between simulated price updates. */
   SIMULATOR_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+  /** Milliseconds between funding payments on open positions (docs/risk.md, "Funding"): 8 hours. */
+  FUNDING_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(8 * 3_600_000),
+  /** Crypto funding per interval, parts per million of the notional (100 = 0.01%), larger side pays. */
+  FUNDING_RATE_CRYPTO_PPM: z.coerce.number().int().min(0).max(100_000).default(100),
+  /** Rollover fee per interval on forex, commodities and indices, parts per million (both sides pay). */
+  FUNDING_ROLLOVER_PPM: z.coerce.number().int().min(0).max(100_000).default(50),
 });
 
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;

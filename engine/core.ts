@@ -6,14 +6,27 @@
 // exactly as a replay will.
 import { PLANS, type PlanCatalogue } from "./accounts/plans.js";
 import { accountRecord, type AccountRecord } from "./accounts/queries.js";
-import { accountStateFrom, defaultVenueFor, forkState, type AccountState } from "./accounts/state.js";
+import {
+  accountStateFrom,
+  defaultVenueFor,
+  forkState,
+  type AccountState,
+  type SideNotional,
+  DAY_MS,
+} from "./accounts/state.js";
 import { consume, type BookSide, type MarketView } from "./market/book.js";
 import { VENUES, type Venue } from "./market/types.js";
-import { addSafe, usdToUnits } from "./market/units.js";
+import { CATALOGUE } from "./market/catalogue.js";
+import { addSafe, notionalOf, unitsFor, usdToUnits } from "./market/units.js";
 import type { EngineEvent } from "./orders/events.js";
 import { expireDue, onPriceUpdate } from "./orders/execution.js";
 import { amend, cancel, type AmendOrderRequest, type CancelOrderRequest } from "./orders/manage.js";
-import { closePosition, placeOrder } from "./orders/placement.js";
+import { closePosition, placeOrder, testOrder } from "./orders/placement.js";
+import type { NewsEvent } from "./market/calendar.js";
+import { utcDate, utcDayStart } from "./orders/time.js";
+import { payFunding, type FundingRates } from "./risk/funding.js";
+import { marginSnapshot } from "./risk/margin.js";
+import { monitor } from "./risk/monitor.js";
 import {
   invalid,
   conflict,
@@ -22,13 +35,14 @@ import {
   type Issue,
   type OrderReply,
   type PlaceOrderReply,
+  type TestOrderReply,
 } from "./orders/replies.js";
 import type { ClosePositionRequest, PlaceOrderRequest } from "./orders/request.js";
 import type { Run } from "./orders/run.js";
 import { transition, UNPLACED } from "./orders/transitions.js";
 import { copyOrder, isWorking, type Order } from "./orders/types.js";
 import { applyFill } from "./positions/ledger.js";
-import { positionKey } from "./positions/types.js";
+import { copyPosition, positionKey } from "./positions/types.js";
 
 export type { EngineEvent, EngineEventType } from "./orders/events.js";
 export type { ErrorReply, OrderReply, PlaceOrderReply, PlaceOrderResponse, PlacedReply } from "./orders/replies.js";
@@ -63,19 +77,31 @@ export interface ClosePosition {
   type: "ClosePosition";
   request: ClosePositionRequest;
 }
-/** Prices changed (the view in ctx already holds them): trigger, fill and expire. */
+/** Prices changed (the view in ctx already holds them): trigger, fill and expire, then monitor the limits. */
 export interface MarketUpdate {
   type: "MarketUpdate";
   /** The symbols whose quotes changed; all when absent. */
   symbols?: ReadonlySet<string>;
 }
+/** POST /v1/order/test: every check, nothing placed. */
+export interface TestOrder {
+  type: "TestOrder";
+  request: PlaceOrderRequest;
+}
+/** A funding tick: pay or charge every open position at the current marks. */
+export interface Funding {
+  type: "Funding";
+  rates: FundingRates;
+}
 
-export type Command = OpenAccount | PlaceOrder | CancelOrder | AmendOrder | ClosePosition | MarketUpdate;
+export type Command =
+  OpenAccount | PlaceOrder | CancelOrder | AmendOrder | ClosePosition | MarketUpdate | TestOrder | Funding;
 
 export type OpenAccountReply = { kind: "created"; account: AccountRecord } | ErrorReply;
 export interface MarketUpdateReply {
   kind: "ok";
 }
+export type TestOrderResult = TestOrderReply | ErrorReply;
 
 export interface ReplyByCommand {
   OpenAccount: OpenAccountReply;
@@ -84,6 +110,8 @@ export interface ReplyByCommand {
   AmendOrder: OrderReply;
   ClosePosition: PlaceOrderReply;
   MarketUpdate: MarketUpdateReply;
+  TestOrder: TestOrderResult;
+  Funding: MarketUpdateReply;
 }
 export type Reply = ReplyByCommand[keyof ReplyByCommand];
 
@@ -95,7 +123,11 @@ export interface DecideContext {
   nextId: () => string;
   /** The plan catalogue for OpenAccount (default: the shipped plans). */
   plans?: PlanCatalogue;
+  /** The news calendar in time order (default: none). */
+  calendar?: readonly NewsEvent[];
 }
+
+const NO_EVENTS: readonly NewsEvent[] = Object.freeze([]);
 
 export interface Decision<R extends Reply = Reply> {
   events: EngineEvent[];
@@ -105,6 +137,7 @@ export interface Decision<R extends Reply = Reply> {
 class DecisionRun implements Run {
   readonly events: EngineEvent[] = [];
   private activatedIds: string[] | undefined;
+  private fills = 0;
   private draft: AccountState | undefined;
   /** Events emitted but not yet applied to the draft: applied when the state is next read. */
   private applied = 0;
@@ -128,6 +161,15 @@ class DecisionRun implements Run {
     return this.ctx.market;
   }
 
+  get calendar(): readonly NewsEvent[] {
+    return this.ctx.calendar ?? NO_EVENTS;
+  }
+
+  /** Whether the decision has filled anything (equity moved: the limits must be looked at). */
+  get filled(): boolean {
+    return this.fills > 0;
+  }
+
   /** Made on first use: only a parent's first fill activates children. */
   get activated(): string[] {
     return (this.activatedIds ??= []);
@@ -144,7 +186,10 @@ class DecisionRun implements Run {
 
   emit(event: EngineEvent): void {
     this.events.push(event);
-    if (event.type === "OrderFilled") this.addTaken(event.fill.symbol, event.fill.side, event.fill.quantity);
+    if (event.type === "OrderFilled") {
+      this.fills++;
+      this.addTaken(event.fill.symbol, event.fill.side, event.fill.quantity);
+    }
   }
 
   localTaken(symbol: string, side: BookSide): number {
@@ -222,8 +267,21 @@ function decideAny(state: AccountState | undefined, command: Command, ctx: Decid
   if (state === undefined) {
     return { events: [], reply: command.type === "MarketUpdate" ? { kind: "ok" } : notFound() };
   }
-  if (command.type === "MarketUpdate" && state.working.size === 0) return { events: [], reply: { kind: "ok" } };
+  // A quiet account on a price update: nothing can trigger, fill or move its equity, and the day goes on.
+  if (
+    command.type === "MarketUpdate" &&
+    state.working.size === 0 &&
+    state.positions.size === 0 &&
+    ctx.now < state.next_day_at
+  ) {
+    return { events: [], reply: { kind: "ok" } };
+  }
   const run = new DecisionRun(state, ctx);
+  if (ctx.now >= state.next_day_at && state.state !== "TERMINATED") {
+    // The first decision of a new day: its start equity before anything else happens (docs/risk.md).
+    const equity = marginSnapshot(state, ctx.market).equity;
+    run.emit({ type: "DayStarted", at: ctx.now, day: utcDate(ctx.now), equity });
+  }
   expireDue(run);
   let reply: Reply;
   switch (command.type) {
@@ -241,9 +299,20 @@ function decideAny(state: AccountState | undefined, command: Command, ctx: Decid
       break;
     case "MarketUpdate":
       onPriceUpdate(run, command.symbols);
+      monitor(run);
+      reply = { kind: "ok" };
+      break;
+    case "TestOrder":
+      reply = testOrder(run, command.request);
+      break;
+    case "Funding":
+      payFunding(run, command.rates);
+      monitor(run);
       reply = { kind: "ok" };
       break;
   }
+  // A fill moved equity: breaches, termination or passing can follow at once.
+  if (run.filled && command.type !== "MarketUpdate" && command.type !== "Funding") monitor(run);
   return { events: run.events, reply };
 }
 
@@ -268,14 +337,53 @@ export function consumeFills(market: MarketView, events: readonly EngineEvent[])
   }
 }
 
+/**
+ * Notional (units) a working order could add to its side of the symbol's exposure (docs/risk.md,
+ * `exposure_cap`): its remaining steps at its own price; 0 for reduce-only orders, final orders and MARKET
+ * orders (they never outlive their decision; the order being checked is counted by the check itself).
+ */
+function exposureOf(order: Order | undefined): number {
+  if (order === undefined || order.reduce_only || order.kind === "MARKET" || !isWorking(order.status)) return 0;
+  const price = order.limit_price ?? order.trigger_price;
+  if (price === null) return 0;
+  return notionalOf(price, order.quantity - order.filled_quantity, unitsFor(CATALOGUE, order.symbol).unitsPerTickStep);
+}
+
 function putOrder(state: AccountState, order: Order): void {
+  const before = exposureOf(state.orders.get(order.order_id));
+  const after = exposureOf(order);
+  if (before !== after) {
+    const sides = state.order_exposure.get(order.symbol) ?? NO_EXPOSURE;
+    const delta = after - before;
+    state.order_exposure.set(
+      order.symbol,
+      order.side === "BUY"
+        ? { buy: sides.buy + delta, sell: sides.sell }
+        : { buy: sides.buy, sell: sides.sell + delta },
+    );
+  }
   state.orders.set(order.order_id, order);
-  if (isWorking(order.status)) {
+  const working = isWorking(order.status);
+  if (working) {
     state.working.set(order.order_id, order);
   } else {
     state.working.delete(order.order_id);
     if (order.expire_at !== null) state.expiries.delete(order.order_id);
   }
+  if (order.kind === "STOP" && order.reduce_only) {
+    if (working) state.stop_losses.set(order.order_id, order);
+    else state.stop_losses.delete(order.order_id);
+  }
+}
+
+const NO_EXPOSURE: SideNotional = Object.freeze({ buy: 0, sell: 0 });
+
+/** The first working stop-loss against an open position sets the position's initial risk (R). */
+function noteFirstStop(state: AccountState, order: Order): void {
+  if (order.kind !== "STOP" || !order.reduce_only || order.status !== "NEW" || order.trigger_price === null) return;
+  const position = state.positions.get(positionKey(order.symbol, order.venue));
+  if (position === undefined || position.side === order.side) return;
+  if (!state.first_stops.has(position.position_id)) state.first_stops.set(position.position_id, order.trigger_price);
 }
 
 function orderOf(state: AccountState, orderId: string): Order {
@@ -300,6 +408,7 @@ export function apply(state: AccountState | undefined, event: EngineEvent): Acco
         throw new Error(`accepted order ${order.order_id} has status ${order.status}`);
       }
       putOrder(state, order);
+      noteFirstStop(state, order);
       state.reserved_margin += order.reserve;
       if (order.expire_at !== null) state.expiries.set(order.order_id, order.expire_at);
       if (order.parent_order_id !== null) {
@@ -321,6 +430,7 @@ export function apply(state: AccountState | undefined, event: EngineEvent): Acco
       next.status = transition(next.status, "activate");
       next.updated_at = event.at;
       putOrder(state, next);
+      noteFirstStop(state, next);
       break;
     }
     case "OrderTriggered": {
@@ -381,6 +491,46 @@ export function apply(state: AccountState | undefined, event: EngineEvent): Acco
       next.updated_at = event.at;
       putOrder(state, next);
       state.reserved_margin += event.reserve - order.reserve;
+      break;
+    }
+    case "DayStarted":
+      state.day = event.day;
+      state.next_day_at = utcDayStart(event.at) + DAY_MS;
+      state.day_start_equity = event.equity;
+      state.daily_levels = 0;
+      state.drawdown_levels = 0;
+      break;
+    case "HighWaterMarkRaised":
+      if (event.value <= state.high_water_mark) throw new Error("the high-water mark only rises");
+      state.high_water_mark = event.value;
+      break;
+    case "BreachRecorded":
+      state.breaches.push(event.breach);
+      if (event.breach.rule === "daily_loss_limit") state.daily_levels += 1;
+      else state.drawdown_levels += 1;
+      break;
+    case "AccountTerminated":
+      if (state.working.size > 0 || state.positions.size > 0) {
+        throw new Error(`account ${state.account_id} terminated with working orders or open positions`);
+      }
+      state.state = "TERMINATED";
+      state.terminated_at = event.at;
+      state.violations.push(event.violation);
+      break;
+    case "AccountPassed":
+      if (state.state !== "ACTIVE") throw new Error(`account ${state.account_id} cannot pass from ${state.state}`);
+      state.state = "PASSED";
+      state.passed_at = event.at;
+      break;
+    case "FundingPaid": {
+      const { payment } = event;
+      const position = state.positions.get(payment.position_key);
+      if (position === undefined) throw new Error(`funding for a closed position ${payment.position_id}`);
+      const next = copyPosition(position);
+      next.funding = addSafe(position.funding, payment.amount);
+      state.positions.set(payment.position_key, next);
+      state.balance = addSafe(state.balance, payment.amount);
+      state.funding.push(payment);
       break;
     }
     case "IdempotencyRecorded":

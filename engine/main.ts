@@ -104,6 +104,22 @@ export async function startEngine(
     }, settings.SIMULATOR_INTERVAL_MS);
   }
 
+  // Funding: a tick through every shard like a price update; a slow tick never piles up behind itself.
+  const rates = { cryptoPpm: settings.FUNDING_RATE_CRYPTO_PPM, rolloverPpm: settings.FUNDING_ROLLOVER_PPM };
+  let funding = false;
+  const fundingTimer = setInterval(() => {
+    if (funding) return;
+    funding = true;
+    runtime
+      .market({ prices: [], funding: rates })
+      .catch((error: unknown) => {
+        log.warn({ err: error }, "funding tick failed");
+      })
+      .finally(() => {
+        funding = false;
+      });
+  }, settings.FUNDING_INTERVAL_MS);
+
   const server = createEngineServer({
     catalogue: CATALOGUE,
     plans: PLANS,
@@ -119,6 +135,7 @@ export async function startEngine(
   });
   const cleanup = async (): Promise<void> => {
     clearInterval(feed);
+    clearInterval(fundingTimer);
     await runtime.stop();
     await db.close();
   };
@@ -148,6 +165,7 @@ export async function startEngine(
   let stopping: Promise<void> | undefined;
   const stop = async (): Promise<void> => {
     clearInterval(feed);
+    clearInterval(fundingTimer);
     await shutdownServer(server, SHUTDOWN_GRACE_MS);
     await admin.close();
     await cleanup();

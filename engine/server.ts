@@ -15,6 +15,7 @@ import type { Plan as PlanMessage } from "../proto/gen/engine/v1/Plan.js";
 import type { Ticker } from "../proto/gen/engine/v1/Ticker.js";
 import type { MarketDataHandlers } from "../proto/gen/market/v1/MarketData.js";
 import type { Plan, PlanCatalogue } from "./accounts/plans.js";
+import type { Analytics } from "./accounts/risk-queries.js";
 import type { AccountQuery, EngineTypes } from "./actor.js";
 import type { Command, Reply } from "./core.js";
 import { parseCalendar, type NewsCalendar, type NewsEvent } from "./market/calendar.js";
@@ -112,6 +113,8 @@ function orderResponse(reply: Reply): OrderResponse {
     fills: placed.fills.map((fill) => message(fill)),
     violations: placed.violations.map((v) => ({ ...v })),
     outcome: placed.kind,
+    // Responses journaled before risk_headroom existed replay without it.
+    ...(placed.risk_headroom === undefined ? {} : { risk_headroom: { ...placed.risk_headroom } }),
   };
 }
 
@@ -221,6 +224,24 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
       },
       options,
     ),
+    ListFunding: unary("ListFunding", (r) => query(r.user_id, r.account_id, { type: "funding" }), options),
+    ListBreaches: unary("ListBreaches", (r) => query(r.user_id, r.account_id, { type: "breaches" }), options),
+    ListViolations: unary("ListViolations", (r) => query(r.user_id, r.account_id, { type: "violations" }), options),
+    GetAnalytics: unary(
+      "GetAnalytics",
+      async (r) => {
+        const result = await query<Analytics>(r.user_id, r.account_id, { type: "analytics" });
+        // proto3 optionals: null (no value yet) is an absent field on the wire.
+        return {
+          closed_positions: result.closed_positions,
+          exposure: result.exposure,
+          ...(result.win_rate === null ? {} : { win_rate: result.win_rate }),
+          ...(result.avg_r_multiple === null ? {} : { avg_r_multiple: result.avg_r_multiple }),
+          ...(result.profit_factor === null ? {} : { profit_factor: result.profit_factor }),
+        };
+      },
+      options,
+    ),
     ListPositionHistory: unary("ListPositionHistory", (r) => page(r, "history"), options),
     ListTrades: unary("ListTrades", (r) => page(r, "trades"), options),
 
@@ -234,6 +255,21 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
             request: { ...request, account_id: accountIdOf(r.account_id) },
           }),
         );
+      },
+      options,
+    ),
+    TestOrder: unary(
+      "TestOrder",
+      async (r) => {
+        const { user_id: userId, ...request } = r;
+        const reply = unwrap(
+          await command(userId, r.account_id, {
+            type: "TestOrder",
+            request: { ...request, account_id: accountIdOf(r.account_id) },
+          }),
+        );
+        if (!("risk_headroom" in reply) || "order" in reply) throw new Error("not an order-test reply");
+        return { violations: reply.violations.map((v) => ({ ...v })), risk_headroom: { ...reply.risk_headroom } };
       },
       options,
     ),

@@ -264,8 +264,12 @@ describe("trades and position history", () => {
       funding: 0,
       leverage: 2,
       closed_at: "2026-11-25T12:01:00.000Z",
-      r_multiple: null,
     });
+    // No stop-loss was placed: R is net P&L over 1% of the starting balance (docs/risk.md, "Analytics").
+    if (row === undefined) throw new Error("no row");
+    const oneR = (h.account.starting_balance / 1e8) * 0.01;
+    expect(row.r_multiple).toBe(Math.round(((row.realized_pnl - row.fees + row.funding) / oneR) * 10_000) / 10_000);
+    expect(row.r_multiple).toBeLessThan(0);
     expect(positionHistory(h.account, h.market, { ...all, from: iso("2026-11-25T12:01:00.001Z") }).data).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ import {
 } from "../positions/record.js";
 import { marginSnapshot } from "../risk/margin.js";
 import type { DrawdownMode, Plan } from "./plans.js";
+import { rMultiple } from "./risk-queries.js";
 import type { AccountState, AccountStatus } from "./state.js";
 
 /** The plan's limits as they apply to the account. */
@@ -227,7 +228,10 @@ export function positionHistory(state: AccountState, market: MarketView, query: 
     query,
   );
   return {
-    data: result.items.map((closed) => toClosedPositionRow(closed, unitsFor(market.catalogue, closed.symbol))),
+    data: result.items.map((closed) => ({
+      ...toClosedPositionRow(closed, unitsFor(market.catalogue, closed.symbol)),
+      r_multiple: rMultiple(state, market, closed),
+    })),
     has_more: result.has_more,
   };
 }

@@ -5,8 +5,11 @@ import type { Venue } from "../market/types.js";
 import type { AccountOpened } from "../orders/events.js";
 import type { PlaceOrderResponse } from "../orders/replies.js";
 import type { Fill, Order } from "../orders/types.js";
+import type { Breach, FundingPayment, RuleViolation } from "../risk/types.js";
 import type { ClosedPosition, Position } from "../positions/types.js";
-import { utcDate } from "../orders/time.js";
+import { utcDate, utcDayStart } from "../orders/time.js";
+
+export const DAY_MS = 86_400_000;
 import type { Plan } from "./plans.js";
 
 export const AccountStatus = { ACTIVE: "ACTIVE", PASSED: "PASSED", TERMINATED: "TERMINATED" } as const;
@@ -46,6 +49,8 @@ export interface AccountState {
   day_start_equity: number;
   /** UTC date of the current trading day. */
   day: string;
+  /** When the next trading day starts (epoch ms, 00:00Z): a cheap check before every decision. */
+  next_day_at: number;
   /** Σ reserve of the working orders (units). */
   reserved_margin: number;
   /** Every order ever placed (audit). */
@@ -61,8 +66,29 @@ export interface AccountState {
   closed_positions: ClosedPosition[];
   /** Oldest first. In a draft: only the fills added by the decision. */
   fills: Fill[];
+  /** When the account reached its profit target (PASSED), else null. */
+  passed_at: number | null;
+  /** Breach levels reached today (0–3: 50%, 80%, 100%) of the daily loss limit and of the drawdown allowance. */
+  daily_levels: number;
+  drawdown_levels: number;
+  /** The working reduce-only STOP orders (stop-losses) by id; the same objects as `working`. */
+  stop_losses: Table<string, Order>;
+  /** Notional (units) of the working orders that can add exposure, per symbol and side (docs/risk.md). */
+  order_exposure: Table<string, SideNotional>;
+  /** position_id → trigger (ticks) of the first stop-loss placed against it: the R of its history row. */
+  first_stops: Table<string, number>;
+  /** Oldest first. In a draft: only the rows added by the decision. */
+  breaches: Breach[];
+  violations: RuleViolation[];
+  funding: FundingPayment[];
   /** Events applied so far: the journal sequence. */
   seq: number;
+}
+
+/** Working-order notional of one symbol (units); replaced, never mutated (drafts share the base's values). */
+export interface SideNotional {
+  readonly buy: number;
+  readonly sell: number;
 }
 
 /** The default venue of a new account: the requested one, else the plan's first allowed venue. */
@@ -90,6 +116,7 @@ export function accountStateFrom(event: AccountOpened): AccountState {
     high_water_mark: event.starting_balance,
     day_start_equity: event.starting_balance,
     day: utcDate(event.at),
+    next_day_at: utcDayStart(event.at) + DAY_MS,
     reserved_margin: 0,
     orders: new Map(),
     working: new Map(),
@@ -98,6 +125,15 @@ export function accountStateFrom(event: AccountOpened): AccountState {
     positions: new Map(),
     closed_positions: [],
     fills: [],
+    passed_at: null,
+    daily_levels: 0,
+    drawdown_levels: 0,
+    stop_losses: new Map(),
+    order_exposure: new Map(),
+    first_stops: new Map(),
+    breaches: [],
+    violations: [],
+    funding: [],
     seq: 0,
   };
 }
@@ -260,6 +296,7 @@ export function forkState(state: AccountState): AccountState {
     high_water_mark: state.high_water_mark,
     day_start_equity: state.day_start_equity,
     day: state.day,
+    next_day_at: state.next_day_at,
     reserved_margin: state.reserved_margin,
     orders: new OverlayTable(state.orders),
     working: new OverlayTable(state.working),
@@ -268,6 +305,15 @@ export function forkState(state: AccountState): AccountState {
     positions: new OverlayTable(state.positions),
     closed_positions: [],
     fills: [],
+    passed_at: state.passed_at,
+    daily_levels: state.daily_levels,
+    drawdown_levels: state.drawdown_levels,
+    stop_losses: new OverlayTable(state.stop_losses),
+    order_exposure: new OverlayTable(state.order_exposure),
+    first_stops: new OverlayTable(state.first_stops),
+    breaches: [],
+    violations: [],
+    funding: [],
     seq: state.seq,
   };
 }

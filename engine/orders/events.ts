@@ -4,7 +4,7 @@
 import type { Plan } from "../accounts/plans.js";
 import type { Venue } from "../market/types.js";
 import type { PositionEffect } from "../positions/types.js";
-import type { Violation } from "../risk/types.js";
+import type { Breach, FundingPayment, RuleViolation, Violation } from "../risk/types.js";
 import type { PlaceOrderResponse } from "./replies.js";
 import type { CancelReason, ExpireReason, Fill, Order } from "./types.js";
 
@@ -105,8 +105,58 @@ export interface IdempotencyRecorded {
   response: PlaceOrderResponse;
 }
 
+/** The first event of a new trading day (docs/risk.md, "Daily reset"): the day's start equity, levels cleared. */
+export interface DayStarted {
+  type: "DayStarted";
+  at: number;
+  /** UTC date, YYYY-MM-DD. */
+  day: string;
+  /** Units. */
+  equity: number;
+}
+
+/** Equity reached a new high: the high-water mark (units) the trailing drawdown floor follows. */
+export interface HighWaterMarkRaised {
+  type: "HighWaterMarkRaised";
+  at: number;
+  value: number;
+}
+
+/** One breach level reached (50/80/100% of the daily loss limit or of the drawdown allowance). */
+export interface BreachRecorded {
+  type: "BreachRecorded";
+  at: number;
+  breach: Breach;
+}
+
+/** A hard rule failed: the account is TERMINATED (its orders were canceled and positions closed before). */
+export interface AccountTerminated {
+  type: "AccountTerminated";
+  at: number;
+  violation: RuleViolation;
+}
+
+/** Equity reached the profit target while ACTIVE. */
+export interface AccountPassed {
+  type: "AccountPassed";
+  at: number;
+}
+
+/** One funding payment on an open position (amount > 0 received). */
+export interface FundingPaid {
+  type: "FundingPaid";
+  at: number;
+  payment: FundingPayment;
+}
+
 export type EngineEvent =
   | AccountOpened
+  | DayStarted
+  | HighWaterMarkRaised
+  | BreachRecorded
+  | AccountTerminated
+  | AccountPassed
+  | FundingPaid
   | OrderAccepted
   | OrderRejected
   | OrderActivated

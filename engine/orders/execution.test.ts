@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { replay } from "../core.js";
 import type { EngineEvent } from "./events.js";
-import { Harness, PLAN, usd, WEDNESDAY_NOON } from "./testing.js";
+import { Harness, PLAN, orderEvents, usd, WEDNESDAY_NOON } from "./testing.js";
 
 const STARTING = usd("10000");
 
@@ -389,7 +389,7 @@ describe("STOP and TAKE_PROFIT orders", () => {
   it("trigger a sell take-profit when the mark rises to its trigger", () => {
     const h = long();
     h.placed({ symbol: "BTC-USD", side: "SELL", kind: "TAKE_PROFIT", quantity: "0.01", trigger_price: "102000" });
-    expect(h.price("BTC-USD", "101999.9")).toEqual([]);
+    expect(orderEvents(h.price("BTC-USD", "101999.9"))).toEqual([]);
     h.price("BTC-USD", "102500");
     expect(ofType(h.lastEvents, "OrderFilled")[0]?.fill).toMatchObject({ price: 1_025_000, realized_pnl: usd("25") });
   });

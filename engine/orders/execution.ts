@@ -5,7 +5,7 @@
 // first fill of a parent activates its HELD children and a child's fill cancels its siblings (OCO).
 import type { AccountState } from "../accounts/state.js";
 import { fillableSteps, isQuoteOpen, sideRemaining, takenOn, takerFills, type SymbolQuote } from "../market/book.js";
-import { notionalOf } from "../market/units.js";
+import { notionalOf, tickerUnits } from "../market/units.js";
 import { planFill } from "../positions/ledger.js";
 import { positionKey, type Position } from "../positions/types.js";
 import { leverageFor, reserveFor } from "../risk/margin.js";
@@ -311,4 +311,64 @@ function restsThrough(run: Run, order: Order): boolean {
   if (order.kind !== "LIMIT") return false;
   const quote = run.market.quotes.get(order.symbol);
   return quote === undefined || !crosses(order, quote.mark);
+}
+
+/**
+ * The risk system closes a position at once (termination, docs/risk.md): a reduce-only MARKET order for the
+ * whole quantity, filled as a taker at the mark whatever the book's depth (the venue's closing fee charged).
+ * Without a price for the symbol it closes at the position's average entry (no P&L).
+ */
+export function closeAtMark(run: Run, position: Position): void {
+  const quote = run.market.quotes.get(position.symbol) ?? entryQuote(run, position);
+  const order: Order = {
+    order_id: run.nextId(),
+    account_id: run.state.account_id,
+    client_id: null,
+    symbol: position.symbol,
+    side: position.side === "BUY" ? "SELL" : "BUY",
+    kind: "MARKET",
+    quantity: position.quantity,
+    filled_quantity: 0,
+    filled_notional: 0,
+    limit_price: null,
+    trigger_price: null,
+    time_in_force: "IOC",
+    expire_at: null,
+    post_only: false,
+    reduce_only: true,
+    index_trigger: false,
+    mark_trigger: false,
+    venue: position.venue,
+    parent_order_id: null,
+    position_id: position.position_id,
+    status: "NEW",
+    created_at: run.now,
+    updated_at: run.now,
+    triggered: false,
+    reserve: 0,
+    child_ids: [],
+    reason: null,
+  };
+  run.emit({ type: "OrderAccepted", at: run.now, order });
+  emitFill(run, order, quote, quote.mark, position.quantity, "TAKER", position);
+}
+
+/** A stand-in quote at the position's average entry, for a symbol the shard has no price for. */
+function entryQuote(run: Run, position: Position): SymbolQuote {
+  const spec = run.market.catalogue.bySymbol(position.symbol);
+  if (spec === undefined) throw new RangeError(`unknown symbol ${position.symbol}`);
+  const units = tickerUnits(spec);
+  const entry = Math.max(1, Math.round(position.cost_basis / (position.quantity * units.unitsPerTickStep)));
+  return {
+    spec,
+    units,
+    mark: entry,
+    index: entry,
+    skew: 0,
+    open: true,
+    depth: position.quantity,
+    version: -1,
+    takenBuy: 0,
+    takenSell: 0,
+  };
 }

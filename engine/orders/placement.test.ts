@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decide, replay } from "../core.js";
-import { Harness, PLAN, usd } from "./testing.js";
+import { Harness, PLAN, orderEvents, usd } from "./testing.js";
 
 const FRIDAY_NOON = Date.parse("2026-11-27T12:00:00.000Z");
 const SATURDAY_NOON = Date.parse("2026-11-28T12:00:00.000Z");
@@ -26,9 +26,9 @@ describe("market hours", () => {
       fills: [],
       violations: [{ rule: "market_closed", severity: "critical" }],
     });
-    expect(h.price("EUR-USD", "1.079")).toEqual([]);
+    expect(orderEvents(h.price("EUR-USD", "1.079"))).toEqual([]);
     h.now = SUNDAY_OPEN - 1;
-    expect(h.price("EUR-USD", "1.0795")).toEqual([]);
+    expect(orderEvents(h.price("EUR-USD", "1.0795"))).toEqual([]);
     expect(h.order(limit.order_id).status).toBe("NEW");
 
     h.now = SUNDAY_OPEN;
@@ -43,7 +43,7 @@ describe("market hours", () => {
     h.quote("XAU-USD", "2650");
     const stop = h.placed({ symbol: "XAU-USD", side: "BUY", kind: "STOP", quantity: "1", trigger_price: "2660" }).order;
     h.now = SATURDAY_NOON;
-    expect(h.price("XAU-USD", "2700")).toEqual([]);
+    expect(orderEvents(h.price("XAU-USD", "2700"))).toEqual([]);
     h.now = SUNDAY_OPEN + 3_600_000;
     h.price("XAU-USD", "2700");
     expect(h.order(stop.order_id)).toMatchObject({ status: "FILLED", avg_fill_price: 2700 });
@@ -99,8 +99,10 @@ describe("margin", () => {
   it("lets a reduce-only order through when margin is short, but not an order that adds", () => {
     const h = tenK();
     h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.19" });
-    h.price("BTC-USD", "90000");
-    expect(h.place({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.001" }).kind).toBe("rejected");
+    // 190 USD down: inside the daily (500) and drawdown (1,000) limits, 298.60 USD of margin left.
+    h.price("BTC-USD", "99000");
+    const adding = h.place({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.01" });
+    expect(adding.kind === "rejected" && adding.violations[0]?.rule).toBe("insufficient_margin");
     expect(h.place({ symbol: "BTC-USD", side: "SELL", kind: "MARKET", quantity: "0.05", reduce_only: true }).kind).toBe(
       "created",
     );

@@ -8,6 +8,7 @@ import type { Venue } from "../market/types.js";
 import type { TickerUnits } from "../market/units.js";
 import { positionKey, type Position } from "../positions/types.js";
 import { leverageFor, reserveFor } from "../risk/margin.js";
+import { headroomOf, riskInput, type RiskHeadroom } from "../risk/input.js";
 import { firstViolation } from "../risk/pipeline.js";
 import { critical, type Violation } from "../risk/types.js";
 import { crosses, executeOrder, oppositePosition, reducibleOf, reservePrice } from "./execution.js";
@@ -21,7 +22,16 @@ import {
   type NormalizedOrder,
   type PlaceOrderRequest,
 } from "./request.js";
-import { conflict, invalid, notFound, type Issue, type PlaceOrderReply, type PlaceOrderResponse } from "./replies.js";
+import {
+  conflict,
+  invalid,
+  notFound,
+  type ErrorReply,
+  type Issue,
+  type PlaceOrderReply,
+  type PlaceOrderResponse,
+  type TestOrderReply,
+} from "./replies.js";
 import type { Run } from "./run.js";
 import { isWorking, opposite, type Order } from "./types.js";
 
@@ -41,11 +51,23 @@ const MAX_NOTIONAL_UNITS = 2 ** 50;
 
 /** PlaceOrder: POST /v1/order. */
 export function placeOrder(run: Run, request: PlaceOrderRequest): PlaceOrderReply {
+  return place(run, request, false) as PlaceOrderReply;
+}
+
+/**
+ * TestOrder: POST /v1/order/test. The same normalisation and lookups as placing, every risk check, and the
+ * headroom; nothing is emitted and `client_id` is neither replayed nor spent.
+ */
+export function testOrder(run: Run, request: PlaceOrderRequest): TestOrderReply | ErrorReply {
+  return place(run, request, true) as TestOrderReply | ErrorReply;
+}
+
+function place(run: Run, request: PlaceOrderRequest, test: boolean): PlaceOrderReply | TestOrderReply {
   const state = run.state;
   if (request.account_id !== state.account_id) return notFound();
   // A retry of a known client_id is judged against its first body, not the clock: a GTD retried after
   // its expire_at still replays instead of failing "must be in the future".
-  const retry = typeof request.client_id === "string" && state.client_ids.has(request.client_id);
+  const retry = !test && typeof request.client_id === "string" && state.client_ids.has(request.client_id);
   const normalized = normalizePlaceOrder(request, run.market.catalogue, retry ? null : run.now);
   if (!normalized.ok) return invalid(normalized.issues);
   const intent = normalized.value;
@@ -84,7 +106,7 @@ export function placeOrder(run: Run, request: PlaceOrderRequest): PlaceOrderRepl
     venue = position.venue;
   }
   const order: NormalizedOrder = parent === undefined ? intent : { ...intent, reduce_only: true };
-  return submit(run, order, venue ?? state.default_venue, fingerprint, parent);
+  return submit(run, order, venue ?? state.default_venue, fingerprint, parent, test);
 }
 
 /** ClosePosition: POST /v1/position/close, a reduce-only order against one open position. */
@@ -142,7 +164,7 @@ export function closePosition(run: Run, request: ClosePositionRequest): PlaceOrd
     parent_order_id: null,
     position_id: position.position_id,
   };
-  return submit(run, order, position.venue, fingerprint, undefined);
+  return submit(run, order, position.venue, fingerprint, undefined, false) as PlaceOrderReply;
 }
 
 function findPosition(state: AccountState, positionId: string): Position | undefined {
@@ -170,7 +192,8 @@ function submit(
   venue: Venue,
   fingerprint: string | null,
   parent: Order | undefined,
-): PlaceOrderReply {
+  test: boolean,
+): PlaceOrderReply | TestOrderReply {
   const state = run.state;
   const quote = run.market.quotes.get(intent.symbol);
   if (intent.kind === "MARKET" && quote === undefined) {
@@ -218,26 +241,29 @@ function submit(
     child_ids: NO_CHILDREN,
     reason: null,
   };
-  const violation =
-    firstViolation({
-      state,
-      market: run.market,
-      now: run.now,
-      spec: intent.spec,
-      quote,
-      order,
-      exposureSteps: intent.reduce_only ? 0 : Math.max(0, intent.quantity - (opposite?.quantity ?? 0)),
-      priceTicks: price,
-      leverage,
-    }) ?? postOnlyWouldTake(order, quote);
+  const input = riskInput({
+    state,
+    market: run.market,
+    now: run.now,
+    calendar: run.calendar,
+    spec: intent.spec,
+    quote,
+    order,
+    exposureSteps: intent.reduce_only ? 0 : Math.max(0, intent.quantity - (opposite?.quantity ?? 0)),
+    priceTicks: price,
+    leverage,
+  });
+  const violation = firstViolation(input) ?? postOnlyWouldTake(order, quote);
+  const headroom = headroomOf(input);
+  if (test) return { kind: "tested", violations: violation === undefined ? [] : [violation], risk_headroom: headroom };
   if (violation !== undefined) {
     const rejected: Order = { ...order, status: "REJECTED", reserve: 0 };
     run.emit({ type: "OrderRejected", at: run.now, order: rejected, violations: [violation] });
-    return finish(run, "rejected", rejected.order_id, intent.units, fingerprint, [violation]);
+    return finish(run, "rejected", rejected.order_id, intent.units, fingerprint, [violation], headroom);
   }
   run.emit({ type: "OrderAccepted", at: run.now, order });
   executeOrder(run, order.order_id, "placement");
-  return finish(run, "created", order.order_id, intent.units, fingerprint, NO_VIOLATIONS);
+  return finish(run, "created", order.order_id, intent.units, fingerprint, NO_VIOLATIONS, headroom);
 }
 
 /** Rule 6: a post-only LIMIT that would take now (buy ≥ mark, sell ≤ mark). */
@@ -254,6 +280,7 @@ function finish(
   units: TickerUnits,
   fingerprint: string | null,
   violations: Violation[],
+  headroom: RiskHeadroom,
 ): PlaceOrderReply {
   const state = run.state;
   const order = state.orders.get(orderId);
@@ -264,7 +291,12 @@ function finish(
     if (fills === NO_FILLS) fills = [];
     fills.push(toFillRecord(fill, state.account_id, units));
   }
-  const response: PlaceOrderResponse = { order: toOrderRecord(order, units), fills, violations };
+  const response: PlaceOrderResponse = {
+    order: toOrderRecord(order, units),
+    fills,
+    violations,
+    risk_headroom: headroom,
+  };
   if (order.client_id !== null && fingerprint !== null) {
     run.emit({
       type: "IdempotencyRecorded",
@@ -276,5 +308,11 @@ function finish(
     });
   }
   // Named fields rather than a spread: the same keys in the same order, one literal.
-  return { kind, order: response.order, fills: response.fills, violations: response.violations };
+  return {
+    kind,
+    order: response.order,
+    fills: response.fills,
+    violations: response.violations,
+    risk_headroom: response.risk_headroom,
+  };
 }

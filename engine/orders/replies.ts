@@ -1,5 +1,6 @@
 // What `decide` answers (the API answer the shell sends back): order replies carry wire records, expected
 // refusals are typed errors the shell maps to HTTP through the error registry (kernel/errors.ts).
+import type { RiskHeadroom } from "../risk/input.js";
 import type { Violation } from "../risk/types.js";
 import type { FillRecord, OrderRecord } from "./record.js";
 
@@ -23,6 +24,15 @@ export interface PlaceOrderResponse {
   order: OrderRecord;
   fills: FillRecord[];
   violations: Violation[];
+  /** The room the order leaves under the plan's limits (docs/risk.md). */
+  risk_headroom: RiskHeadroom;
+}
+
+/** POST /v1/order/test: every check of the order, nothing placed. */
+export interface TestOrderReply {
+  kind: "tested";
+  violations: Violation[];
+  risk_headroom: RiskHeadroom;
 }
 
 /** created → 201; replayed (same client_id and body) → 200 with Idempotent-Replayed; rejected → 200. */

@@ -3,11 +3,14 @@
 // apply it to a draft), so placement and execution code never import the core.
 import type { AccountState } from "../accounts/state.js";
 import type { BookSide, MarketView } from "../market/book.js";
+import type { NewsEvent } from "../market/calendar.js";
 import type { EngineEvent } from "./events.js";
 
 export interface Run {
   readonly now: number;
   readonly market: MarketView;
+  /** The news calendar (time order) the news_freeze rule reads. */
+  readonly calendar: readonly NewsEvent[];
   /** A fresh UUID (the shell's randomness). */
   nextId(): string;
   /** The state after the events emitted so far; never the caller's state once an event is emitted. */

@@ -18,6 +18,8 @@ import { toGridCount, unitsFor } from "../market/units.js";
 import type { ClosePositionRequest, PlaceOrderRequest } from "./request.js";
 import type { OrderRecord } from "./record.js";
 import type { AmendOrderRequest } from "./manage.js";
+import type { NewsEvent } from "../market/calendar.js";
+import type { FundingRates } from "../risk/funding.js";
 
 export const ACCOUNT_ID = "0a0a0a0a-0000-4000-8000-000000000001";
 export const USER_ID = "0b0b0b0b-0000-4000-8000-000000000002";
@@ -55,6 +57,8 @@ export class Harness {
   readonly market: MarketView = createMarketView();
   now: number;
   lastEvents: EngineEvent[] = [];
+  /** The news calendar decisions see (time order). */
+  calendar: NewsEvent[] = [];
   private counter = 0;
 
   constructor(now: number = WEDNESDAY_NOON) {
@@ -68,7 +72,12 @@ export class Harness {
 
   /** Runs one command through decide → apply → consume, as the shard shell does. */
   run<C extends Command>(command: C): ReplyByCommand[C["type"]] {
-    const decision = decide(this.state, command, { now: this.now, market: this.market, nextId: this.nextId });
+    const decision = decide(this.state, command, {
+      now: this.now,
+      market: this.market,
+      nextId: this.nextId,
+      calendar: this.calendar,
+    });
     for (const event of decision.events) this.state = apply(this.state, event);
     consumeFills(this.market, decision.events);
     this.journal.push(...decision.events);
@@ -126,6 +135,19 @@ export class Harness {
     return reply;
   }
 
+  /** POST /v1/order/test. */
+  test(
+    request: Partial<PlaceOrderRequest> & Pick<PlaceOrderRequest, "symbol" | "side" | "kind" | "quantity">,
+  ): ReplyByCommand["TestOrder"] {
+    return this.run({ type: "TestOrder", request: { account_id: ACCOUNT_ID, ...request } });
+  }
+
+  /** A funding tick at the current marks. */
+  funding(rates: FundingRates): EngineEvent[] {
+    this.run({ type: "Funding", rates });
+    return this.lastEvents;
+  }
+
   close(request: Partial<ClosePositionRequest> & Pick<ClosePositionRequest, "symbol">): PlaceOrderReply {
     return this.run({ type: "ClosePosition", request: { account_id: ACCOUNT_ID, ...request } });
   }
@@ -149,4 +171,9 @@ export class Harness {
   get balance(): number {
     return this.account.balance;
   }
+}
+
+/** The events about orders only (leaves out the risk monitor's day starts, high-water marks and breaches). */
+export function orderEvents(events: readonly EngineEvent[]): EngineEvent[] {
+  return events.filter((event) => event.type.startsWith("Order"));
 }

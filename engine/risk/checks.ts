@@ -1,13 +1,15 @@
 // The pre-trade checks, one small pure function each: `(input) => Violation | undefined`. Adding a rule is
-// adding one function here and one line in pipeline.ts (issue 4: drawdown_gate, daily_loss_limit,
-// news_freeze, exposure_cap).
+// adding one function here and one line in pipeline.ts. The formulas are in docs/risk.md.
 import type { AccountState } from "../accounts/state.js";
 import type { TickerSpec } from "../market/catalogue.js";
+import { usdToUnits as usdUnits } from "../market/units.js";
 import { isQuoteOpen, type MarketView, type SymbolQuote } from "../market/book.js";
+import { affects, type NewsEvent } from "../market/calendar.js";
 import { marginFor, notionalOf, tickerUnits, unitsToDecimalString } from "../market/units.js";
 import type { Order } from "../orders/types.js";
 import { fee } from "../venues/fees.js";
-import { marginSnapshot } from "./margin.js";
+import { dailyLoss, type Limits } from "./limits.js";
+import type { MarginSnapshot } from "./margin.js";
 import { critical, type Violation } from "./types.js";
 
 /** Everything a check may look at; built once per order. */
@@ -24,7 +26,22 @@ export interface RiskInput {
   /** The price (ticks) exposure is valued at: the limit, the trigger or the mark. */
   readonly priceTicks: number;
   readonly leverage: number;
+  /** The account's margin and equity now (before the order). */
+  readonly margin: MarginSnapshot;
+  /** The plan's limits as they stand now. */
+  readonly limits: Limits;
+  /** Notional (units) of the exposure the order adds, at `priceTicks`; 0 when it adds none. */
+  readonly exposureNotional: number;
+  /** Taker fee (units) on `exposureNotional`: what opening that exposure costs at once. */
+  readonly openingFee: number;
+  /** The news calendar, in time order. */
+  readonly calendar: readonly NewsEvent[];
+  /** Exposure (units) of the order's symbol and of the account with the order counted (docs/risk.md). */
+  readonly symbolExposure: number;
+  readonly totalExposure: number;
 }
+
+const usd = unitsToDecimalString;
 
 export type RiskCheck = (input: RiskInput) => Violation | undefined;
 
@@ -46,11 +63,10 @@ export const marketClosed: RiskCheck = ({ order, quote, now, spec }) =>
     ? critical("market_closed", `the ${spec.asset_class} market for ${spec.symbol} is closed`)
     : undefined;
 
-export const insufficientMargin: RiskCheck = (input) => {
-  if (input.exposureSteps <= 0) return undefined;
-  const { order, quote, spec } = input;
-  const notional = notionalOf(input.priceTicks, input.exposureSteps, tickerUnits(spec).unitsPerTickStep);
-  const takerFee = fee(notional, {
+/** The taker fee of opening `notional` with this order (what the checks charge the order at once). */
+export function openingFeeOf(order: Order, spec: TickerSpec, quote: SymbolQuote | undefined, notional: number): number {
+  if (notional <= 0) return 0;
+  return fee(notional, {
     venue: order.venue,
     assetClass: spec.asset_class,
     liquidity: "TAKER",
@@ -58,12 +74,134 @@ export const insufficientMargin: RiskCheck = (input) => {
     side: order.side,
     skew: quote?.skew ?? 0,
   });
-  const needed = marginFor(notional, input.leverage) + takerFee;
-  const { available } = marginSnapshot(input.state, input.market);
+}
+
+export const insufficientMargin: RiskCheck = (input) => {
+  if (input.exposureSteps <= 0) return undefined;
+  const needed = marginFor(input.exposureNotional, input.leverage) + input.openingFee;
+  const { available } = input.margin;
   if (needed <= available) return undefined;
   return critical(
     "insufficient_margin",
-    `the order needs ${unitsToDecimalString(needed)} USD of margin; ${unitsToDecimalString(Math.max(0, available))} USD is available`,
+    `the order needs ${usd(needed)} USD of margin; ${usd(Math.max(0, available))} USD is available`,
+  );
+};
+
+/** Equity after the order's opening fee must stay at or above the drawdown floor. */
+export const drawdownGate: RiskCheck = ({ margin, openingFee, limits }) => {
+  const after = margin.equity - openingFee;
+  if (after >= limits.drawdownFloor) return undefined;
+  return critical(
+    "drawdown_gate",
+    `equity ${usd(margin.equity)} USD less the order's fee ${usd(openingFee)} USD is below the drawdown floor of ${usd(limits.drawdownFloor)} USD`,
+  );
+};
+
+/**
+ * The order's worst case (docs/risk.md): its opening fee, plus the loss to the nearest stop-loss already
+ * protecting the position it adds to, with that stop's closing fee.
+ */
+export function worstCase(input: RiskInput): number {
+  const { order, state, spec, quote } = input;
+  if (input.exposureSteps <= 0) return 0;
+  const long = order.side === "BUY";
+  let nearest: number | undefined;
+  for (const stop of state.stop_losses.values()) {
+    if (stop.symbol !== order.symbol || stop.venue !== order.venue || stop.side === order.side) continue;
+    const trigger = stop.trigger_price;
+    if (trigger === null) continue;
+    if (nearest === undefined || (long ? trigger > nearest : trigger < nearest)) nearest = trigger;
+  }
+  if (nearest === undefined) return input.openingFee;
+  const units = tickerUnits(spec);
+  const distance = long ? input.priceTicks - nearest : nearest - input.priceTicks;
+  const loss = distance > 0 ? notionalOf(distance, input.exposureSteps, units.unitsPerTickStep) : 0;
+  const closingFee = fee(notionalOf(nearest, input.exposureSteps, units.unitsPerTickStep), {
+    venue: order.venue,
+    assetClass: spec.asset_class,
+    liquidity: "TAKER",
+    effect: "close",
+    side: long ? "SELL" : "BUY",
+    skew: quote?.skew ?? 0,
+  });
+  return input.openingFee + loss + closingFee;
+}
+
+/** The day's loss must be below the limit, and the order's worst case must fit in what is left. */
+export const dailyLossLimit: RiskCheck = (input) => {
+  const { limits } = input;
+  const loss = dailyLoss(input.state, input.margin.equity);
+  if (loss >= limits.dailyLimit) {
+    return critical(
+      "daily_loss_limit",
+      `today's loss of ${usd(loss)} USD has reached the daily limit of ${usd(limits.dailyLimit)} USD`,
+    );
+  }
+  const worst = worstCase(input);
+  if (loss + worst <= limits.dailyLimit) return undefined;
+  return critical(
+    "daily_loss_limit",
+    `the order could lose ${usd(worst)} USD; ${usd(limits.dailyLimit - loss)} USD of today's limit of ${usd(limits.dailyLimit)} USD is left`,
+  );
+};
+
+/** Index of the first event at or after `at` in a calendar sorted by time. */
+function firstFrom(calendar: readonly NewsEvent[], at: number): number {
+  let low = 0;
+  let high = calendar.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((calendar[mid]?.at ?? Infinity) < at) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The event whose freeze window (minutes before/after, both ends inclusive) holds `now` for this ticker. */
+export function freezingEvent(
+  calendar: readonly NewsEvent[],
+  spec: TickerSpec,
+  now: number,
+  window: { minutes_before: number; minutes_after: number },
+): NewsEvent | undefined {
+  const before = window.minutes_before * 60_000;
+  const after = window.minutes_after * 60_000;
+  for (let i = firstFrom(calendar, now - after); i < calendar.length; i++) {
+    const event = calendar[i];
+    if (event === undefined || event.at - before > now) break;
+    if (affects(event, spec)) return event;
+  }
+  return undefined;
+}
+
+export const newsFreeze: RiskCheck = ({ calendar, spec, now, state }) => {
+  const event = freezingEvent(calendar, spec, now, state.plan.news_freeze);
+  if (event === undefined) return undefined;
+  const { minutes_before: before, minutes_after: after } = state.plan.news_freeze;
+  return critical(
+    "news_freeze",
+    `${spec.symbol} is frozen from ${before} min before to ${after} min after "${event.title}" at ${event.scheduled_at}`,
+  );
+};
+
+/** The symbol's and the account's exposure, with the order counted, must stay within the plan's caps. */
+export const exposureCap: RiskCheck = (input) => {
+  if (input.exposureNotional <= 0) return undefined;
+  const { state, order } = input;
+  const symbolCap = usdUnits(state.plan.max_symbol_notional);
+  const symbol = input.symbolExposure;
+  if (symbol > symbolCap) {
+    return critical(
+      "exposure_cap",
+      `${order.symbol} exposure would be ${usd(symbol)} USD, above the cap of ${usd(symbolCap)} USD (working orders count)`,
+    );
+  }
+  const totalCap = usdUnits(state.plan.max_total_notional);
+  const total = input.totalExposure;
+  if (total <= totalCap) return undefined;
+  return critical(
+    "exposure_cap",
+    `total exposure would be ${usd(total)} USD, above the cap of ${usd(totalCap)} USD (working orders count)`,
   );
 };
 

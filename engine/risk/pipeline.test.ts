@@ -13,6 +13,7 @@ import {
   type RiskCheck,
   type RiskInput,
 } from "./checks.js";
+import { riskInput } from "./input.js";
 import { firstViolation, PRE_TRADE_CHECKS } from "./pipeline.js";
 import { critical } from "./types.js";
 
@@ -43,23 +44,26 @@ function input(patch: {
     reduce_only: false,
     ...patch.order,
   } as Order;
-  return {
+  return riskInput({
     state: patch.state ?? stateOf(PLAN.c10k),
     market,
     now: patch.now ?? WEDNESDAY,
+    calendar: [],
     spec,
     quote,
     order,
     exposureSteps: patch.exposure ?? 0,
     priceTicks: 1_000_000,
     leverage: 2,
-  };
+  });
 }
 
 describe("the pre-trade checks", () => {
   it("run in the documented order", () => {
     expect(PRE_TRADE_CHECKS.slice(0, 3)).toEqual([accountTerminated, venueNotAllowed, marketClosed]);
-    expect(PRE_TRADE_CHECKS).toHaveLength(4);
+    // The rest are exposure rules (wrapped): drawdown_gate, daily_loss_limit, news_freeze, exposure_cap,
+    // insufficient_margin, in that order — shown by which one answers an order that breaks all of them.
+    expect(PRE_TRADE_CHECKS).toHaveLength(8);
   });
 
   it("deny a terminated account", () => {
@@ -106,7 +110,10 @@ describe("the pre-trade checks", () => {
     const state = { ...stateOf(PLAN.c100kOstium), state: "TERMINATED" as const };
     const violation = firstViolation(input({ state, order: { venue: "GMX" }, exposure: 100_000 }));
     expect(violation?.rule).toBe("account_terminated");
-    expect(firstViolation(input({ order: { venue: "GMX" }, exposure: 100_000 }))?.rule).toBe("insufficient_margin");
+    // 100 BTC at 100,000: its 6,000 USD fee alone is past the 5,000 USD daily limit, which is checked first.
+    expect(firstViolation(input({ order: { venue: "GMX" }, exposure: 100_000 }))?.rule).toBe("daily_loss_limit");
+    // 2.5 BTC: within the fee, the day and the 250,000 USD symbol cap, but 125,000 USD of margin.
+    expect(firstViolation(input({ order: { venue: "GMX" }, exposure: 2_500 }))?.rule).toBe("insufficient_margin");
     expect(firstViolation(input({ order: { venue: "GMX" }, exposure: 1 }))).toBeUndefined();
   });
 });

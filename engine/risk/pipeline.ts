@@ -1,9 +1,12 @@
-// The pre-trade pipeline (docs/engine.md, placement rule 5): an ordered array of checks, first denial wins.
-// Exposure rules are wrapped so reduce-only orders skip them. Issue 4 inserts drawdown_gate,
-// daily_loss_limit, news_freeze and exposure_cap before insufficient_margin, one line each.
+// The pre-trade pipeline (docs/risk.md, "Pre-trade checks"): an ordered array of checks, first denial wins.
+// Exposure rules are wrapped so reduce-only orders (children and closes included) skip them.
 import {
   accountTerminated,
+  dailyLossLimit,
+  drawdownGate,
+  exposureCap,
   exposureRule,
+  newsFreeze,
   insufficientMargin,
   marketClosed,
   venueNotAllowed,
@@ -16,6 +19,10 @@ export const PRE_TRADE_CHECKS: readonly RiskCheck[] = [
   accountTerminated,
   venueNotAllowed,
   marketClosed,
+  exposureRule(drawdownGate),
+  exposureRule(dailyLossLimit),
+  exposureRule(newsFreeze),
+  exposureRule(exposureCap),
   exposureRule(insufficientMargin),
 ];
 

@@ -25,3 +25,45 @@ export interface Violation {
 export function critical(rule: RiskRule, message: string): Violation {
   return { rule, severity: "critical", message };
 }
+
+/** The rules monitored against limits: what breaches and hard violations name. */
+export type LimitRule = "daily_loss_limit" | "drawdown_gate";
+
+/** A breach level reached (units for amounts). */
+export interface Breach {
+  readonly breach_id: string;
+  readonly rule: LimitRule;
+  readonly severity: Severity;
+  /** The amount the level stands at (units): 50, 80 or 100% of the limit. */
+  readonly threshold: number;
+  /** The loss or drawdown that reached it (units). */
+  readonly value: number;
+  readonly message: string;
+  readonly occurred_at: number;
+}
+
+/** A hard rule that failed and terminated the account (units for amounts). */
+export interface RuleViolation {
+  readonly violation_id: string;
+  readonly rule: LimitRule;
+  /** The limit (units). */
+  readonly threshold: number;
+  /** The loss or drawdown that reached it (units). */
+  readonly value: number;
+  readonly message: string;
+  readonly occurred_at: number;
+}
+
+/** One funding payment (units; amount > 0 received). */
+export interface FundingPayment {
+  readonly payment_id: string;
+  readonly position_id: string;
+  /** "SYMBOL|VENUE" of the position. */
+  readonly position_key: string;
+  readonly symbol: string;
+  readonly asset_class: string;
+  /** Parts per million of the notional, signed like the amount. */
+  readonly rate_ppm: number;
+  readonly amount: number;
+  readonly paid_at: number;
+}

@@ -14,6 +14,11 @@ import type {
   AmendOrderRequest__Output as _engine_v1_AmendOrderRequest__Output,
 } from "./engine/v1/AmendOrderRequest.js";
 import type {
+  Analytics as _engine_v1_Analytics,
+  Analytics__Output as _engine_v1_Analytics__Output,
+} from "./engine/v1/Analytics.js";
+import type { Breach as _engine_v1_Breach, Breach__Output as _engine_v1_Breach__Output } from "./engine/v1/Breach.js";
+import type {
   Calendar as _engine_v1_Calendar,
   Calendar__Output as _engine_v1_Calendar__Output,
 } from "./engine/v1/Calendar.js";
@@ -37,11 +42,31 @@ import type {
   EngineClient as _engine_v1_EngineClient,
   EngineDefinition as _engine_v1_EngineDefinition,
 } from "./engine/v1/Engine.js";
+import type {
+  Exposure as _engine_v1_Exposure,
+  Exposure__Output as _engine_v1_Exposure__Output,
+} from "./engine/v1/Exposure.js";
 import type { Fill as _engine_v1_Fill, Fill__Output as _engine_v1_Fill__Output } from "./engine/v1/Fill.js";
+import type {
+  FundingByAssetClass as _engine_v1_FundingByAssetClass,
+  FundingByAssetClass__Output as _engine_v1_FundingByAssetClass__Output,
+} from "./engine/v1/FundingByAssetClass.js";
+import type {
+  FundingPayment as _engine_v1_FundingPayment,
+  FundingPayment__Output as _engine_v1_FundingPayment__Output,
+} from "./engine/v1/FundingPayment.js";
+import type {
+  FundingReport as _engine_v1_FundingReport,
+  FundingReport__Output as _engine_v1_FundingReport__Output,
+} from "./engine/v1/FundingReport.js";
 import type {
   GetCalendarRequest as _engine_v1_GetCalendarRequest,
   GetCalendarRequest__Output as _engine_v1_GetCalendarRequest__Output,
 } from "./engine/v1/GetCalendarRequest.js";
+import type {
+  ListBreachesResponse as _engine_v1_ListBreachesResponse,
+  ListBreachesResponse__Output as _engine_v1_ListBreachesResponse__Output,
+} from "./engine/v1/ListBreachesResponse.js";
 import type {
   ListClosedPositionsResponse as _engine_v1_ListClosedPositionsResponse,
   ListClosedPositionsResponse__Output as _engine_v1_ListClosedPositionsResponse__Output,
@@ -79,6 +104,10 @@ import type {
   ListTickersResponse__Output as _engine_v1_ListTickersResponse__Output,
 } from "./engine/v1/ListTickersResponse.js";
 import type {
+  ListViolationsResponse as _engine_v1_ListViolationsResponse,
+  ListViolationsResponse__Output as _engine_v1_ListViolationsResponse__Output,
+} from "./engine/v1/ListViolationsResponse.js";
+import type {
   MaxLeverage as _engine_v1_MaxLeverage,
   MaxLeverage__Output as _engine_v1_MaxLeverage__Output,
 } from "./engine/v1/MaxLeverage.js";
@@ -100,6 +129,10 @@ import type {
   OrderResponse__Output as _engine_v1_OrderResponse__Output,
 } from "./engine/v1/OrderResponse.js";
 import type {
+  OrderTestResponse as _engine_v1_OrderTestResponse,
+  OrderTestResponse__Output as _engine_v1_OrderTestResponse__Output,
+} from "./engine/v1/OrderTestResponse.js";
+import type {
   PlaceOrderRequest as _engine_v1_PlaceOrderRequest,
   PlaceOrderRequest__Output as _engine_v1_PlaceOrderRequest__Output,
 } from "./engine/v1/PlaceOrderRequest.js";
@@ -108,6 +141,10 @@ import type {
   Position as _engine_v1_Position,
   Position__Output as _engine_v1_Position__Output,
 } from "./engine/v1/Position.js";
+import type {
+  RiskHeadroom as _engine_v1_RiskHeadroom,
+  RiskHeadroom__Output as _engine_v1_RiskHeadroom__Output,
+} from "./engine/v1/RiskHeadroom.js";
 import type {
   RiskLimits as _engine_v1_RiskLimits,
   RiskLimits__Output as _engine_v1_RiskLimits__Output,
@@ -121,6 +158,10 @@ import type {
   Violation as _engine_v1_Violation,
   Violation__Output as _engine_v1_Violation__Output,
 } from "./engine/v1/Violation.js";
+import type {
+  ViolationRecord as _engine_v1_ViolationRecord,
+  ViolationRecord__Output as _engine_v1_ViolationRecord__Output,
+} from "./engine/v1/ViolationRecord.js";
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new (...args: ConstructorParameters<Constructor>): Subtype;
@@ -132,6 +173,8 @@ export interface ProtoGrpcType {
       Account: MessageTypeDefinition<_engine_v1_Account, _engine_v1_Account__Output>;
       AccountRef: MessageTypeDefinition<_engine_v1_AccountRef, _engine_v1_AccountRef__Output>;
       AmendOrderRequest: MessageTypeDefinition<_engine_v1_AmendOrderRequest, _engine_v1_AmendOrderRequest__Output>;
+      Analytics: MessageTypeDefinition<_engine_v1_Analytics, _engine_v1_Analytics__Output>;
+      Breach: MessageTypeDefinition<_engine_v1_Breach, _engine_v1_Breach__Output>;
       Calendar: MessageTypeDefinition<_engine_v1_Calendar, _engine_v1_Calendar__Output>;
       CalendarEvent: MessageTypeDefinition<_engine_v1_CalendarEvent, _engine_v1_CalendarEvent__Output>;
       ClosePositionRequest: MessageTypeDefinition<
@@ -146,8 +189,19 @@ export interface ProtoGrpcType {
       Engine: SubtypeConstructor<typeof grpc.Client, _engine_v1_EngineClient> & {
         service: _engine_v1_EngineDefinition;
       };
+      Exposure: MessageTypeDefinition<_engine_v1_Exposure, _engine_v1_Exposure__Output>;
       Fill: MessageTypeDefinition<_engine_v1_Fill, _engine_v1_Fill__Output>;
+      FundingByAssetClass: MessageTypeDefinition<
+        _engine_v1_FundingByAssetClass,
+        _engine_v1_FundingByAssetClass__Output
+      >;
+      FundingPayment: MessageTypeDefinition<_engine_v1_FundingPayment, _engine_v1_FundingPayment__Output>;
+      FundingReport: MessageTypeDefinition<_engine_v1_FundingReport, _engine_v1_FundingReport__Output>;
       GetCalendarRequest: MessageTypeDefinition<_engine_v1_GetCalendarRequest, _engine_v1_GetCalendarRequest__Output>;
+      ListBreachesResponse: MessageTypeDefinition<
+        _engine_v1_ListBreachesResponse,
+        _engine_v1_ListBreachesResponse__Output
+      >;
       ListClosedPositionsResponse: MessageTypeDefinition<
         _engine_v1_ListClosedPositionsResponse,
         _engine_v1_ListClosedPositionsResponse__Output
@@ -166,19 +220,26 @@ export interface ProtoGrpcType {
         _engine_v1_ListTickersResponse,
         _engine_v1_ListTickersResponse__Output
       >;
+      ListViolationsResponse: MessageTypeDefinition<
+        _engine_v1_ListViolationsResponse,
+        _engine_v1_ListViolationsResponse__Output
+      >;
       MaxLeverage: MessageTypeDefinition<_engine_v1_MaxLeverage, _engine_v1_MaxLeverage__Output>;
       NewsFreeze: MessageTypeDefinition<_engine_v1_NewsFreeze, _engine_v1_NewsFreeze__Output>;
       Order: MessageTypeDefinition<_engine_v1_Order, _engine_v1_Order__Output>;
       OrderRef: MessageTypeDefinition<_engine_v1_OrderRef, _engine_v1_OrderRef__Output>;
       OrderReply: MessageTypeDefinition<_engine_v1_OrderReply, _engine_v1_OrderReply__Output>;
       OrderResponse: MessageTypeDefinition<_engine_v1_OrderResponse, _engine_v1_OrderResponse__Output>;
+      OrderTestResponse: MessageTypeDefinition<_engine_v1_OrderTestResponse, _engine_v1_OrderTestResponse__Output>;
       PlaceOrderRequest: MessageTypeDefinition<_engine_v1_PlaceOrderRequest, _engine_v1_PlaceOrderRequest__Output>;
       Plan: MessageTypeDefinition<_engine_v1_Plan, _engine_v1_Plan__Output>;
       Position: MessageTypeDefinition<_engine_v1_Position, _engine_v1_Position__Output>;
+      RiskHeadroom: MessageTypeDefinition<_engine_v1_RiskHeadroom, _engine_v1_RiskHeadroom__Output>;
       RiskLimits: MessageTypeDefinition<_engine_v1_RiskLimits, _engine_v1_RiskLimits__Output>;
       Summary: MessageTypeDefinition<_engine_v1_Summary, _engine_v1_Summary__Output>;
       Ticker: MessageTypeDefinition<_engine_v1_Ticker, _engine_v1_Ticker__Output>;
       Violation: MessageTypeDefinition<_engine_v1_Violation, _engine_v1_Violation__Output>;
+      ViolationRecord: MessageTypeDefinition<_engine_v1_ViolationRecord, _engine_v1_ViolationRecord__Output>;
     };
   };
 }

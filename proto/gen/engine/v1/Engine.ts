@@ -15,6 +15,10 @@ import type {
   AmendOrderRequest__Output as _engine_v1_AmendOrderRequest__Output,
 } from "../../engine/v1/AmendOrderRequest.js";
 import type {
+  Analytics as _engine_v1_Analytics,
+  Analytics__Output as _engine_v1_Analytics__Output,
+} from "../../engine/v1/Analytics.js";
+import type {
   Calendar as _engine_v1_Calendar,
   Calendar__Output as _engine_v1_Calendar__Output,
 } from "../../engine/v1/Calendar.js";
@@ -27,9 +31,17 @@ import type {
   CreateAccountRequest__Output as _engine_v1_CreateAccountRequest__Output,
 } from "../../engine/v1/CreateAccountRequest.js";
 import type {
+  FundingReport as _engine_v1_FundingReport,
+  FundingReport__Output as _engine_v1_FundingReport__Output,
+} from "../../engine/v1/FundingReport.js";
+import type {
   GetCalendarRequest as _engine_v1_GetCalendarRequest,
   GetCalendarRequest__Output as _engine_v1_GetCalendarRequest__Output,
 } from "../../engine/v1/GetCalendarRequest.js";
+import type {
+  ListBreachesResponse as _engine_v1_ListBreachesResponse,
+  ListBreachesResponse__Output as _engine_v1_ListBreachesResponse__Output,
+} from "../../engine/v1/ListBreachesResponse.js";
 import type {
   ListClosedPositionsResponse as _engine_v1_ListClosedPositionsResponse,
   ListClosedPositionsResponse__Output as _engine_v1_ListClosedPositionsResponse__Output,
@@ -67,6 +79,10 @@ import type {
   ListTickersResponse__Output as _engine_v1_ListTickersResponse__Output,
 } from "../../engine/v1/ListTickersResponse.js";
 import type {
+  ListViolationsResponse as _engine_v1_ListViolationsResponse,
+  ListViolationsResponse__Output as _engine_v1_ListViolationsResponse__Output,
+} from "../../engine/v1/ListViolationsResponse.js";
+import type {
   OrderRef as _engine_v1_OrderRef,
   OrderRef__Output as _engine_v1_OrderRef__Output,
 } from "../../engine/v1/OrderRef.js";
@@ -78,6 +94,10 @@ import type {
   OrderResponse as _engine_v1_OrderResponse,
   OrderResponse__Output as _engine_v1_OrderResponse__Output,
 } from "../../engine/v1/OrderResponse.js";
+import type {
+  OrderTestResponse as _engine_v1_OrderTestResponse,
+  OrderTestResponse__Output as _engine_v1_OrderTestResponse__Output,
+} from "../../engine/v1/OrderTestResponse.js";
 import type {
   PlaceOrderRequest as _engine_v1_PlaceOrderRequest,
   PlaceOrderRequest__Output as _engine_v1_PlaceOrderRequest__Output,
@@ -293,6 +313,47 @@ export interface EngineClient extends grpc.Client {
     callback: grpc.requestCallback<_engine_v1_Account__Output>,
   ): grpc.ClientUnaryCall;
 
+  GetAnalytics(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Analytics__Output>,
+  ): grpc.ClientUnaryCall;
+  GetAnalytics(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Analytics__Output>,
+  ): grpc.ClientUnaryCall;
+  GetAnalytics(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Analytics__Output>,
+  ): grpc.ClientUnaryCall;
+  GetAnalytics(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_Analytics__Output>,
+  ): grpc.ClientUnaryCall;
+  getAnalytics(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Analytics__Output>,
+  ): grpc.ClientUnaryCall;
+  getAnalytics(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Analytics__Output>,
+  ): grpc.ClientUnaryCall;
+  getAnalytics(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Analytics__Output>,
+  ): grpc.ClientUnaryCall;
+  getAnalytics(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_Analytics__Output>,
+  ): grpc.ClientUnaryCall;
+
   GetCalendar(
     argument: _engine_v1_GetCalendarRequest,
     metadata: grpc.Metadata,
@@ -373,6 +434,88 @@ export interface EngineClient extends grpc.Client {
   getSummary(
     argument: _engine_v1_AccountRef,
     callback: grpc.requestCallback<_engine_v1_Summary__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ListBreaches(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListBreachesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListBreaches(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListBreachesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListBreaches(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListBreachesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListBreaches(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_ListBreachesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listBreaches(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListBreachesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listBreaches(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListBreachesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listBreaches(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListBreachesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listBreaches(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_ListBreachesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ListFunding(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_FundingReport__Output>,
+  ): grpc.ClientUnaryCall;
+  ListFunding(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_FundingReport__Output>,
+  ): grpc.ClientUnaryCall;
+  ListFunding(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_FundingReport__Output>,
+  ): grpc.ClientUnaryCall;
+  ListFunding(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_FundingReport__Output>,
+  ): grpc.ClientUnaryCall;
+  listFunding(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_FundingReport__Output>,
+  ): grpc.ClientUnaryCall;
+  listFunding(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_FundingReport__Output>,
+  ): grpc.ClientUnaryCall;
+  listFunding(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_FundingReport__Output>,
+  ): grpc.ClientUnaryCall;
+  listFunding(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_FundingReport__Output>,
   ): grpc.ClientUnaryCall;
 
   ListOrders(
@@ -621,6 +764,47 @@ export interface EngineClient extends grpc.Client {
     callback: grpc.requestCallback<_engine_v1_ListFillsResponse__Output>,
   ): grpc.ClientUnaryCall;
 
+  ListViolations(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListViolationsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListViolations(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListViolationsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListViolations(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListViolationsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListViolations(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_ListViolationsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listViolations(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListViolationsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listViolations(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListViolationsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listViolations(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListViolationsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listViolations(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_ListViolationsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
   PlaceOrder(
     argument: _engine_v1_PlaceOrderRequest,
     metadata: grpc.Metadata,
@@ -660,6 +844,47 @@ export interface EngineClient extends grpc.Client {
   placeOrder(
     argument: _engine_v1_PlaceOrderRequest,
     callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  TestOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderTestResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  TestOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderTestResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  TestOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderTestResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  TestOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    callback: grpc.requestCallback<_engine_v1_OrderTestResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  testOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderTestResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  testOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderTestResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  testOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderTestResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  testOrder(
+    argument: _engine_v1_PlaceOrderRequest,
+    callback: grpc.requestCallback<_engine_v1_OrderTestResponse__Output>,
   ): grpc.ClientUnaryCall;
 }
 
@@ -674,9 +899,15 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
 
   GetAccount: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Account>;
 
+  GetAnalytics: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Analytics>;
+
   GetCalendar: grpc.handleUnaryCall<_engine_v1_GetCalendarRequest__Output, _engine_v1_Calendar>;
 
   GetSummary: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Summary>;
+
+  ListBreaches: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListBreachesResponse>;
+
+  ListFunding: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_FundingReport>;
 
   ListOrders: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListOrdersResponse>;
 
@@ -693,7 +924,11 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
 
   ListTrades: grpc.handleUnaryCall<_engine_v1_ListRangeRequest__Output, _engine_v1_ListFillsResponse>;
 
+  ListViolations: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListViolationsResponse>;
+
   PlaceOrder: grpc.handleUnaryCall<_engine_v1_PlaceOrderRequest__Output, _engine_v1_OrderResponse>;
+
+  TestOrder: grpc.handleUnaryCall<_engine_v1_PlaceOrderRequest__Output, _engine_v1_OrderTestResponse>;
 }
 
 export interface EngineDefinition extends grpc.ServiceDefinition {
@@ -727,6 +962,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_AccountRef__Output,
     _engine_v1_Account__Output
   >;
+  GetAnalytics: MethodDefinition<
+    _engine_v1_AccountRef,
+    _engine_v1_Analytics,
+    _engine_v1_AccountRef__Output,
+    _engine_v1_Analytics__Output
+  >;
   GetCalendar: MethodDefinition<
     _engine_v1_GetCalendarRequest,
     _engine_v1_Calendar,
@@ -738,6 +979,18 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_Summary,
     _engine_v1_AccountRef__Output,
     _engine_v1_Summary__Output
+  >;
+  ListBreaches: MethodDefinition<
+    _engine_v1_AccountRef,
+    _engine_v1_ListBreachesResponse,
+    _engine_v1_AccountRef__Output,
+    _engine_v1_ListBreachesResponse__Output
+  >;
+  ListFunding: MethodDefinition<
+    _engine_v1_AccountRef,
+    _engine_v1_FundingReport,
+    _engine_v1_AccountRef__Output,
+    _engine_v1_FundingReport__Output
   >;
   ListOrders: MethodDefinition<
     _engine_v1_AccountRef,
@@ -775,10 +1028,22 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_ListRangeRequest__Output,
     _engine_v1_ListFillsResponse__Output
   >;
+  ListViolations: MethodDefinition<
+    _engine_v1_AccountRef,
+    _engine_v1_ListViolationsResponse,
+    _engine_v1_AccountRef__Output,
+    _engine_v1_ListViolationsResponse__Output
+  >;
   PlaceOrder: MethodDefinition<
     _engine_v1_PlaceOrderRequest,
     _engine_v1_OrderResponse,
     _engine_v1_PlaceOrderRequest__Output,
     _engine_v1_OrderResponse__Output
+  >;
+  TestOrder: MethodDefinition<
+    _engine_v1_PlaceOrderRequest,
+    _engine_v1_OrderTestResponse,
+    _engine_v1_PlaceOrderRequest__Output,
+    _engine_v1_OrderTestResponse__Output
   >;
 }

@@ -1,0 +1,53 @@
+// Funding payments on open positions (docs/risk.md, "Funding"), decided once per funding tick from the
+// marks: crypto pays by the sign of the premium (mark above index: longs are the larger side and pay the
+// shorts; below: the reverse; equal: nothing), the other classes pay a rollover fee on both sides.
+import { feeAt, notionalOf } from "../market/units.js";
+import type { Run } from "../orders/run.js";
+
+/** Per funding interval, in parts per million of the position's notional at the mark. */
+export interface FundingRates {
+  readonly cryptoPpm: number;
+  readonly rolloverPpm: number;
+}
+
+/** The signed rate (ppm, positive = received) for a position on a quote, or 0 when nothing is due. */
+export function fundingRatePpm(
+  assetClass: string,
+  side: "BUY" | "SELL",
+  mark: number,
+  index: number,
+  rates: FundingRates,
+): number {
+  if (assetClass !== "crypto") return -rates.rolloverPpm;
+  if (mark === index) return 0;
+  const longsPay = mark > index;
+  const pays = side === "BUY" ? longsPay : !longsPay;
+  return pays ? -rates.cryptoPpm : rates.cryptoPpm;
+}
+
+/** One FundingPaid per open position with a price and a non-zero amount. */
+export function payFunding(run: Run, rates: FundingRates): void {
+  for (const [key, position] of [...run.state.positions]) {
+    const quote = run.market.quotes.get(position.symbol);
+    if (quote === undefined) continue;
+    const ratePpm = fundingRatePpm(quote.spec.asset_class, position.side, quote.mark, quote.index, rates);
+    if (ratePpm === 0) continue;
+    const notional = notionalOf(quote.mark, position.quantity, quote.units.unitsPerTickStep);
+    const magnitude = feeAt(notional, Math.abs(ratePpm));
+    if (magnitude === 0) continue;
+    run.emit({
+      type: "FundingPaid",
+      at: run.now,
+      payment: {
+        payment_id: run.nextId(),
+        position_id: position.position_id,
+        position_key: key,
+        symbol: position.symbol,
+        asset_class: quote.spec.asset_class,
+        rate_ppm: ratePpm,
+        amount: ratePpm > 0 ? magnitude : -magnitude,
+        paid_at: run.now,
+      },
+    });
+  }
+}

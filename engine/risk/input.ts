@@ -1,0 +1,64 @@
+// Builds the one RiskInput every check of an order reads (computed once: margin, limits, exposure, fee),
+// and the `risk_headroom` the order leaves (docs/risk.md, "risk_headroom").
+import type { AccountState } from "../accounts/state.js";
+import type { MarketView, SymbolQuote } from "../market/book.js";
+import type { NewsEvent } from "../market/calendar.js";
+import type { TickerSpec } from "../market/catalogue.js";
+import { notionalOf, tickerUnits, unitsToNumber, usdToUnits } from "../market/units.js";
+import type { Order } from "../orders/types.js";
+import { openingFeeOf, type RiskInput } from "./checks.js";
+import { symbolExposure, totalExposure } from "./exposure.js";
+import { dailyLoss, limitsOf } from "./limits.js";
+import { marginSnapshot } from "./margin.js";
+
+export interface RiskInputParts {
+  state: AccountState;
+  market: MarketView;
+  now: number;
+  calendar: readonly NewsEvent[];
+  spec: TickerSpec;
+  quote: SymbolQuote | undefined;
+  order: Order;
+  exposureSteps: number;
+  priceTicks: number;
+  leverage: number;
+}
+
+export function riskInput(parts: RiskInputParts): RiskInput {
+  const { state, market, order, spec, quote } = parts;
+  const exposureNotional =
+    parts.exposureSteps > 0 ? notionalOf(parts.priceTicks, parts.exposureSteps, tickerUnits(spec).unitsPerTickStep) : 0;
+  const extra = { symbol: order.symbol, side: order.side, notional: exposureNotional };
+  return {
+    ...parts,
+    margin: marginSnapshot(state, market),
+    limits: limitsOf(state),
+    exposureNotional,
+    openingFee: openingFeeOf(order, spec, quote, exposureNotional),
+    symbolExposure: symbolExposure(state, market, order.symbol, extra),
+    totalExposure: totalExposure(state, market, extra),
+  };
+}
+
+/** The room an order leaves under the plan's limits, in USD (JSON numbers), each at least 0. */
+export interface RiskHeadroom {
+  daily_loss_remaining: number;
+  drawdown_remaining: number;
+  symbol_exposure_remaining: number;
+  total_exposure_remaining: number;
+}
+
+/**
+ * Computed as if the order were accepted (its opening fee paid, its exposure counted): for an accepted
+ * order the room it leaves, for a rejected one the room it would have left (0 where it breaks a cap).
+ */
+export function headroomOf(input: RiskInput): RiskHeadroom {
+  const { limits, margin, openingFee, state } = input;
+  const remaining = (units: number): number => unitsToNumber(Math.max(0, units));
+  return {
+    daily_loss_remaining: remaining(limits.dailyLimit - dailyLoss(state, margin.equity) - openingFee),
+    drawdown_remaining: remaining(margin.equity - openingFee - limits.drawdownFloor),
+    symbol_exposure_remaining: remaining(usdToUnits(state.plan.max_symbol_notional) - input.symbolExposure),
+    total_exposure_remaining: remaining(usdToUnits(state.plan.max_total_notional) - input.totalExposure),
+  };
+}

@@ -1,0 +1,75 @@
+// The plan's loss limits as numbers (docs/risk.md, "The numbers every rule reads"): drawdown floor and
+// allowance, daily loss and limit, profit target, breach levels and headroom. Pure integer arithmetic on
+// 1e-8 USD units, shared by the pre-trade checks, the monitoring and the read models.
+import type { Plan } from "../accounts/plans.js";
+import { mulDivRound, PPM } from "../market/units.js";
+
+/** `pct` percent of `units`, rounded to the unit (`pct` with up to 4 decimals, as plans give them). */
+export function percentOf(units: number, pct: number): number {
+  return mulDivRound(units, Math.round(pct * 10_000), PPM);
+}
+
+/** What the limits are computed from (a subset of the account state). */
+export interface LimitBasis {
+  readonly plan: Pick<Plan, "drawdown_mode" | "max_drawdown_pct" | "daily_loss_pct" | "profit_target_pct">;
+  readonly starting_balance: number;
+  readonly high_water_mark: number;
+  readonly day_start_equity: number;
+}
+
+export interface Limits {
+  /** Starting balance (static) or high-water mark (trailing): what the drawdown is measured from. */
+  readonly drawdownReference: number;
+  /** How far equity may fall below the reference: pct(reference, max_drawdown_pct). */
+  readonly drawdownAllowance: number;
+  /** reference − allowance: equity below it fails the drawdown rule. */
+  readonly drawdownFloor: number;
+  /** pct(starting_balance, daily_loss_pct). */
+  readonly dailyLimit: number;
+  /** Equity at which the account passes. */
+  readonly profitTarget: number;
+}
+
+export function limitsOf(basis: LimitBasis): Limits {
+  const { plan } = basis;
+  const reference = plan.drawdown_mode === "trailing" ? basis.high_water_mark : basis.starting_balance;
+  const allowance = percentOf(reference, plan.max_drawdown_pct);
+  return {
+    drawdownReference: reference,
+    drawdownAllowance: allowance,
+    drawdownFloor: reference - allowance,
+    dailyLimit: percentOf(basis.starting_balance, plan.daily_loss_pct),
+    profitTarget: basis.starting_balance + percentOf(basis.starting_balance, plan.profit_target_pct),
+  };
+}
+
+/** The day's loss so far: day start equity above equity, else 0. */
+export function dailyLoss(basis: Pick<LimitBasis, "day_start_equity">, equity: number): number {
+  return Math.max(0, basis.day_start_equity - equity);
+}
+
+/** How much of the drawdown allowance is used: reference above equity, else 0. */
+export function drawdownUsed(limits: Limits, equity: number): number {
+  return Math.max(0, limits.drawdownReference - equity);
+}
+
+/** Breach levels in order: the share of a limit (in percent) and the severity recorded on reaching it. */
+export const BREACH_LEVELS = [
+  { percent: 50, severity: "info" },
+  { percent: 80, severity: "warning" },
+  { percent: 100, severity: "critical" },
+] as const;
+export type BreachLevel = (typeof BREACH_LEVELS)[number];
+
+/**
+ * How many levels `used` of `limit` has reached (0–3): exact integer comparisons, so 50% of a 500 USD limit
+ * is reached at 250.00000000 USD and not a unit before. A limit of 0 is reached by any use.
+ */
+export function levelsReached(used: number, limit: number): number {
+  let reached = 0;
+  for (const level of BREACH_LEVELS) {
+    // used / limit ≥ percent / 100, without division (both sides stay below 2^53 for any real account).
+    if (used * 100 >= limit * level.percent) reached++;
+  }
+  return reached;
+}

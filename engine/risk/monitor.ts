@@ -1,0 +1,89 @@
+// Monitoring after every price update, fill and funding payment (docs/risk.md, "Monitoring, breaches and
+// termination"): the day's start, the high-water mark, breach levels of the daily loss limit and of the
+// drawdown allowance, termination on a hard rule's 100%, and passing at the profit target. Emits events
+// only when something changes, so a quiet account costs one equity computation.
+import { AccountStatus } from "../accounts/state.js";
+import { unitsToDecimalString as usd } from "../market/units.js";
+import { cancelOrder, closeAtMark } from "../orders/execution.js";
+import type { Run } from "../orders/run.js";
+import { utcDate } from "../orders/time.js";
+import { BREACH_LEVELS, dailyLoss, drawdownUsed, levelsReached, limitsOf, percentOf } from "./limits.js";
+import { marginSnapshot } from "./margin.js";
+import type { LimitRule } from "./types.js";
+
+const RULE_NAMES: Record<LimitRule, string> = {
+  daily_loss_limit: "daily loss",
+  drawdown_gate: "maximum drawdown",
+};
+
+/** Records every level of `rule` reached beyond `from` (a jump past several records each). */
+function recordLevels(run: Run, rule: LimitRule, from: number, reached: number, used: number, limit: number): void {
+  for (let level = from; level < reached; level++) {
+    const entry = BREACH_LEVELS[level];
+    if (entry === undefined) return;
+    const { percent, severity } = entry;
+    const threshold = percentOf(limit, percent);
+    run.emit({
+      type: "BreachRecorded",
+      at: run.now,
+      breach: {
+        breach_id: run.nextId(),
+        rule,
+        severity,
+        threshold,
+        value: used,
+        message: `${RULE_NAMES[rule]} at ${usd(used)} USD reached ${percent}% of the ${usd(limit)} USD limit`,
+        occurred_at: run.now,
+      },
+    });
+  }
+}
+
+/** Cancels every working order (risk), closes every position at the mark, then marks the account TERMINATED. */
+export function terminate(run: Run, rule: LimitRule, limit: number, value: number): void {
+  for (const orderId of [...run.state.working.keys()]) cancelOrder(run, orderId, "risk");
+  for (const position of [...run.state.positions.values()]) closeAtMark(run, position);
+  run.emit({
+    type: "AccountTerminated",
+    at: run.now,
+    violation: {
+      violation_id: run.nextId(),
+      rule,
+      threshold: limit,
+      value,
+      message: `${RULE_NAMES[rule]} of ${usd(value)} USD reached the ${usd(limit)} USD limit: account terminated`,
+      occurred_at: run.now,
+    },
+  });
+}
+
+export function monitor(run: Run): void {
+  if (run.state.state === AccountStatus.TERMINATED) return;
+  let equity = marginSnapshot(run.state, run.market).equity;
+  const day = utcDate(run.now);
+  if (day !== run.state.day) run.emit({ type: "DayStarted", at: run.now, day, equity });
+  if (equity > run.state.high_water_mark) run.emit({ type: "HighWaterMarkRaised", at: run.now, value: equity });
+  const state = run.state;
+  const limits = limitsOf(state);
+
+  const loss = dailyLoss(state, equity);
+  const daily = levelsReached(loss, limits.dailyLimit);
+  recordLevels(run, "daily_loss_limit", state.daily_levels, daily, loss, limits.dailyLimit);
+  const used = drawdownUsed(limits, equity);
+  const drawdown = levelsReached(used, limits.drawdownAllowance);
+  recordLevels(run, "drawdown_gate", run.state.drawdown_levels, drawdown, used, limits.drawdownAllowance);
+
+  const last = BREACH_LEVELS.length;
+  if (drawdown >= last) {
+    terminate(run, "drawdown_gate", limits.drawdownAllowance, used);
+    return;
+  }
+  if (daily >= last) {
+    terminate(run, "daily_loss_limit", limits.dailyLimit, loss);
+    return;
+  }
+  equity = marginSnapshot(run.state, run.market).equity;
+  if (run.state.state === AccountStatus.ACTIVE && equity >= limits.profitTarget) {
+    run.emit({ type: "AccountPassed", at: run.now });
+  }
+}
