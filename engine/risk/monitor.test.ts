@@ -1,0 +1,251 @@
+// Scenarios of the monitoring, termination, passing, funding and analytics (docs/risk.md), driven through
+// the pure core with scripted prices. A 10K static account: daily limit 500, drawdown allowance 1,000,
+// profit target 11,000. GMX charges 0.06% on open and close at zero skew.
+import { describe, expect, it } from "vitest";
+import { analytics, breaches, fundingReport, violations } from "../accounts/risk-queries.js";
+import { positionHistory } from "../accounts/queries.js";
+import { Harness, PLAN, usd } from "../orders/testing.js";
+
+const DAY = 86_400_000;
+const RATES = { cryptoPpm: 100, rolloverPpm: 50 };
+
+/** Long 0.1 BTC at 100,000 on GMX (6 USD fee) with a resting BUY LIMIT at 90,000. */
+function longTenK(): { h: Harness; restingId: string } {
+  const h = new Harness().open(PLAN.c10k);
+  h.quote("BTC-USD", "100000");
+  h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+  const resting = h.placed({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "90000" });
+  return { h, restingId: resting.order.order_id };
+}
+
+const levels = (h: Harness) => breaches(h.account).data.map((b) => `${b.rule}:${b.severity}`);
+
+describe("daily loss into termination", () => {
+  it("records info, warning and critical at exactly 50, 80 and 100% of the limit, then terminates", () => {
+    const { h, restingId } = longTenK();
+    // Loss = 6 + 0.1 × (100,000 − P): 250 at 97,560, 400 at 96,060, 500 at 95,060.
+    h.price("BTC-USD", "97560.1");
+    expect(levels(h)).toEqual([]);
+    h.price("BTC-USD", "97560");
+    expect(levels(h)).toEqual(["daily_loss_limit:info"]);
+    expect(breaches(h.account).data[0]).toMatchObject({ threshold: 250, value: 250 });
+    h.price("BTC-USD", "96060.1");
+    expect(levels(h)).toHaveLength(1);
+    h.price("BTC-USD", "96060");
+    expect(levels(h)).toEqual(["daily_loss_limit:info", "daily_loss_limit:warning"]);
+    h.price("BTC-USD", "95060.1");
+    expect(h.account.state).toBe("ACTIVE");
+
+    h.price("BTC-USD", "95060");
+    // Drawdown used is 500 of 1,000 here: its 50% level is recorded too.
+    expect(levels(h)).toEqual([
+      "daily_loss_limit:info",
+      "daily_loss_limit:warning",
+      "daily_loss_limit:critical",
+      "drawdown_gate:info",
+    ]);
+    expect(h.account.state).toBe("TERMINATED");
+    expect(h.account.terminated_at).toBe(h.now);
+    expect(h.order(restingId)).toMatchObject({ status: "CANCELED" });
+    expect(h.account.orders.get(restingId)?.reason).toBe("risk");
+    expect(h.account.positions.size).toBe(0);
+    expect(h.account.working.size).toBe(0);
+    // Closed at the mark: −494 realized, 5.7036 closing fee.
+    expect(h.balance).toBe(usd("10000") - usd("6") - usd("494") - usd("5.7036"));
+    expect(violations(h.account).data).toEqual([
+      expect.objectContaining({ rule: "daily_loss_limit", threshold: 500, value: 500 }),
+    ]);
+
+    const after = h.place({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.001" });
+    expect(after.kind === "rejected" && after.violations[0]?.rule).toBe("account_terminated");
+    // Nothing more is recorded for a terminated account, whatever the price does.
+    h.price("BTC-USD", "80000");
+    expect(h.lastEvents).toEqual([]);
+  });
+
+  it("records each level once per day, and again after the daily reset", () => {
+    const { h } = longTenK();
+    h.price("BTC-USD", "97560");
+    h.price("BTC-USD", "99000");
+    h.price("BTC-USD", "97560");
+    expect(levels(h)).toEqual(["daily_loss_limit:info"]);
+
+    h.now += DAY;
+    h.price("BTC-USD", "97560");
+    // A new day starts at the equity of its first decision: 9,750.
+    expect(h.lastEvents[0]).toMatchObject({ type: "DayStarted", day: "2026-11-26", equity: usd("9750") });
+    expect(h.account.day_start_equity).toBe(usd("9750"));
+    expect(levels(h)).toEqual(["daily_loss_limit:info"]);
+    // 250 below the new day's start: the day's 50% again, and the drawdown's (500 of 1,000) first.
+    h.price("BTC-USD", "95060");
+    expect(levels(h)).toEqual(["daily_loss_limit:info", "daily_loss_limit:info", "drawdown_gate:info"]);
+    expect(h.account.state).toBe("ACTIVE");
+  });
+
+  it("starts the day on an order too, so the checks use the new day's start", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "100000");
+    h.now += DAY;
+    const reply = h.placed({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "90000" });
+    expect(h.lastEvents[0]).toMatchObject({ type: "DayStarted", day: "2026-11-26", equity: usd("10000") });
+    // The full day's 500 less the order's own 0.54 USD fee (0.01 BTC at 90,000, 0.06%).
+    expect(reply.risk_headroom.daily_loss_remaining).toBe(499.46);
+  });
+});
+
+describe("trailing drawdown", () => {
+  it("raises the high-water mark with equity, never lowers it, and terminates at the trailing floor", () => {
+    // 200K trailing, 5%; daily limit 6,000. Long 1 BTC at 100,000: 60 USD fee.
+    const h = new Harness().open(PLAN.c200k);
+    h.quote("BTC-USD", "100000");
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "1" });
+    h.price("BTC-USD", "105000");
+    expect(h.account.high_water_mark).toBe(usd("204940"));
+    h.price("BTC-USD", "103000");
+    expect(h.account.high_water_mark).toBe(usd("204940"));
+    // Floor 204,940 × 0.95 = 194,693: equity 199,940 + (P − 100,000) reaches it at 94,753.
+    h.price("BTC-USD", "94753.1");
+    expect(h.account.state).toBe("ACTIVE");
+    h.price("BTC-USD", "94753");
+    expect(h.account.state).toBe("TERMINATED");
+    expect(violations(h.account).data[0]).toMatchObject({ rule: "drawdown_gate", threshold: 10247, value: 10247 });
+    expect(h.account.high_water_mark).toBe(usd("204940"));
+  });
+});
+
+describe("profit target", () => {
+  it("passes at exactly the target and keeps trading", () => {
+    const { h } = longTenK();
+    // Equity 9,994 + 0.1 × (P − 100,000) reaches 11,000 at 110,060.
+    h.price("BTC-USD", "110059.9");
+    expect(h.account.state).toBe("ACTIVE");
+    h.price("BTC-USD", "110060");
+    expect(h.account.state).toBe("PASSED");
+    expect(h.account.passed_at).toBe(h.now);
+    expect(h.place({ symbol: "BTC-USD", side: "SELL", kind: "MARKET", quantity: "0.05" }).kind).toBe("created");
+    h.price("BTC-USD", "112000");
+    expect(h.lastEvents.some((e) => e.type === "AccountPassed")).toBe(false);
+  });
+});
+
+describe("funding", () => {
+  it("charges the larger side in crypto, rollover on both sides elsewhere, and reconciles with the balance", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "100000", { index: "99000" });
+    h.quote("EUR-USD", "1");
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" }); // pays: mark above index
+    h.placed({ symbol: "EUR-USD", side: "SELL", kind: "MARKET", quantity: 10_000, venue: "OSTIUM" }); // rollover
+    const start = h.balance;
+    for (let i = 0; i < 3; i++) h.funding(RATES);
+    // BTC: 10,000 × 0.01% = 1.00 paid per interval; EUR: 10,000 × 0.005% = 0.50 paid per interval.
+    const report = fundingReport(h.account);
+    expect(report.data).toHaveLength(6);
+    expect(report.data[0]).toMatchObject({ symbol: "BTC-USD", asset_class: "crypto", rate: -0.0001, amount: -1 });
+    expect(report.by_asset_class).toEqual([
+      { asset_class: "crypto", received: 0, paid: 3, net: -3 },
+      { asset_class: "forex", received: 0, paid: 1.5, net: -1.5 },
+    ]);
+    expect(h.balance).toBe(start - usd("4.5"));
+
+    // The mark below the index turns it round: the long receives.
+    h.quote("BTC-USD", "100000", { index: "101000" });
+    h.funding(RATES);
+    expect(fundingReport(h.account).data.find((r) => r.amount > 0)).toMatchObject({ amount: 1, rate: 0.0001 });
+    // Equal mark and index: nothing for crypto.
+    h.quote("BTC-USD", "100000");
+    expect(h.funding(RATES).filter((e) => e.type === "FundingPaid")).toHaveLength(1);
+
+    // Closed, the position carries its funding into the history row, and the balance reconciles.
+    h.close({ symbol: "BTC-USD" });
+    const row = positionHistory(h.account, h.market, { from: null, to: null, limit: 10 }).data[0];
+    expect(row?.funding).toBe(-2);
+    let realized = 0;
+    let fees = 0;
+    for (const fill of h.account.fills) {
+      realized += fill.realized_pnl;
+      fees += fill.fee;
+    }
+    const funding = h.account.funding.reduce((sum, p) => sum + p.amount, 0);
+    expect(h.balance).toBe(usd("10000") + realized - fees + funding);
+  });
+});
+
+describe("analytics", () => {
+  it("win rate, R multiples from the first stop-loss or 1% of the start, profit factor and exposure", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "100000");
+    h.quote("ETH-USD", "2500");
+    expect(analytics(h.account, h.market)).toEqual({
+      win_rate: null,
+      avg_r_multiple: null,
+      profit_factor: null,
+      closed_positions: 0,
+      exposure: [],
+    });
+    // A win with a stop-loss at 99,000: risk 100, net 200 − 6 − 6.12 = 187.88 → R 1.8788.
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "STOP",
+      quantity: "0.1",
+      trigger_price: "99000",
+      reduce_only: true,
+    });
+    h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "STOP",
+      quantity: "0.1",
+      trigger_price: "98000",
+      reduce_only: true,
+    });
+    h.quote("BTC-USD", "102000");
+    h.close({ symbol: "BTC-USD" });
+    // A loss without one: net −100 − 6 − 5.94 = −111.94 over 1% of 10,000 → R −1.1194.
+    h.quote("BTC-USD", "100000");
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    h.quote("BTC-USD", "99000");
+    h.close({ symbol: "BTC-USD" });
+    // Open: 1 ETH on OSTIUM at 2,500.
+    h.placed({ symbol: "ETH-USD", side: "BUY", kind: "MARKET", quantity: "1", venue: "OSTIUM" });
+
+    const history = positionHistory(h.account, h.market, { from: null, to: null, limit: 10 }).data;
+    expect(history.map((r) => r.r_multiple)).toEqual([1.8788, -1.1194]);
+    expect(analytics(h.account, h.market)).toEqual({
+      win_rate: 0.5,
+      avg_r_multiple: Math.round(((1.8788 - 1.1194) / 2) * 10_000) / 10_000,
+      profit_factor: Math.round((187.88 / 111.94) * 10_000) / 10_000,
+      closed_positions: 2,
+      exposure: [{ asset_class: "crypto", venue: "OSTIUM", notional: 2500 }],
+    });
+  });
+});
+
+describe("order test and headroom", () => {
+  it("answers the checks and the headroom without placing anything or spending the client_id", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "100000");
+    const before = h.account.seq;
+    const tested = h.test({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1", client_id: "t-1" });
+    expect(tested).toEqual({
+      kind: "tested",
+      violations: [],
+      // 0.1 BTC at 100,000: 6 USD fee; 10,000 of the 25,000 symbol cap and 50,000 total cap.
+      risk_headroom: {
+        daily_loss_remaining: 494,
+        drawdown_remaining: 994,
+        symbol_exposure_remaining: 15000,
+        total_exposure_remaining: 40000,
+      },
+    });
+    expect(h.lastEvents).toEqual([]);
+    expect(h.account.seq).toBe(before);
+    const refused = h.test({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.3" });
+    expect(refused.kind === "tested" && refused.violations[0]?.rule).toBe("exposure_cap");
+    // The client_id was not spent: the real order with it is new.
+    const placed = h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1", client_id: "t-1" });
+    expect(placed.kind).toBe("created");
+    expect(placed.risk_headroom).toEqual(tested.kind === "tested" ? tested.risk_headroom : undefined);
+  });
+});
