@@ -19,14 +19,14 @@ import { VENUES, type Venue } from "./market/types.js";
 import { CATALOGUE } from "./market/catalogue.js";
 import { addSafe, notionalOf, unitsFor, usdToUnits } from "./market/units.js";
 import type { EngineEvent } from "./orders/events.js";
-import { expireDue, onPriceUpdate } from "./orders/execution.js";
+import { crosses, expireDue, onPriceUpdate, triggerReached } from "./orders/execution.js";
 import { amend, cancel, type AmendOrderRequest, type CancelOrderRequest } from "./orders/manage.js";
 import { closePosition, placeOrder, testOrder } from "./orders/placement.js";
 import type { NewsEvent } from "./market/calendar.js";
 import { utcDate, utcDayStart } from "./orders/time.js";
 import { payFunding, type FundingRates } from "./risk/funding.js";
 import { marginSnapshot } from "./risk/margin.js";
-import { monitor } from "./risk/monitor.js";
+import { monitor, monitorWouldAct } from "./risk/monitor.js";
 import {
   invalid,
   conflict,
@@ -262,20 +262,37 @@ function openAccount(state: AccountState | undefined, request: OpenAccountReques
   return { events: [event], reply: { kind: "created", account: accountRecord(apply(undefined, event), ctx.market) } };
 }
 
+/** The answer of a quiet update, shared (frozen: no consumer adds to a decision's events). */
+const QUIET: Decision = Object.freeze({
+  events: Object.freeze([]) as unknown as EngineEvent[],
+  reply: Object.freeze({ kind: "ok" }),
+});
+
+/** True when a price update can change nothing for this account (see decideAny). */
+function quietUpdate(state: AccountState, symbols: ReadonlySet<string> | undefined, ctx: DecideContext): boolean {
+  if (ctx.now >= state.next_day_at) return false;
+  if (state.expiries.size > 0) for (const expireAt of state.expiries.values()) if (expireAt <= ctx.now) return false;
+  for (const order of state.working.values()) {
+    if (order.status === "HELD" || (symbols !== undefined && !symbols.has(order.symbol))) continue;
+    const quote = ctx.market.quotes.get(order.symbol);
+    if (quote === undefined) continue;
+    if (order.kind === "LIMIT") {
+      if (crosses(order, quote.mark)) return false;
+    } else if (order.kind === "MARKET" || order.triggered || triggerReached(order, quote)) {
+      return false;
+    }
+  }
+  return !monitorWouldAct(state, ctx.market);
+}
+
 function decideAny(state: AccountState | undefined, command: Command, ctx: DecideContext): Decision {
   if (command.type === "OpenAccount") return openAccount(state, command.request, ctx);
   if (state === undefined) {
     return { events: [], reply: command.type === "MarketUpdate" ? { kind: "ok" } : notFound() };
   }
-  // A quiet account on a price update: nothing can trigger, fill or move its equity, and the day goes on.
-  if (
-    command.type === "MarketUpdate" &&
-    state.working.size === 0 &&
-    state.positions.size === 0 &&
-    ctx.now < state.next_day_at
-  ) {
-    return { events: [], reply: { kind: "ok" } };
-  }
+  // A quiet account on a price update (most of them, most of the time): nothing expires, triggers or fills,
+  // and the monitor has nothing to record. Checked without building a decision.
+  if (command.type === "MarketUpdate" && quietUpdate(state, command.symbols, ctx)) return QUIET;
   const run = new DecisionRun(state, ctx);
   if (ctx.now >= state.next_day_at && state.state !== "TERMINATED") {
     // The first decision of a new day: its start equity before anything else happens (docs/risk.md).

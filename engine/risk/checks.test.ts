@@ -181,7 +181,11 @@ describe("news_freeze: minutes_before ≤ t − event ≤ minutes_after, both en
   });
 
   it("affects named symbols and whole asset classes, nothing else", () => {
-    const spec = (symbol: string) => CATALOGUE.bySymbol(symbol) ?? undefined;
+    const spec = (symbol: string) => {
+      const found = CATALOGUE.bySymbol(symbol);
+      if (found === undefined) throw new Error(symbol);
+      return found;
+    };
     const window = { minutes_before: 2, minutes_after: 2 };
     expect(freezingEvent(calendar(), spec("EUR-USD"), at, window)?.id).toBe("nfp");
     expect(freezingEvent(calendar(), spec("BTC-USD"), at, window)?.id).toBe("btc");

@@ -9,6 +9,7 @@ import type { Run } from "../orders/run.js";
 import { utcDate } from "../orders/time.js";
 import { BREACH_LEVELS, dailyLoss, drawdownUsed, levelsReached, limitsOf, percentOf } from "./limits.js";
 import { marginSnapshot } from "./margin.js";
+import { unrealizedPnl } from "../positions/ledger.js";
 import type { LimitRule } from "./types.js";
 
 const RULE_NAMES: Record<LimitRule, string> = {
@@ -86,4 +87,31 @@ export function monitor(run: Run): void {
   if (run.state.state === AccountStatus.ACTIVE && equity >= limits.profitTarget) {
     run.emit({ type: "AccountPassed", at: run.now });
   }
+}
+
+/** Equity at the view's marks without allocating (the hot path of every price update). */
+function equityOf(state: Run["state"], market: Run["market"]): number {
+  let unrealized = 0;
+  for (const position of state.positions.values()) {
+    const quote = market.quotes.get(position.symbol);
+    if (quote !== undefined) unrealized += unrealizedPnl(position, quote.mark, quote.units);
+  }
+  return state.balance + unrealized;
+}
+
+/**
+ * Whether `monitor` would emit anything for this state at these marks (a new high, a breach level, a
+ * termination, passing). False lets a price update skip the whole decision for a quiet account.
+ */
+export function monitorWouldAct(state: Run["state"], market: Run["market"]): boolean {
+  if (state.state === AccountStatus.TERMINATED) return false;
+  const equity = equityOf(state, market);
+  if (equity > state.high_water_mark) return true;
+  const { plan, starting_balance: starting } = state;
+  const dailyLimit = percentOf(starting, plan.daily_loss_pct);
+  if (levelsReached(Math.max(0, state.day_start_equity - equity), dailyLimit) > state.daily_levels) return true;
+  const reference = plan.drawdown_mode === "trailing" ? state.high_water_mark : starting;
+  const allowance = percentOf(reference, plan.max_drawdown_pct);
+  if (levelsReached(Math.max(0, reference - equity), allowance) > state.drawdown_levels) return true;
+  return state.state === AccountStatus.ACTIVE && equity >= starting + percentOf(starting, plan.profit_target_pct);
 }
