@@ -30,6 +30,11 @@ import type { PlaceOrderRequest } from "../proto/gen/engine/v1/PlaceOrderRequest
 import type { Summary__Output } from "../proto/gen/engine/v1/Summary.js";
 import type { Calendar__Output } from "../proto/gen/engine/v1/Calendar.js";
 import type { GetCalendarRequest } from "../proto/gen/engine/v1/GetCalendarRequest.js";
+import type { FundingReport__Output } from "../proto/gen/engine/v1/FundingReport.js";
+import type { ListBreachesResponse__Output } from "../proto/gen/engine/v1/ListBreachesResponse.js";
+import type { ListViolationsResponse__Output } from "../proto/gen/engine/v1/ListViolationsResponse.js";
+import type { Analytics__Output } from "../proto/gen/engine/v1/Analytics.js";
+import type { OrderTestResponse__Output } from "../proto/gen/engine/v1/OrderTestResponse.js";
 
 const DEADLINE_MS = 10_000;
 
@@ -133,6 +138,22 @@ export class EngineApi extends UnaryApi {
     return this.call(requestId, (m, o, cb) => this.client.ListOrders(ref, m, o, cb));
   }
 
+  listFunding(ref: AccountRef, requestId: string): Promise<FundingReport__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ListFunding(ref, m, o, cb));
+  }
+
+  listBreaches(ref: AccountRef, requestId: string): Promise<ListBreachesResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ListBreaches(ref, m, o, cb));
+  }
+
+  listViolations(ref: AccountRef, requestId: string): Promise<ListViolationsResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ListViolations(ref, m, o, cb));
+  }
+
+  getAnalytics(ref: AccountRef, requestId: string): Promise<Analytics__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.GetAnalytics(ref, m, o, cb));
+  }
+
   placeOrder(request: PlaceOrderRequest, requestId: string): Promise<OrderResponse__Output> {
     return this.call(requestId, (m, o, cb) => this.client.PlaceOrder(request, m, o, cb));
   }
@@ -147,6 +168,11 @@ export class EngineApi extends UnaryApi {
 
   closePosition(request: ClosePositionRequest, requestId: string): Promise<OrderResponse__Output> {
     return this.call(requestId, (m, o, cb) => this.client.ClosePosition(request, m, o, cb));
+  }
+
+  /** Runs every pre-trade check of an order against the account as it is; places nothing. */
+  testOrder(request: PlaceOrderRequest, requestId: string): Promise<OrderTestResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.TestOrder(request, m, o, cb));
   }
 }
 

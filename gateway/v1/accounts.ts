@@ -1,12 +1,24 @@
-// /v1/account...: create an account from a plan, read its record, summary, positions, history, trades and
-// working orders. Ownership is the engine's business: another user's account is 404.
+// /v1/account...: create an account from a plan, read its record, summary, positions, history, trades, working
+// orders, funding payments, breaches, violations and analytics. Ownership is the engine's business: another
+// user's account is 404.
 import type { Request, RequestHandler, Response } from "express";
 import { ServiceError, type Issue } from "../../kernel/errors.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
 import type { Clients } from "../clients.js";
 import { bodyOf, parse, requestIdOf, toIssues } from "../http/common.js";
 import { callerOf } from "./auth.js";
-import { accountJson, closedPositionJson, fillJson, orderJson, positionJson, summaryJson } from "./records.js";
+import {
+  accountJson,
+  analyticsJson,
+  breachJson,
+  closedPositionJson,
+  fillJson,
+  fundingReportJson,
+  orderJson,
+  positionJson,
+  summaryJson,
+  violationRecordJson,
+} from "./records.js";
 import { CreateAccountBody, ListQuery, isUuid } from "./schemas.js";
 
 /** The path's account id; a malformed one cannot name an account, so it is 404 like an unknown one. */
@@ -50,6 +62,32 @@ export function listOrders(clients: Clients): RequestHandler {
   return async (req, res) => {
     const reply = await clients.engine.listOrders(accountRef(req, res), requestIdOf(res));
     res.status(200).json({ data: reply.data.map(orderJson) });
+  };
+}
+
+export function listFunding(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    res.status(200).json(fundingReportJson(await clients.engine.listFunding(accountRef(req, res), requestIdOf(res))));
+  };
+}
+
+export function listBreaches(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const reply = await clients.engine.listBreaches(accountRef(req, res), requestIdOf(res));
+    res.status(200).json({ data: reply.data.map(breachJson) });
+  };
+}
+
+export function listViolations(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const reply = await clients.engine.listViolations(accountRef(req, res), requestIdOf(res));
+    res.status(200).json({ data: reply.data.map(violationRecordJson) });
+  };
+}
+
+export function getAnalytics(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    res.status(200).json(analyticsJson(await clients.engine.getAnalytics(accountRef(req, res), requestIdOf(res))));
   };
 }
 

@@ -1,12 +1,13 @@
-// /v1/order and /v1/position/close: place, cancel, amend, close. 201 for a new order; 200 with
-// `Idempotent-Replayed: true` for a replayed client_id; 200 with violations for a risk rejection.
+// /v1/order and /v1/position/close: place, test, cancel, amend, close. 201 for a new order; 200 with
+// `Idempotent-Replayed: true` for a replayed client_id; 200 with violations for a risk rejection. A test
+// order (POST /v1/order/test) runs the same checks and places nothing: always 200 { violations, risk_headroom }.
 import type { Request, RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { OrderResponse__Output } from "../../proto/gen/engine/v1/OrderResponse.js";
 import type { Clients } from "../clients.js";
 import { bodyOf, parse, requestIdOf } from "../http/common.js";
 import { callerOf } from "./auth.js";
-import { orderJson, orderResponseJson } from "./records.js";
+import { orderJson, orderResponseJson, orderTestJson } from "./records.js";
 import { AmendOrderBody, ClosePositionBody, PlaceOrderBody, isUuid } from "./schemas.js";
 
 function sendOrderResponse(res: Response, reply: OrderResponse__Output): void {
@@ -28,6 +29,18 @@ export function placeOrder(clients: Clients): RequestHandler {
       requestIdOf(res),
     );
     sendOrderResponse(res, reply);
+  };
+}
+
+export function testOrder(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    // The same body as a real order; client_id is passed on (the engine ignores it and spends nothing).
+    const body = parse(PlaceOrderBody, bodyOf(req));
+    const reply = await clients.engine.testOrder(
+      { ...body, account_id: body.account_id.toLowerCase(), user_id: callerOf(res).userId },
+      requestIdOf(res),
+    );
+    res.status(200).json(orderTestJson(reply));
   };
 }
 

@@ -1,12 +1,19 @@
 // proto → REST JSON for the /v1 records (CONTRACT 3–5): exactly the contract's fields, absent optionals as
 // null, never the loader's virtual oneof fields.
 import type { Account__Output } from "../../proto/gen/engine/v1/Account.js";
+import type { Analytics__Output } from "../../proto/gen/engine/v1/Analytics.js";
+import type { Breach__Output } from "../../proto/gen/engine/v1/Breach.js";
 import type { ClosedPosition__Output } from "../../proto/gen/engine/v1/ClosedPosition.js";
 import type { Fill__Output } from "../../proto/gen/engine/v1/Fill.js";
+import type { FundingReport__Output } from "../../proto/gen/engine/v1/FundingReport.js";
 import type { Order__Output } from "../../proto/gen/engine/v1/Order.js";
 import type { OrderResponse__Output } from "../../proto/gen/engine/v1/OrderResponse.js";
+import type { OrderTestResponse__Output } from "../../proto/gen/engine/v1/OrderTestResponse.js";
 import type { Position__Output } from "../../proto/gen/engine/v1/Position.js";
+import type { RiskHeadroom__Output } from "../../proto/gen/engine/v1/RiskHeadroom.js";
 import type { Summary__Output } from "../../proto/gen/engine/v1/Summary.js";
+import type { Violation__Output } from "../../proto/gen/engine/v1/Violation.js";
+import type { ViolationRecord__Output } from "../../proto/gen/engine/v1/ViolationRecord.js";
 
 export function orderJson(o: Order__Output): Record<string, unknown> {
   return {
@@ -54,13 +61,33 @@ export function fillJson(f: Fill__Output): Record<string, unknown> {
   };
 }
 
+export function violationJson(v: Violation__Output): Record<string, unknown> {
+  return { rule: v.rule, severity: v.severity, message: v.message };
+}
+
+/** The room left under the plan's limits (docs/risk.md); `null` if the engine sent none. */
+export function riskHeadroomJson(h: RiskHeadroom__Output | null): Record<string, unknown> | null {
+  if (h === null) return null;
+  return {
+    daily_loss_remaining: h.daily_loss_remaining,
+    drawdown_remaining: h.drawdown_remaining,
+    symbol_exposure_remaining: h.symbol_exposure_remaining,
+    total_exposure_remaining: h.total_exposure_remaining,
+  };
+}
+
 export function orderResponseJson(r: OrderResponse__Output): Record<string, unknown> {
   if (r.order === null) throw new Error("engine returned no order");
   return {
     order: orderJson(r.order),
     fills: r.fills.map(fillJson),
-    violations: r.violations.map((v) => ({ rule: v.rule, severity: v.severity, message: v.message })),
+    violations: r.violations.map(violationJson),
+    risk_headroom: riskHeadroomJson(r.risk_headroom),
   };
+}
+
+export function orderTestJson(r: OrderTestResponse__Output): Record<string, unknown> {
+  return { violations: r.violations.map(violationJson), risk_headroom: riskHeadroomJson(r.risk_headroom) };
 }
 
 export function accountJson(a: Account__Output): Record<string, unknown> {
@@ -144,5 +171,58 @@ export function closedPositionJson(p: ClosedPosition__Output): Record<string, un
     opened_at: p.opened_at,
     closed_at: p.closed_at,
     r_multiple: p.r_multiple ?? null,
+  };
+}
+
+export function fundingReportJson(r: FundingReport__Output): Record<string, unknown> {
+  return {
+    by_asset_class: r.by_asset_class.map((c) => ({
+      asset_class: c.asset_class,
+      received: c.received,
+      paid: c.paid,
+      net: c.net,
+    })),
+    data: r.data.map((p) => ({
+      payment_id: p.payment_id,
+      position_id: p.position_id,
+      symbol: p.symbol,
+      asset_class: p.asset_class,
+      rate: p.rate,
+      amount: p.amount,
+      paid_at: p.paid_at,
+    })),
+  };
+}
+
+export function breachJson(b: Breach__Output): Record<string, unknown> {
+  return {
+    breach_id: b.breach_id,
+    rule: b.rule,
+    severity: b.severity,
+    threshold: b.threshold,
+    value: b.value,
+    message: b.message,
+    occurred_at: b.occurred_at,
+  };
+}
+
+export function violationRecordJson(v: ViolationRecord__Output): Record<string, unknown> {
+  return {
+    violation_id: v.violation_id,
+    rule: v.rule,
+    threshold: v.threshold,
+    value: v.value,
+    message: v.message,
+    occurred_at: v.occurred_at,
+  };
+}
+
+export function analyticsJson(a: Analytics__Output): Record<string, unknown> {
+  return {
+    win_rate: a.win_rate ?? null,
+    avg_r_multiple: a.avg_r_multiple ?? null,
+    profit_factor: a.profit_factor ?? null,
+    closed_positions: a.closed_positions,
+    exposure: a.exposure.map((e) => ({ asset_class: e.asset_class, venue: e.venue, notional: e.notional })),
   };
 }

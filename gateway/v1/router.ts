@@ -6,15 +6,19 @@ import { notFound } from "../http/common.js";
 import {
   createAccount,
   getAccount,
+  getAnalytics,
   getSummary,
+  listBreaches,
+  listFunding,
   listOrders,
   listPositionHistory,
   listPositions,
   listTrades,
+  listViolations,
 } from "./accounts.js";
 import { authenticate, type AuthDeps } from "./auth.js";
 import { getCalendar, listPlans, listTickers } from "./catalogue.js";
-import { amendOrder, cancelOrder, closePosition, placeOrder } from "./orders.js";
+import { amendOrder, cancelOrder, closePosition, placeOrder, testOrder } from "./orders.js";
 
 export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler): Router {
   const router = Router();
@@ -31,7 +35,12 @@ export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler)
   router.get("/account/:account_id/positions/history", read, listPositionHistory(clients));
   router.get("/account/:account_id/trades", read, listTrades(clients));
   router.get("/account/:account_id/orders", read, listOrders(clients));
+  router.get("/account/:account_id/funding", read, listFunding(clients));
+  router.get("/account/:account_id/breaches", read, listBreaches(clients));
+  router.get("/account/:account_id/violations", read, listViolations(clients));
+  router.get("/account/:account_id/analytics", read, getAnalytics(clients));
   router.post("/order", trade, body, placeOrder(clients));
+  router.post("/order/test", trade, body, testOrder(clients));
   router.delete("/order/:order_id", manage, cancelOrder(clients));
   router.patch("/order/:order_id", manage, body, amendOrder(clients));
   router.post("/position/close", trade, body, closePosition(clients));

@@ -41,7 +41,12 @@ const SERVED = [
   "v1 GET /v1/account/{account_id}/positions/history",
   "v1 GET /v1/account/{account_id}/trades",
   "v1 GET /v1/account/{account_id}/orders",
+  "v1 GET /v1/account/{account_id}/funding",
+  "v1 GET /v1/account/{account_id}/breaches",
+  "v1 GET /v1/account/{account_id}/violations",
+  "v1 GET /v1/account/{account_id}/analytics",
   "v1 POST /v1/order",
+  "v1 POST /v1/order/test",
   "v1 DELETE /v1/order/{order_id}",
   "v1 PATCH /v1/order/{order_id}",
   "v1 POST /v1/position/close",
@@ -318,7 +323,10 @@ describe("docs/openapi.yaml against the running gateway", () => {
 
   beforeAll(async () => {
     const [first, second] = await Promise.allSettled([
-      stackOn("pglite", { env: { PRICE_FEED: "push" } }),
+      // Funding every 200 ms, to see payments. Crypto funding follows the premium of the mark over the index, so
+      // it is zero while both are equal: every push but the funding test's sets one price for both, and no
+      // test holds a non-crypto position (those pay a rollover fee at every tick).
+      stackOn("pglite", { env: { PRICE_FEED: "push", FUNDING_INTERVAL_MS: "200" } }),
       stackOn("pglite", {
         gatewayEnv: { RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_MS: "60000", WALLET_ADMIN_TOKEN: adminToken },
       }),
@@ -383,6 +391,13 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(nullable("/components/schemas/Account/properties/terminated_at")).toBe(true);
     expect(nullable("/components/schemas/Account/properties/created_at")).toBe(false);
     expect(nullable("/components/schemas/ClosedPosition/properties/r_multiple")).toBe(true);
+    for (const name of ["win_rate", "avg_r_multiple", "profit_factor"]) {
+      expect(nullable(`/components/schemas/Analytics/properties/${name}`), name).toBe(true);
+    }
+    expect(nullable("/components/schemas/Analytics/properties/closed_positions")).toBe(false);
+    // Only the replay of an order journaled before the engine reported headroom has none.
+    expect(nullable("/components/schemas/OrderResponseFields/properties/risk_headroom")).toBe(true);
+    expect(nullable("/components/schemas/OrderTestResponse/properties/risk_headroom")).toBe(false);
   });
 
   it("compiles every schema the document gives a response, a header or a request body", () => {
@@ -441,6 +456,8 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(place({ ...order, quantity: 1, venue: "BINANCE" })).toBe(false);
     expect(place({ ...order, quantity: 1, client_id: "x".repeat(65) })).toBe(false);
     expect(place({ ...order, quantity: 1, leverage: 10 })).toBe(false);
+    // POST /v1/order/test takes exactly the body of POST /v1/order.
+    expect(at("/paths/~1v1~1order~1test/post/requestBody")).toEqual(at("/paths/~1v1~1order/post/requestBody"));
     const close = body("/v1/position/close", "post");
     expect(close({ account_id: SOME_ID, symbol: "BTC/USD" })).toBe(true);
     expect(close({ account_id: SOME_ID, symbol: "BTC-USD", kind: "LIMIT", price: "51000", quantity: 0.01 })).toBe(true);
@@ -654,6 +671,20 @@ describe("docs/openapi.yaml against the running gateway", () => {
   const orderIdOf = (reply: Reply): string => String(orderOf(reply).order_id);
   const issuePaths = (reply: Reply): string[] =>
     (field(reply, "issues") as { path: string }[]).map((issue) => issue.path).sort();
+  const testOrder = (key: Credentials, json: Json) => send(main, "v1", "POST", "/v1/order/test", as(key, { json }));
+  const rulesOf = (reply: Reply): unknown[] => (field(reply, "violations") as Json[]).map((v) => v.rule);
+  interface Headroom {
+    daily_loss_remaining: number;
+    drawdown_remaining: number;
+    symbol_exposure_remaining: number;
+    total_exposure_remaining: number;
+  }
+  /** The reply's risk_headroom: the schema vouched for its shape; every value is at least 0. */
+  const headroomOf = (reply: Reply): Headroom => {
+    const headroom = field(reply, "risk_headroom") as Headroom;
+    for (const value of Object.values(headroom)) expect(value).toBeGreaterThanOrEqual(0);
+    return headroom;
+  };
 
   it("opens an account with 201 and answers 400 for an unknown plan or field, 413 for a huge body", async () => {
     const key = await created(main, "nadia", { label: "trader", permissions: ["TRADE"] });
@@ -718,6 +749,8 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(replay.json).toEqual(first.json);
+    // After buying 0.1 BTC at 50,000 on the 10K plan: 5,000 of BTC exposure under caps of 25,000 and 50,000.
+    expect(headroomOf(first)).toMatchObject({ symbol_exposure_remaining: 20_000, total_exposure_remaining: 45_000 });
 
     const resting = await order({ side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "40000" });
     expect(resting.status).toBe(201);
@@ -763,7 +796,9 @@ describe("docs/openapi.yaml against the running gateway", () => {
     const tooBig = await order({ side: "BUY", kind: "MARKET", quantity: 100, client_id: "oa-too-big" });
     expect(tooBig.status).toBe(200);
     expect(orderOf(tooBig).status).toBe("REJECTED");
-    expect((field(tooBig, "violations") as Json[]).map((v) => v.rule)).toEqual(["insufficient_margin"]);
+    // 5,000,000 USD: its opening fee alone would take equity below the drawdown floor (rule 4, before the caps).
+    expect((field(tooBig, "violations") as Json[]).map((v) => v.rule)).toEqual(["drawdown_gate"]);
+    expect(headroomOf(tooBig)).toMatchObject({ drawdown_remaining: 0, symbol_exposure_remaining: 0 });
     const tooBigAgain = await order({ side: "BUY", kind: "MARKET", quantity: "100", client_id: "oa-too-big" });
     expect(tooBigAgain.status).toBe(200);
     expect(tooBigAgain.headers.get("idempotent-replayed")).toBe("true");
@@ -993,6 +1028,254 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect((await close(key, { account_id: accountId, symbol: "BTC-USD" })).status).toBe(404);
   });
 
+  it("tests an order with 200 { violations, risk_headroom } and places nothing; 400, 404, 409 and 413", async () => {
+    await prices().push(PRICES);
+    const key = await created(main, "vera", { label: "algo", permissions: ["TRADE"] });
+    const stranger = await created(main, "vera-not", { label: "other", permissions: ["TRADE"] });
+    const accountId = await openAccount(key);
+    const tryOrder = (json: Json) => testOrder(key, { account_id: accountId, symbol: "BTC-USD", ...json });
+    // A resting BUY of 400 USD counts toward the BTC exposure (working orders count).
+    const resting = await place(key, {
+      account_id: accountId,
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: 40_000,
+    });
+    expect(resting.status).toBe(201);
+    const ordersBefore = await read(key, "/v1/account/{account_id}/orders", accountId);
+    const summaryBefore = await read(key, "/v1/account/{account_id}/summary", accountId);
+    const buy = { side: "BUY", kind: "MARKET", quantity: "0.01", client_id: "ot-1" };
+
+    const passing = await tryOrder(buy);
+    expect(passing.status).toBe(200);
+    expect(passing.headers.get("idempotent-replayed")).toBeNull();
+    expect(field(passing, "violations")).toEqual([]);
+    // 900 USD of BTC exposure with the order (400 resting + 500 at the mark); the fee comes off both loss limits.
+    const room = headroomOf(passing);
+    expect(room).toMatchObject({ symbol_exposure_remaining: 24_100, total_exposure_remaining: 49_100 });
+    const fee = 500 - room.daily_loss_remaining;
+    expect(fee).toBeGreaterThan(0);
+    expect(fee).toBeLessThan(1);
+    expect(room.drawdown_remaining).toBeCloseTo(1_000 - fee, 8);
+
+    // Refused by a rule: 22,500 USD at leverage 2 needs 11,250 of margin, more than the account has. The
+    // headroom is the room the order would have left: 22,900 of BTC exposure, 45 times the fee of 0.01 BTC.
+    const tooBig = await tryOrder({ side: "BUY", kind: "MARKET", quantity: "0.45" });
+    expect(tooBig.status).toBe(200);
+    expect(rulesOf(tooBig)).toEqual(["insufficient_margin"]);
+    const wouldLeave = headroomOf(tooBig);
+    expect(wouldLeave).toMatchObject({ symbol_exposure_remaining: 2_100, total_exposure_remaining: 27_100 });
+    expect(wouldLeave.daily_loss_remaining).toBeCloseTo(500 - 45 * fee, 8);
+    expect(wouldLeave.drawdown_remaining).toBeCloseTo(1_000 - 45 * fee, 8);
+    const postOnly = await tryOrder({
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: 60_000,
+      post_only: true,
+    });
+    expect(postOnly.status).toBe(200);
+    expect(rulesOf(postOnly)).toEqual(["post_only_would_take"]);
+
+    // Nothing was placed: the same working orders and balances, and the client_id is still free.
+    expect((await read(key, "/v1/account/{account_id}/orders", accountId)).json).toEqual(ordersBefore.json);
+    const summaryAfter = await read(key, "/v1/account/{account_id}/summary", accountId);
+    expect(asJson(summaryAfter.json)).toMatchObject({
+      balance: field(summaryBefore, "balance"),
+      equity: field(summaryBefore, "equity"),
+      margin_available: field(summaryBefore, "margin_available"),
+    });
+    const real = await place(key, { account_id: accountId, symbol: "BTC-USD", ...buy });
+    expect(real.status).toBe(201);
+    expect(real.headers.get("idempotent-replayed")).toBeNull();
+    expect(field(real, "violations")).toEqual([]);
+    expect(headroomOf(real)).toEqual(room);
+    // A spent client_id does not matter to a test either, even with another body.
+    const again = await tryOrder({ ...buy, quantity: "0.02" });
+    expect(again.status).toBe(200);
+    expect(field(again, "violations")).toEqual([]);
+
+    const malformed = await tryOrder({ side: "HOLD", kind: "LIMIT", quantity: "1e5", limit_price: [1], extra: true });
+    expect(malformed.status).toBe(400);
+    expect(issuePaths(malformed)).toEqual(["extra", "limit_price", "quantity", "side"]);
+    const offGrid = await tryOrder({ side: "BUY", kind: "LIMIT", quantity: "0.00001", limit_price: 40_000 });
+    expect(offGrid.status).toBe(400);
+    expect(issuePaths(offGrid)).toEqual(["quantity"]);
+    const market = { symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.01" };
+    const unknown = await testOrder(key, { ...market, account_id: SOME_ID });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toEqual({ error: "not_found" });
+    expect((await testOrder(stranger, { ...market, account_id: accountId })).status).toBe(404);
+    const nothingToReduce = await tryOrder({
+      symbol: "ETH-USD",
+      side: "SELL",
+      kind: "MARKET",
+      quantity: "0.1",
+      reduce_only: true,
+    });
+    expect(nothingToReduce.status).toBe(409);
+    expect(nothingToReduce.json).toEqual({ error: "conflict", reason: "reduce_only_would_increase" });
+    expect((await tryOrder({ ...buy, client_id: "x".repeat(70_000) })).status).toBe(413);
+  });
+
+  it("reads analytics over closed positions and the exposure of the open ones, and funding, with 200", async () => {
+    await prices().push({ ...PRICES, "SOL-USD": 100 });
+    const key = await created(main, "wren", { label: "algo", permissions: ["TRADE"] });
+    const accountId = await openAccount(key);
+    const analytics = async () => {
+      const reply = await read(key, "/v1/account/{account_id}/analytics", accountId);
+      expect(reply.status).toBe(200);
+      return asJson(reply.json);
+    };
+    expect(await analytics()).toEqual({
+      win_rate: null,
+      avg_r_multiple: null,
+      profit_factor: null,
+      closed_positions: 0,
+      exposure: [],
+    });
+    const funding = await read(key, "/v1/account/{account_id}/funding", accountId);
+    expect(funding.status).toBe(200);
+    expect(funding.json).toEqual({ by_asset_class: [], data: [] });
+
+    const sol = { account_id: accountId, symbol: "SOL-USD" };
+    const trade = async (open: number, exit: number) => {
+      await prices().push({ "SOL-USD": open });
+      expect((await place(key, { ...sol, side: "BUY", kind: "MARKET", quantity: 10 })).status).toBe(201);
+      await prices().push({ "SOL-USD": exit });
+      expect((await close(key, sol)).status).toBe(201);
+    };
+    await trade(100, 110);
+    // One winner and no loser: no profit factor yet.
+    expect(await analytics()).toMatchObject({ win_rate: 1, profit_factor: null, closed_positions: 1 });
+    await trade(110, 105);
+    const history = await read(key, "/v1/account/{account_id}/positions/history", accountId);
+    const nets = (field(history, "data") as Json[]).map(
+      (p) => Number(p.realized_pnl) - Number(p.fees) + Number(p.funding),
+    );
+    expect(nets).toHaveLength(2);
+    const [win = 0, loss = 0] = nets;
+    expect(win).toBeGreaterThan(0);
+    expect(loss).toBeLessThan(0);
+    // Without a stop-loss the initial risk is 1% of the 10,000 starting balance.
+    const both = await analytics();
+    expect(both).toMatchObject({ win_rate: 0.5, closed_positions: 2, exposure: [] });
+    // The ratios are rounded to 4 decimals.
+    expect(both.profit_factor).toBeCloseTo(win / -loss, 3);
+    expect(both.avg_r_multiple).toBeCloseTo((win / 100 + loss / 100) / 2, 3);
+
+    expect((await place(key, { ...sol, side: "BUY", kind: "MARKET", quantity: 10 })).status).toBe(201);
+    await prices().push({ "SOL-USD": 104 });
+    expect((await analytics()).exposure).toEqual([{ asset_class: "crypto", venue: "GMX", notional: 1_040 }]);
+    expect((await close(key, sol)).status).toBe(201);
+    await prices().push({ "SOL-USD": 100 });
+  });
+
+  it("lists funding payments with their sums per asset class, with 200", async () => {
+    // A mark above the index makes crypto longs pay, below makes them receive.
+    await prices().push({ "BTC-USD": { mark: 50_100, index: 50_000 }, "ETH-USD": { mark: 2_490, index: 2_500 } });
+    const key = await created(main, "yuki", { label: "carry", permissions: ["TRADE"] });
+    const accountId = await openAccount(key);
+    for (const symbol of ["BTC-USD", "ETH-USD"]) {
+      const json = { account_id: accountId, symbol, side: "BUY", kind: "MARKET", quantity: "0.1" };
+      expect((await place(key, json)).status).toBe(201);
+    }
+    const report = async () => {
+      const reply = await read(key, "/v1/account/{account_id}/funding", accountId);
+      expect(reply.status).toBe(200);
+      return reply.json as { by_asset_class: Json[]; data: Json[] };
+    };
+    let funding = await report();
+    for (let i = 0; i < 50; i++) {
+      const symbols = new Set(funding.data.map((p) => p.symbol));
+      if (symbols.has("BTC-USD") && symbols.has("ETH-USD")) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      funding = await report();
+    }
+    await prices().push(PRICES);
+    // 0.01% a tick of the notional at the mark: 5,010 and 249 USD.
+    const paid = funding.data.filter((p) => p.symbol === "BTC-USD");
+    const received = funding.data.filter((p) => p.symbol === "ETH-USD");
+    expect(paid.length).toBeGreaterThan(0);
+    expect(received.length).toBeGreaterThan(0);
+    for (const p of paid) expect(p).toMatchObject({ asset_class: "crypto", rate: -0.0001, amount: -0.501 });
+    for (const p of received) expect(p).toMatchObject({ asset_class: "crypto", rate: 0.0001, amount: 0.0249 });
+    const times = funding.data.map((p) => Date.parse(String(p.paid_at)));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const sum = (rows: Json[]) => rows.reduce((total, p) => total + Number(p.amount), 0);
+    expect(funding.by_asset_class).toHaveLength(1);
+    const crypto = asJson(funding.by_asset_class[0]);
+    expect(crypto.asset_class).toBe("crypto");
+    expect(crypto.received).toBeCloseTo(sum(received), 8);
+    expect(crypto.paid).toBeCloseTo(-sum(paid), 8);
+    expect(crypto.net).toBeCloseTo(sum(funding.data), 8);
+  });
+
+  it("records breaches at 50, 80 and 100% of the daily loss limit, then the violation that terminates", async () => {
+    await prices().push({ ...PRICES, "SOL-USD": 100 });
+    const key = await created(main, "xena", { label: "algo", permissions: ["TRADE"] });
+    const accountId = await openAccount(key);
+    const list = async (template: string) => {
+      const reply = await read(key, template, accountId);
+      expect(reply.status).toBe(200);
+      return field(reply, "data") as Json[];
+    };
+    expect(await list("/v1/account/{account_id}/breaches")).toEqual([]);
+    expect(await list("/v1/account/{account_id}/violations")).toEqual([]);
+
+    // 40 SOL at 100 on the 10K plan (daily loss limit 500, drawdown allowance 1,000): every 1 USD down loses 40.
+    const opened = await place(key, {
+      account_id: accountId,
+      symbol: "SOL-USD",
+      side: "BUY",
+      kind: "MARKET",
+      quantity: 40,
+    });
+    expect(opened.status).toBe(201);
+    const daily = async () =>
+      (await list("/v1/account/{account_id}/breaches")).filter((b) => b.rule === "daily_loss_limit");
+    await prices().push({ "SOL-USD": 93.5 }); // a loss of 260 plus the fee: past 250
+    expect(await daily()).toEqual([expect.objectContaining({ severity: "info", threshold: 250 })]);
+    await prices().push({ "SOL-USD": 93 }); // still under 400: nothing new
+    expect(await daily()).toHaveLength(1);
+    await prices().push({ "SOL-USD": 89.5 }); // 420 plus the fee: past 400
+    expect((await daily()).map((b) => [b.severity, b.threshold])).toEqual([
+      ["info", 250],
+      ["warning", 400],
+    ]);
+    await prices().push({ "SOL-USD": 87 }); // 520 plus the fee: past 500, a hard limit
+    const breaches = await list("/v1/account/{account_id}/breaches");
+    expect(breaches.filter((b) => b.rule === "daily_loss_limit").map((b) => [b.severity, b.threshold])).toEqual([
+      ["info", 250],
+      ["warning", 400],
+      ["critical", 500],
+    ]);
+    for (const breach of breaches) expect(Number(breach.value)).toBeGreaterThanOrEqual(Number(breach.threshold));
+    // The drawdown used (about 522) is past half the 1,000 allowance too.
+    expect(breaches.filter((b) => b.rule === "drawdown_gate").map((b) => [b.severity, b.threshold])).toEqual([
+      ["info", 500],
+    ]);
+
+    const violations = await list("/v1/account/{account_id}/violations");
+    expect(violations).toEqual([expect.objectContaining({ rule: "daily_loss_limit", threshold: 500 })]);
+    expect(Number(violations[0]?.value)).toBeGreaterThan(520);
+    const account = await read(key, "/v1/account/{account_id}", accountId);
+    expect(field(account, "state")).toBe("TERMINATED");
+    expect(await list("/v1/account/{account_id}/positions")).toEqual([]);
+    const refused = await testOrder(key, {
+      account_id: accountId,
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "MARKET",
+      quantity: "0.01",
+    });
+    expect(refused.status).toBe(200);
+    expect(rulesOf(refused)).toEqual(["account_terminated"]);
+    await prices().push({ "SOL-USD": 100 });
+  });
+
   it("reads the account, summary, positions, history, trades and working orders with 200", async () => {
     await prices().push(PRICES);
     const key = await created(main, "tara", { label: "algo", permissions: ["MANAGE_ORDERS"] });
@@ -1076,7 +1359,7 @@ describe("docs/openapi.yaml against the running gateway", () => {
       }
     }
     const templates = SERVED.filter((op) => op.startsWith("v1 GET /v1/account/")).map((op) => op.slice(7));
-    expect(templates).toHaveLength(6);
+    expect(templates).toHaveLength(10);
     for (const template of templates) {
       for (const [caller, id] of [
         [key, SOME_ID],
