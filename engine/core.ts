@@ -270,6 +270,8 @@ const QUIET: Decision = Object.freeze({
 
 /** True when a price update can change nothing for this account (see decideAny). */
 function quietUpdate(state: AccountState, symbols: ReadonlySet<string> | undefined, ctx: DecideContext): boolean {
+  // A terminated account holds nothing and records nothing more (not even a new day).
+  if (state.state === "TERMINATED") return true;
   if (ctx.now >= state.next_day_at) return false;
   if (state.expiries.size > 0) for (const expireAt of state.expiries.values()) if (expireAt <= ctx.now) return false;
   for (const order of state.working.values()) {

@@ -1,7 +1,6 @@
 // What `decide` answers (the API answer the shell sends back): order replies carry wire records, expected
 // refusals are typed errors the shell maps to HTTP through the error registry (kernel/errors.ts).
-import type { RiskHeadroom } from "../risk/input.js";
-import type { Violation } from "../risk/types.js";
+import type { RiskHeadroom, Violation } from "../risk/types.js";
 import type { FillRecord, OrderRecord } from "./record.js";
 
 /** One invalid field, `path` dotted as in CONTRACT section 0. */

@@ -205,7 +205,10 @@ export const exposureCap: RiskCheck = (input) => {
   );
 };
 
-/** Wraps an exposure rule: reduce-only orders (children and closes included) skip it. */
+/**
+ * Wraps an exposure rule: orders that cannot add exposure skip it: reduce-only orders (children and closes
+ * included), and orders that only reduce the opposite position (nothing beyond it).
+ */
 export function exposureRule(check: RiskCheck): RiskCheck {
-  return (input) => (input.order.reduce_only ? undefined : check(input));
+  return (input) => (input.order.reduce_only || input.exposureSteps <= 0 ? undefined : check(input));
 }

@@ -10,6 +10,7 @@ import { openingFeeOf, type RiskInput } from "./checks.js";
 import { symbolExposure, totalExposure } from "./exposure.js";
 import { dailyLoss, limitsOf } from "./limits.js";
 import { marginSnapshot } from "./margin.js";
+import type { RiskHeadroom } from "./types.js";
 
 export interface RiskInputParts {
   state: AccountState;
@@ -38,14 +39,6 @@ export function riskInput(parts: RiskInputParts): RiskInput {
     symbolExposure: symbolExposure(state, market, order.symbol, extra),
     totalExposure: totalExposure(state, market, extra),
   };
-}
-
-/** The room an order leaves under the plan's limits, in USD (JSON numbers), each at least 0. */
-export interface RiskHeadroom {
-  daily_loss_remaining: number;
-  drawdown_remaining: number;
-  symbol_exposure_remaining: number;
-  total_exposure_remaining: number;
 }
 
 /**

@@ -99,11 +99,13 @@ describe("the pre-trade checks", () => {
     );
   });
 
-  it("let reduce-only orders skip the exposure rules", () => {
+  it("let orders that cannot add exposure skip the exposure rules", () => {
     const denyAll: RiskCheck = () => critical("exposure_cap", "always");
     const check = exposureRule(denyAll);
-    expect(check(input({ order: { reduce_only: true } }))).toBeUndefined();
-    expect(check(input({}))?.rule).toBe("exposure_cap");
+    // Reduce-only, or adding nothing beyond the opposite position: exempt.
+    expect(check(input({ order: { reduce_only: true }, exposure: 5 }))).toBeUndefined();
+    expect(check(input({ exposure: 0 }))).toBeUndefined();
+    expect(check(input({ exposure: 1 }))?.rule).toBe("exposure_cap");
   });
 
   it("stop at the first denial", () => {

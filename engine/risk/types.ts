@@ -67,3 +67,11 @@ export interface FundingPayment {
   readonly amount: number;
   readonly paid_at: number;
 }
+
+/** The room an order leaves under the plan's limits, in USD (JSON numbers), each at least 0. */
+export interface RiskHeadroom {
+  daily_loss_remaining: number;
+  drawdown_remaining: number;
+  symbol_exposure_remaining: number;
+  total_exposure_remaining: number;
+}

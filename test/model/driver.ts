@@ -1,0 +1,535 @@
+// The test driver of the reference model: runs the same steps on the engine (through its test Harness) and on
+// the model (test/model/model.ts, which shares no code with the engine), and after every step compares the
+// reply, the fills, cancels, breaches, violations and funding payments the step produced, and the account's
+// balance, equity, margin, reserves, positions, working orders, high-water mark, day start and state, all
+// exactly in 1e-8 USD units. The first step where they differ throws, naming the step and both values.
+import { accountSummary } from "../../engine/accounts/queries.js";
+import type { EngineEvent, PlaceOrderReply } from "../../engine/core.js";
+import type { NewsEvent } from "../../engine/market/calendar.js";
+import { ACCOUNT_ID, Harness, WEDNESDAY_NOON } from "../../engine/orders/testing.js";
+import { AccountModel, type CalendarEvent, type Headroom, type PlaceResult } from "./model.js";
+import {
+  DAY_MS,
+  SYMBOLS,
+  decimalText,
+  divRound,
+  tickerOf,
+  usdText,
+  type AssetClass,
+  type PlanSpec,
+  type Side,
+  type Venue,
+} from "./spec.js";
+import type { Step } from "./steps.js";
+
+/** News targets of a `news` step. */
+const TARGETS: readonly { symbols: string[]; assetClasses: AssetClass[] | string[] }[] = [
+  { symbols: ["BTC-USD"], assetClasses: [] },
+  { symbols: [], assetClasses: ["forex"] },
+  { symbols: [], assetClasses: ["crypto"] },
+  { symbols: ["ETH-USD", "EUR-USD"], assetClasses: [] },
+  { symbols: [], assetClasses: ["indices"] },
+];
+
+const UNKNOWN_ORDER = "00000000-0000-4000-8000-ffffffffffff";
+
+/** A JSON number of USD (exact decimals, at most 8 places) as units. */
+export function numberToUnits(value: number): bigint {
+  const text = value.toFixed(8);
+  const negative = text.startsWith("-");
+  const units = BigInt(text.replace("-", "").replace(".", ""));
+  return negative ? -units : units;
+}
+
+const show = (units: bigint): string => `${usdText(units)} USD (${units} units)`;
+
+interface Mismatch {
+  readonly what: string;
+  readonly model: string;
+  readonly engine: string;
+}
+
+/** A disagreement: the step (1-based) it showed at and what differed. */
+export class ModelMismatch extends Error {
+  constructor(
+    message: string,
+    readonly step: number,
+    readonly what: readonly string[],
+  ) {
+    super(message);
+  }
+}
+
+export interface LockstepCounters {
+  steps: number;
+  orders: number;
+  created: number;
+  rejected: Record<string, number>;
+  fills: number;
+  breaches: number;
+  terminated: number;
+  passed: number;
+  funding: number;
+}
+
+export function newCounters(): LockstepCounters {
+  return { steps: 0, orders: 0, created: 0, rejected: {}, fills: 0, breaches: 0, terminated: 0, passed: 0, funding: 0 };
+}
+
+export class Lockstep {
+  readonly h: Harness;
+  readonly m: AccountModel;
+  private readonly refToId = new Map<number, string>();
+  private readonly idToRef = new Map<string, number>();
+  private readonly history: string[] = [];
+  private index = 0;
+  private mismatches: Mismatch[] = [];
+
+  constructor(
+    readonly plan: PlanSpec,
+    readonly counters: LockstepCounters = newCounters(),
+  ) {
+    this.h = new Harness(WEDNESDAY_NOON).open(plan.planId);
+    this.m = new AccountModel(plan, WEDNESDAY_NOON, []);
+    for (const symbol of SYMBOLS) {
+      const spec = tickerOf(symbol);
+      this.setPrice(symbol, spec.referenceTicks, spec.referenceTicks, 0);
+    }
+    this.compare("open");
+  }
+
+  // ---- resolving steps ----
+
+  private venueFor(sym: number, alt: boolean): Venue {
+    const symbol = this.symbolOf(sym);
+    const gmx = this.plan.allowedVenues.includes("GMX") && symbol !== "EUR-USD";
+    const primary: Venue = gmx ? "GMX" : "OSTIUM";
+    if (!alt) return primary;
+    return primary === "GMX" ? "OSTIUM" : "GMX";
+  }
+
+  private symbolOf(sym: number): string {
+    const symbol = SYMBOLS[sym % SYMBOLS.length];
+    if (symbol === undefined) throw new Error("no symbol");
+    return symbol;
+  }
+
+  private mark(symbol: string): bigint {
+    return this.m.quote(symbol).mark;
+  }
+
+  /** Steps of an order worth `size` per mille of the starting balance (×10 for forex), on the grid. */
+  private quantityFor(symbol: string, size: number): bigint {
+    const spec = tickerOf(symbol);
+    const scale = spec.assetClass === "forex" ? 10n : 1n;
+    const target = (BigInt(this.plan.startingBalance) * 100_000_000n * BigInt(size) * scale) / 1000n;
+    let steps = divRound(target, this.mark(symbol) * spec.unitsPerTickStep);
+    if (steps < spec.minSteps) steps = spec.minSteps;
+    const cap = spec.depthSteps * 3n;
+    return steps > cap ? cap : steps;
+  }
+
+  private offset(mark: bigint, bp: number): bigint {
+    const delta = divRound(mark * BigInt(bp), 10_000n);
+    return delta === 0n && bp !== 0 ? (bp > 0 ? 1n : -1n) : delta;
+  }
+
+  private priceText(symbol: string, ticks: bigint): string {
+    return decimalText(ticks, tickerOf(symbol).tick);
+  }
+
+  private qtyText(symbol: string, steps: bigint): string {
+    return decimalText(steps, tickerOf(symbol).step);
+  }
+
+  private setPrice(symbol: string, mark: bigint, index: bigint, skew: number): void {
+    this.h.price(symbol, this.priceText(symbol, mark), { index: this.priceText(symbol, index), skew });
+    this.m.price(this.h.now, symbol, mark, index, skew);
+  }
+
+  run(step: Step): void {
+    this.index++;
+    this.counters.steps++;
+    this.history.push(`#${this.index} ${JSON.stringify(step)}`);
+    if (this.history.length > 12) this.history.shift();
+    const h = this.h;
+    const m = this.m;
+    switch (step.t) {
+      case "price": {
+        const symbol = this.symbolOf(step.sym);
+        const spec = tickerOf(symbol);
+        let mark = this.mark(symbol) + this.offset(this.mark(symbol), step.bp);
+        const low = spec.referenceTicks / 2n;
+        const high = spec.referenceTicks * 2n;
+        mark = mark < low ? low : mark > high ? high : mark;
+        const index = mark + this.offset(mark, step.indexBp);
+        this.setPrice(symbol, mark, index, step.skew);
+        break;
+      }
+      case "market": {
+        const symbol = this.symbolOf(step.sym);
+        const venue = this.venueFor(step.sym, step.alt);
+        const quantity = this.quantityFor(symbol, step.size);
+        const request = { symbol, venue, side: step.side, kind: "MARKET" as const, quantity };
+        const body = { symbol, venue, side: step.side, kind: "MARKET", quantity: this.qtyText(symbol, quantity) };
+        if (step.test) {
+          const reply = h.test(body);
+          const model = m.place(h.now, request, true);
+          this.compareTest(model, reply);
+        } else {
+          this.comparePlace(m.place(h.now, request), h.place(body));
+        }
+        break;
+      }
+      case "limit": {
+        const symbol = this.symbolOf(step.sym);
+        const venue = this.venueFor(step.sym, step.alt);
+        const quantity = this.quantityFor(symbol, step.size);
+        const mark = this.mark(symbol);
+        const away = step.cross ? -this.offset(mark, step.distBp % 60) : this.offset(mark, Math.max(1, step.distBp));
+        const limit = step.side === "BUY" ? mark - away : mark + away;
+        if (limit <= 0n) break;
+        const model = m.place(h.now, {
+          symbol,
+          venue,
+          side: step.side,
+          kind: "LIMIT",
+          quantity,
+          limit,
+          postOnly: step.postOnly,
+        });
+        const reply = h.place({
+          symbol,
+          venue,
+          side: step.side,
+          kind: "LIMIT",
+          quantity: this.qtyText(symbol, quantity),
+          limit_price: this.priceText(symbol, limit),
+          post_only: step.postOnly,
+        });
+        this.comparePlace(model, reply);
+        break;
+      }
+      case "stop": {
+        const positions = [...m.positions.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, p]) => p);
+        const position = positions.length === 0 ? undefined : positions[step.pick % positions.length];
+        const symbol = position?.symbol ?? this.symbolOf(step.sym);
+        const venue = position?.venue ?? this.venueFor(step.sym, step.alt);
+        const side: Side = position === undefined ? "SELL" : position.side === "BUY" ? "SELL" : "BUY";
+        const spec = tickerOf(symbol);
+        const mark = this.mark(symbol);
+        const away = this.offset(mark, step.distBp);
+        const trigger = side === "SELL" ? mark - away : mark + away;
+        let quantity = ((position?.quantity ?? spec.minSteps) * BigInt(step.part)) / 4n;
+        if (quantity < spec.minSteps) quantity = spec.minSteps;
+        const model = m.place(h.now, { symbol, venue, side, kind: "STOP", quantity, trigger, reduceOnly: true });
+        const reply = h.place({
+          symbol,
+          venue,
+          side,
+          kind: "STOP",
+          quantity: this.qtyText(symbol, quantity),
+          trigger_price: this.priceText(symbol, trigger),
+          reduce_only: true,
+        });
+        this.comparePlace(model, reply);
+        break;
+      }
+      case "close": {
+        const symbol = this.symbolOf(step.sym);
+        const venue = this.venueFor(step.sym, step.alt);
+        const spec = tickerOf(symbol);
+        const position = m.positions.get(`${symbol}|${venue}`);
+        let quantity: bigint | null = null;
+        if (step.part > 0 && position !== undefined) {
+          quantity = (position.quantity * BigInt(step.part)) / 4n;
+          if (quantity < spec.minSteps) quantity = spec.minSteps;
+          if (quantity > position.quantity) quantity = null;
+        }
+        const model = m.close(h.now, symbol, venue, quantity);
+        const reply = h.close(
+          quantity === null ? { symbol, venue } : { symbol, venue, quantity: this.qtyText(symbol, quantity) },
+        );
+        this.comparePlace(model, reply);
+        break;
+      }
+      case "cancel": {
+        const working = m.working.filter((o) => o.ref > 0);
+        const order = working.length === 0 ? undefined : working[step.pick % working.length];
+        const id = order === undefined ? UNKNOWN_ORDER : (this.refToId.get(order.ref) ?? UNKNOWN_ORDER);
+        const model = m.cancel(h.now, order?.ref ?? -1);
+        const reply = h.cancel(id);
+        const engine = reply.kind === "ok" ? "ok" : reply.code;
+        this.check("cancel reply", model, engine);
+        break;
+      }
+      case "funding":
+        h.funding({ cryptoPpm: step.cryptoPpm, rolloverPpm: step.rolloverPpm });
+        m.funding(h.now, BigInt(step.cryptoPpm), BigInt(step.rolloverPpm));
+        break;
+      case "news": {
+        const before = this.plan.newsFreeze.minutesBefore * 60_000;
+        const after = this.plan.newsFreeze.minutesAfter * 60_000;
+        const edges = [step.offsetS * 1000, before, before + 1, -after, -after - 1];
+        const at = h.now + (edges[step.edge] ?? 0);
+        const target = TARGETS[step.target % TARGETS.length] ?? { symbols: [], assetClasses: [] };
+        const event: NewsEvent = {
+          id: `n${this.index}`,
+          title: `news ${this.index}`,
+          scheduled_at: new Date(at).toISOString(),
+          at,
+          symbols: [...target.symbols],
+          asset_classes: [...target.assetClasses] as NewsEvent["asset_classes"],
+        };
+        h.calendar = [...h.calendar, event].sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+        const modelEvent: CalendarEvent = {
+          at,
+          symbols: [...target.symbols],
+          assetClasses: [...target.assetClasses] as AssetClass[],
+        };
+        m.calendar.push(modelEvent);
+        h.lastEvents = [];
+        break;
+      }
+      case "wait":
+        h.now += step.ms;
+        h.lastEvents = [];
+        break;
+      case "day":
+        h.now = (Math.floor(h.now / DAY_MS) + 1) * DAY_MS + step.minutes * 60_000;
+        h.lastEvents = [];
+        break;
+    }
+    this.compareEffects(step.t === "wait" || step.t === "day" || step.t === "news");
+    this.compare(JSON.stringify(step));
+  }
+
+  // ---- comparing ----
+
+  private check(what: string, model: unknown, engine: unknown): void {
+    const a = typeof model === "bigint" ? show(model) : JSON.stringify(model, bigintJson);
+    const b = typeof engine === "bigint" ? show(engine) : JSON.stringify(engine, bigintJson);
+    if (a !== b) this.mismatches.push({ what, model: a, engine: b });
+  }
+
+  private checkHeadroom(model: Headroom, engine: Record<string, number>): void {
+    this.check(
+      "risk_headroom.daily_loss_remaining",
+      model.dailyLoss,
+      numberToUnits(engine.daily_loss_remaining ?? NaN),
+    );
+    this.check("risk_headroom.drawdown_remaining", model.drawdown, numberToUnits(engine.drawdown_remaining ?? NaN));
+    this.check(
+      "risk_headroom.symbol_exposure_remaining",
+      model.symbolExposure,
+      numberToUnits(engine.symbol_exposure_remaining ?? NaN),
+    );
+    this.check(
+      "risk_headroom.total_exposure_remaining",
+      model.totalExposure,
+      numberToUnits(engine.total_exposure_remaining ?? NaN),
+    );
+  }
+
+  private comparePlace(model: PlaceResult, reply: PlaceOrderReply): void {
+    this.counters.orders++;
+    const engineRule = reply.kind === "error" ? undefined : reply.violations[0]?.rule;
+    const engineOutcome = reply.kind === "error" ? `error:${reply.code}` : `${reply.kind}:${engineRule ?? "-"}`;
+    const modelOutcome =
+      model.kind === "error"
+        ? `error:${model.code}`
+        : model.kind === "rejected"
+          ? `rejected:${model.rule}`
+          : `${model.kind}:-`;
+    this.check("order outcome", modelOutcome, engineOutcome);
+    if (model.kind === "created") this.counters.created++;
+    if (model.kind === "rejected") this.counters.rejected[model.rule] = (this.counters.rejected[model.rule] ?? 0) + 1;
+    if ((model.kind === "created" || model.kind === "rejected") && reply.kind !== "error") {
+      this.refToId.set(model.ref, reply.order.order_id);
+      this.idToRef.set(reply.order.order_id, model.ref);
+      this.checkHeadroom(model.headroom, { ...reply.risk_headroom });
+    }
+  }
+
+  private compareTest(model: PlaceResult, reply: ReturnType<Harness["test"]>): void {
+    this.counters.orders++;
+    const engine = reply.kind === "tested" ? reply.violations.map((v) => v.rule) : `error:${reply.code}`;
+    const expected = model.kind === "tested" ? model.rules : `error:${model.kind === "error" ? model.code : "?"}`;
+    this.check("order/test violations", expected, engine);
+    if (model.kind === "tested" && reply.kind === "tested")
+      this.checkHeadroom(model.headroom, { ...reply.risk_headroom });
+  }
+
+  private refOf(orderId: string): number | null {
+    return this.idToRef.get(orderId) ?? null;
+  }
+
+  /** What the step emitted: day start, fills, cancels, breaches, termination, passing, funding. */
+  private compareEffects(idle: boolean): void {
+    const events: readonly EngineEvent[] = this.h.lastEvents;
+    const effects = this.m.last;
+    const fills: string[] = [];
+    const cancels: string[] = [];
+    const breaches: string[] = [];
+    const funding: string[] = [];
+    let day: bigint | null = null;
+    let violation: string | null = null;
+    let passed = false;
+    for (const event of events) {
+      switch (event.type) {
+        case "DayStarted":
+          day = BigInt(event.equity);
+          break;
+        case "OrderFilled": {
+          const f = event.fill;
+          fills.push(
+            `${f.symbol}|${f.venue} ${this.refOf(f.order_id) ?? "risk"} ${f.side} ${f.quantity}@${f.price} fee ${f.fee} realized ${f.realized_pnl} ${f.liquidity}`,
+          );
+          break;
+        }
+        case "OrderCanceled":
+          cancels.push(`${this.refOf(event.order_id) ?? event.order_id} ${event.reason}`);
+          break;
+        case "BreachRecorded":
+          breaches.push(
+            `${event.breach.rule}:${event.breach.severity} ${event.breach.threshold} ${event.breach.value}`,
+          );
+          break;
+        case "AccountTerminated":
+          violation = `${event.violation.rule} ${event.violation.threshold} ${event.violation.value}`;
+          break;
+        case "AccountPassed":
+          passed = true;
+          break;
+        case "FundingPaid":
+          funding.push(`${event.payment.position_key} ${event.payment.rate_ppm} ${event.payment.amount}`);
+          break;
+        default:
+          break;
+      }
+    }
+    const byKey = (list: string[]): string[] => [...list].sort((a, b) => a.localeCompare(b));
+    const modelFills = idle
+      ? []
+      : effects.fills.map(
+          (f) =>
+            `${f.symbol}|${f.venue} ${f.ref > 0 ? f.ref : "risk"} ${f.side} ${f.quantity}@${f.price} fee ${f.fee} realized ${f.realized} ${f.liquidity}`,
+        );
+    const stable = (list: string[]): string[] =>
+      list
+        .map((text, i) => ({ key: text.slice(0, text.indexOf(" ")), i, text }))
+        .sort((a, b) => a.key.localeCompare(b.key) || a.i - b.i)
+        .map((x) => x.text);
+    this.check("fills", stable(modelFills), stable(fills));
+    this.counters.fills += fills.length;
+    if (idle) return;
+    this.check("day started at equity", effects.dayStarted, day);
+    this.check("cancels", byKey(effects.cancels.map((c) => `${c.ref} ${c.reason}`)), byKey(cancels));
+    this.check(
+      "breaches",
+      effects.breaches.map((b) => `${b.rule}:${b.severity} ${b.threshold} ${b.value}`),
+      breaches,
+    );
+    this.counters.breaches += breaches.length;
+    const v = effects.violation;
+    this.check("termination", v === null ? null : `${v.rule} ${v.threshold} ${v.value}`, violation);
+    if (violation !== null) this.counters.terminated++;
+    this.check("passed", effects.passed, passed);
+    if (passed) this.counters.passed++;
+    this.check(
+      "funding",
+      byKey(effects.funding.map((f) => `${f.symbol}|${f.venue} ${f.ratePpm} ${f.amount}`)),
+      byKey(funding),
+    );
+    this.counters.funding += funding.length;
+  }
+
+  /** The account after the step. Throws on the first step with a mismatch. */
+  private compare(label: string): void {
+    const h = this.h;
+    const m = this.m;
+    const account = h.account;
+    const summary = accountSummary(account, h.market, h.now);
+    this.check("balance", m.balance, BigInt(account.balance));
+    this.check("equity", m.equity(), numberToUnits(summary.equity));
+    this.check("unrealized", m.unrealized(), numberToUnits(summary.unrealized_pnl));
+    this.check("margin_locked", m.marginLocked(), numberToUnits(summary.margin_locked));
+    this.check("margin_available", m.marginAvailable(), numberToUnits(summary.margin_available));
+    this.check("reserved", m.reserved(), BigInt(account.reserved_margin));
+    this.check("high_water_mark", m.highWaterMark, BigInt(account.high_water_mark));
+    this.check("day_start_equity", m.dayStartEquity, BigInt(account.day_start_equity));
+    this.check("state", m.status, account.state);
+    this.check("breaches so far", m.breaches.length, account.breaches.length);
+    this.check("violations so far", m.violations.length, account.violations.length);
+    const modelPositions = [...m.positions.entries()]
+      .map(([key, p]) => `${key} ${p.side} ${p.quantity} cost ${p.cost} x${p.leverage}`)
+      .sort();
+    const enginePositions = [...account.positions]
+      .map(([key, p]) => `${key} ${p.side} ${p.quantity} cost ${p.cost_basis} x${p.leverage}`)
+      .sort();
+    this.check("positions", modelPositions, enginePositions);
+    const modelWorking = m.working
+      .filter((o) => o.ref > 0)
+      .map((o) => `${o.ref} ${o.kind} ${o.side} ${o.quantity - o.filled}`)
+      .sort();
+    const engineWorking = [...account.working.values()]
+      .map((o) => `${this.refOf(o.order_id) ?? o.order_id} ${o.kind} ${o.side} ${o.quantity - o.filled_quantity}`)
+      .sort();
+    this.check("working orders", modelWorking, engineWorking);
+    if (account.account_id !== ACCOUNT_ID) this.check("account", ACCOUNT_ID, account.account_id);
+    if (this.mismatches.length > 0) {
+      const lines = this.mismatches.map((x) => `  ${x.what}: model ${x.model} | engine ${x.engine}`);
+      const what = this.mismatches.map((x) => x.what);
+      this.mismatches = [];
+      throw new ModelMismatch(
+        `the engine and the model disagree after step ${this.index} ${label}:\n${lines.join("\n")}\n` +
+          `recent steps:\n  ${this.history.join("\n  ")}`,
+        this.index,
+        what,
+      );
+    }
+  }
+}
+
+function bigintJson(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? value.toString() : value;
+}
+
+/** Runs steps in lockstep; the first disagreement, or undefined when they agree throughout. */
+export function replay(plan: PlanSpec, steps: readonly Step[]): ModelMismatch | undefined {
+  try {
+    const lockstep = new Lockstep(plan, newCounters());
+    for (const step of steps) lockstep.run(step);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ModelMismatch) return error;
+    throw error;
+  }
+}
+
+/**
+ * Shrinks a failing sequence to a small one failing the same way (same fields differing): cut after the
+ * failing step, then drop chunks of steps, halving the chunk size down to single steps.
+ */
+export function minimize(plan: PlanSpec, steps: readonly Step[], failure: ModelMismatch) {
+  const same = (other: ModelMismatch | undefined): other is ModelMismatch =>
+    other !== undefined && other.what.join() === failure.what.join();
+  let current = steps.slice(0, failure.step);
+  let last = failure;
+  for (
+    let size = Math.max(1, Math.floor(current.length / 2));
+    size >= 1;
+    size = size === 1 ? 0 : Math.floor(size / 2)
+  ) {
+    for (let i = current.length - size; i >= 0; i -= size) {
+      const candidate = [...current.slice(0, i), ...current.slice(i + size)];
+      const outcome = replay(plan, candidate);
+      if (same(outcome)) {
+        current = candidate.slice(0, outcome.step);
+        last = outcome;
+        i = Math.min(i, current.length);
+      }
+    }
+  }
+  return { steps: current, failure: last };
+}

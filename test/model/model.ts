@@ -1,0 +1,774 @@
+// A reference model of one funded account, written from docs/risk.md and docs/engine.md alone: integer money
+// (BigInt units of 1e-8 USD), netted positions with average cost, fees per venue, margin, working orders and
+// their reserves, the simulated book, the pre-trade rules in their documented order, the monitoring
+// (high-water mark, breach levels, termination, passing), funding and the daily reset. It shares no code
+// with the engine: the test drives both with the same steps and compares them.
+import {
+  BOOK_LEVELS,
+  DAY_MS,
+  MINUTE_MS,
+  MONEY,
+  PPM,
+  SYMBOLS,
+  divRound,
+  feeOf,
+  marketOpen,
+  tickerOf,
+  type AssetClass,
+  type Liquidity,
+  type PlanSpec,
+  type Side,
+  type Ticker,
+  type Venue,
+} from "./spec.js";
+
+export type Kind = "MARKET" | "LIMIT" | "STOP";
+export type Rule =
+  | "account_terminated"
+  | "venue_not_allowed"
+  | "market_closed"
+  | "drawdown_gate"
+  | "daily_loss_limit"
+  | "news_freeze"
+  | "exposure_cap"
+  | "insufficient_margin"
+  | "post_only_would_take";
+export type LimitRule = "daily_loss_limit" | "drawdown_gate";
+export type Severity = "info" | "warning" | "critical";
+export type Status = "ACTIVE" | "PASSED" | "TERMINATED";
+
+export interface ModelOrder {
+  readonly ref: number;
+  readonly symbol: string;
+  readonly venue: Venue;
+  readonly side: Side;
+  readonly kind: Kind;
+  readonly quantity: bigint;
+  filled: bigint;
+  readonly limit: bigint | null;
+  readonly trigger: bigint | null;
+  readonly reduceOnly: boolean;
+  readonly postOnly: boolean;
+  readonly timeInForce: "GTC" | "IOC";
+  triggered: boolean;
+}
+
+export interface ModelPosition {
+  readonly symbol: string;
+  readonly venue: Venue;
+  readonly side: Side;
+  quantity: bigint;
+  cost: bigint;
+  readonly leverage: bigint;
+}
+
+export interface ModelQuote {
+  mark: bigint;
+  index: bigint;
+  skew: number;
+  takenBuy: bigint;
+  takenSell: bigint;
+}
+
+export interface FillOut {
+  readonly ref: number;
+  readonly symbol: string;
+  readonly venue: Venue;
+  readonly side: Side;
+  readonly quantity: bigint;
+  readonly price: bigint;
+  readonly fee: bigint;
+  readonly realized: bigint;
+  readonly liquidity: Liquidity;
+}
+
+export interface BreachOut {
+  readonly rule: LimitRule;
+  readonly severity: Severity;
+  readonly threshold: bigint;
+  readonly value: bigint;
+}
+
+export interface ViolationOut {
+  readonly rule: LimitRule;
+  readonly threshold: bigint;
+  readonly value: bigint;
+}
+
+export interface FundingOut {
+  readonly symbol: string;
+  readonly venue: Venue;
+  readonly ratePpm: bigint;
+  readonly amount: bigint;
+}
+
+export type CancelReason = "user" | "risk" | "ioc_remainder" | "reduce_only_no_position";
+
+/** Everything one step did besides its reply. */
+export interface Effects {
+  dayStarted: bigint | null;
+  fills: FillOut[];
+  cancels: { ref: number; reason: CancelReason }[];
+  breaches: BreachOut[];
+  violation: ViolationOut | null;
+  funding: FundingOut[];
+  passed: boolean;
+}
+
+export interface Headroom {
+  readonly dailyLoss: bigint;
+  readonly drawdown: bigint;
+  readonly symbolExposure: bigint;
+  readonly totalExposure: bigint;
+}
+
+export type PlaceResult =
+  | { kind: "created"; ref: number; headroom: Headroom }
+  | { kind: "rejected"; ref: number; rule: Rule; headroom: Headroom }
+  | { kind: "tested"; rules: Rule[]; headroom: Headroom }
+  | { kind: "error"; code: "conflict" | "not_found" };
+
+export interface OrderRequest {
+  readonly symbol: string;
+  readonly venue: Venue;
+  readonly side: Side;
+  readonly kind: Kind;
+  readonly quantity: bigint;
+  readonly limit?: bigint | null;
+  readonly trigger?: bigint | null;
+  readonly reduceOnly?: boolean;
+  readonly postOnly?: boolean;
+}
+
+export interface CalendarEvent {
+  readonly at: number;
+  readonly symbols: readonly string[];
+  readonly assetClasses: readonly AssetClass[];
+}
+
+export interface Limits {
+  readonly reference: bigint;
+  readonly allowance: bigint;
+  readonly floor: bigint;
+  readonly dailyLimit: bigint;
+  readonly target: bigint;
+}
+
+const BREACH_LEVELS: readonly { percent: bigint; severity: Severity }[] = [
+  { percent: 50n, severity: "info" },
+  { percent: 80n, severity: "warning" },
+  { percent: 100n, severity: "critical" },
+];
+
+/** `pct(x, p)`: round(x × p / 100) to the unit, p with up to 4 decimals. */
+export function pct(units: bigint, percent: number): bigint {
+  return divRound(units * BigInt(Math.round(percent * 10_000)), PPM);
+}
+
+const usdUnits = (usd: number): bigint => BigInt(usd) * MONEY;
+const opposite = (side: Side): Side => (side === "BUY" ? "SELL" : "BUY");
+const direction = (side: Side): bigint => (side === "BUY" ? 1n : -1n);
+const abs = (x: bigint): bigint => (x < 0n ? -x : x);
+const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
+const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+const notional = (ticks: bigint, steps: bigint, spec: Ticker): bigint => ticks * steps * spec.unitsPerTickStep;
+const keyOf = (symbol: string, venue: Venue): string => `${symbol}|${venue}`;
+
+export class AccountModel {
+  readonly start: bigint;
+  balance: bigint;
+  highWaterMark: bigint;
+  dayStartEquity: bigint;
+  day: number;
+  status: Status = "ACTIVE";
+  dailyLevels = 0;
+  drawdownLevels = 0;
+  readonly positions = new Map<string, ModelPosition>();
+  /** Working orders in placement order. */
+  working: ModelOrder[] = [];
+  readonly quotes = new Map<string, ModelQuote>();
+  readonly breaches: BreachOut[] = [];
+  readonly violations: ViolationOut[] = [];
+  now: number;
+  private nextRef = 1;
+  private effects: Effects = AccountModel.noEffects();
+
+  constructor(
+    readonly plan: PlanSpec,
+    openedAt: number,
+    readonly calendar: CalendarEvent[] = [],
+  ) {
+    this.start = usdUnits(plan.startingBalance);
+    this.balance = this.start;
+    this.highWaterMark = this.start;
+    this.dayStartEquity = this.start;
+    this.now = openedAt;
+    this.day = Math.floor(openedAt / DAY_MS);
+  }
+
+  static noEffects(): Effects {
+    return { dayStarted: null, fills: [], cancels: [], breaches: [], violation: null, funding: [], passed: false };
+  }
+
+  /** The effects of the last command (reset by every command). */
+  get last(): Effects {
+    return this.effects;
+  }
+
+  // ---- numbers every rule reads ----
+
+  quote(symbol: string): ModelQuote {
+    const quote = this.quotes.get(symbol);
+    if (quote === undefined) throw new Error(`model: no price for ${symbol}`);
+    return quote;
+  }
+
+  unrealized(): bigint {
+    let total = 0n;
+    for (const p of this.positions.values()) {
+      const spec = tickerOf(p.symbol);
+      total += direction(p.side) * (notional(this.quote(p.symbol).mark, p.quantity, spec) - p.cost);
+    }
+    return total;
+  }
+
+  equity(): bigint {
+    return this.balance + this.unrealized();
+  }
+
+  leverageOf(spec: Ticker): bigint {
+    return BigInt(Math.min(this.plan.maxLeverage[spec.assetClass], spec.maxLeverage));
+  }
+
+  marginLocked(): bigint {
+    let total = 0n;
+    for (const p of this.positions.values()) total += divRound(p.cost, p.leverage);
+    return total;
+  }
+
+  /** Reserve of a working order: remaining × (limit, trigger or mark) / leverage; none for reduce-only. */
+  reserveOf(order: ModelOrder): bigint {
+    if (order.reduceOnly) return 0n;
+    const spec = tickerOf(order.symbol);
+    const price = order.limit ?? order.trigger ?? this.quote(order.symbol).mark;
+    return divRound(notional(price, order.quantity - order.filled, spec), this.leverageOf(spec));
+  }
+
+  reserved(): bigint {
+    let total = 0n;
+    for (const order of this.working) total += this.reserveOf(order);
+    return total;
+  }
+
+  marginAvailable(): bigint {
+    return this.equity() - this.marginLocked() - this.reserved();
+  }
+
+  limits(): Limits {
+    const reference = this.plan.drawdownMode === "trailing" ? this.highWaterMark : this.start;
+    const allowance = pct(reference, this.plan.maxDrawdownPct);
+    return {
+      reference,
+      allowance,
+      floor: reference - allowance,
+      dailyLimit: pct(this.start, this.plan.dailyLossPct),
+      target: this.start + pct(this.start, this.plan.profitTargetPct),
+    };
+  }
+
+  dailyLoss(equity: bigint): bigint {
+    return max(0n, this.dayStartEquity - equity);
+  }
+
+  /** max(|P + B|, |P − S|) of a symbol, with an order's added notional counted on its side. */
+  symbolExposure(symbol: string, extra?: { symbol: string; side: Side; notional: bigint }): bigint {
+    const spec = tickerOf(symbol);
+    let position = 0n;
+    for (const p of this.positions.values()) {
+      if (p.symbol !== symbol) continue;
+      position += direction(p.side) * notional(this.quote(symbol).mark, p.quantity, spec);
+    }
+    let buy = 0n;
+    let sell = 0n;
+    for (const order of this.working) {
+      if (order.symbol !== symbol || order.reduceOnly || order.kind === "MARKET") continue;
+      const price = order.limit ?? order.trigger;
+      if (price === null) continue;
+      const value = notional(price, order.quantity - order.filled, spec);
+      if (order.side === "BUY") buy += value;
+      else sell += value;
+    }
+    if (extra?.symbol === symbol) {
+      if (extra.side === "BUY") buy += extra.notional;
+      else sell += extra.notional;
+    }
+    return max(abs(position + buy), abs(position - sell));
+  }
+
+  totalExposure(extra?: { symbol: string; side: Side; notional: bigint }): bigint {
+    let total = 0n;
+    for (const symbol of SYMBOLS) total += this.symbolExposure(symbol, extra);
+    return total;
+  }
+
+  isOpen(symbol: string): boolean {
+    return marketOpen(tickerOf(symbol).assetClass, this.now);
+  }
+
+  // ---- commands ----
+
+  /** Starts every command: a new UTC day starts at the equity of the first event at or after midnight. */
+  private begin(now: number): void {
+    if (now < this.now) throw new Error("model: time runs backwards");
+    this.now = now;
+    this.effects = AccountModel.noEffects();
+    const day = Math.floor(now / DAY_MS);
+    if (day > this.day && this.status !== "TERMINATED") {
+      this.day = day;
+      this.dayStartEquity = this.equity();
+      this.dailyLevels = 0;
+      this.drawdownLevels = 0;
+      this.effects.dayStarted = this.dayStartEquity;
+    }
+  }
+
+  /** A price update of one symbol: trigger and fill its working orders, then monitor. */
+  price(now: number, symbol: string, mark: bigint, index: bigint, skew: number): void {
+    const existing = this.quotes.get(symbol);
+    if (existing === undefined) {
+      this.quotes.set(symbol, { mark, index, skew, takenBuy: 0n, takenSell: 0n });
+    } else {
+      Object.assign(existing, { mark, index, skew, takenBuy: 0n, takenSell: 0n });
+    }
+    this.begin(now);
+    if (this.status === "TERMINATED") return;
+    for (const order of [...this.working]) {
+      if (order.symbol === symbol && this.working.includes(order)) this.execute(order, "update");
+    }
+    this.monitor();
+  }
+
+  /** Sets a quote without an update (before the account trades). */
+  setQuote(symbol: string, mark: bigint, index: bigint, skew: number): void {
+    this.quotes.set(symbol, { mark, index, skew, takenBuy: 0n, takenSell: 0n });
+  }
+
+  place(now: number, request: OrderRequest, test = false): PlaceResult {
+    this.begin(now);
+    return this.submit(request, test);
+  }
+
+  close(now: number, symbol: string, venue: Venue, quantity: bigint | null): PlaceResult {
+    this.begin(now);
+    const position = this.positions.get(keyOf(symbol, venue));
+    if (position === undefined) return { kind: "error", code: "not_found" };
+    return this.submit(
+      {
+        symbol,
+        venue,
+        side: opposite(position.side),
+        kind: "MARKET",
+        quantity: quantity ?? position.quantity,
+        reduceOnly: true,
+      },
+      false,
+    );
+  }
+
+  cancel(now: number, ref: number): "ok" | "not_found" {
+    this.begin(now);
+    const order = this.working.find((o) => o.ref === ref);
+    if (order === undefined) return "not_found";
+    this.cancelOrder(order, "user");
+    return "ok";
+  }
+
+  funding(now: number, cryptoPpm: bigint, rolloverPpm: bigint): void {
+    this.begin(now);
+    for (const [key, p] of [...this.positions]) {
+      const spec = tickerOf(p.symbol);
+      const quote = this.quote(p.symbol);
+      let rate: bigint;
+      if (spec.assetClass !== "crypto") rate = -rolloverPpm;
+      else if (quote.mark === quote.index) rate = 0n;
+      else {
+        const longsPay = quote.mark > quote.index;
+        const pays = p.side === "BUY" ? longsPay : !longsPay;
+        rate = pays ? -cryptoPpm : cryptoPpm;
+      }
+      if (rate === 0n) continue;
+      const magnitude = divRound(notional(quote.mark, p.quantity, spec) * abs(rate), PPM);
+      if (magnitude === 0n) continue;
+      const amount = rate > 0n ? magnitude : -magnitude;
+      this.balance += amount;
+      this.effects.funding.push({ symbol: p.symbol, venue: p.venue, ratePpm: rate, amount });
+      if (!this.positions.has(key)) throw new Error("model: funding for a closed position");
+    }
+    this.monitor();
+  }
+
+  // ---- pre-trade ----
+
+  private submit(request: OrderRequest, test: boolean): PlaceResult {
+    const spec = tickerOf(request.symbol);
+    const quote = this.quote(request.symbol);
+    const reduceOnly = request.reduceOnly ?? false;
+    const position = this.positions.get(keyOf(request.symbol, request.venue));
+    const oppositeQty = position !== undefined && position.side !== request.side ? position.quantity : 0n;
+    if (reduceOnly && oppositeQty === 0n) return { kind: "error", code: "conflict" };
+    const limit = request.limit ?? null;
+    const trigger = request.trigger ?? null;
+    const price = limit ?? trigger ?? quote.mark;
+    const leverage = this.leverageOf(spec);
+    const exposureSteps = reduceOnly ? 0n : max(0n, request.quantity - oppositeQty);
+    const exposureNotional = notional(price, exposureSteps, spec);
+    const openingFee =
+      exposureNotional > 0n
+        ? feeOf(exposureNotional, request.venue, spec.assetClass, "TAKER", "open", request.side, quote.skew)
+        : 0n;
+    const equity = this.equity();
+    const limits = this.limits();
+    const loss = this.dailyLoss(equity);
+    const extra = { symbol: request.symbol, side: request.side, notional: exposureNotional };
+    const symbolExposure = this.symbolExposure(request.symbol, extra);
+    const totalExposure = this.totalExposure(extra);
+
+    const rules: Rule[] = [];
+    const refuse = (rule: Rule): void => {
+      rules.push(rule);
+    };
+    const crosses = limit !== null && (request.side === "BUY" ? quote.mark <= limit : quote.mark >= limit);
+    // The first rule that refuses wins (docs/risk.md, "Pre-trade checks").
+    if (this.status === "TERMINATED") refuse("account_terminated");
+    else if (!this.plan.allowedVenues.includes(request.venue) || !spec.venues.includes(request.venue)) {
+      refuse("venue_not_allowed");
+    } else if (request.kind === "MARKET" && !this.isOpen(request.symbol)) refuse("market_closed");
+    else if (!reduceOnly && equity - openingFee < limits.floor) refuse("drawdown_gate");
+    else if (
+      !reduceOnly &&
+      (loss >= limits.dailyLimit ||
+        loss + this.worstCase(request, spec, price, exposureSteps, openingFee) > limits.dailyLimit)
+    ) {
+      refuse("daily_loss_limit");
+    } else if (!reduceOnly && exposureSteps > 0n && this.frozen(spec)) {
+      refuse("news_freeze");
+    } else if (
+      !reduceOnly &&
+      exposureNotional > 0n &&
+      (symbolExposure > usdUnits(this.plan.maxSymbolNotional) || totalExposure > usdUnits(this.plan.maxTotalNotional))
+    ) {
+      refuse("exposure_cap");
+    } else if (
+      !reduceOnly &&
+      exposureSteps > 0n &&
+      divRound(exposureNotional, leverage) + openingFee > equity - this.marginLocked() - this.reserved()
+    ) {
+      refuse("insufficient_margin");
+    } else if ((request.postOnly ?? false) && crosses) refuse("post_only_would_take");
+
+    const headroom: Headroom = {
+      dailyLoss: max(0n, limits.dailyLimit - loss - openingFee),
+      drawdown: max(0n, equity - openingFee - limits.floor),
+      symbolExposure: max(0n, usdUnits(this.plan.maxSymbolNotional) - symbolExposure),
+      totalExposure: max(0n, usdUnits(this.plan.maxTotalNotional) - totalExposure),
+    };
+    if (test) return { kind: "tested", rules, headroom };
+    const ref = this.nextRef++;
+    const rule = rules[0];
+    if (rule !== undefined) return { kind: "rejected", ref, rule, headroom };
+
+    const order: ModelOrder = {
+      ref,
+      symbol: request.symbol,
+      venue: request.venue,
+      side: request.side,
+      kind: request.kind,
+      quantity: request.quantity,
+      filled: 0n,
+      limit,
+      trigger,
+      reduceOnly,
+      postOnly: request.postOnly ?? false,
+      timeInForce: request.kind === "MARKET" ? "IOC" : "GTC",
+      triggered: false,
+    };
+    this.working.push(order);
+    const fillsBefore = this.effects.fills.length;
+    this.execute(order, "placement");
+    if (this.effects.fills.length > fillsBefore) this.monitor();
+    return { kind: "created", ref, headroom };
+  }
+
+  /** Opening fee, plus the loss to the nearest stop-loss on the position it adds to and that stop's closing fee. */
+  private worstCase(request: OrderRequest, spec: Ticker, price: bigint, steps: bigint, openingFee: bigint): bigint {
+    if (steps <= 0n) return 0n;
+    const long = request.side === "BUY";
+    let nearest: bigint | undefined;
+    for (const stop of this.working) {
+      if (stop.kind !== "STOP" || !stop.reduceOnly || stop.trigger === null) continue;
+      if (stop.symbol !== request.symbol || stop.venue !== request.venue || stop.side === request.side) continue;
+      if (nearest === undefined || (long ? stop.trigger > nearest : stop.trigger < nearest)) nearest = stop.trigger;
+    }
+    if (nearest === undefined) return openingFee;
+    const distance = long ? price - nearest : nearest - price;
+    const loss = distance > 0n ? notional(distance, steps, spec) : 0n;
+    const closingFee = feeOf(
+      notional(nearest, steps, spec),
+      request.venue,
+      spec.assetClass,
+      "TAKER",
+      "close",
+      opposite(request.side),
+      this.quote(request.symbol).skew,
+    );
+    return openingFee + loss + closingFee;
+  }
+
+  private frozen(spec: Ticker): boolean {
+    const before = this.plan.newsFreeze.minutesBefore * MINUTE_MS;
+    const after = this.plan.newsFreeze.minutesAfter * MINUTE_MS;
+    return this.calendar.some(
+      (event) =>
+        event.at - before <= this.now &&
+        this.now <= event.at + after &&
+        (event.symbols.includes(spec.symbol) || event.assetClasses.includes(spec.assetClass)),
+    );
+  }
+
+  // ---- execution ----
+
+  private cancelOrder(order: ModelOrder, reason: CancelReason): void {
+    const at = this.working.indexOf(order);
+    if (at < 0) return;
+    this.working.splice(at, 1);
+    this.effects.cancels.push({ ref: order.ref, reason });
+  }
+
+  private isWorking(order: ModelOrder): boolean {
+    return this.working.includes(order);
+  }
+
+  private execute(order: ModelOrder, phase: "placement" | "update"): void {
+    const quote = this.quote(order.symbol);
+    const open = this.isOpen(order.symbol);
+    let immediate = true;
+    if (order.kind === "MARKET") {
+      if (open) this.take(order, quote, null);
+    } else if (order.kind === "LIMIT") {
+      immediate = phase === "placement";
+      const limit = order.limit;
+      if (limit === null) throw new Error("model: LIMIT without a price");
+      const crosses = order.side === "BUY" ? quote.mark <= limit : quote.mark >= limit;
+      if (open && crosses) {
+        if (phase === "placement") this.take(order, quote, limit);
+        else this.make(order, quote, limit);
+      }
+    } else {
+      if (!order.triggered) {
+        const trigger = order.trigger;
+        if (trigger === null) throw new Error("model: STOP without a trigger");
+        // A sell stop triggers when the mark falls to the trigger, a buy stop when it rises to it.
+        const reached = order.side === "BUY" ? quote.mark >= trigger : quote.mark <= trigger;
+        if (!open || !reached) return;
+        order.triggered = true;
+      }
+      if (open) this.take(order, quote, null);
+    }
+    if (!immediate || !this.isWorking(order)) return;
+    if (order.timeInForce === "IOC") this.cancelOrder(order, "ioc_remainder");
+  }
+
+  private reducible(order: ModelOrder): bigint {
+    const position = this.positions.get(keyOf(order.symbol, order.venue));
+    return position !== undefined && position.side !== order.side ? position.quantity : 0n;
+  }
+
+  private wanted(order: ModelOrder): bigint {
+    const remaining = order.quantity - order.filled;
+    if (!order.reduceOnly) return remaining;
+    const reducible = this.reducible(order);
+    if (reducible === 0n) this.cancelOrder(order, "reduce_only_no_position");
+    return min(remaining, reducible);
+  }
+
+  /** Taker fills walk the levels: level i at mark ± i ticks, depth steps each, never worse than `cap`. */
+  private take(order: ModelOrder, quote: ModelQuote, cap: bigint | null): void {
+    const want = this.wanted(order);
+    if (want === 0n) return;
+    const spec = tickerOf(order.symbol);
+    const depth = spec.depthSteps;
+    const buy = order.side === "BUY";
+    let left = want;
+    const levels: { price: bigint; steps: bigint }[] = [];
+    let consumed = buy ? quote.takenBuy : quote.takenSell;
+    for (let level = consumed / depth; left > 0n && level < BOOK_LEVELS; level++) {
+      const price = buy ? quote.mark + level : quote.mark - level;
+      if (price <= 0n || (cap !== null && (buy ? price > cap : price < cap))) break;
+      const atLevel = min(depth, max(0n, depth * (level + 1n) - consumed));
+      const steps = min(left, atLevel);
+      if (steps <= 0n) continue;
+      levels.push({ price, steps });
+      left -= steps;
+      consumed += steps;
+    }
+    for (const level of levels) this.fillAt(order, quote, level.price, level.steps, "TAKER");
+    this.afterFills(order);
+  }
+
+  /** A resting LIMIT crossed by the mark fills as maker at its price, bounded by the side's depth left. */
+  private make(order: ModelOrder, quote: ModelQuote, limit: bigint): void {
+    const want = this.wanted(order);
+    if (want === 0n) return;
+    const depth = tickerOf(order.symbol).depthSteps;
+    const taken = order.side === "BUY" ? quote.takenBuy : quote.takenSell;
+    const steps = min(want, max(0n, depth * BOOK_LEVELS - taken));
+    if (steps > 0n) this.fillAt(order, quote, limit, steps, "MAKER");
+    this.afterFills(order);
+  }
+
+  private afterFills(order: ModelOrder): void {
+    if (order.reduceOnly && this.isWorking(order) && order.quantity > order.filled && this.reducible(order) === 0n) {
+      this.cancelOrder(order, "reduce_only_no_position");
+    }
+  }
+
+  /** One level's fill: the opposite position is closed first, the rest opens or adds (unless reduce-only). */
+  private fillAt(order: ModelOrder, quote: ModelQuote, price: bigint, steps: bigint, liquidity: Liquidity): void {
+    if (!this.isWorking(order)) return;
+    let left = steps;
+    const position = this.positions.get(keyOf(order.symbol, order.venue));
+    if (position !== undefined && position.side !== order.side) {
+      const closing = min(left, position.quantity);
+      this.fill(order, quote, price, closing, liquidity);
+      left -= closing;
+    }
+    if (left > 0n && this.isWorking(order) && !order.reduceOnly) this.fill(order, quote, price, left, liquidity);
+  }
+
+  /** Books one fill against the (symbol, venue) position, the balance and the book. */
+  private fill(order: ModelOrder, quote: ModelQuote, price: bigint, steps: bigint, liquidity: Liquidity): void {
+    const spec = tickerOf(order.symbol);
+    const key = keyOf(order.symbol, order.venue);
+    const value = notional(price, steps, spec);
+    const position = this.positions.get(key);
+    let realized = 0n;
+    let effect: "open" | "close" = "open";
+    if (position === undefined) {
+      this.positions.set(key, {
+        symbol: order.symbol,
+        venue: order.venue,
+        side: order.side,
+        quantity: steps,
+        cost: value,
+        leverage: this.leverageOf(spec),
+      });
+    } else if (position.side === order.side) {
+      position.quantity += steps;
+      position.cost += value;
+    } else {
+      effect = "close";
+      if (steps > position.quantity) throw new Error("model: a reduce beyond the position");
+      const released = steps === position.quantity ? position.cost : divRound(position.cost * steps, position.quantity);
+      realized = direction(position.side) * (value - released);
+      position.quantity -= steps;
+      position.cost -= released;
+      if (position.quantity === 0n) this.positions.delete(key);
+    }
+    const fee = feeOf(value, order.venue, spec.assetClass, liquidity, effect, order.side, quote.skew);
+    this.balance += realized - fee;
+    order.filled += steps;
+    if (order.side === "BUY") quote.takenBuy += steps;
+    else quote.takenSell += steps;
+    if (order.filled === order.quantity) this.working.splice(this.working.indexOf(order), 1);
+    this.effects.fills.push({
+      ref: order.ref,
+      symbol: order.symbol,
+      venue: order.venue,
+      side: order.side,
+      quantity: steps,
+      price,
+      fee,
+      realized,
+      liquidity,
+    });
+  }
+
+  // ---- monitoring ----
+
+  private levelsReached(used: bigint, limit: bigint): number {
+    let reached = 0;
+    for (const level of BREACH_LEVELS) if (used * 100n >= limit * level.percent) reached++;
+    return reached;
+  }
+
+  private record(rule: LimitRule, from: number, to: number, used: bigint, limit: bigint): void {
+    for (let i = from; i < to; i++) {
+      const level = BREACH_LEVELS[i];
+      if (level === undefined) return;
+      const breach: BreachOut = {
+        rule,
+        severity: level.severity,
+        threshold: pct(limit, Number(level.percent)),
+        value: used,
+      };
+      this.breaches.push(breach);
+      this.effects.breaches.push(breach);
+    }
+  }
+
+  private monitor(): void {
+    if (this.status === "TERMINATED") return;
+    const equity = this.equity();
+    if (equity > this.highWaterMark) this.highWaterMark = equity;
+    const limits = this.limits();
+    const loss = this.dailyLoss(equity);
+    const daily = this.levelsReached(loss, limits.dailyLimit);
+    this.record("daily_loss_limit", this.dailyLevels, daily, loss, limits.dailyLimit);
+    this.dailyLevels = Math.max(this.dailyLevels, daily);
+    const used = max(0n, limits.reference - equity);
+    const drawdown = this.levelsReached(used, limits.allowance);
+    this.record("drawdown_gate", this.drawdownLevels, drawdown, used, limits.allowance);
+    this.drawdownLevels = Math.max(this.drawdownLevels, drawdown);
+    if (drawdown >= BREACH_LEVELS.length) {
+      this.terminate({ rule: "drawdown_gate", threshold: limits.allowance, value: used });
+      return;
+    }
+    if (daily >= BREACH_LEVELS.length) {
+      this.terminate({ rule: "daily_loss_limit", threshold: limits.dailyLimit, value: loss });
+      return;
+    }
+    if (this.status === "ACTIVE" && this.equity() >= limits.target) {
+      this.status = "PASSED";
+      this.effects.passed = true;
+    }
+  }
+
+  /** Cancel every working order (risk), close every position at the mark as a taker, TERMINATED. */
+  private terminate(violation: ViolationOut): void {
+    for (const order of [...this.working]) this.cancelOrder(order, "risk");
+    let ref = -1;
+    for (const position of [...this.positions.values()]) {
+      const order: ModelOrder = {
+        ref: ref--,
+        symbol: position.symbol,
+        venue: position.venue,
+        side: opposite(position.side),
+        kind: "MARKET",
+        quantity: position.quantity,
+        filled: 0n,
+        limit: null,
+        trigger: null,
+        reduceOnly: true,
+        postOnly: false,
+        timeInForce: "IOC",
+        triggered: false,
+      };
+      this.working.push(order);
+      const quote = this.quote(position.symbol);
+      this.fill(order, quote, quote.mark, position.quantity, "TAKER");
+    }
+    this.status = "TERMINATED";
+    this.violations.push(violation);
+    this.effects.violation = violation;
+  }
+}

@@ -1,0 +1,141 @@
+// The random steps the reference-model test runs: each step is an intent with random parameters (which
+// symbol, how far, how large), resolved against the model's state when it runs, so any subsequence of a
+// sequence is still a valid sequence and fast-check can shrink a failure to a minimal one.
+import fc from "fast-check";
+import type { Side } from "./spec.js";
+
+export type Step =
+  /** A price update of symbol `sym`: the mark moves `bp` basis points; index and skew around it. */
+  | { t: "price"; sym: number; bp: number; indexBp: number; skew: number }
+  /** A MARKET order of `size` per mille of the starting balance (×10 for forex); `test`: order/test only. */
+  | { t: "market"; sym: number; alt: boolean; side: Side; size: number; test: boolean }
+  /** A LIMIT `distBp` from the mark on the passive side, or on the taking side when `cross`. */
+  | {
+      t: "limit";
+      sym: number;
+      alt: boolean;
+      side: Side;
+      size: number;
+      distBp: number;
+      cross: boolean;
+      postOnly: boolean;
+    }
+  /** A reduce-only STOP against a position (the `pick`-th), `distBp` beyond the mark, `part` quarters of it. */
+  | { t: "stop"; pick: number; sym: number; alt: boolean; distBp: number; part: number }
+  /** Closes the position on (sym, venue): all of it when `part` is 0, else `part` quarters. */
+  | { t: "close"; sym: number; alt: boolean; part: number }
+  /** Cancels the `pick`-th working order (an unknown id when there is none). */
+  | { t: "cancel"; pick: number }
+  | { t: "funding"; cryptoPpm: number; rolloverPpm: number }
+  /**
+   * A news event `offsetS` seconds from now on target `target` (see TARGETS in the driver); `edge` 1–4 puts
+   * it so that now is exactly at (1, 3) or one millisecond outside (2, 4) the start or the end of its window.
+   */
+  | { t: "news"; offsetS: number; target: number; edge: number }
+  | { t: "wait"; ms: number }
+  /** The clock moves to `minutes` after the next midnight UTC. */
+  | { t: "day"; minutes: number };
+
+const side = fc.constantFrom<Side>("BUY", "SELL");
+const sym = fc.integer({ min: 0, max: 2 });
+const alt = fc.integer({ min: 0, max: 4 }).map((n) => n === 0);
+
+const price: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("price" as const),
+  sym,
+  bp: fc.oneof(
+    { weight: 8, arbitrary: fc.integer({ min: -60, max: 60 }) },
+    { weight: 1, arbitrary: fc.integer({ min: -350, max: 350 }) },
+  ),
+  indexBp: fc.oneof(
+    { weight: 1, arbitrary: fc.constant(0) },
+    { weight: 2, arbitrary: fc.integer({ min: -5, max: 5 }) },
+  ),
+  skew: fc.constantFrom(-1, 0, 0, 0, 1),
+});
+
+const size = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: 2, max: 300 }) },
+  { weight: 2, arbitrary: fc.integer({ min: 300, max: 1600 }) },
+);
+
+const market: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("market" as const),
+  sym,
+  alt,
+  side,
+  size,
+  test: fc.integer({ min: 0, max: 6 }).map((n) => n === 0),
+});
+
+const limit: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("limit" as const),
+  sym,
+  alt,
+  side,
+  size,
+  distBp: fc.integer({ min: 0, max: 900 }),
+  cross: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
+  postOnly: fc.boolean(),
+});
+
+const stop: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("stop" as const),
+  pick: fc.nat({ max: 7 }),
+  sym,
+  alt,
+  distBp: fc.integer({ min: 10, max: 700 }),
+  part: fc.integer({ min: 1, max: 6 }),
+});
+
+const close: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("close" as const),
+  sym,
+  alt,
+  part: fc.integer({ min: 0, max: 3 }),
+});
+
+const cancel: fc.Arbitrary<Step> = fc.record({ t: fc.constant("cancel" as const), pick: fc.nat({ max: 15 }) });
+
+const funding: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("funding" as const),
+  cryptoPpm: fc.constantFrom(0, 50, 100, 300),
+  rolloverPpm: fc.constantFrom(0, 20, 80),
+});
+
+const news: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("news" as const),
+  offsetS: fc.integer({ min: -660, max: 660 }),
+  target: fc.nat({ max: 4 }),
+  edge: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 4 }) }),
+});
+
+const wait: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("wait" as const),
+  ms: fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: 1, max: 120_000 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 120_000, max: 4 * 3_600_000 }) },
+  ),
+});
+
+const day: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("day" as const),
+  minutes: fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 3, arbitrary: fc.nat({ max: 1439 }) }),
+});
+
+export const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 30, arbitrary: price },
+  { weight: 18, arbitrary: market },
+  { weight: 12, arbitrary: limit },
+  { weight: 8, arbitrary: stop },
+  { weight: 7, arbitrary: close },
+  { weight: 7, arbitrary: cancel },
+  { weight: 3, arbitrary: funding },
+  { weight: 3, arbitrary: news },
+  { weight: 8, arbitrary: wait },
+  { weight: 2, arbitrary: day },
+);
+
+export function stepsArb(length: number): fc.Arbitrary<Step[]> {
+  return fc.array(stepArb, { minLength: length, maxLength: length });
+}
