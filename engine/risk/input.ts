@@ -30,8 +30,18 @@ export function riskInput(parts: RiskInputParts): RiskInput {
   const exposureNotional =
     parts.exposureSteps > 0 ? notionalOf(parts.priceTicks, parts.exposureSteps, tickerUnits(spec).unitsPerTickStep) : 0;
   const extra = { symbol: order.symbol, side: order.side, notional: exposureNotional };
+  // Field by field, not a spread: one fixed-shape literal (a spread of the parts cost ~7 µs per order).
   return {
-    ...parts,
+    state,
+    market,
+    now: parts.now,
+    calendar: parts.calendar,
+    spec,
+    quote,
+    order,
+    exposureSteps: parts.exposureSteps,
+    priceTicks: parts.priceTicks,
+    leverage: parts.leverage,
     margin: marginSnapshot(state, market),
     limits: limitsOf(state),
     exposureNotional,
@@ -41,13 +51,14 @@ export function riskInput(parts: RiskInputParts): RiskInput {
   };
 }
 
+const remaining = (units: number): number => unitsToNumber(Math.max(0, units));
+
 /**
  * Computed as if the order were accepted (its opening fee paid, its exposure counted): for an accepted
  * order the room it leaves, for a rejected one the room it would have left (0 where it breaks a cap).
  */
 export function headroomOf(input: RiskInput): RiskHeadroom {
   const { limits, margin, openingFee, state } = input;
-  const remaining = (units: number): number => unitsToNumber(Math.max(0, units));
   return {
     daily_loss_remaining: remaining(limits.dailyLimit - dailyLoss(state, margin.equity) - openingFee),
     drawdown_remaining: remaining(margin.equity - openingFee - limits.drawdownFloor),

@@ -84,3 +84,27 @@ describe("breach levels at, just under and just over each threshold", () => {
     expect(levelsReached(0, 0)).toBe(3);
   });
 });
+
+describe("percentOf without BigInt", () => {
+  it("agrees with exact BigInt arithmetic, rounding half away from zero", () => {
+    const exact = (units: bigint, ppm: bigint): bigint => {
+      const negative = units < 0n;
+      const m = negative ? -units : units;
+      let q = (m * ppm) / 1_000_000n;
+      if (((m * ppm) % 1_000_000n) * 2n >= 1_000_000n) q += 1n;
+      return negative ? -q : q;
+    };
+    const cases: [number, number][] = [
+      [20_000_000_000_000, 5],
+      [20_000_000_000_001, 3.0001],
+      [999_999, 50],
+      [1_500_000, 33.3333],
+      [-20_000_000_000_123, 10],
+      [123_456_789_012_345, 0.0001],
+      [5, 10],
+    ];
+    for (const [units, pct] of cases) {
+      expect(percentOf(units, pct)).toBe(Number(exact(BigInt(units), BigInt(Math.round(pct * 10_000)))));
+    }
+  });
+});

@@ -4,9 +4,22 @@
 import type { Plan } from "../accounts/plans.js";
 import { mulDivRound, PPM } from "../market/units.js";
 
-/** `pct` percent of `units`, rounded to the unit (`pct` with up to 4 decimals, as plans give them). */
+/**
+ * `pct` percent of `units`, rounded half away from zero to the unit (`pct` with up to 4 decimals, as plans
+ * give them). Computed in two exact halves (whole millions of units, then the rest) instead of one product:
+ * balances × ppm pass 2^53 (200,000 USD × 5% is 1e18), and the BigInt path would run on every order.
+ */
 export function percentOf(units: number, pct: number): number {
-  return mulDivRound(units, Math.round(pct * 10_000), PPM);
+  const ppm = Math.round(pct * 10_000);
+  const negative = units < 0;
+  const magnitude = negative ? -units : units;
+  const millions = Math.floor(magnitude / PPM);
+  const rest = magnitude - millions * PPM;
+  const product = millions * ppm;
+  const result = Number.isSafeInteger(product)
+    ? product + mulDivRound(rest, ppm, PPM)
+    : mulDivRound(magnitude, ppm, PPM);
+  return negative ? -result : result;
 }
 
 /** What the limits are computed from (a subset of the account state). */
