@@ -99,12 +99,27 @@ export function defaultVenueFor(plan: Plan, requested: Venue | null): Venue {
   return first;
 }
 
+/**
+ * One shared, frozen object per distinct plan (rule set): every account opened on a plan carries an equal
+ * copy in its journal, and thousands of copies in memory only cost cache on every price update.
+ */
+const PLAN_OBJECTS = new Map<string, Plan>();
+function internPlan(plan: Plan): Plan {
+  const key = JSON.stringify(plan);
+  let shared = PLAN_OBJECTS.get(key);
+  if (shared === undefined) {
+    shared = Object.freeze(JSON.parse(key) as Plan);
+    PLAN_OBJECTS.set(key, shared);
+  }
+  return shared;
+}
+
 /** A fresh state from its opening event (balance = starting balance). */
 export function accountStateFrom(event: AccountOpened): AccountState {
   return {
     account_id: event.account_id,
     user_id: event.user_id,
-    plan: event.plan,
+    plan: internPlan(event.plan),
     label: event.label,
     state: AccountStatus.ACTIVE,
     default_venue: event.default_venue,
