@@ -186,6 +186,15 @@ describe("KeyCache revocations", () => {
     t.cache.close();
   });
 
+  it("never keeps an answer asked before the lease ran (the stream may not have been attached yet)", () => {
+    const t = setup();
+    const ticket = t.cache.ticket();
+    t.lease();
+    t.cache.remember(ticket, KEY, SECRET, answer());
+    expect(t.cache.size).toBe(0);
+    t.cache.close();
+  });
+
   it("never keeps an answer that was in flight across a reconnect", async () => {
     vi.useFakeTimers();
     const t = setup();

@@ -58,6 +58,12 @@ interface Entry {
 export interface Ticket {
   readonly generation: number;
   readonly revocations: number;
+  /**
+   * Whether the lease ran when the ticket was taken. Without it the wallet may not have attached this
+   * stream yet: a revocation made before the attach would never reach it, and an answer computed before
+   * that revocation could arrive after the first pong.
+   */
+  readonly trusted: boolean;
 }
 
 export type Validation = Pick<
@@ -140,12 +146,12 @@ export class KeyCache {
   }
 
   ticket(): Ticket {
-    return { generation: this.generation, revocations: this.revocations };
+    return { generation: this.generation, revocations: this.revocations, trusted: this.trusted };
   }
 
   /** Keeps a valid answer from the wallet, unless anything that could make it stale happened meanwhile. */
   remember(ticket: Ticket, key: string, secret: string, answer: ValidateApiKeyResponse__Output): void {
-    if (!answer.valid || !this.trusted) return;
+    if (!answer.valid || !ticket.trusted || !this.trusted) return;
     if (ticket.generation !== this.generation || ticket.revocations !== this.revocations) return;
     const permissions = answer.permissions.filter(isScope);
     const existing = this.entries.get(key);
