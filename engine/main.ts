@@ -16,6 +16,7 @@ import { loadStoredCalendar, storeCalendar } from "./store/calendar.js";
 import { CATALOGUE } from "./market/catalogue.js";
 import { LivePrices, type TickQuote } from "./market/prices.js";
 import { PriceSimulator } from "./market/simulator.js";
+import { nextFundingAt } from "./risk/funding.js";
 import { createEngineServer } from "./server.js";
 import { startShards } from "./shard/runtime.js";
 
@@ -104,21 +105,37 @@ export async function startEngine(
     }, settings.SIMULATOR_INTERVAL_MS);
   }
 
-  // Funding: a tick through every shard like a price update; a slow tick never piles up behind itself.
+  // Funding: a tick through every shard like a price update, at fixed UTC times (multiples of the interval);
+  // a slow tick never piles up behind itself.
   const rates = { cryptoPpm: settings.FUNDING_RATE_CRYPTO_PPM, rolloverPpm: settings.FUNDING_ROLLOVER_PPM };
   let funding = false;
-  const fundingTimer = setInterval(() => {
-    if (funding) return;
-    funding = true;
-    runtime
-      .market({ prices: [], funding: rates })
-      .catch((error: unknown) => {
-        log.warn({ err: error }, "funding tick failed");
-      })
-      .finally(() => {
-        funding = false;
-      });
-  }, settings.FUNDING_INTERVAL_MS);
+  let fundingTimer: NodeJS.Timeout | undefined;
+  let fundingStopped = false;
+  const scheduleFunding = (): void => {
+    if (fundingStopped) return;
+    const at = nextFundingAt(now(), settings.FUNDING_INTERVAL_MS);
+    fundingTimer = setTimeout(
+      () => {
+        scheduleFunding();
+        if (funding) return;
+        funding = true;
+        runtime
+          .market({ prices: [], funding: rates })
+          .catch((error: unknown) => {
+            log.warn({ err: error }, "funding tick failed");
+          })
+          .finally(() => {
+            funding = false;
+          });
+      },
+      Math.max(0, at - now()),
+    );
+  };
+  scheduleFunding();
+  const stopFunding = (): void => {
+    fundingStopped = true;
+    clearTimeout(fundingTimer);
+  };
 
   const server = createEngineServer({
     catalogue: CATALOGUE,
@@ -135,7 +152,7 @@ export async function startEngine(
   });
   const cleanup = async (): Promise<void> => {
     clearInterval(feed);
-    clearInterval(fundingTimer);
+    stopFunding();
     await runtime.stop();
     await db.close();
   };
@@ -165,7 +182,7 @@ export async function startEngine(
   let stopping: Promise<void> | undefined;
   const stop = async (): Promise<void> => {
     clearInterval(feed);
-    clearInterval(fundingTimer);
+    stopFunding();
     await shutdownServer(server, SHUTDOWN_GRACE_MS);
     await admin.close();
     await cleanup();

@@ -25,6 +25,14 @@ export function fundingRatePpm(
   return pays ? -rates.cryptoPpm : rates.cryptoPpm;
 }
 
+/**
+ * When the next funding tick is due: the next multiple of the interval since the Unix epoch, so an 8-hour
+ * interval pays at 00:00, 08:00 and 16:00 UTC whenever the engine was started.
+ */
+export function nextFundingAt(nowMs: number, intervalMs: number): number {
+  return (Math.floor(nowMs / intervalMs) + 1) * intervalMs;
+}
+
 /** One FundingPaid per open position with a price and a non-zero amount. */
 export function payFunding(run: Run, rates: FundingRates): void {
   for (const [key, position] of [...run.state.positions]) {

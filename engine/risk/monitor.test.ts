@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { analytics, breaches, fundingReport, violations } from "../accounts/risk-queries.js";
 import { positionHistory } from "../accounts/queries.js";
 import { Harness, PLAN, usd } from "../orders/testing.js";
+import { nextFundingAt } from "./funding.js";
 
 const DAY = 86_400_000;
 const RATES = { cryptoPpm: 100, rolloverPpm: 50 };
@@ -247,5 +248,32 @@ describe("order test and headroom", () => {
     const placed = h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1", client_id: "t-1" });
     expect(placed.kind).toBe("created");
     expect(placed.risk_headroom).toEqual(tested.kind === "tested" ? tested.risk_headroom : undefined);
+  });
+});
+
+describe("termination details and funding times", () => {
+  it("cancels a parent's HELD children as the risk system, not as a consequence of the parent", () => {
+    const { h } = longTenK();
+    const parent = h.placed({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "85000" });
+    const child = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "STOP",
+      quantity: "0.01",
+      trigger_price: "80000",
+      parent_order_id: parent.order.order_id,
+    });
+    expect(child.order.status).toBe("HELD");
+    h.price("BTC-USD", "95060");
+    expect(h.account.state).toBe("TERMINATED");
+    expect(h.account.orders.get(child.order.order_id)?.reason).toBe("risk");
+    expect(h.account.orders.get(parent.order.order_id)?.reason).toBe("risk");
+  });
+
+  it("pays funding at fixed UTC times: multiples of the interval since the epoch", () => {
+    const eightHours = 8 * 3_600_000;
+    expect(nextFundingAt(Date.parse("2026-11-25T07:59:59.999Z"), eightHours)).toBe(Date.parse("2026-11-25T08:00:00Z"));
+    expect(nextFundingAt(Date.parse("2026-11-25T08:00:00.000Z"), eightHours)).toBe(Date.parse("2026-11-25T16:00:00Z"));
+    expect(nextFundingAt(Date.parse("2026-11-25T23:30:00.000Z"), eightHours)).toBe(Date.parse("2026-11-26T00:00:00Z"));
   });
 });

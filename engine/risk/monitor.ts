@@ -42,7 +42,9 @@ function recordLevels(run: Run, rule: LimitRule, from: number, reached: number, 
 
 /** Cancels every working order (risk), closes every position at the mark, then marks the account TERMINATED. */
 export function terminate(run: Run, rule: LimitRule, limit: number, value: number): void {
-  for (const orderId of [...run.state.working.keys()]) cancelOrder(run, orderId, "risk");
+  // Newest first: children (placed after their parents) are canceled by the risk system themselves, not as
+  // a consequence of their parent's cancel.
+  for (const orderId of [...run.state.working.keys()].reverse()) cancelOrder(run, orderId, "risk");
   for (const position of [...run.state.positions.values()]) closeAtMark(run, position);
   run.emit({
     type: "AccountTerminated",
