@@ -37,7 +37,7 @@ export interface ClosedPositionRow {
   venue: Venue;
   opened_at: string;
   closed_at: string;
-  /** Issue 4 defines R (realized P&L / initial risk); null until then. */
+  /** R = net P&L / initial risk (docs/risk.md, "Analytics"); set by the history query, null in this bare row. */
   r_multiple: number | null;
 }
 
