@@ -27,6 +27,7 @@ import { utcDate, utcDayStart } from "./orders/time.js";
 import { payFunding, type FundingRates } from "./risk/funding.js";
 import { marginSnapshot } from "./risk/margin.js";
 import { monitor, monitorWouldAct } from "./risk/monitor.js";
+import { cachedBand } from "./risk/quiet-band.js";
 import {
   invalid,
   conflict,
@@ -268,11 +269,28 @@ const QUIET: Decision = Object.freeze({
   reply: Object.freeze({ kind: "ok" }),
 });
 
-/** True when a price update can change nothing for this account (see decideAny). */
-function quietUpdate(state: AccountState, symbols: ReadonlySet<string> | undefined, ctx: DecideContext): boolean {
+/**
+ * True when a price update can change nothing for this account (see decideAny). `useBand` false skips the
+ * quiet band (tests hold the band to the full check with it).
+ */
+export function quietUpdate(
+  state: AccountState,
+  symbols: ReadonlySet<string> | undefined,
+  ctx: DecideContext,
+  useBand = true,
+): boolean {
   // A terminated account holds nothing and records nothing more (not even a new day).
   if (state.state === "TERMINATED") return true;
   if (ctx.now >= state.next_day_at) return false;
+  // The quiet band: a few numbers next to the state instead of its maps (risk/quiet-band.ts).
+  if (useBand) {
+    const band = cachedBand(state, ctx.market);
+    if (band.symbol !== null && ctx.now < band.until) {
+      if (band.symbol === "" || (symbols !== undefined && !symbols.has(band.symbol))) return true;
+      const mark = ctx.market.quotes.get(band.symbol)?.mark;
+      if (mark !== undefined && mark >= band.low && mark <= band.high) return true;
+    }
+  }
   if (state.expiries.size > 0) for (const expireAt of state.expiries.values()) if (expireAt <= ctx.now) return false;
   for (const order of state.working.values()) {
     if (order.status === "HELD" || (symbols !== undefined && !symbols.has(order.symbol))) continue;
