@@ -95,7 +95,9 @@ describe("quiet band", () => {
     // Below: the day's 50% (250 USD, reached at 97,560). Above: a new high-water mark past 100,060.
     expect(band).toMatchObject({ symbol: "BTC-USD", low: 975_601, high: 1_000_600 });
     const check = (mark: number) => {
-      h.market.quotes.get("BTC-USD")!.mark = mark;
+      const quote = h.market.quotes.get("BTC-USD");
+      if (quote === undefined) throw new Error("no quote");
+      quote.mark = mark;
       return quietUpdate(h.account, new Set(["BTC-USD"]), { now: h.now, market: h.market, nextId: h.nextId }, false);
     };
     expect([check(band.low - 1), check(band.low), check(band.high), check(band.high + 1)]).toEqual([
