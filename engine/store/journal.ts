@@ -1,7 +1,6 @@
 // The engine's event journal in PostgreSQL. A shard appends a whole batch in one transaction and reads
 // its accounts back on start (or after a failed commit) in (account, seq) order, a page at a time.
 import type pg from "pg";
-import { transaction } from "../../kernel/db.js";
 
 export interface NewAccountRow {
   accountId: string;
@@ -42,31 +41,31 @@ export class Journal {
   ) {}
 
   /**
-   * Appends new accounts and events in one transaction (one multi-row INSERT each). A duplicate
-   * (account_id, seq) fails the whole append: it means two writers own the account.
+   * Appends new accounts and events atomically in ONE statement (a data-modifying CTE inserts the accounts,
+   * the outer INSERT the events): one round trip per batch instead of BEGIN, two INSERTs and COMMIT, which
+   * cost the shard threads more in socket writes than the batch itself. A duplicate (account_id, seq) fails
+   * the whole statement: it means two writers own the account. The events' foreign key sees the accounts the
+   * CTE inserted (constraints are checked at the end of the statement).
    */
   async append(accounts: readonly NewAccountRow[], events: readonly EventRow[]): Promise<void> {
-    await transaction(this.pool, async (client) => {
-      if (accounts.length > 0) {
-        await client.query(
-          `INSERT INTO engine_accounts (account_id, user_id, partition)
-           SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[])`,
-          [accounts.map((a) => a.accountId), accounts.map((a) => a.userId), accounts.map((a) => a.partition)],
-        );
-      }
-      if (events.length > 0) {
-        await client.query(
-          `INSERT INTO engine_events (account_id, seq, type, payload)
-           SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::jsonb[])`,
-          [
-            events.map((e) => e.accountId),
-            events.map((e) => e.seq),
-            events.map((e) => e.type),
-            events.map((e) => e.payload),
-          ],
-        );
-      }
-    });
+    if (accounts.length === 0 && events.length === 0) return;
+    await this.pool.query(
+      `WITH new_accounts AS (
+         INSERT INTO engine_accounts (account_id, user_id, partition)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[])
+       )
+       INSERT INTO engine_events (account_id, seq, type, payload)
+       SELECT * FROM unnest($4::uuid[], $5::bigint[], $6::text[], $7::jsonb[])`,
+      [
+        accounts.map((a) => a.accountId),
+        accounts.map((a) => a.userId),
+        accounts.map((a) => a.partition),
+        events.map((e) => e.accountId),
+        events.map((e) => e.seq),
+        events.map((e) => e.type),
+        events.map((e) => e.payload),
+      ],
+    );
   }
 
   /** Streams every event of the accounts in `partitions`, in (account, seq) order. */

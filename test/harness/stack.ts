@@ -80,7 +80,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const output = (): string => chunks.join("");
 
   const launch = (name: string, entry: string, env: Record<string, string>): Started => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, entry)], {
+    // STACK_NODE_ARGS adds node flags to every process, for profiling a benchmark's stack
+    // (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"; NODE_OPTIONS does not allow --cpu-prof).
+    const extra = (process.env.STACK_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
+    const child = spawn(process.execPath, [...extra, "--import", "tsx", path.join(ROOT, entry)], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "info", ...env },
       stdio: ["ignore", "pipe", "pipe"],
