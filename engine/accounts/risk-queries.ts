@@ -4,6 +4,7 @@ import type { MarketView } from "../market/book.js";
 import { notionalOf, unitsFor, unitsToNumber } from "../market/units.js";
 import { toIso } from "../orders/time.js";
 import type { ClosedPosition } from "../positions/types.js";
+import { notionalAtMark } from "../risk/exposure.js";
 import { percentOf } from "../risk/limits.js";
 import type { AccountState } from "./state.js";
 
@@ -166,11 +167,7 @@ export function analytics(state: AccountState, market: MarketView): Analytics {
   for (const position of state.positions.values()) {
     const spec = market.catalogue.bySymbol(position.symbol);
     if (spec === undefined) continue;
-    const quote = market.quotes.get(position.symbol);
-    const units =
-      quote === undefined
-        ? position.cost_basis
-        : notionalOf(quote.mark, position.quantity, quote.units.unitsPerTickStep);
+    const units = notionalAtMark(position, market);
     const key = `${spec.asset_class}|${position.venue}`;
     const row = exposure.get(key) ?? { asset_class: spec.asset_class, venue: position.venue, notional: 0, units: 0 };
     row.units += units;

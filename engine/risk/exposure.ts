@@ -5,9 +5,9 @@
 import type { AccountState } from "../accounts/state.js";
 import type { MarketView } from "../market/book.js";
 import { VENUES } from "../market/types.js";
-import { notionalOf, unitsFor } from "../market/units.js";
+import { notionalOf } from "../market/units.js";
 import type { Side } from "../orders/types.js";
-import { positionKey } from "../positions/types.js";
+import { positionKey, type Position } from "../positions/types.js";
 
 /** An order being checked: its side and the notional it could add (units). */
 export interface ExtraExposure {
@@ -16,17 +16,20 @@ export interface ExtraExposure {
   readonly notional: number;
 }
 
+/** A position's notional (units) at the mark, at its entry while the symbol has no price. */
+export function notionalAtMark(position: Position, market: MarketView): number {
+  const quote = market.quotes.get(position.symbol);
+  if (quote === undefined) return position.cost_basis;
+  return notionalOf(quote.mark, position.quantity, quote.units.unitsPerTickStep);
+}
+
 /** Signed notional (long positive) of the symbol's open positions at the mark (at entry without a price). */
 export function positionNotional(state: AccountState, market: MarketView, symbol: string): number {
   let total = 0;
   for (const venue of VENUES) {
     const position = state.positions.get(positionKey(symbol, venue));
     if (position === undefined) continue;
-    const quote = market.quotes.get(symbol);
-    const value =
-      quote === undefined
-        ? position.cost_basis
-        : notionalOf(quote.mark, position.quantity, unitsFor(market.catalogue, symbol).unitsPerTickStep);
+    const value = notionalAtMark(position, market);
     total += position.side === "BUY" ? value : -value;
   }
   return total;

@@ -33,15 +33,21 @@ export interface MarginSnapshot {
   readonly available: number;
 }
 
-/** The account's margin at the view's marks (a position on a symbol without a price counts at entry). */
-export function marginSnapshot(state: AccountState, market: MarketView): MarginSnapshot {
+/** Σ unrealized P&L at the view's marks (a position on a symbol without a price counts at entry: 0). */
+export function unrealizedOf(state: AccountState, market: MarketView): number {
   let unrealized = 0;
-  let locked = 0;
   for (const position of state.positions.values()) {
-    locked += positionMargin(position);
     const quote = market.quotes.get(position.symbol);
     if (quote !== undefined) unrealized += unrealizedPnl(position, quote.mark, quote.units);
   }
+  return unrealized;
+}
+
+/** The account's margin at the view's marks (a position on a symbol without a price counts at entry). */
+export function marginSnapshot(state: AccountState, market: MarketView): MarginSnapshot {
+  const unrealized = unrealizedOf(state, market);
+  let locked = 0;
+  for (const position of state.positions.values()) locked += positionMargin(position);
   const equity = state.balance + unrealized;
   const reserved = state.reserved_margin;
   return { unrealized, equity, locked, reserved, available: equity - locked - reserved };

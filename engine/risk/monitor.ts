@@ -8,8 +8,7 @@ import { cancelOrder, closeAtMark } from "../orders/execution.js";
 import type { Run } from "../orders/run.js";
 import { utcDate } from "../orders/time.js";
 import { BREACH_LEVELS, dailyLoss, drawdownUsed, levelsReached, limitsOf, percentOf } from "./limits.js";
-import { marginSnapshot } from "./margin.js";
-import { unrealizedPnl } from "../positions/ledger.js";
+import { marginSnapshot, unrealizedOf } from "./margin.js";
 import type { LimitRule } from "./types.js";
 
 const RULE_NAMES: Record<LimitRule, string> = {
@@ -91,23 +90,13 @@ export function monitor(run: Run): void {
   }
 }
 
-/** Equity at the view's marks without allocating (the hot path of every price update). */
-function equityOf(state: Run["state"], market: Run["market"]): number {
-  let unrealized = 0;
-  for (const position of state.positions.values()) {
-    const quote = market.quotes.get(position.symbol);
-    if (quote !== undefined) unrealized += unrealizedPnl(position, quote.mark, quote.units);
-  }
-  return state.balance + unrealized;
-}
-
 /**
  * Whether `monitor` would emit anything for this state at these marks (a new high, a breach level, a
  * termination, passing). False lets a price update skip the whole decision for a quiet account.
  */
 export function monitorWouldAct(state: Run["state"], market: Run["market"]): boolean {
   if (state.state === AccountStatus.TERMINATED) return false;
-  const equity = equityOf(state, market);
+  const equity = state.balance + unrealizedOf(state, market);
   if (equity > state.high_water_mark) return true;
   const { plan, starting_balance: starting } = state;
   const dailyLimit = percentOf(starting, plan.daily_loss_pct);
