@@ -19,6 +19,7 @@ import { createMarketView, setQuote, type MarketView } from "./market/book.js";
 import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
 import type { ActorCore, CoreTypes } from "./shard/actor.js";
+import { outboxEntries, outboxKinds } from "./webhooks/outbox.js";
 
 /** A command as the engine server sends it: the caller's user id travels with it. */
 export interface EngineCommand {
@@ -159,6 +160,14 @@ export const core: ActorCore<EngineTypes> = {
 
   onDecided(market, events) {
     consumeFills(viewOf(market), events);
+  },
+
+  outbox(state, event, market) {
+    return outboxEntries(state, event, viewOf(market));
+  },
+
+  outboxCount(state, event) {
+    return outboxKinds(state, event).length;
   },
 
   keys(event) {

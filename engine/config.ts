@@ -1,7 +1,8 @@
 // The engine's settings: one zod schema over the environment, parsed once at start. Every bad value is
 // reported together and stops the process (see kernel/config.ts); each setting has a default.
 import { z } from "zod";
-import { commonSettings, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
+import { bool, commonSettings, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
+import { DEFAULT_SCHEDULE_MS } from "./webhooks/dispatcher.js";
 
 export const PriceFeed = {
   /** The built-in price simulator moves every symbol from its reference price. */
@@ -33,6 +34,31 @@ export const engineSettingsSchema = z.object({
   FUNDING_RATE_CRYPTO_PPM: z.coerce.number().int().min(0).max(100_000).default(100),
   /** Rollover fee per interval on forex, commodities and indices, parts per million (both sides pay). */
   FUNDING_ROLLOVER_PPM: z.coerce.number().int().min(0).max(100_000).default(50),
+  /** host:port of the wallet's gRPC listener (webhook targets); defaults to HOST:WALLET_GRPC_PORT. */
+  WALLET_GRPC_PORT: port(50052),
+  WALLET_GRPC_TARGET: z
+    .string()
+    .regex(/^[a-zA-Z0-9.:[\]-]+:\d+$/, "must be host:port")
+    .optional(),
+  /** The webhook dispatcher (docs/webhooks.md) runs in this engine. */
+  WEBHOOKS_ENABLED: bool(true),
+  /** Webhook targets may be loopback, private or link-local addresses (tests and local development only). */
+  WEBHOOK_ALLOW_PRIVATE: bool(false),
+  /** A PEM file of extra CA certificates trusted for webhook receivers (the system CAs stay trusted). */
+  WEBHOOK_CA_FILE: z.string().optional(),
+  /** Delays (ms) before each attempt: the first is the first attempt's; the count is the number of attempts. */
+  WEBHOOK_RETRY_SCHEDULE_MS: z
+    .string()
+    .default(DEFAULT_SCHEDULE_MS.join(","))
+    .transform((v) => v.split(",").map((part) => Number(part.trim())))
+    .refine(
+      (delays) => delays.length > 0 && delays.length <= 50 && delays.every((d) => Number.isInteger(d) && d >= 0),
+      "must be a comma-separated list of 1 to 50 whole milliseconds",
+    ),
+  /** How often the dispatcher polls the outbox and the due deliveries. */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+  /** A receiver must answer 2xx within this long. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
 });
 
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;

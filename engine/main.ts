@@ -1,6 +1,7 @@
 // The engine process: the shard threads (one actor per account), the price feed (simulator or market.v1
 // pushes), engine.v1 + market.v1 over gRPC on HOST:ENGINE_GRPC_PORT and /healthz, /readyz, /metrics on
 // ENGINE_METRICS_PORT; drains on SIGINT/SIGTERM. `startEngine` starts the same thing in-process for tests.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "../kernel/db.js";
@@ -19,6 +20,11 @@ import { PriceSimulator } from "./market/simulator.js";
 import { nextFundingAt } from "./risk/funding.js";
 import { createEngineServer } from "./server.js";
 import { startShards } from "./shard/runtime.js";
+import { WebhookDispatcher } from "./webhooks/dispatcher.js";
+import { webhookMetrics } from "./webhooks/metrics.js";
+import { WebhookStore } from "./webhooks/store.js";
+import { httpsTransport } from "./webhooks/transport.js";
+import { walletDirectory } from "./webhooks/wallet-directory.js";
 
 /** How long in-flight calls may run after a stop request before they are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -43,12 +49,13 @@ export async function startEngine(
 ): Promise<RunningEngine> {
   const now = overrides.now ?? Date.now;
   const registry = createRegistry("engine");
-  // The database the shards journal to; the pool here only answers readiness.
+  // The database the shards journal to.
   const db = await openDatabase({
     url: settings.DATABASE_URL,
     dataDir: settings.DATA_DIR,
     embeddedName: "pglite-engine",
-    poolSize: 1,
+    // Readiness, the webhook dispatcher and the catch-up/delivery-log reads (never in a transaction).
+    poolSize: 3,
     log,
   });
   const runtime = await startShards<EngineTypes>({
@@ -137,7 +144,38 @@ export async function startEngine(
     clearTimeout(fundingTimer);
   };
 
+  const webhooks = new WebhookStore(db.pool);
+  const metrics = webhookMetrics(registry, () => webhooks.backlog(Date.now()));
+  let dispatcher: WebhookDispatcher | undefined;
+  let closeDispatch = (): void => undefined;
+  if (settings.WEBHOOKS_ENABLED) {
+    const directory = walletDirectory(
+      settings.WALLET_GRPC_TARGET ?? `${settings.HOST}:${settings.WALLET_GRPC_PORT}`,
+      settings.INTERNAL_TOKEN,
+    );
+    const transport = httpsTransport({
+      ca: settings.WEBHOOK_CA_FILE === undefined ? undefined : readFileSync(settings.WEBHOOK_CA_FILE, "utf8"),
+      allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
+    });
+    dispatcher = new WebhookDispatcher({
+      store: webhooks,
+      keys: directory,
+      send: transport.send,
+      schedule: settings.WEBHOOK_RETRY_SCHEDULE_MS,
+      log,
+      metrics,
+      pollMs: settings.WEBHOOK_POLL_MS,
+      timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
+    });
+    closeDispatch = () => {
+      transport.close();
+      directory.close();
+    };
+  }
+
   const server = createEngineServer({
+    webhooks,
     catalogue: CATALOGUE,
     plans: PLANS,
     prices,
@@ -153,6 +191,8 @@ export async function startEngine(
   const cleanup = async (): Promise<void> => {
     clearInterval(feed);
     stopFunding();
+    await dispatcher?.stop();
+    closeDispatch();
     await runtime.stop();
     await db.close();
   };
@@ -169,6 +209,7 @@ export async function startEngine(
     await cleanup();
     throw error;
   }
+  dispatcher?.start();
   log.info(
     {
       host: settings.HOST,
@@ -183,6 +224,7 @@ export async function startEngine(
   const stop = async (): Promise<void> => {
     clearInterval(feed);
     stopFunding();
+    await dispatcher?.stop();
     await shutdownServer(server, SHUTDOWN_GRACE_MS);
     await admin.close();
     await cleanup();

@@ -28,6 +28,8 @@ import type { PriceSource, TickQuote } from "./market/prices.js";
 import { normalizeSymbol } from "./market/symbols.js";
 import { roundToGrid, tickerUnits } from "./market/units.js";
 import type { ShardRuntime } from "./shard/runtime.js";
+import { webhookHandlers } from "./webhooks/handlers.js";
+import type { WebhookStore } from "./webhooks/store.js";
 
 export interface EngineServerDeps {
   catalogue: Catalogue;
@@ -47,6 +49,8 @@ export interface EngineServerDeps {
   /** When set, every call needs `authorization: Bearer <token>` metadata. */
   internalToken: string | undefined;
   log: Logger;
+  /** The outbox and delivery tables (catch-up events, delivery log). */
+  webhooks: WebhookStore;
 }
 
 /** The wire form of one catalogue row: numbers instead of decimal strings, prices and hours as of `nowMs`. */
@@ -181,6 +185,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
   };
 
   const handlers: EngineHandlers = {
+    ...webhookHandlers(deps.webhooks, deps.now, options),
     ListTickers: unary(
       "ListTickers",
       (): ListTickersResponse => {

@@ -36,6 +36,13 @@ import type { ListViolationsResponse__Output } from "../proto/gen/engine/v1/List
 import type { Analytics__Output } from "../proto/gen/engine/v1/Analytics.js";
 import type { OrderTestResponse__Output } from "../proto/gen/engine/v1/OrderTestResponse.js";
 
+import type { Delivery__Output } from "../proto/gen/engine/v1/Delivery.js";
+import type { ListDeliveriesRequest } from "../proto/gen/engine/v1/ListDeliveriesRequest.js";
+import type { ListDeliveriesResponse__Output } from "../proto/gen/engine/v1/ListDeliveriesResponse.js";
+import type { ListEventsRequest } from "../proto/gen/engine/v1/ListEventsRequest.js";
+import type { ListEventsResponse__Output } from "../proto/gen/engine/v1/ListEventsResponse.js";
+import type { RedeliverRequest } from "../proto/gen/engine/v1/RedeliverRequest.js";
+
 const DEADLINE_MS = 10_000;
 
 function settle<T>(resolve: (value: T) => void, reject: (error: unknown) => void): grpc.requestCallback<T> {
@@ -140,6 +147,18 @@ export class EngineApi extends UnaryApi {
 
   listFunding(ref: AccountRef, requestId: string): Promise<FundingReport__Output> {
     return this.call(requestId, (m, o, cb) => this.client.ListFunding(ref, m, o, cb));
+  }
+
+  listEvents(request: ListEventsRequest, requestId: string): Promise<ListEventsResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ListEvents(request, m, o, cb));
+  }
+
+  listDeliveries(request: ListDeliveriesRequest, requestId: string): Promise<ListDeliveriesResponse__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.ListDeliveries(request, m, o, cb));
+  }
+
+  redeliver(request: RedeliverRequest, requestId: string): Promise<Delivery__Output> {
+    return this.call(requestId, (m, o, cb) => this.client.Redeliver(request, m, o, cb));
   }
 
   listBreaches(ref: AccountRef, requestId: string): Promise<ListBreachesResponse__Output> {

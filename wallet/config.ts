@@ -1,6 +1,6 @@
 // Wallet settings (CONTRACT 8), parsed once at start.
 import { z } from "zod";
-import { commonSettings, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
+import { bool, commonSettings, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
 
 const schema = z.object({
   ...commonSettings,
@@ -19,6 +19,8 @@ const schema = z.object({
       "must be a comma-separated list of 32-byte base64 keys",
     )
     .optional(),
+  /** Webhook URLs may name loopback, private or link-local addresses (tests and local development only). */
+  WEBHOOK_ALLOW_PRIVATE: bool(false),
   WALLET_DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
 });
 

@@ -63,6 +63,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     log,
     now,
     onValidation,
+    allowPrivateWebhooks: settings.WEBHOOK_ALLOW_PRIVATE,
   });
   // The gateways' key caches: every revocation (this replica's or, through the bus, another's) is passed on
   // to them, and the bus is acknowledged only once they have evicted the key or their leases have run out.

@@ -96,6 +96,23 @@ export function createWalletServer(service: WalletService, options: WalletServer
       options,
     ),
     WatchKeys: watchKeysHandler(options.watchers, options.internalToken),
+    GetWebhookTargets: unary(
+      "GetWebhookTargets",
+      async (request) => ({
+        targets: (await service.webhookTargets(request.user_ids, request.key_ids)).map((t) => ({
+          api_key_id: t.apiKeyId,
+          user_id: t.userId,
+          url: t.url,
+          secret: t.secret,
+        })),
+      }),
+      options,
+    ),
+    DisableWebhook: unary(
+      "DisableWebhook",
+      async (request) => ({ disabled: await service.disableWebhook(request.api_key_id) }),
+      options,
+    ),
   };
   // ValidateApiKey's messages go through the hand-written codec; every other method through proto-loader.
   server.addService(walletServiceDefinition(), handlers);

@@ -18,6 +18,8 @@ import type { RevocationBus } from "./revocation-bus.js";
 import type { KeyRow, KeyStore } from "./store.js";
 
 export const MAX_ACTIVE_KEYS = 10;
+/** Most user or key ids one GetWebhookTargets call may name. */
+const MAX_TARGET_QUERY = 1000;
 
 export interface ApiKeyView {
   id: string;
@@ -69,6 +71,8 @@ export interface WalletServiceDeps {
   log: Logger;
   now: () => number;
   onValidation?: (outcome: "valid" | Denial, seconds: number) => void;
+  /** WEBHOOK_ALLOW_PRIVATE. */
+  allowPrivateWebhooks?: boolean;
 }
 
 const MAX_USER_ID_LENGTH = 128;
@@ -93,7 +97,7 @@ export class WalletService {
   async create(userId: string, input: CreateInput): Promise<Created> {
     requireUser(userId);
     const nowMs = this.deps.now();
-    const checked = checkCreate(input, nowMs);
+    const checked = checkCreate(input, nowMs, { allowPrivateWebhooks: this.deps.allowPrivateWebhooks ?? false });
     if ("issues" in checked) throw ServiceError.invalid(checked.issues);
     const { label, permissions, ipWhitelist, webhookUrl, expiresAt } = checked.ok;
     const material = generateKeyMaterial();
@@ -119,6 +123,32 @@ export class WalletService {
     this.deps.index.put(material.keyHash, row);
     this.deps.log.info({ userId, keyId: row.id, keyPrefix: row.keyPrefix }, "api key created");
     return { apiKey: this.view(row), key: material.key, secret: material.secret, webhookSecret };
+  }
+
+  /**
+   * The webhook dispatcher's view (docs/webhooks.md): active keys with an enabled webhook, of these users or
+   * with these ids, secrets opened. Never logged; only the internal gRPC surface calls this.
+   */
+  async webhookTargets(
+    userIds: readonly string[],
+    keyIds: readonly string[],
+  ): Promise<{ apiKeyId: string; userId: string; url: string; secret: string }[]> {
+    if (userIds.length > MAX_TARGET_QUERY || keyIds.length > MAX_TARGET_QUERY) {
+      throw ServiceError.invalid([{ path: "user_ids", message: `at most ${MAX_TARGET_QUERY} ids per call` }]);
+    }
+    const rows = await this.deps.store.webhookTargets(userIds, keyIds, new Date(this.deps.now()));
+    return rows.map((row) => ({
+      apiKeyId: row.id,
+      userId: row.userId,
+      url: row.url,
+      secret: this.deps.sealer.open(row.sealedSecret),
+    }));
+  }
+
+  async disableWebhook(keyId: string): Promise<boolean> {
+    const disabled = await this.deps.store.disableWebhook(keyId, new Date(this.deps.now()));
+    if (disabled) this.deps.log.info({ keyId }, "webhook disabled (receiver answered 410 Gone)");
+    return disabled;
   }
 
   async list(userId: string): Promise<ApiKeyView[]> {

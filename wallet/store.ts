@@ -137,6 +137,49 @@ export class KeyStore {
     return result.rows.map(fromDb);
   }
 
+  /**
+   * Active keys with a webhook URL that is not disabled, of these users or with these ids, with the sealed
+   * webhook secret (the caller opens it).
+   */
+  async webhookTargets(
+    userIds: readonly string[],
+    keyIds: readonly string[],
+    now: Date,
+  ): Promise<{ id: string; userId: string; url: string; sealedSecret: string }[]> {
+    const ids = keyIds.filter((id) => UUID.test(id));
+    if (userIds.length === 0 && ids.length === 0) return [];
+    const result = await this.pool.query<{
+      id: string;
+      user_id: string;
+      webhook_url: string;
+      webhook_secret_enc: string;
+    }>(
+      `SELECT id, user_id, webhook_url, webhook_secret_enc FROM api_keys
+        WHERE (user_id = ANY($1::text[]) OR id = ANY($2::uuid[]))
+          AND webhook_url IS NOT NULL AND webhook_secret_enc IS NOT NULL AND webhook_disabled_at IS NULL
+          AND ${ACTIVE.replace("$NOW", "$3")}
+        ORDER BY created_at, id`,
+      [userIds, ids, now],
+    );
+    return result.rows.map((row) => ({
+      id: row.id,
+      userId: row.user_id,
+      url: row.webhook_url,
+      sealedSecret: row.webhook_secret_enc,
+    }));
+  }
+
+  /** Disables a key's webhook (410 Gone); false when it had no enabled webhook. */
+  async disableWebhook(id: string, now: Date): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    const result = await this.pool.query(
+      `UPDATE api_keys SET webhook_disabled_at = $2
+        WHERE id = $1 AND webhook_url IS NOT NULL AND webhook_disabled_at IS NULL AND revoked_at IS NULL`,
+      [id, now],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
   /** Records last use in one statement for many keys; never moves a timestamp backwards. */
   async touch(uses: ReadonlyMap<string, number>): Promise<void> {
     if (uses.size === 0) return;

@@ -14,6 +14,7 @@ import {
   type OpenPositionRow,
 } from "../positions/record.js";
 import { marginSnapshot } from "../risk/margin.js";
+import type { ClosedPosition } from "../positions/types.js";
 import type { DrawdownMode, Plan } from "./plans.js";
 import { rMultiple } from "./risk-queries.js";
 import type { AccountState, AccountStatus } from "./state.js";
@@ -220,6 +221,14 @@ function page<T>(
   return { items: picked.slice(0, query.limit), has_more: picked.length > query.limit };
 }
 
+/** One closed position as the history lists it (and as the `position.close` webhook carries it). */
+export function historyRow(state: AccountState, market: MarketView, closed: ClosedPosition): ClosedPositionRow {
+  return {
+    ...toClosedPositionRow(closed, unitsFor(market.catalogue, closed.symbol)),
+    r_multiple: rMultiple(state, market, closed),
+  };
+}
+
 export function positionHistory(state: AccountState, market: MarketView, query: ListQuery): Page<ClosedPositionRow> {
   const result = page(
     state.closed_positions,
@@ -228,10 +237,7 @@ export function positionHistory(state: AccountState, market: MarketView, query: 
     query,
   );
   return {
-    data: result.items.map((closed) => ({
-      ...toClosedPositionRow(closed, unitsFor(market.catalogue, closed.symbol)),
-      r_multiple: rMultiple(state, market, closed),
-    })),
+    data: result.items.map((closed) => historyRow(state, market, closed)),
     has_more: result.has_more,
   };
 }

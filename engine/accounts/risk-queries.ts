@@ -4,6 +4,7 @@ import type { MarketView } from "../market/book.js";
 import { notionalOf, unitsFor, unitsToNumber } from "../market/units.js";
 import { toIso } from "../orders/time.js";
 import type { ClosedPosition } from "../positions/types.js";
+import type { Breach } from "../risk/types.js";
 import { notionalAtMark } from "../risk/exposure.js";
 import { percentOf } from "../risk/limits.js";
 import type { AccountState } from "./state.js";
@@ -70,18 +71,21 @@ export interface BreachRow {
   occurred_at: string;
 }
 
-export function breaches(state: AccountState): { data: BreachRow[] } {
+/** One breach as `GET .../breaches` lists it (and as the `account.breach` webhook carries it). */
+export function breachRow(breach: Breach): BreachRow {
   return {
-    data: state.breaches.map((breach) => ({
-      breach_id: breach.breach_id,
-      rule: breach.rule,
-      severity: breach.severity,
-      threshold: unitsToNumber(breach.threshold),
-      value: unitsToNumber(breach.value),
-      message: breach.message,
-      occurred_at: toIso(breach.occurred_at),
-    })),
+    breach_id: breach.breach_id,
+    rule: breach.rule,
+    severity: breach.severity,
+    threshold: unitsToNumber(breach.threshold),
+    value: unitsToNumber(breach.value),
+    message: breach.message,
+    occurred_at: toIso(breach.occurred_at),
   };
+}
+
+export function breaches(state: AccountState): { data: BreachRow[] } {
+  return { data: state.breaches.map(breachRow) };
 }
 
 export interface ViolationRow {

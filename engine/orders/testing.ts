@@ -1,6 +1,7 @@
 // A test harness for the core (used by the *.test.ts files only): one account, a scripted market and clock,
 // deterministic ids, and the shell's loop (decide → apply → consume) so tests read as trading sessions.
 // It also keeps the full journal so every test can check that a replay rebuilds the live state.
+import { outboxEntries, type OutboxEntry } from "../webhooks/outbox.js";
 import {
   apply,
   consumeFills,
@@ -57,6 +58,8 @@ export class Harness {
   readonly market: MarketView = createMarketView();
   now: number;
   lastEvents: EngineEvent[] = [];
+  /** Every webhook event rendered so far, in order (docs/webhooks.md). */
+  readonly outbox: OutboxEntry[] = [];
   /** The news calendar decisions see (time order). */
   calendar: NewsEvent[] = [];
   private counter = 0;
@@ -78,7 +81,11 @@ export class Harness {
       nextId: this.nextId,
       calendar: this.calendar,
     });
-    for (const event of decision.events) this.state = apply(this.state, event);
+    for (const event of decision.events) {
+      this.state = apply(this.state, event);
+      // As the shard shell does: rendered right after each event, on the state it left.
+      this.outbox.push(...outboxEntries(this.state, event, this.market));
+    }
     consumeFills(this.market, decision.events);
     this.journal.push(...decision.events);
     this.lastEvents = decision.events;

@@ -68,6 +68,22 @@ export interface ActorCore<T extends CoreTypes> {
    * query can name the id instead of the account. Ids must come from `ctx.nextId` (they name the partition).
    */
   keys?(event: T["event"]): readonly string[];
+  /**
+   * The outbox entries (webhook events, docs/webhooks.md) of an event just applied to `state`, rendered now:
+   * the shell numbers them per account and journals them in the same statement as the event.
+   */
+  outbox?(state: T["state"], event: T["event"], market: T["market"] | undefined): OutboxEntry[];
+  /** How many entries `outbox` gives for this event and state, without rendering them (used on replay). */
+  outboxCount?(state: T["state"], event: T["event"]): number;
+}
+
+/** One outbox entry as a core renders it. */
+export interface OutboxEntry {
+  readonly type: string;
+  /** Epoch ms of the event. */
+  readonly at: number;
+  /** The JSON text of the envelope's `data`. */
+  readonly data: string;
 }
 
 /** What a core module exports. */

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { threadId } from "node:worker_threads";
 import { ServiceError } from "../../kernel/errors.js";
-import type { EventRow, NewAccountRow, ReadCounts, StoredEvent } from "../store/journal.js";
+import type { EventRow, NewAccountRow, OutboxRow, ReadCounts, StoredEvent } from "../store/journal.js";
 import { isDuplicateSeq } from "../store/journal.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./actor.js";
 import { idInPartition, partitionOf, partitionsOfShard } from "./partition.js";
@@ -14,7 +14,7 @@ import type { Address, ShardNotice, ShardRequest, ShardResponse, WireError } fro
 
 /** What a shard needs of the journal (engine/store/journal.ts in production). */
 export interface ShardJournal {
-  append(accounts: readonly NewAccountRow[], events: readonly EventRow[]): Promise<void>;
+  append(accounts: readonly NewAccountRow[], events: readonly EventRow[], outbox: readonly OutboxRow[]): Promise<void>;
   readPartitions(partitions: readonly number[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts>;
   readAccounts(accountIds: readonly string[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts>;
 }
@@ -41,6 +41,8 @@ interface Entry<State> {
   state: State;
   /** Events journaled for the account (its last seq). */
   seq: number;
+  /** Its last outbox sequence (webhook events, numbered per account). */
+  outbox: number;
 }
 
 interface Item<T extends CoreTypes> {
@@ -51,6 +53,7 @@ interface Item<T extends CoreTypes> {
 /** What deciding a batch collects for the journal. */
 interface Pending {
   events: EventRow[];
+  outbox: OutboxRow[];
   accounts: NewAccountRow[];
   touched: Set<string>;
 }
@@ -171,7 +174,7 @@ export class Shard<T extends CoreTypes> {
       return failAll("shard cannot load its accounts");
     }
 
-    const pending: Pending = { events: [], accounts: [], touched: new Set() };
+    const pending: Pending = { events: [], outbox: [], accounts: [], touched: new Set() };
     const responses: ShardResponse<T>[] = [];
     const stopAt = items.findIndex((item) => item.request.kind === "stop");
     try {
@@ -192,7 +195,7 @@ export class Shard<T extends CoreTypes> {
     if (pending.events.length > 0 || pending.accounts.length > 0) {
       const started = performance.now();
       try {
-        await this.options.journal.append(pending.accounts, pending.events);
+        await this.options.journal.append(pending.accounts, pending.events, pending.outbox);
         commitMs = performance.now() - started;
       } catch (error) {
         this.evict(pending.touched);
@@ -299,23 +302,47 @@ export class Shard<T extends CoreTypes> {
     if (first === undefined) return;
     pending.touched.add(accountId);
     let seq = entry?.seq ?? 0;
+    let outbox = entry?.outbox ?? 0;
     let state = this.core.apply(entry?.state, first);
     this.index(accountId, first);
     pending.events.push({ accountId, seq: ++seq, type: first.type, payload: payloads[0] ?? "null" });
+    outbox = this.queueOutbox(accountId, state, first, outbox, pending);
     for (let index = 1; index < events.length; index++) {
       const event = events[index] as T["event"];
       state = this.core.apply(state, event);
       this.index(accountId, event);
       pending.events.push({ accountId, seq: ++seq, type: event.type, payload: payloads[index] ?? "null" });
+      outbox = this.queueOutbox(accountId, state, event, outbox, pending);
     }
     this.core.onDecided?.(this.market, events);
     if (entry === undefined) {
-      this.accounts.set(accountId, { state, seq });
+      this.accounts.set(accountId, { state, seq, outbox });
       pending.accounts.push({ accountId, userId: this.core.userId(state), partition: partitionOf(accountId) });
     } else {
       entry.state = state;
       entry.seq = seq;
+      entry.outbox = outbox;
     }
+  }
+
+  /** Renders the outbox entries of an event just applied (right away: later events mutate the state). */
+  private queueOutbox(accountId: string, state: T["state"], event: T["event"], last: number, pending: Pending): number {
+    const entries = this.core.outbox?.(state, event, this.market);
+    if (entries === undefined || entries.length === 0) return last;
+    const userId = this.core.userId(state);
+    let sequence = last;
+    for (const entry of entries) {
+      pending.outbox.push({
+        accountId,
+        sequence: ++sequence,
+        eventId: this.nextId(),
+        type: entry.type,
+        userId,
+        at: entry.at,
+        data: entry.data,
+      });
+    }
+    return sequence;
   }
 
   /** Ids minted for an account name its partition (see `idInPartition`). */
@@ -367,12 +394,15 @@ export class Shard<T extends CoreTypes> {
     if (stored.seq !== expected) {
       throw new Error(`journal of account ${stored.accountId} has seq ${stored.seq} where ${expected} was expected`);
     }
-    const state = this.core.apply(entry?.state, stored.event as T["event"]);
-    this.index(stored.accountId, stored.event as T["event"]);
-    if (entry === undefined) this.accounts.set(stored.accountId, { state, seq: stored.seq });
+    const event = stored.event as T["event"];
+    const state = this.core.apply(entry?.state, event);
+    this.index(stored.accountId, event);
+    const outbox = (entry?.outbox ?? 0) + (this.core.outboxCount?.(state, event) ?? 0);
+    if (entry === undefined) this.accounts.set(stored.accountId, { state, seq: stored.seq, outbox });
     else {
       entry.state = state;
       entry.seq = stored.seq;
+      entry.outbox = outbox;
     }
   }
 

@@ -48,6 +48,7 @@ describe("migrations", () => {
     expect(applied.rows).toEqual([
       { version: 1, name: "journal" },
       { version: 2, name: "calendar" },
+      { version: 3, name: "outbox" },
     ]);
   });
 });
@@ -94,6 +95,46 @@ describe("Journal", () => {
     expect(rows.rowCount).toBe(0);
     const count = await pool.query<{ n: string }>("SELECT count(*) AS n FROM engine_events");
     expect(count.rows[0]?.n).toBe("2");
+  });
+
+  it("writes the outbox rows in the same statement as their events: all of them or none", async () => {
+    const journal = new Journal(pool);
+    const [a, b] = [randomUUID(), randomUUID()];
+    const at = Date.parse("2026-11-25T12:00:00.123Z");
+    const row = (accountId: string, sequence: number) => ({
+      accountId,
+      sequence,
+      eventId: randomUUID(),
+      type: "order.ack",
+      userId: "u",
+      at,
+      data: JSON.stringify({ n: sequence, text: 'quotes " and \\ backslashes' }),
+    });
+    await journal.append([{ accountId: a, userId: "u", partition: 0 }], events(a, 1, 2), [row(a, 1), row(a, 2)]);
+    const stored = await pool.query<{ sequence: string; created_at: Date; data: unknown; fanned_out: boolean }>(
+      "SELECT sequence, created_at, data, fanned_out FROM engine_outbox WHERE account_id = $1 ORDER BY sequence",
+      [a],
+    );
+    expect(stored.rows.map((r) => [Number(r.sequence), r.created_at.getTime(), r.data, r.fanned_out])).toEqual([
+      [1, at, { n: 1, text: 'quotes " and \\ backslashes' }, false],
+      [2, at, { n: 2, text: 'quotes " and \\ backslashes' }, false],
+    ]);
+
+    // A duplicate seq of a fails the statement: b's account, events and outbox rows are all gone.
+    await expect(
+      journal.append(
+        [{ accountId: b, userId: "u", partition: 0 }],
+        [...events(b, 1, 1), ...events(a, 2, 1)],
+        [row(b, 1), row(a, 3)],
+      ),
+    ).rejects.toThrow();
+    const count = await pool.query<{ n: string }>("SELECT count(*) AS n FROM engine_outbox");
+    expect(count.rows[0]?.n).toBe("2");
+
+    // A duplicate outbox sequence fails the events with it.
+    await expect(journal.append([], events(a, 3, 1), [row(a, 2)])).rejects.toThrow();
+    const events3 = await pool.query("SELECT 1 FROM engine_events WHERE account_id = $1 AND seq = 3", [a]);
+    expect(events3.rowCount).toBe(0);
   });
 
   it("refuses events of an account it has no row for", async () => {

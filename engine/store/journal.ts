@@ -16,6 +16,20 @@ export interface EventRow {
   payload: string;
 }
 
+/** One webhook event for the outbox (docs/webhooks.md): numbered per account, written with its cause. */
+export interface OutboxRow {
+  accountId: string;
+  /** Per account, from 1, by one. */
+  sequence: number;
+  eventId: string;
+  type: string;
+  userId: string;
+  /** Epoch ms. */
+  at: number;
+  /** JSON text. */
+  data: string;
+}
+
 export interface StoredEvent {
   accountId: string;
   seq: number;
@@ -41,18 +55,27 @@ export class Journal {
   ) {}
 
   /**
-   * Appends new accounts and events atomically in ONE statement (a data-modifying CTE inserts the accounts,
-   * the outer INSERT the events): one round trip per batch instead of BEGIN, two INSERTs and COMMIT, which
-   * cost the shard threads more in socket writes than the batch itself. A duplicate (account_id, seq) fails
-   * the whole statement: it means two writers own the account. The events' foreign key sees the accounts the
-   * CTE inserted (constraints are checked at the end of the statement).
+   * Appends new accounts, events and their outbox rows atomically in ONE statement (data-modifying CTEs insert
+   * the accounts and the outbox rows, the outer INSERT the events): one round trip per batch instead of BEGIN,
+   * three INSERTs and COMMIT, which cost the shard threads more in socket writes than the batch itself. A
+   * duplicate (account_id, seq) fails the whole statement: it means two writers own the account. The foreign
+   * keys see the accounts the CTE inserted (constraints are checked at the end of the statement).
    */
-  async append(accounts: readonly NewAccountRow[], events: readonly EventRow[]): Promise<void> {
+  async append(
+    accounts: readonly NewAccountRow[],
+    events: readonly EventRow[],
+    outbox: readonly OutboxRow[] = [],
+  ): Promise<void> {
     if (accounts.length === 0 && events.length === 0) return;
     await this.pool.query(
       `WITH new_accounts AS (
          INSERT INTO engine_accounts (account_id, user_id, partition)
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[])
+       ), new_outbox AS (
+         INSERT INTO engine_outbox (account_id, sequence, event_id, type, user_id, created_at, data)
+         SELECT a, s, e, t, u, to_timestamp(ms / 1000.0), d
+           FROM unnest($8::uuid[], $9::bigint[], $10::uuid[], $11::text[], $12::text[], $13::float8[], $14::json[])
+             AS x(a, s, e, t, u, ms, d)
        )
        INSERT INTO engine_events (account_id, seq, type, payload)
        SELECT * FROM unnest($4::uuid[], $5::bigint[], $6::text[], $7::jsonb[])`,
@@ -64,6 +87,13 @@ export class Journal {
         events.map((e) => e.seq),
         events.map((e) => e.type),
         events.map((e) => e.payload),
+        outbox.map((o) => o.accountId),
+        outbox.map((o) => o.sequence),
+        outbox.map((o) => o.eventId),
+        outbox.map((o) => o.type),
+        outbox.map((o) => o.userId),
+        outbox.map((o) => o.at),
+        outbox.map((o) => o.data),
       ],
     );
   }

@@ -5,6 +5,7 @@ import { Router, type RequestHandler } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
 import { createKey } from "./create-key.js";
+import { listDeliveries, redeliver } from "./deliveries.js";
 import { listKeys } from "./list-keys.js";
 import { revokeKey } from "./revoke-key.js";
 import { validateKey } from "./validate-key.js";
@@ -37,5 +38,7 @@ export function apiRouter(clients: Clients, options: ApiRouterOptions): Router {
   router.get("/api-keys", listKeys(clients));
   router.post("/api-keys", createKey(clients));
   router.delete("/api-keys/:id", revokeKey(clients, options.onRevoked));
+  router.get("/api-keys/:id/deliveries", listDeliveries(clients));
+  router.post("/api-keys/:id/deliveries/:delivery_id/redeliver", redeliver(clients));
   return router;
 }

@@ -18,6 +18,7 @@ import {
 } from "./accounts.js";
 import { authenticate, type AuthDeps } from "./auth.js";
 import { getCalendar, listPlans, listTickers } from "./catalogue.js";
+import { listEvents } from "./events.js";
 import { amendOrder, cancelOrder, closePosition, placeOrder, testOrder } from "./orders.js";
 
 export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler): Router {
@@ -39,6 +40,7 @@ export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler)
   router.get("/account/:account_id/breaches", read, listBreaches(clients));
   router.get("/account/:account_id/violations", read, listViolations(clients));
   router.get("/account/:account_id/analytics", read, getAnalytics(clients));
+  router.get("/account/:account_id/events", read, listEvents(clients));
   router.post("/order", trade, body, placeOrder(clients));
   router.post("/order/test", trade, body, testOrder(clients));
   router.delete("/order/:order_id", manage, cancelOrder(clients));

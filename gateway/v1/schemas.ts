@@ -96,6 +96,25 @@ export const ListQuery = z.strictObject({
   ),
 });
 
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, "must be a whole number")
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
+
+/** GET /v1/account/:id/events (docs/webhooks.md, "Catching up"). */
+export const EventsQuery = z.strictObject({
+  after: optional(wholeNumber(0, Number.MAX_SAFE_INTEGER)),
+  limit: optional(wholeNumber(1, 1000)),
+});
+
+/** GET /api/api-keys/:id/deliveries. */
+export const DeliveriesQuery = z.strictObject({
+  limit: optional(wholeNumber(1, 200)),
+  before: optional(z.string().refine((v) => isUuid(v), "must be a delivery id")),
+});
+
 export const CalendarQuery = z.strictObject({
   from: optional(z.string()),
   to: optional(z.string()),

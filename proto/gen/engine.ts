@@ -39,6 +39,14 @@ import type {
   CreateAccountRequest__Output as _engine_v1_CreateAccountRequest__Output,
 } from "./engine/v1/CreateAccountRequest.js";
 import type {
+  Delivery as _engine_v1_Delivery,
+  Delivery__Output as _engine_v1_Delivery__Output,
+} from "./engine/v1/Delivery.js";
+import type {
+  DeliveryAttempt as _engine_v1_DeliveryAttempt,
+  DeliveryAttempt__Output as _engine_v1_DeliveryAttempt__Output,
+} from "./engine/v1/DeliveryAttempt.js";
+import type {
   EngineClient as _engine_v1_EngineClient,
   EngineDefinition as _engine_v1_EngineDefinition,
 } from "./engine/v1/Engine.js";
@@ -71,6 +79,22 @@ import type {
   ListClosedPositionsResponse as _engine_v1_ListClosedPositionsResponse,
   ListClosedPositionsResponse__Output as _engine_v1_ListClosedPositionsResponse__Output,
 } from "./engine/v1/ListClosedPositionsResponse.js";
+import type {
+  ListDeliveriesRequest as _engine_v1_ListDeliveriesRequest,
+  ListDeliveriesRequest__Output as _engine_v1_ListDeliveriesRequest__Output,
+} from "./engine/v1/ListDeliveriesRequest.js";
+import type {
+  ListDeliveriesResponse as _engine_v1_ListDeliveriesResponse,
+  ListDeliveriesResponse__Output as _engine_v1_ListDeliveriesResponse__Output,
+} from "./engine/v1/ListDeliveriesResponse.js";
+import type {
+  ListEventsRequest as _engine_v1_ListEventsRequest,
+  ListEventsRequest__Output as _engine_v1_ListEventsRequest__Output,
+} from "./engine/v1/ListEventsRequest.js";
+import type {
+  ListEventsResponse as _engine_v1_ListEventsResponse,
+  ListEventsResponse__Output as _engine_v1_ListEventsResponse__Output,
+} from "./engine/v1/ListEventsResponse.js";
 import type {
   ListFillsResponse as _engine_v1_ListFillsResponse,
   ListFillsResponse__Output as _engine_v1_ListFillsResponse__Output,
@@ -142,6 +166,10 @@ import type {
   Position__Output as _engine_v1_Position__Output,
 } from "./engine/v1/Position.js";
 import type {
+  RedeliverRequest as _engine_v1_RedeliverRequest,
+  RedeliverRequest__Output as _engine_v1_RedeliverRequest__Output,
+} from "./engine/v1/RedeliverRequest.js";
+import type {
   RiskHeadroom as _engine_v1_RiskHeadroom,
   RiskHeadroom__Output as _engine_v1_RiskHeadroom__Output,
 } from "./engine/v1/RiskHeadroom.js";
@@ -162,6 +190,10 @@ import type {
   ViolationRecord as _engine_v1_ViolationRecord,
   ViolationRecord__Output as _engine_v1_ViolationRecord__Output,
 } from "./engine/v1/ViolationRecord.js";
+import type {
+  WebhookEvent as _engine_v1_WebhookEvent,
+  WebhookEvent__Output as _engine_v1_WebhookEvent__Output,
+} from "./engine/v1/WebhookEvent.js";
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new (...args: ConstructorParameters<Constructor>): Subtype;
@@ -186,6 +218,8 @@ export interface ProtoGrpcType {
         _engine_v1_CreateAccountRequest,
         _engine_v1_CreateAccountRequest__Output
       >;
+      Delivery: MessageTypeDefinition<_engine_v1_Delivery, _engine_v1_Delivery__Output>;
+      DeliveryAttempt: MessageTypeDefinition<_engine_v1_DeliveryAttempt, _engine_v1_DeliveryAttempt__Output>;
       Engine: SubtypeConstructor<typeof grpc.Client, _engine_v1_EngineClient> & {
         service: _engine_v1_EngineDefinition;
       };
@@ -206,6 +240,16 @@ export interface ProtoGrpcType {
         _engine_v1_ListClosedPositionsResponse,
         _engine_v1_ListClosedPositionsResponse__Output
       >;
+      ListDeliveriesRequest: MessageTypeDefinition<
+        _engine_v1_ListDeliveriesRequest,
+        _engine_v1_ListDeliveriesRequest__Output
+      >;
+      ListDeliveriesResponse: MessageTypeDefinition<
+        _engine_v1_ListDeliveriesResponse,
+        _engine_v1_ListDeliveriesResponse__Output
+      >;
+      ListEventsRequest: MessageTypeDefinition<_engine_v1_ListEventsRequest, _engine_v1_ListEventsRequest__Output>;
+      ListEventsResponse: MessageTypeDefinition<_engine_v1_ListEventsResponse, _engine_v1_ListEventsResponse__Output>;
       ListFillsResponse: MessageTypeDefinition<_engine_v1_ListFillsResponse, _engine_v1_ListFillsResponse__Output>;
       ListOrdersResponse: MessageTypeDefinition<_engine_v1_ListOrdersResponse, _engine_v1_ListOrdersResponse__Output>;
       ListPlansRequest: MessageTypeDefinition<_engine_v1_ListPlansRequest, _engine_v1_ListPlansRequest__Output>;
@@ -234,12 +278,14 @@ export interface ProtoGrpcType {
       PlaceOrderRequest: MessageTypeDefinition<_engine_v1_PlaceOrderRequest, _engine_v1_PlaceOrderRequest__Output>;
       Plan: MessageTypeDefinition<_engine_v1_Plan, _engine_v1_Plan__Output>;
       Position: MessageTypeDefinition<_engine_v1_Position, _engine_v1_Position__Output>;
+      RedeliverRequest: MessageTypeDefinition<_engine_v1_RedeliverRequest, _engine_v1_RedeliverRequest__Output>;
       RiskHeadroom: MessageTypeDefinition<_engine_v1_RiskHeadroom, _engine_v1_RiskHeadroom__Output>;
       RiskLimits: MessageTypeDefinition<_engine_v1_RiskLimits, _engine_v1_RiskLimits__Output>;
       Summary: MessageTypeDefinition<_engine_v1_Summary, _engine_v1_Summary__Output>;
       Ticker: MessageTypeDefinition<_engine_v1_Ticker, _engine_v1_Ticker__Output>;
       Violation: MessageTypeDefinition<_engine_v1_Violation, _engine_v1_Violation__Output>;
       ViolationRecord: MessageTypeDefinition<_engine_v1_ViolationRecord, _engine_v1_ViolationRecord__Output>;
+      WebhookEvent: MessageTypeDefinition<_engine_v1_WebhookEvent, _engine_v1_WebhookEvent__Output>;
     };
   };
 }

@@ -11,6 +11,22 @@ import type {
   CreateApiKeyResponse__Output as _wallet_v1_CreateApiKeyResponse__Output,
 } from "./wallet/v1/CreateApiKeyResponse.js";
 import type {
+  DisableWebhookRequest as _wallet_v1_DisableWebhookRequest,
+  DisableWebhookRequest__Output as _wallet_v1_DisableWebhookRequest__Output,
+} from "./wallet/v1/DisableWebhookRequest.js";
+import type {
+  DisableWebhookResponse as _wallet_v1_DisableWebhookResponse,
+  DisableWebhookResponse__Output as _wallet_v1_DisableWebhookResponse__Output,
+} from "./wallet/v1/DisableWebhookResponse.js";
+import type {
+  GetWebhookTargetsRequest as _wallet_v1_GetWebhookTargetsRequest,
+  GetWebhookTargetsRequest__Output as _wallet_v1_GetWebhookTargetsRequest__Output,
+} from "./wallet/v1/GetWebhookTargetsRequest.js";
+import type {
+  GetWebhookTargetsResponse as _wallet_v1_GetWebhookTargetsResponse,
+  GetWebhookTargetsResponse__Output as _wallet_v1_GetWebhookTargetsResponse__Output,
+} from "./wallet/v1/GetWebhookTargetsResponse.js";
+import type {
   KeyRevoked as _wallet_v1_KeyRevoked,
   KeyRevoked__Output as _wallet_v1_KeyRevoked__Output,
 } from "./wallet/v1/KeyRevoked.js";
@@ -55,6 +71,10 @@ import type {
   WatchKeysRequest as _wallet_v1_WatchKeysRequest,
   WatchKeysRequest__Output as _wallet_v1_WatchKeysRequest__Output,
 } from "./wallet/v1/WatchKeysRequest.js";
+import type {
+  WebhookTarget as _wallet_v1_WebhookTarget,
+  WebhookTarget__Output as _wallet_v1_WebhookTarget__Output,
+} from "./wallet/v1/WebhookTarget.js";
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new (...args: ConstructorParameters<Constructor>): Subtype;
@@ -71,6 +91,22 @@ export interface ProtoGrpcType {
       CreateApiKeyResponse: MessageTypeDefinition<
         _wallet_v1_CreateApiKeyResponse,
         _wallet_v1_CreateApiKeyResponse__Output
+      >;
+      DisableWebhookRequest: MessageTypeDefinition<
+        _wallet_v1_DisableWebhookRequest,
+        _wallet_v1_DisableWebhookRequest__Output
+      >;
+      DisableWebhookResponse: MessageTypeDefinition<
+        _wallet_v1_DisableWebhookResponse,
+        _wallet_v1_DisableWebhookResponse__Output
+      >;
+      GetWebhookTargetsRequest: MessageTypeDefinition<
+        _wallet_v1_GetWebhookTargetsRequest,
+        _wallet_v1_GetWebhookTargetsRequest__Output
+      >;
+      GetWebhookTargetsResponse: MessageTypeDefinition<
+        _wallet_v1_GetWebhookTargetsResponse,
+        _wallet_v1_GetWebhookTargetsResponse__Output
       >;
       KeyRevoked: MessageTypeDefinition<_wallet_v1_KeyRevoked, _wallet_v1_KeyRevoked__Output>;
       KeyUse: MessageTypeDefinition<_wallet_v1_KeyUse, _wallet_v1_KeyUse__Output>;
@@ -101,6 +137,7 @@ export interface ProtoGrpcType {
       };
       WatchKeysEvent: MessageTypeDefinition<_wallet_v1_WatchKeysEvent, _wallet_v1_WatchKeysEvent__Output>;
       WatchKeysRequest: MessageTypeDefinition<_wallet_v1_WatchKeysRequest, _wallet_v1_WatchKeysRequest__Output>;
+      WebhookTarget: MessageTypeDefinition<_wallet_v1_WebhookTarget, _wallet_v1_WebhookTarget__Output>;
     };
   };
 }

@@ -153,7 +153,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     launch(`wallet-${i}`, "wallet/main.ts", { ...common, WALLET_GRPC_PORT: "0", WALLET_METRICS_PORT: "0" }),
   );
   const engineEnv: Record<string, string> = { ...common, ENGINE_GRPC_PORT: "0", ENGINE_METRICS_PORT: "0" };
-  let engine = launch("engine", "engine/main.ts", engineEnv);
+  // The engine starts once the wallets listen: its webhook dispatcher asks wallet 0 for webhook targets.
+  let engine: Started | undefined;
 
   const stop = async (): Promise<void> => {
     await Promise.all(
@@ -187,6 +188,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       walletGrpc.push(portOf(line, "grpcPort"));
       walletAdmin.push(`http://127.0.0.1:${portOf(line, "adminPort")}`);
     }
+    engineEnv.WALLET_GRPC_TARGET = `127.0.0.1:${walletGrpc[0] ?? 0}`;
+    engine = launch("engine", "engine/main.ts", engineEnv);
     const engineLine = await engine.listening;
     engineGrpc = portOf(engineLine, "grpcPort");
     engineAdminPort = portOf(engineLine, "adminPort");
@@ -221,6 +224,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (restarting !== undefined) throw new Error("the engine is already being restarted");
     const run = async (): Promise<void> => {
       const old = engine;
+      if (old === undefined) throw new Error("the engine never started");
       if (old.child.exitCode === null && old.child.signalCode === null) {
         await new Promise<void>((resolve) => {
           old.child.once("exit", () => {

@@ -189,10 +189,37 @@ describe("checkCreate: webhook_url", () => {
     "https://hooks.example.com",
     "https://hooks.example.com/",
     "https://hooks.example.com:8443/path/to/hook?user=1&a=b",
-    "https://127.0.0.1/hook",
-    "https://[::1]:8443/hook",
+    "https://93.184.215.14/hook",
+    "https://[2606:4700::1111]:8443/hook",
+    // A host name is judged when each delivery connects (docs/webhooks.md, "Security").
+    "https://localhost:8443/hook",
   ])("accepts %j unchanged", (webhook_url) => {
     expect(accepted({ webhook_url }).webhookUrl).toBe(webhook_url);
+  });
+
+  it.each([
+    "https://127.0.0.1/hook",
+    "https://[::1]:8443/hook",
+    "https://10.1.2.3/hook",
+    "https://172.16.0.1/hook",
+    "https://192.168.1.1/hook",
+    "https://169.254.169.254/latest/meta-data",
+    "https://[fe80::1]/hook",
+    "https://[fd00::1]/hook",
+    "https://224.0.0.1/hook",
+    "https://[::ffff:127.0.0.1]/hook",
+    "https://0.0.0.0/hook",
+  ])("refuses the non-public address literal %j (SSRF)", (webhook_url) => {
+    expect(refused({ webhook_url })).toEqual([
+      { path: "webhook_url", message: "must not point at a loopback, private, link-local or multicast address" },
+    ]);
+  });
+
+  it("accepts a private address literal when WEBHOOK_ALLOW_PRIVATE is set", () => {
+    const result = checkCreate({ ...VALID, webhook_url: "https://127.0.0.1:9443/hook" }, NOW, {
+      allowPrivateWebhooks: true,
+    });
+    expect("ok" in result && result.ok.webhookUrl).toBe("https://127.0.0.1:9443/hook");
   });
 
   it(`accepts a URL of exactly ${MAX_URL_LENGTH} characters and refuses one character more`, () => {

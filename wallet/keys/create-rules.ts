@@ -1,5 +1,7 @@
 // Semantic rules for a new key (CONTRACT 1). The gateway checks JSON shape; these rules live with the owner
 // of the keys so every caller, REST or gRPC, gets the same answer. Issue paths use the proto field names.
+import { isIP } from "node:net";
+import { isNonPublicAddress } from "../../kernel/ssrf.js";
 import type { Issue } from "../../kernel/errors.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
 import { checkEntry } from "../../kernel/ip.js";
@@ -25,7 +27,16 @@ export interface ValidCreate {
   expiresAt: Date | undefined;
 }
 
-export function checkCreate(input: CreateInput, nowMs: number): { ok: ValidCreate } | { issues: Issue[] } {
+export interface CreateRules {
+  /** WEBHOOK_ALLOW_PRIVATE: webhook URLs may name loopback, private or link-local addresses (tests). */
+  allowPrivateWebhooks: boolean;
+}
+
+export function checkCreate(
+  input: CreateInput,
+  nowMs: number,
+  rules: CreateRules = { allowPrivateWebhooks: false },
+): { ok: ValidCreate } | { issues: Issue[] } {
   const issues: Issue[] = [];
   const label = input.label.trim();
   if (label.length === 0) issues.push({ path: "label", message: "label is required" });
@@ -52,7 +63,7 @@ export function checkCreate(input: CreateInput, nowMs: number): { ok: ValidCreat
 
   let webhookUrl: string | undefined;
   if (input.webhook_url !== undefined) {
-    const checkedUrl = checkWebhookUrl(input.webhook_url);
+    const checkedUrl = checkWebhookUrl(input.webhook_url, rules.allowPrivateWebhooks);
     if ("problem" in checkedUrl) issues.push({ path: "webhook_url", message: checkedUrl.problem });
     else webhookUrl = checkedUrl.href;
   }
@@ -71,7 +82,7 @@ export function checkCreate(input: CreateInput, nowMs: number): { ok: ValidCreat
 }
 
 /** Accepts an https URL with a host, stored as given (forms a reader could misread are refused). */
-function checkWebhookUrl(raw: string): { href: string } | { problem: string } {
+function checkWebhookUrl(raw: string, allowPrivate: boolean): { href: string } | { problem: string } {
   if (raw.length > MAX_URL_LENGTH) return { problem: `must be at most ${MAX_URL_LENGTH} characters` };
   if (!raw.startsWith("https://")) return { problem: "must start with https://" };
   // The WHATWG parser skips extra slashes ("https:///x" reads as host "x"); refuse what a reader would misread.
@@ -85,5 +96,10 @@ function checkWebhookUrl(raw: string): { href: string } | { problem: string } {
   if (url.protocol !== "https:" || url.hostname === "") return { problem: "must be an https:// URL with a host" };
   if (url.username !== "" || url.password !== "") return { problem: "must not contain credentials" };
   if (raw.includes("#")) return { problem: "must not contain a fragment" };
+  // An address literal is judged now; a host name when each delivery connects (it may resolve anywhere later).
+  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  if (!allowPrivate && isIP(host) !== 0 && isNonPublicAddress(host)) {
+    return { problem: "must not point at a loopback, private, link-local or multicast address" };
+  }
   return { href: raw };
 }

@@ -31,6 +31,10 @@ import type {
   CreateAccountRequest__Output as _engine_v1_CreateAccountRequest__Output,
 } from "../../engine/v1/CreateAccountRequest.js";
 import type {
+  Delivery as _engine_v1_Delivery,
+  Delivery__Output as _engine_v1_Delivery__Output,
+} from "../../engine/v1/Delivery.js";
+import type {
   FundingReport as _engine_v1_FundingReport,
   FundingReport__Output as _engine_v1_FundingReport__Output,
 } from "../../engine/v1/FundingReport.js";
@@ -46,6 +50,22 @@ import type {
   ListClosedPositionsResponse as _engine_v1_ListClosedPositionsResponse,
   ListClosedPositionsResponse__Output as _engine_v1_ListClosedPositionsResponse__Output,
 } from "../../engine/v1/ListClosedPositionsResponse.js";
+import type {
+  ListDeliveriesRequest as _engine_v1_ListDeliveriesRequest,
+  ListDeliveriesRequest__Output as _engine_v1_ListDeliveriesRequest__Output,
+} from "../../engine/v1/ListDeliveriesRequest.js";
+import type {
+  ListDeliveriesResponse as _engine_v1_ListDeliveriesResponse,
+  ListDeliveriesResponse__Output as _engine_v1_ListDeliveriesResponse__Output,
+} from "../../engine/v1/ListDeliveriesResponse.js";
+import type {
+  ListEventsRequest as _engine_v1_ListEventsRequest,
+  ListEventsRequest__Output as _engine_v1_ListEventsRequest__Output,
+} from "../../engine/v1/ListEventsRequest.js";
+import type {
+  ListEventsResponse as _engine_v1_ListEventsResponse,
+  ListEventsResponse__Output as _engine_v1_ListEventsResponse__Output,
+} from "../../engine/v1/ListEventsResponse.js";
 import type {
   ListFillsResponse as _engine_v1_ListFillsResponse,
   ListFillsResponse__Output as _engine_v1_ListFillsResponse__Output,
@@ -102,6 +122,10 @@ import type {
   PlaceOrderRequest as _engine_v1_PlaceOrderRequest,
   PlaceOrderRequest__Output as _engine_v1_PlaceOrderRequest__Output,
 } from "../../engine/v1/PlaceOrderRequest.js";
+import type {
+  RedeliverRequest as _engine_v1_RedeliverRequest,
+  RedeliverRequest__Output as _engine_v1_RedeliverRequest__Output,
+} from "../../engine/v1/RedeliverRequest.js";
 import type {
   Summary as _engine_v1_Summary,
   Summary__Output as _engine_v1_Summary__Output,
@@ -477,6 +501,88 @@ export interface EngineClient extends grpc.Client {
     callback: grpc.requestCallback<_engine_v1_ListBreachesResponse__Output>,
   ): grpc.ClientUnaryCall;
 
+  ListDeliveries(
+    argument: _engine_v1_ListDeliveriesRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListDeliveriesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListDeliveries(
+    argument: _engine_v1_ListDeliveriesRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListDeliveriesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListDeliveries(
+    argument: _engine_v1_ListDeliveriesRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListDeliveriesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListDeliveries(
+    argument: _engine_v1_ListDeliveriesRequest,
+    callback: grpc.requestCallback<_engine_v1_ListDeliveriesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listDeliveries(
+    argument: _engine_v1_ListDeliveriesRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListDeliveriesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listDeliveries(
+    argument: _engine_v1_ListDeliveriesRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListDeliveriesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listDeliveries(
+    argument: _engine_v1_ListDeliveriesRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListDeliveriesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listDeliveries(
+    argument: _engine_v1_ListDeliveriesRequest,
+    callback: grpc.requestCallback<_engine_v1_ListDeliveriesResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ListEvents(
+    argument: _engine_v1_ListEventsRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListEventsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListEvents(
+    argument: _engine_v1_ListEventsRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListEventsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListEvents(
+    argument: _engine_v1_ListEventsRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListEventsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListEvents(
+    argument: _engine_v1_ListEventsRequest,
+    callback: grpc.requestCallback<_engine_v1_ListEventsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listEvents(
+    argument: _engine_v1_ListEventsRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListEventsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listEvents(
+    argument: _engine_v1_ListEventsRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListEventsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listEvents(
+    argument: _engine_v1_ListEventsRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListEventsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listEvents(
+    argument: _engine_v1_ListEventsRequest,
+    callback: grpc.requestCallback<_engine_v1_ListEventsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
   ListFunding(
     argument: _engine_v1_AccountRef,
     metadata: grpc.Metadata,
@@ -844,6 +950,47 @@ export interface EngineClient extends grpc.Client {
   placeOrder(
     argument: _engine_v1_PlaceOrderRequest,
     callback: grpc.requestCallback<_engine_v1_OrderResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  Redeliver(
+    argument: _engine_v1_RedeliverRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Delivery__Output>,
+  ): grpc.ClientUnaryCall;
+  Redeliver(
+    argument: _engine_v1_RedeliverRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Delivery__Output>,
+  ): grpc.ClientUnaryCall;
+  Redeliver(
+    argument: _engine_v1_RedeliverRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Delivery__Output>,
+  ): grpc.ClientUnaryCall;
+  Redeliver(
+    argument: _engine_v1_RedeliverRequest,
+    callback: grpc.requestCallback<_engine_v1_Delivery__Output>,
+  ): grpc.ClientUnaryCall;
+  redeliver(
+    argument: _engine_v1_RedeliverRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Delivery__Output>,
+  ): grpc.ClientUnaryCall;
+  redeliver(
+    argument: _engine_v1_RedeliverRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_Delivery__Output>,
+  ): grpc.ClientUnaryCall;
+  redeliver(
+    argument: _engine_v1_RedeliverRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_Delivery__Output>,
+  ): grpc.ClientUnaryCall;
+  redeliver(
+    argument: _engine_v1_RedeliverRequest,
+    callback: grpc.requestCallback<_engine_v1_Delivery__Output>,
   ): grpc.ClientUnaryCall;
 
   TestOrder(
@@ -907,6 +1054,10 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
 
   ListBreaches: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListBreachesResponse>;
 
+  ListDeliveries: grpc.handleUnaryCall<_engine_v1_ListDeliveriesRequest__Output, _engine_v1_ListDeliveriesResponse>;
+
+  ListEvents: grpc.handleUnaryCall<_engine_v1_ListEventsRequest__Output, _engine_v1_ListEventsResponse>;
+
   ListFunding: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_FundingReport>;
 
   ListOrders: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListOrdersResponse>;
@@ -927,6 +1078,8 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
   ListViolations: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListViolationsResponse>;
 
   PlaceOrder: grpc.handleUnaryCall<_engine_v1_PlaceOrderRequest__Output, _engine_v1_OrderResponse>;
+
+  Redeliver: grpc.handleUnaryCall<_engine_v1_RedeliverRequest__Output, _engine_v1_Delivery>;
 
   TestOrder: grpc.handleUnaryCall<_engine_v1_PlaceOrderRequest__Output, _engine_v1_OrderTestResponse>;
 }
@@ -986,6 +1139,18 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_AccountRef__Output,
     _engine_v1_ListBreachesResponse__Output
   >;
+  ListDeliveries: MethodDefinition<
+    _engine_v1_ListDeliveriesRequest,
+    _engine_v1_ListDeliveriesResponse,
+    _engine_v1_ListDeliveriesRequest__Output,
+    _engine_v1_ListDeliveriesResponse__Output
+  >;
+  ListEvents: MethodDefinition<
+    _engine_v1_ListEventsRequest,
+    _engine_v1_ListEventsResponse,
+    _engine_v1_ListEventsRequest__Output,
+    _engine_v1_ListEventsResponse__Output
+  >;
   ListFunding: MethodDefinition<
     _engine_v1_AccountRef,
     _engine_v1_FundingReport,
@@ -1039,6 +1204,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_OrderResponse,
     _engine_v1_PlaceOrderRequest__Output,
     _engine_v1_OrderResponse__Output
+  >;
+  Redeliver: MethodDefinition<
+    _engine_v1_RedeliverRequest,
+    _engine_v1_Delivery,
+    _engine_v1_RedeliverRequest__Output,
+    _engine_v1_Delivery__Output
   >;
   TestOrder: MethodDefinition<
     _engine_v1_PlaceOrderRequest,

@@ -11,6 +11,22 @@ import type {
   CreateApiKeyResponse__Output as _wallet_v1_CreateApiKeyResponse__Output,
 } from "../../wallet/v1/CreateApiKeyResponse.js";
 import type {
+  DisableWebhookRequest as _wallet_v1_DisableWebhookRequest,
+  DisableWebhookRequest__Output as _wallet_v1_DisableWebhookRequest__Output,
+} from "../../wallet/v1/DisableWebhookRequest.js";
+import type {
+  DisableWebhookResponse as _wallet_v1_DisableWebhookResponse,
+  DisableWebhookResponse__Output as _wallet_v1_DisableWebhookResponse__Output,
+} from "../../wallet/v1/DisableWebhookResponse.js";
+import type {
+  GetWebhookTargetsRequest as _wallet_v1_GetWebhookTargetsRequest,
+  GetWebhookTargetsRequest__Output as _wallet_v1_GetWebhookTargetsRequest__Output,
+} from "../../wallet/v1/GetWebhookTargetsRequest.js";
+import type {
+  GetWebhookTargetsResponse as _wallet_v1_GetWebhookTargetsResponse,
+  GetWebhookTargetsResponse__Output as _wallet_v1_GetWebhookTargetsResponse__Output,
+} from "../../wallet/v1/GetWebhookTargetsResponse.js";
+import type {
   ListApiKeysRequest as _wallet_v1_ListApiKeysRequest,
   ListApiKeysRequest__Output as _wallet_v1_ListApiKeysRequest__Output,
 } from "../../wallet/v1/ListApiKeysRequest.js";
@@ -83,6 +99,88 @@ export interface WalletClient extends grpc.Client {
   createApiKey(
     argument: _wallet_v1_CreateApiKeyRequest,
     callback: grpc.requestCallback<_wallet_v1_CreateApiKeyResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  DisableWebhook(
+    argument: _wallet_v1_DisableWebhookRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_DisableWebhookResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  DisableWebhook(
+    argument: _wallet_v1_DisableWebhookRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_DisableWebhookResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  DisableWebhook(
+    argument: _wallet_v1_DisableWebhookRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_DisableWebhookResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  DisableWebhook(
+    argument: _wallet_v1_DisableWebhookRequest,
+    callback: grpc.requestCallback<_wallet_v1_DisableWebhookResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  disableWebhook(
+    argument: _wallet_v1_DisableWebhookRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_DisableWebhookResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  disableWebhook(
+    argument: _wallet_v1_DisableWebhookRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_DisableWebhookResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  disableWebhook(
+    argument: _wallet_v1_DisableWebhookRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_DisableWebhookResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  disableWebhook(
+    argument: _wallet_v1_DisableWebhookRequest,
+    callback: grpc.requestCallback<_wallet_v1_DisableWebhookResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  GetWebhookTargets(
+    argument: _wallet_v1_GetWebhookTargetsRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_GetWebhookTargetsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  GetWebhookTargets(
+    argument: _wallet_v1_GetWebhookTargetsRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_GetWebhookTargetsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  GetWebhookTargets(
+    argument: _wallet_v1_GetWebhookTargetsRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_GetWebhookTargetsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  GetWebhookTargets(
+    argument: _wallet_v1_GetWebhookTargetsRequest,
+    callback: grpc.requestCallback<_wallet_v1_GetWebhookTargetsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  getWebhookTargets(
+    argument: _wallet_v1_GetWebhookTargetsRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_GetWebhookTargetsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  getWebhookTargets(
+    argument: _wallet_v1_GetWebhookTargetsRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_GetWebhookTargetsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  getWebhookTargets(
+    argument: _wallet_v1_GetWebhookTargetsRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_GetWebhookTargetsResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  getWebhookTargets(
+    argument: _wallet_v1_GetWebhookTargetsRequest,
+    callback: grpc.requestCallback<_wallet_v1_GetWebhookTargetsResponse__Output>,
   ): grpc.ClientUnaryCall;
 
   ListApiKeys(
@@ -227,6 +325,13 @@ export interface WalletClient extends grpc.Client {
 export interface WalletHandlers extends grpc.UntypedServiceImplementation {
   CreateApiKey: grpc.handleUnaryCall<_wallet_v1_CreateApiKeyRequest__Output, _wallet_v1_CreateApiKeyResponse>;
 
+  DisableWebhook: grpc.handleUnaryCall<_wallet_v1_DisableWebhookRequest__Output, _wallet_v1_DisableWebhookResponse>;
+
+  GetWebhookTargets: grpc.handleUnaryCall<
+    _wallet_v1_GetWebhookTargetsRequest__Output,
+    _wallet_v1_GetWebhookTargetsResponse
+  >;
+
   ListApiKeys: grpc.handleUnaryCall<_wallet_v1_ListApiKeysRequest__Output, _wallet_v1_ListApiKeysResponse>;
 
   RevokeApiKey: grpc.handleUnaryCall<_wallet_v1_RevokeApiKeyRequest__Output, _wallet_v1_RevokeApiKeyResponse>;
@@ -242,6 +347,18 @@ export interface WalletDefinition extends grpc.ServiceDefinition {
     _wallet_v1_CreateApiKeyResponse,
     _wallet_v1_CreateApiKeyRequest__Output,
     _wallet_v1_CreateApiKeyResponse__Output
+  >;
+  DisableWebhook: MethodDefinition<
+    _wallet_v1_DisableWebhookRequest,
+    _wallet_v1_DisableWebhookResponse,
+    _wallet_v1_DisableWebhookRequest__Output,
+    _wallet_v1_DisableWebhookResponse__Output
+  >;
+  GetWebhookTargets: MethodDefinition<
+    _wallet_v1_GetWebhookTargetsRequest,
+    _wallet_v1_GetWebhookTargetsResponse,
+    _wallet_v1_GetWebhookTargetsRequest__Output,
+    _wallet_v1_GetWebhookTargetsResponse__Output
   >;
   ListApiKeys: MethodDefinition<
     _wallet_v1_ListApiKeysRequest,

@@ -1,0 +1,278 @@
+// The webhook dispatcher (docs/webhooks.md): turns outbox events into deliveries, one per event and webhook
+// key of the account's user (fan-out), and works through the due ones. Each key has its own lane: its
+// deliveries go one at a time, in sequence order, so a slow or dead receiver only ever delays itself, while
+// lanes of different keys run side by side. Every attempt is recorded; failures are retried on the schedule
+// (with jitter, honouring Retry-After on 429/503), a 410 Gone disables the key's webhook, and a key the wallet
+// no longer lists (revoked, expired) gets nothing more. Several engines may dispatch: claims are leased.
+import { randomUUID } from "node:crypto";
+import type { Logger } from "../../kernel/log.js";
+import { envelopeJson, signedHeaders } from "./envelope.js";
+import type { ClaimedDelivery, NewDelivery, WebhookStore } from "./store.js";
+import type { Send, SendResult } from "./transport.js";
+
+/** A key that receives webhooks, as the wallet hands it to the dispatcher (secret in clear, never logged). */
+export interface WebhookTarget {
+  apiKeyId: string;
+  userId: string;
+  url: string;
+  secret: string;
+}
+
+/** What the dispatcher needs of the wallet. */
+export interface KeyDirectory {
+  /** Active keys with an enabled webhook, of these users or with these ids. */
+  targets(query: { userIds?: readonly string[]; keyIds?: readonly string[] }): Promise<WebhookTarget[]>;
+  /** A receiver answered 410 Gone: disable the key's webhook. */
+  disable(apiKeyId: string): Promise<void>;
+}
+
+export type Outcome = "succeeded" | "retry" | "failed" | "disabled" | "canceled";
+
+export interface DispatcherMetrics {
+  delivered(outcome: Outcome, count?: number): void;
+  attempt(seconds: number, outcome: Outcome): void;
+}
+
+/** The default retry schedule (ms): the first attempt at once, then after 5 s, 30 s, 2 min, ... 12 h. */
+export const DEFAULT_SCHEDULE_MS: readonly number[] = [
+  0, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000,
+];
+
+/** A Retry-After longer than this is capped (a receiver cannot park a delivery for ever). */
+const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+
+export interface DispatcherOptions {
+  store: Pick<WebhookStore, "unfanned" | "fanOut" | "claimDue" | "recordAttempt" | "endPendingOfKey">;
+  keys: KeyDirectory;
+  send: Send;
+  /** Delay before attempt n+1 is schedule[n]; its length is the number of attempts. */
+  schedule?: readonly number[];
+  /** Wall clock, epoch ms. */
+  now?: () => number;
+  random?: () => number;
+  log: Logger;
+  metrics?: DispatcherMetrics;
+  /** How often the outbox and the due deliveries are polled. */
+  pollMs?: number;
+  /** The receiver's deadline (the transport enforces it; leases are sized from it). */
+  timeoutMs?: number;
+  /** Deliveries claimed per poll, per key, and lanes running at most. */
+  claimLimit?: number;
+  perKey?: number;
+  maxLanes?: number;
+  fanOutLimit?: number;
+}
+
+/** ±10% jitter on a delay, so retries of many deliveries do not arrive in lockstep. */
+export function jittered(delayMs: number, random: () => number): number {
+  return delayMs <= 0 ? 0 : Math.round(delayMs * (0.9 + 0.2 * random()));
+}
+
+/** What to do after an attempt: the delivery's next status and when to try again. */
+export function nextStep(
+  result: SendResult,
+  attempt: number,
+  schedule: readonly number[],
+  random: () => number,
+): { outcome: Outcome; nextDelayMs: number | null; statusCode: number | null; error: string | null } {
+  if (result.ok && result.status >= 200 && result.status < 300) {
+    return { outcome: "succeeded", nextDelayMs: null, statusCode: result.status, error: null };
+  }
+  const statusCode = result.ok ? result.status : null;
+  const error = result.ok ? `HTTP ${result.status}` : result.error;
+  if (result.ok && result.status === 410) return { outcome: "disabled", nextDelayMs: null, statusCode, error };
+  const scheduled = schedule[attempt];
+  if (scheduled === undefined) return { outcome: "failed", nextDelayMs: null, statusCode, error };
+  let delay = jittered(scheduled, random);
+  if (result.ok && (result.status === 429 || result.status === 503) && result.retryAfterMs !== null) {
+    delay = Math.max(delay, Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS));
+  }
+  return { outcome: "retry", nextDelayMs: delay, statusCode, error };
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export class WebhookDispatcher {
+  private readonly lanes = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private stopped = false;
+  private readonly schedule: readonly number[];
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly pollMs: number;
+  private readonly perKey: number;
+  private readonly leaseMs: number;
+  private lastWarning = 0;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.schedule = options.schedule ?? DEFAULT_SCHEDULE_MS;
+    if (this.schedule.length === 0) throw new Error("the webhook retry schedule needs at least one attempt");
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.pollMs = options.pollMs ?? 200;
+    this.perKey = options.perKey ?? 5;
+    // A lane may spend its whole claim waiting on a dead receiver: the lease covers that and then some.
+    this.leaseMs = this.perKey * (options.timeoutMs ?? 10_000) + 30_000;
+  }
+
+  start(): void {
+    const loop = (): void => {
+      if (this.stopped) return;
+      this.ticking = this.tick().finally(() => {
+        this.ticking = undefined;
+        if (!this.stopped) this.timer = setTimeout(loop, this.pollMs);
+      });
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  /** Stops polling and waits for the attempts in flight (each bounded by the receiver deadline). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.allSettled([...this.lanes.values()]);
+  }
+
+  /** One round: fan out new events, then start lanes for due deliveries. Never throws. */
+  async tick(): Promise<void> {
+    try {
+      await this.fanOut();
+      await this.claim();
+    } catch (error) {
+      // The wallet or the database is away: the outbox keeps everything, the next round tries again.
+      const at = this.now();
+      if (at - this.lastWarning > 10_000) {
+        this.lastWarning = at;
+        this.options.log.warn({ err: errorText(error) }, "webhook dispatch round failed; retrying");
+      }
+    }
+  }
+
+  /** Waits until every lane started so far has finished (tests). */
+  async idle(): Promise<void> {
+    while (this.lanes.size > 0) await Promise.allSettled([...this.lanes.values()]);
+  }
+
+  private async fanOut(): Promise<void> {
+    for (;;) {
+      const events = await this.options.store.unfanned(this.options.fanOutLimit ?? 500);
+      if (events.length === 0) return;
+      const userIds = [...new Set(events.map((event) => event.userId))];
+      const targets = await this.options.keys.targets({ userIds });
+      const byUser = new Map<string, WebhookTarget[]>();
+      for (const target of targets) {
+        const list = byUser.get(target.userId);
+        if (list === undefined) byUser.set(target.userId, [target]);
+        else list.push(target);
+      }
+      const deliveries: NewDelivery[] = [];
+      for (const event of events) {
+        for (const target of byUser.get(event.userId) ?? []) {
+          deliveries.push({
+            deliveryId: randomUUID(),
+            eventId: event.eventId,
+            apiKeyId: target.apiKeyId,
+            userId: target.userId,
+            url: target.url,
+          });
+        }
+      }
+      await this.options.store.fanOut(
+        events.map((event) => event.eventId),
+        deliveries,
+        this.now(),
+      );
+      if (events.length < (this.options.fanOutLimit ?? 500)) return;
+    }
+  }
+
+  private async claim(): Promise<void> {
+    const free = (this.options.maxLanes ?? 64) - this.lanes.size;
+    if (free <= 0 || this.stopped) return;
+    const claimed = await this.options.store.claimDue(
+      this.now(),
+      Math.min(this.options.claimLimit ?? 200, free * this.perKey),
+      this.perKey,
+      this.leaseMs,
+      [...this.lanes.keys()],
+    );
+    if (claimed.length === 0) return;
+    const byKey = new Map<string, ClaimedDelivery[]>();
+    for (const delivery of claimed) {
+      const list = byKey.get(delivery.apiKeyId);
+      if (list === undefined) byKey.set(delivery.apiKeyId, [delivery]);
+      else list.push(delivery);
+    }
+    // The keys as the wallet sees them now: a revoked or expired key is no longer listed.
+    const targets = new Map(
+      (await this.options.keys.targets({ keyIds: [...byKey.keys()] })).map((t) => [t.apiKeyId, t] as const),
+    );
+    for (const [keyId, deliveries] of byKey) {
+      const lane = this.runLane(keyId, deliveries, targets.get(keyId))
+        .catch((error: unknown) => {
+          this.options.log.warn({ err: errorText(error), apiKeyId: keyId }, "webhook lane failed; leases will expire");
+        })
+        .finally(() => {
+          this.lanes.delete(keyId);
+        });
+      this.lanes.set(keyId, lane);
+    }
+  }
+
+  private async runLane(
+    keyId: string,
+    deliveries: ClaimedDelivery[],
+    target: WebhookTarget | undefined,
+  ): Promise<void> {
+    if (target === undefined) {
+      const ended = await this.options.store.endPendingOfKey(
+        keyId,
+        "canceled",
+        "key revoked, expired or its webhook disabled",
+        this.now(),
+      );
+      this.options.metrics?.delivered("canceled", ended);
+      return;
+    }
+    for (const delivery of deliveries) {
+      if (this.stopped) return; // the lease runs out and the delivery is claimed again
+      const stop = await this.attempt(delivery, target);
+      if (stop) return;
+    }
+  }
+
+  /** One attempt; true when the lane must stop (the key's webhook was disabled). */
+  private async attempt(delivery: ClaimedDelivery, target: WebhookTarget): Promise<boolean> {
+    const attempt = delivery.attempts + 1;
+    const startedAt = this.now();
+    const body = envelopeJson(delivery.event, delivery.apiKeyId);
+    const headers = signedHeaders(target.secret, delivery.event.eventId, Math.floor(startedAt / 1000), body);
+    const result = await this.options.send({ url: delivery.url, headers, body });
+    const step = nextStep(result, attempt, this.schedule, this.random);
+    this.options.metrics?.attempt(result.latencyMs / 1000, step.outcome);
+    await this.options.store.recordAttempt({
+      deliveryId: delivery.deliveryId,
+      attempt,
+      startedAt,
+      statusCode: step.statusCode,
+      error: step.error,
+      latencyMs: result.latencyMs,
+      status: step.outcome === "retry" ? "pending" : step.outcome,
+      nextAttemptAt: step.nextDelayMs === null ? null : startedAt + result.latencyMs + step.nextDelayMs,
+    });
+    this.options.metrics?.delivered(step.outcome);
+    if (step.outcome !== "disabled") return false;
+    await this.options.keys.disable(delivery.apiKeyId);
+    const ended = await this.options.store.endPendingOfKey(
+      delivery.apiKeyId,
+      "disabled",
+      "the receiver answered 410 Gone",
+      this.now(),
+    );
+    this.options.metrics?.delivered("disabled", ended);
+    this.options.log.info({ apiKeyId: delivery.apiKeyId }, "webhook disabled: the receiver answered 410 Gone");
+    return true;
+  }
+}

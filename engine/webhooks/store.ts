@@ -1,0 +1,396 @@
+// The webhook tables (engine/migrations/003_outbox.sql) through `pg`: the outbox the shards write, the
+// deliveries the dispatcher creates from it and works through, and the reads of the catch-up endpoint and
+// the delivery log. Every write is ONE statement (PGlite serialises connections: no transaction may wait on
+// anything), and every claim is guarded by a lease so several engines can dispatch side by side.
+import type pg from "pg";
+import { ServiceError } from "../../kernel/errors.js";
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "disabled", "canceled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface OutboxEvent {
+  eventId: string;
+  type: string;
+  accountId: string;
+  sequence: number;
+  /** Epoch ms. */
+  createdAt: number;
+  /** The envelope's `data` as JSON text. */
+  data: string;
+}
+
+export interface UnfannedEvent {
+  eventId: string;
+  userId: string;
+}
+
+export interface NewDelivery {
+  deliveryId: string;
+  eventId: string;
+  apiKeyId: string;
+  userId: string;
+  url: string;
+}
+
+/** A delivery claimed for an attempt, with the event it carries. */
+export interface ClaimedDelivery {
+  deliveryId: string;
+  apiKeyId: string;
+  userId: string;
+  url: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  event: OutboxEvent;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  /** 1-based number of this attempt. */
+  attempt: number;
+  startedAt: number;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  /** The delivery after the attempt. */
+  status: DeliveryStatus;
+  nextAttemptAt: number | null;
+}
+
+export interface AttemptRow {
+  attempt: number;
+  startedAt: number;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+}
+
+export interface DeliveryRow {
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  accountId: string;
+  sequence: number;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: number | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastLatencyMs: number | null;
+  createdAt: number;
+  updatedAt: number;
+  attemptLog: AttemptRow[];
+}
+
+export interface Backlog {
+  /** Events not fanned out yet plus deliveries still pending. */
+  size: number;
+  /** Age (ms) of the oldest event among them; 0 when there is none. */
+  oldestMs: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ms = (value: Date | null): number | null => (value === null ? null : value.getTime());
+
+interface EventDb {
+  event_id: string;
+  type: string;
+  account_id: string;
+  sequence: string;
+  created_at: Date;
+  data: string;
+}
+
+const eventOf = (row: EventDb): OutboxEvent => ({
+  eventId: row.event_id,
+  type: row.type,
+  accountId: row.account_id,
+  sequence: Number(row.sequence),
+  createdAt: row.created_at.getTime(),
+  data: row.data,
+});
+
+interface DeliveryDb {
+  delivery_id: string;
+  event_id: string;
+  type: string;
+  account_id: string;
+  sequence: string;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const DELIVERY_COLUMNS = `d.delivery_id, d.event_id, o.type, o.account_id, o.sequence, d.url, d.status, d.attempts,
+  d.next_attempt_at, d.last_status_code, d.last_error, d.last_latency_ms, d.created_at, d.updated_at`;
+
+export class WebhookStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /**
+   * The account's events with sequence > `after`, oldest first; not_found unless the account is the user's
+   * (never an empty page for someone else's account: no existence leak).
+   */
+  async listEvents(
+    userId: string,
+    accountId: string,
+    after: number,
+    limit: number,
+  ): Promise<{ events: OutboxEvent[]; hasMore: boolean }> {
+    if (!UUID.test(accountId)) throw new ServiceError("not_found");
+    const owner = await this.pool.query<{ user_id: string }>(
+      "SELECT user_id FROM engine_accounts WHERE account_id = $1",
+      [accountId],
+    );
+    if (owner.rows[0]?.user_id !== userId) throw new ServiceError("not_found");
+    const result = await this.pool.query<EventDb>(
+      `SELECT event_id, type, account_id, sequence, created_at, data::text AS data
+         FROM engine_outbox WHERE account_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3`,
+      [accountId, after, limit + 1],
+    );
+    return { events: result.rows.slice(0, limit).map(eventOf), hasMore: result.rows.length > limit };
+  }
+
+  /** Events whose deliveries were not created yet, oldest first. */
+  async unfanned(limit: number): Promise<UnfannedEvent[]> {
+    const result = await this.pool.query<{ event_id: string; user_id: string }>(
+      "SELECT event_id, user_id FROM engine_outbox WHERE NOT fanned_out ORDER BY created_at LIMIT $1",
+      [limit],
+    );
+    return result.rows.map((row) => ({ eventId: row.event_id, userId: row.user_id }));
+  }
+
+  /**
+   * Creates the deliveries of these events and marks them fanned out, in one statement. Idempotent: a second
+   * dispatcher doing the same events creates nothing twice (one delivery per event and key).
+   */
+  async fanOut(eventIds: readonly string[], deliveries: readonly NewDelivery[], now: number): Promise<void> {
+    if (eventIds.length === 0) return;
+    await this.pool.query(
+      `WITH created AS (
+         INSERT INTO webhook_deliveries (delivery_id, event_id, api_key_id, user_id, url, status, attempts,
+                                         next_attempt_at, created_at, updated_at)
+         SELECT d, e, k, u, url, 'pending', 0, to_timestamp($7 / 1000.0), to_timestamp($7 / 1000.0),
+                to_timestamp($7 / 1000.0)
+           FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[]) AS x(d, e, k, u, url)
+         ON CONFLICT (event_id, api_key_id) DO NOTHING
+       )
+       UPDATE engine_outbox SET fanned_out = true WHERE event_id = ANY($1::uuid[]) AND NOT fanned_out`,
+      [
+        eventIds,
+        deliveries.map((d) => d.deliveryId),
+        deliveries.map((d) => d.eventId),
+        deliveries.map((d) => d.apiKeyId),
+        deliveries.map((d) => d.userId),
+        deliveries.map((d) => d.url),
+        now,
+      ],
+    );
+  }
+
+  /**
+   * Leases up to `limit` due deliveries (at most `perKey` per key, none of the keys in `busy`) until
+   * `now + leaseMs`, oldest due first, with their events.
+   */
+  async claimDue(
+    now: number,
+    limit: number,
+    perKey: number,
+    leaseMs: number,
+    busy: readonly string[],
+  ): Promise<ClaimedDelivery[]> {
+    const result = await this.pool.query<
+      EventDb & { delivery_id: string; api_key_id: string; user_id: string; url: string; attempts: number }
+    >(
+      `WITH due AS (
+         SELECT delivery_id FROM (
+           SELECT delivery_id, next_attempt_at,
+                  row_number() OVER (PARTITION BY api_key_id ORDER BY next_attempt_at, created_at) AS n
+             FROM webhook_deliveries
+            WHERE status = 'pending' AND next_attempt_at <= to_timestamp($1 / 1000.0)
+              AND (lease_until IS NULL OR lease_until < to_timestamp($1 / 1000.0))
+              AND NOT (api_key_id = ANY($5::uuid[]))
+         ) ranked
+          WHERE n <= $3
+          ORDER BY next_attempt_at
+          LIMIT $2
+       ), leased AS (
+         UPDATE webhook_deliveries d SET lease_until = to_timestamp(($1 + $4) / 1000.0)
+           FROM due
+          WHERE d.delivery_id = due.delivery_id AND d.status = 'pending'
+            AND (d.lease_until IS NULL OR d.lease_until < to_timestamp($1 / 1000.0))
+         RETURNING d.delivery_id, d.event_id, d.api_key_id, d.user_id, d.url, d.attempts
+       )
+       SELECT l.delivery_id, l.api_key_id, l.user_id, l.url, l.attempts,
+              o.event_id, o.type, o.account_id, o.sequence, o.created_at, o.data::text AS data
+         FROM leased l JOIN engine_outbox o ON o.event_id = l.event_id
+        ORDER BY o.account_id, o.sequence`,
+      [now, limit, perKey, leaseMs, busy],
+    );
+    return result.rows.map((row) => ({
+      deliveryId: row.delivery_id,
+      apiKeyId: row.api_key_id,
+      userId: row.user_id,
+      url: row.url,
+      attempts: row.attempts,
+      event: eventOf(row),
+    }));
+  }
+
+  /** Records one attempt and moves the delivery on (status, next attempt, lease released), in one statement. */
+  async recordAttempt(record: AttemptRecord): Promise<void> {
+    await this.pool.query(
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status_code, error, latency_ms)
+         VALUES ($1, $2, to_timestamp($3 / 1000.0), $4, $5, $6)
+         ON CONFLICT (delivery_id, attempt) DO NOTHING
+       )
+       UPDATE webhook_deliveries
+          SET attempts = GREATEST(attempts, $2), status = $7,
+              next_attempt_at = CASE WHEN $8::float8 IS NULL THEN NULL ELSE to_timestamp($8::float8 / 1000.0) END,
+              lease_until = NULL, last_status_code = $4, last_error = $5, last_latency_ms = $6,
+              updated_at = to_timestamp(($3 + $6) / 1000.0)
+        WHERE delivery_id = $1`,
+      [
+        record.deliveryId,
+        record.attempt,
+        record.startedAt,
+        record.statusCode,
+        record.error,
+        record.latencyMs,
+        record.status,
+        record.nextAttemptAt,
+      ],
+    );
+  }
+
+  /** Ends every pending delivery of a key without an attempt (revoked key, disabled webhook). */
+  async endPendingOfKey(
+    apiKeyId: string,
+    status: "canceled" | "disabled",
+    reason: string,
+    now: number,
+  ): Promise<number> {
+    const result = await this.pool.query(
+      `UPDATE webhook_deliveries
+          SET status = $2, next_attempt_at = NULL, lease_until = NULL, last_error = $3,
+              updated_at = to_timestamp($4 / 1000.0)
+        WHERE api_key_id = $1 AND status = 'pending'`,
+      [apiKeyId, status, reason, now],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  /** One key's deliveries, newest first, each with its attempts; `before` pages on from a delivery id. */
+  async listDeliveries(
+    userId: string,
+    apiKeyId: string,
+    limit: number,
+    before: string | undefined,
+  ): Promise<{ deliveries: DeliveryRow[]; hasMore: boolean }> {
+    if (!UUID.test(apiKeyId) || (before !== undefined && !UUID.test(before))) return { deliveries: [], hasMore: false };
+    const result = await this.pool.query<DeliveryDb>(
+      `SELECT ${DELIVERY_COLUMNS}
+         FROM webhook_deliveries d JOIN engine_outbox o ON o.event_id = d.event_id
+        WHERE d.user_id = $1 AND d.api_key_id = $2
+          AND ($4::uuid IS NULL OR (d.created_at, d.delivery_id) <
+               (SELECT created_at, delivery_id FROM webhook_deliveries WHERE delivery_id = $4::uuid))
+        ORDER BY d.created_at DESC, d.delivery_id DESC
+        LIMIT $3`,
+      [userId, apiKeyId, limit + 1, before ?? null],
+    );
+    const rows = result.rows.slice(0, limit);
+    const attempts = await this.attemptsOf(rows.map((row) => row.delivery_id));
+    return {
+      deliveries: rows.map((row) => deliveryOf(row, attempts.get(row.delivery_id) ?? [])),
+      hasMore: result.rows.length > limit,
+    };
+  }
+
+  /** Makes a delivery of this user's key due now (one more attempt, whatever its status); undefined if none. */
+  async redeliver(userId: string, apiKeyId: string, deliveryId: string, now: number): Promise<DeliveryRow | undefined> {
+    if (!UUID.test(apiKeyId) || !UUID.test(deliveryId)) return undefined;
+    const result = await this.pool.query<DeliveryDb>(
+      `WITH updated AS (
+         UPDATE webhook_deliveries
+            SET status = 'pending', next_attempt_at = to_timestamp($4 / 1000.0), lease_until = NULL,
+                updated_at = to_timestamp($4 / 1000.0)
+          WHERE delivery_id = $3 AND user_id = $1 AND api_key_id = $2
+         RETURNING *
+       )
+       SELECT ${DELIVERY_COLUMNS} FROM updated d JOIN engine_outbox o ON o.event_id = d.event_id`,
+      [userId, apiKeyId, deliveryId, now],
+    );
+    const row = result.rows[0];
+    if (row === undefined) return undefined;
+    const attempts = await this.attemptsOf([row.delivery_id]);
+    return deliveryOf(row, attempts.get(row.delivery_id) ?? []);
+  }
+
+  async backlog(now: number): Promise<Backlog> {
+    const result = await this.pool.query<{ size: string; oldest: Date | null }>(
+      `SELECT (SELECT count(*) FROM engine_outbox WHERE NOT fanned_out)
+            + (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS size,
+              LEAST((SELECT min(created_at) FROM engine_outbox WHERE NOT fanned_out),
+                    (SELECT min(created_at) FROM webhook_deliveries WHERE status = 'pending')) AS oldest`,
+    );
+    const row = result.rows[0];
+    const oldest = ms(row?.oldest ?? null);
+    return { size: Number(row?.size ?? 0), oldestMs: oldest === null ? 0 : Math.max(0, now - oldest) };
+  }
+
+  private async attemptsOf(deliveryIds: readonly string[]): Promise<Map<string, AttemptRow[]>> {
+    const byDelivery = new Map<string, AttemptRow[]>();
+    if (deliveryIds.length === 0) return byDelivery;
+    const result = await this.pool.query<{
+      delivery_id: string;
+      attempt: number;
+      started_at: Date;
+      status_code: number | null;
+      error: string | null;
+      latency_ms: number;
+    }>(
+      `SELECT delivery_id, attempt, started_at, status_code, error, latency_ms
+         FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, attempt`,
+      [deliveryIds],
+    );
+    for (const row of result.rows) {
+      let list = byDelivery.get(row.delivery_id);
+      if (list === undefined) byDelivery.set(row.delivery_id, (list = []));
+      list.push({
+        attempt: row.attempt,
+        startedAt: row.started_at.getTime(),
+        statusCode: row.status_code,
+        error: row.error,
+        latencyMs: row.latency_ms,
+      });
+    }
+    return byDelivery;
+  }
+}
+
+function deliveryOf(row: DeliveryDb, attempts: AttemptRow[]): DeliveryRow {
+  return {
+    deliveryId: row.delivery_id,
+    eventId: row.event_id,
+    eventType: row.type,
+    accountId: row.account_id,
+    sequence: Number(row.sequence),
+    url: row.url,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: ms(row.next_attempt_at),
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    lastLatencyMs: row.last_latency_ms,
+    createdAt: row.created_at.getTime(),
+    updatedAt: row.updated_at.getTime(),
+    attemptLog: attempts,
+  };
+}

@@ -1,0 +1,151 @@
+// One HTTPS POST to a webhook receiver (docs/webhooks.md, "Security"): https only, TLS always verified (the
+// system CAs plus WEBHOOK_CA_FILE), every resolved address checked at connect time (no loopback, private,
+// link-local or multicast target unless allowed), no redirect followed, a total deadline, and at most
+// RESPONSE_CAP bytes of the answer read.
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import https from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import { rootCertificates } from "node:tls";
+import { isNonPublicAddress } from "../../kernel/ssrf.js";
+
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type SendResult =
+  | { ok: true; status: number; retryAfterMs: number | null; latencyMs: number }
+  | { ok: false; error: string; latencyMs: number };
+
+export type Send = (request: WebhookRequest) => Promise<SendResult>;
+
+export interface TransportOptions {
+  /** Extra trusted CA certificates (PEM), added to the system's. */
+  ca?: string | undefined;
+  allowPrivate: boolean;
+  timeoutMs: number;
+  /** Monotonic ms. */
+  now?: () => number;
+}
+
+/** Bytes of a response body read at most (the rest is dropped with the connection). */
+export const RESPONSE_CAP = 64 * 1024;
+
+export class RefusedTarget extends Error {}
+
+/** `Retry-After` as milliseconds from now: delta seconds or an HTTP date; null when absent or unusable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, at - nowMs);
+}
+
+/** A `lookup` for net.connect that refuses non-public addresses (the check happens on what is connected to). */
+export function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error !== null) {
+        callback(error, "", 4);
+        return;
+      }
+      const refused = allowPrivate ? undefined : addresses.find((a) => isNonPublicAddress(a.address));
+      if (refused !== undefined) {
+        callback(new RefusedTarget(`${hostname} resolves to non-public address ${refused.address}`), "", 4);
+        return;
+      }
+      const first = addresses[0];
+      if (first === undefined) {
+        callback(new Error(`${hostname} has no address`), "", 4);
+        return;
+      }
+      if (options.all === true) callback(null, addresses);
+      else callback(null, first.address, first.family);
+    });
+  };
+}
+
+/** The sender the dispatcher uses in production. */
+export function httpsTransport(options: TransportOptions): { send: Send; close: () => void } {
+  const now = options.now ?? (() => performance.now());
+  const agent = new https.Agent({
+    keepAlive: true,
+    maxSockets: 8,
+    ca: options.ca === undefined ? undefined : [...rootCertificates, options.ca],
+    rejectUnauthorized: true,
+  });
+  const lookup = guardedLookup(options.allowPrivate);
+
+  const send: Send = (request) => {
+    const started = now();
+    const elapsed = (): number => Math.round(now() - started);
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return Promise.resolve({ ok: false, error: "invalid webhook URL", latencyMs: 0 });
+    }
+    if (url.protocol !== "https:")
+      return Promise.resolve({ ok: false, error: "webhook URL is not https", latencyMs: 0 });
+    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    // An IP literal is connected to without a lookup: check it here.
+    if (isIP(host) !== 0 && !options.allowPrivate && isNonPublicAddress(host)) {
+      return Promise.resolve({ ok: false, error: `refused: ${host} is not a public address`, latencyMs: 0 });
+    }
+    return new Promise<SendResult>((resolve) => {
+      let settled = false;
+      const finish = (result: SendResult): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(result);
+      };
+      const req = https.request(
+        url,
+        {
+          method: "POST",
+          agent,
+          lookup,
+          headers: {
+            ...request.headers,
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(request.body).toString(),
+            "user-agent": "funded-trading-webhooks/1",
+          },
+        },
+        (res) => {
+          let read = 0;
+          res.on("data", (chunk: Buffer) => {
+            read += chunk.length;
+            if (read > RESPONSE_CAP) res.destroy();
+          });
+          const done = (): void => {
+            const status = res.statusCode ?? 0;
+            const retryAfter = res.headers["retry-after"];
+            finish({ ok: true, status, retryAfterMs: parseRetryAfter(retryAfter, Date.now()), latencyMs: elapsed() });
+          };
+          res.on("end", done);
+          res.on("close", done);
+          res.on("error", done);
+        },
+      );
+      const timer = setTimeout(() => {
+        req.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
+      }, options.timeoutMs);
+      req.on("error", (error: Error) => {
+        const message = error instanceof RefusedTarget ? `refused: ${error.message}` : error.message;
+        finish({ ok: false, error: message, latencyMs: elapsed() });
+      });
+      req.end(request.body);
+    });
+  };
+  return {
+    send,
+    close: () => {
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// The dispatcher's view of the wallet: GetWebhookTargets and DisableWebhook over wallet.v1, with the internal
+// token. The secrets it returns stay in memory for one dispatch round and are never logged.
+import * as grpc from "@grpc/grpc-js";
+import { CHANNEL_OPTIONS, outgoingMetadata } from "../../kernel/grpc.js";
+import { createWalletClient } from "../../kernel/wallet-codec.js";
+import type { GetWebhookTargetsResponse__Output } from "../../proto/gen/wallet/v1/GetWebhookTargetsResponse.js";
+import type { KeyDirectory, WebhookTarget } from "./dispatcher.js";
+
+const DEADLINE_MS = 5_000;
+/** The wallet accepts at most this many ids of each kind per call. */
+const CHUNK = 1000;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+export function walletDirectory(target: string, token: string | undefined): KeyDirectory & { close(): void } {
+  const client = createWalletClient(target, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  const unary = <Req, Res>(
+    start: (req: Req, m: grpc.Metadata, o: grpc.CallOptions, cb: grpc.requestCallback<Res>) => unknown,
+    request: Req,
+  ): Promise<Res> =>
+    new Promise((resolve, reject) => {
+      start(request, outgoingMetadata(undefined, token), { deadline: Date.now() + DEADLINE_MS }, (error, response) => {
+        if (error) reject(error);
+        else if (response === undefined) reject(new Error("empty gRPC response"));
+        else resolve(response);
+      });
+    });
+
+  const fetch = async (userIds: readonly string[], keyIds: readonly string[]): Promise<WebhookTarget[]> => {
+    const reply = await unary<
+      { user_ids: readonly string[]; key_ids: readonly string[] },
+      GetWebhookTargetsResponse__Output
+    >((req, m, o, cb) => client.GetWebhookTargets(req as { user_ids: string[]; key_ids: string[] }, m, o, cb), {
+      user_ids: userIds,
+      key_ids: keyIds,
+    });
+    return reply.targets.map((t) => ({ apiKeyId: t.api_key_id, userId: t.user_id, url: t.url, secret: t.secret }));
+  };
+
+  return {
+    async targets(query) {
+      const found: WebhookTarget[] = [];
+      for (const ids of chunks(query.userIds ?? [])) found.push(...(await fetch(ids, [])));
+      for (const ids of chunks(query.keyIds ?? [])) found.push(...(await fetch([], ids)));
+      return found;
+    },
+    async disable(apiKeyId) {
+      await unary((req: { api_key_id: string }, m, o, cb) => client.DisableWebhook(req, m, o, cb), {
+        api_key_id: apiKeyId,
+      });
+    },
+    close() {
+      client.close();
+    },
+  };
+}

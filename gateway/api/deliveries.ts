@@ -1,0 +1,71 @@
+// The delivery log of one key (docs/webhooks.md, "Delivery log"): GET /api/api-keys/:id/deliveries and
+// POST /api/api-keys/:id/deliveries/:delivery_id/redeliver. A key that is not one of the caller's active
+// keys is 404, like everywhere on /api.
+import type { Request, RequestHandler, Response } from "express";
+import { ServiceError } from "../../kernel/errors.js";
+import type { Delivery__Output } from "../../proto/gen/engine/v1/Delivery.js";
+import type { Clients } from "../clients.js";
+import { parse, requestIdOf } from "../http/common.js";
+import { DeliveriesQuery, isUuid } from "../v1/schemas.js";
+import { userIdOf } from "./shared.js";
+
+export function deliveryJson(d: Delivery__Output): Record<string, unknown> {
+  return {
+    deliveryId: d.delivery_id,
+    eventId: d.event_id,
+    eventType: d.event_type,
+    accountId: d.account_id,
+    sequence: d.sequence,
+    url: d.url,
+    status: d.status,
+    attempts: d.attempts,
+    nextAttemptAt: d.next_attempt_at ?? null,
+    lastStatusCode: d.last_status_code ?? null,
+    lastError: d.last_error ?? null,
+    lastLatencyMs: d.last_latency_ms ?? null,
+    createdAt: d.created_at,
+    updatedAt: d.updated_at,
+    attemptLog: d.attempt_log.map((a) => ({
+      attempt: a.attempt,
+      startedAt: a.started_at,
+      statusCode: a.status_code ?? null,
+      error: a.error ?? null,
+      latencyMs: a.latency_ms,
+    })),
+  };
+}
+
+/** The path's key id, once the wallet confirmed it is one of the caller's active keys. */
+async function ownedKey(clients: Clients, req: Request, res: Response): Promise<{ userId: string; keyId: string }> {
+  const userId = userIdOf(req);
+  const keyId = typeof req.params.id === "string" ? req.params.id.toLowerCase() : "";
+  if (!isUuid(keyId)) throw new ServiceError("not_found");
+  const keys = await clients.wallet.listApiKeys(userId, requestIdOf(res));
+  if (!keys.api_keys.some((key) => key.id === keyId)) throw new ServiceError("not_found");
+  return { userId, keyId };
+}
+
+export function listDeliveries(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const query = parse(DeliveriesQuery, req.query);
+    const { userId, keyId } = await ownedKey(clients, req, res);
+    const reply = await clients.engine.listDeliveries(
+      { user_id: userId, api_key_id: keyId, limit: query.limit ?? 0, before: query.before?.toLowerCase() ?? "" },
+      requestIdOf(res),
+    );
+    res.status(200).json({ deliveries: reply.deliveries.map(deliveryJson), hasMore: reply.has_more });
+  };
+}
+
+export function redeliver(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const { userId, keyId } = await ownedKey(clients, req, res);
+    const deliveryId = typeof req.params.delivery_id === "string" ? req.params.delivery_id.toLowerCase() : "";
+    if (!isUuid(deliveryId)) throw new ServiceError("not_found");
+    const delivery = await clients.engine.redeliver(
+      { user_id: userId, api_key_id: keyId, delivery_id: deliveryId },
+      requestIdOf(res),
+    );
+    res.status(202).json({ delivery: deliveryJson(delivery) });
+  };
+}

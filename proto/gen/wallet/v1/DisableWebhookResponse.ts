@@ -1,0 +1,9 @@
+// Original file: proto/wallet/v1/wallet.proto
+
+export interface DisableWebhookResponse {
+  disabled?: boolean;
+}
+
+export interface DisableWebhookResponse__Output {
+  disabled: boolean;
+}
