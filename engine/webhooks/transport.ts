@@ -39,6 +39,8 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   if (value === undefined) return null;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP-date ("Wed, 25 Nov 2026 12:00:30 GMT"); Date.parse alone would read "-5" as a year.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text)) return null;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - nowMs);

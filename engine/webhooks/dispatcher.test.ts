@@ -1,0 +1,392 @@
+// The dispatcher and its SQL against a real PostgreSQL, with a scripted receiver and a scripted wallet:
+// fan-out, signatures, retries on the schedule, Retry-After, 410 Gone, revoked keys, running out of
+// attempts, a slow receiver beside a fast one, two dispatchers never attempting one delivery twice.
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { Webhook } from "standardwebhooks";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
+import { freshDatabase, silentLog } from "../shard/test-support.js";
+import { Journal, type OutboxRow } from "../store/journal.js";
+import { migrateEngine } from "../store/schema.js";
+import {
+  WebhookDispatcher,
+  jittered,
+  nextStep,
+  type KeyDirectory,
+  type Outcome,
+  type WebhookTarget,
+} from "./dispatcher.js";
+import { WebhookStore } from "./store.js";
+import type { SendResult, WebhookRequest } from "./transport.js";
+
+let server: PostgresServer;
+let pool: pg.Pool;
+let store: WebhookStore;
+
+beforeAll(async () => {
+  server = await startPostgres();
+});
+afterAll(async () => {
+  await server.stop();
+});
+beforeEach(async () => {
+  pool = new pg.Pool({ connectionString: await freshDatabase(server.url), max: 4 });
+  await migrateEngine(pool);
+  store = new WebhookStore(pool);
+});
+afterEach(async () => {
+  await pool.end();
+});
+
+/** Now, to the second (standardwebhooks refuses timestamps far from its own clock). */
+const T0 = Math.floor(Date.now() / 1000) * 1000;
+const secret = (): string => `whsec_${Buffer.from(randomUUID()).toString("base64")}`;
+
+/** One account of `userId` with `count` outbox events (sequence 1..count), committed like a shard does. */
+async function account(userId: string, count: number, from = 1): Promise<string> {
+  const accountId = randomUUID();
+  const rows: OutboxRow[] = Array.from({ length: count }, (_, i) => ({
+    accountId,
+    sequence: from + i,
+    eventId: randomUUID(),
+    type: "order.ack",
+    userId,
+    at: T0 + i,
+    data: JSON.stringify({ order_id: `o${from + i}`, n: from + i }),
+  }));
+  const events = Array.from({ length: count }, (_, i) => ({
+    accountId,
+    seq: i + 1,
+    type: "Noted",
+    payload: "{}",
+  }));
+  await new Journal(pool).append([{ accountId, userId, partition: 0 }], events, rows);
+  return accountId;
+}
+
+class Wallet implements KeyDirectory {
+  readonly keys = new Map<string, WebhookTarget>();
+  readonly disabled: string[] = [];
+  add(userId: string, url: string): WebhookTarget {
+    const target = { apiKeyId: randomUUID(), userId, url, secret: secret() };
+    this.keys.set(target.apiKeyId, target);
+    return target;
+  }
+  targets(query: { userIds?: readonly string[]; keyIds?: readonly string[] }): Promise<WebhookTarget[]> {
+    return Promise.resolve(
+      [...this.keys.values()].filter(
+        (t) => (query.userIds ?? []).includes(t.userId) || (query.keyIds ?? []).includes(t.apiKeyId),
+      ),
+    );
+  }
+  disable(apiKeyId: string): Promise<void> {
+    this.disabled.push(apiKeyId);
+    this.keys.delete(apiKeyId);
+    return Promise.resolve();
+  }
+}
+
+interface Sent extends WebhookRequest {
+  at: number;
+}
+
+/** Answers per URL: a list of results in order (the last repeats), or a function. */
+class Receivers {
+  readonly sent: Sent[] = [];
+  private readonly scripts = new Map<string, (n: number) => SendResult | Promise<SendResult>>();
+  constructor(private readonly clock: { now: number }) {}
+  script(url: string, answer: (n: number) => SendResult | Promise<SendResult>): void {
+    this.scripts.set(url, answer);
+  }
+  statuses(url: string, ...statuses: number[]): void {
+    this.script(url, (n) => ({
+      ok: true,
+      status: statuses[Math.min(n, statuses.length - 1)] ?? 200,
+      retryAfterMs: null,
+      latencyMs: 3,
+    }));
+  }
+  to(url: string): Sent[] {
+    return this.sent.filter((s) => s.url === url);
+  }
+  send = (request: WebhookRequest): Promise<SendResult> => {
+    const n = this.to(request.url).length;
+    this.sent.push({ ...request, at: this.clock.now });
+    const script = this.scripts.get(request.url);
+    return Promise.resolve(
+      script === undefined ? { ok: true, status: 200, retryAfterMs: null, latencyMs: 2 } : script(n),
+    );
+  };
+}
+
+function setup(schedule: number[] = [0, 1_000, 5_000]) {
+  const clock = { now: T0 };
+  const wallet = new Wallet();
+  const receivers = new Receivers(clock);
+  const outcomes: Outcome[] = [];
+  const dispatcher = new WebhookDispatcher({
+    store,
+    keys: wallet,
+    send: receivers.send,
+    schedule,
+    now: () => clock.now,
+    random: () => 0.5,
+    log: silentLog,
+    metrics: {
+      delivered: (outcome, count = 1) => {
+        for (let i = 0; i < count; i++) outcomes.push(outcome);
+      },
+      attempt: () => undefined,
+    },
+  });
+  const round = async (): Promise<void> => {
+    await dispatcher.tick();
+    await dispatcher.idle();
+  };
+  return { clock, wallet, receivers, dispatcher, round, outcomes };
+}
+
+const statusOf = async (): Promise<Record<string, number>> => {
+  const rows = await pool.query<{ status: string; n: string }>(
+    "SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status",
+  );
+  return Object.fromEntries(rows.rows.map((r) => [r.status, Number(r.n)]));
+};
+
+describe("fan-out and delivery", () => {
+  it("delivers every event once to every webhook key of the user, signed, in sequence order per account", async () => {
+    const { wallet, receivers, round } = setup();
+    const a = wallet.add("u1", "https://a.example/hook");
+    const b = wallet.add("u1", "https://b.example/hook");
+    wallet.add("u2", "https://other.example/hook");
+    const accountId = await account("u1", 3);
+
+    await round();
+    for (const target of [a, b]) {
+      const got = receivers.to(target.url);
+      expect(got).toHaveLength(3);
+      const envelopes = got.map((s) => new Webhook(target.secret).verify(s.body, s.headers) as Record<string, unknown>);
+      expect(envelopes.map((e) => e.sequence)).toEqual([1, 2, 3]);
+      expect(envelopes[0]).toMatchObject({
+        type: "order.ack",
+        account_id: accountId,
+        api_key_id: target.apiKeyId,
+        created_at: new Date(T0).toISOString(),
+        data: { order_id: "o1", n: 1 },
+      });
+      expect(got.map((s) => s.headers["webhook-id"])).toEqual(envelopes.map((e) => e.id));
+      expect(got[0]?.headers["webhook-timestamp"]).toBe(String(T0 / 1000));
+    }
+    expect(receivers.to("https://other.example/hook")).toHaveLength(0);
+    expect(await statusOf()).toEqual({ succeeded: 6 });
+    // Nothing is left to do.
+    await round();
+    expect(receivers.sent).toHaveLength(6);
+    expect(await store.backlog(T0)).toEqual({ size: 0, oldestMs: 0 });
+  });
+
+  it("marks events of users without webhook keys fanned out, with no delivery", async () => {
+    const { receivers, round } = setup();
+    await account("nobody", 2);
+    await round();
+    expect(receivers.sent).toHaveLength(0);
+    expect((await store.unfanned(10)).length).toBe(0);
+  });
+
+  it("retries a 500 on the schedule with the same webhook-id, and records every attempt", async () => {
+    const { clock, wallet, receivers, round } = setup([0, 1_000, 5_000]);
+    const a = wallet.add("u1", "https://a.example/hook");
+    receivers.statuses(a.url, 500, 200);
+    await account("u1", 1);
+
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(1);
+    clock.now += 999; // jitter 0.5 → exactly the scheduled delay after the attempt ended (3 ms latency)
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(1);
+    clock.now += 4;
+    await round();
+    const got = receivers.to(a.url);
+    expect(got).toHaveLength(2);
+    expect(got[1]?.headers["webhook-id"]).toBe(got[0]?.headers["webhook-id"]);
+    expect(got[1]?.headers["webhook-signature"]).toBeDefined();
+
+    const log = await store.listDeliveries("u1", a.apiKeyId, 10, undefined);
+    expect(log.deliveries[0]).toMatchObject({
+      status: "succeeded",
+      attempts: 2,
+      lastStatusCode: 200,
+      nextAttemptAt: null,
+    });
+    expect(log.deliveries[0]?.attemptLog.map((x) => [x.attempt, x.statusCode, x.error])).toEqual([
+      [1, 500, "HTTP 500"],
+      [2, 200, null],
+    ]);
+  });
+
+  it("honours Retry-After on 429 and 503 when it is longer than the schedule", async () => {
+    const { clock, wallet, receivers, round } = setup([0, 1_000, 5_000]);
+    const a = wallet.add("u1", "https://a.example/hook");
+    receivers.script(a.url, (n) =>
+      n === 0
+        ? { ok: true, status: 429, retryAfterMs: 30_000, latencyMs: 0 }
+        : { ok: true, status: 200, retryAfterMs: null, latencyMs: 0 },
+    );
+    await account("u1", 1);
+    await round();
+    clock.now += 5_000;
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(1);
+    clock.now += 25_000;
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(2);
+  });
+
+  it("marks a delivery failed when its attempts run out, and redelivery tries once more", async () => {
+    const { clock, wallet, receivers, round } = setup([0, 10]);
+    const a = wallet.add("u1", "https://a.example/hook");
+    receivers.script(a.url, () => ({ ok: false, error: "connect ECONNREFUSED", latencyMs: 1 }));
+    await account("u1", 1);
+    await round();
+    clock.now += 100;
+    await round();
+    clock.now += 100;
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(2);
+    const failed = (await store.listDeliveries("u1", a.apiKeyId, 10, undefined)).deliveries[0];
+    expect(failed).toMatchObject({
+      status: "failed",
+      attempts: 2,
+      lastError: "connect ECONNREFUSED",
+      lastStatusCode: null,
+    });
+
+    receivers.statuses(a.url, 200);
+    const again = await store.redeliver("u1", a.apiKeyId, failed?.deliveryId ?? "", clock.now);
+    expect(again).toMatchObject({ status: "pending", attempts: 2 });
+    // Another user cannot redeliver it.
+    expect(await store.redeliver("u2", a.apiKeyId, failed?.deliveryId ?? "", clock.now)).toBeUndefined();
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(3);
+    expect((await store.listDeliveries("u1", a.apiKeyId, 10, undefined)).deliveries[0]).toMatchObject({
+      status: "succeeded",
+      attempts: 3,
+    });
+  });
+
+  it("disables the key's webhook on 410 Gone: no more attempts for any of its deliveries", async () => {
+    const { wallet, receivers, round, outcomes } = setup();
+    const a = wallet.add("u1", "https://a.example/hook");
+    const b = wallet.add("u1", "https://b.example/hook");
+    receivers.statuses(a.url, 410);
+    await account("u1", 3);
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(1);
+    expect(wallet.disabled).toEqual([a.apiKeyId]);
+    expect(receivers.to(b.url)).toHaveLength(3);
+    expect(await statusOf()).toEqual({ succeeded: 3, disabled: 3 });
+    expect(outcomes.filter((o) => o === "disabled")).toHaveLength(3);
+    await account("u1", 1);
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(1);
+  });
+
+  it("sends nothing to a key the wallet no longer lists (revoked or expired): its deliveries are canceled", async () => {
+    const { clock, wallet, receivers, round } = setup([0, 1_000]);
+    const a = wallet.add("u1", "https://a.example/hook");
+    receivers.statuses(a.url, 500);
+    await account("u1", 2);
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(2);
+    wallet.keys.delete(a.apiKeyId); // revoked
+    clock.now += 10_000;
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(2);
+    expect(await statusOf()).toEqual({ canceled: 2 });
+  });
+});
+
+describe("isolation", () => {
+  it("a receiver that never answers does not delay another key's deliveries", async () => {
+    const { wallet, receivers, dispatcher } = setup();
+    const slow = wallet.add("u1", "https://slow.example/hook");
+    const fast = wallet.add("u2", "https://fast.example/hook");
+    let release = (): void => undefined;
+    const hanging = new Promise<SendResult>((resolve) => {
+      release = () => {
+        resolve({ ok: true, status: 200, retryAfterMs: null, latencyMs: 10_000 });
+      };
+    });
+    receivers.script(slow.url, () => hanging);
+    await account("u1", 2);
+    await account("u2", 3);
+
+    await dispatcher.tick();
+    await dispatcher.tick();
+    await dispatcher.tick();
+    // Let the fast lane finish (its sends resolve at once), while the slow one is still stuck.
+    for (let i = 0; i < 50 && receivers.to(fast.url).length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(receivers.to(fast.url)).toHaveLength(3);
+    expect(receivers.to(slow.url)).toHaveLength(1);
+    release();
+    await dispatcher.idle();
+    await dispatcher.tick();
+    await dispatcher.idle();
+    expect(receivers.to(slow.url)).toHaveLength(2);
+  });
+
+  it("two dispatchers on one database never attempt the same delivery twice", async () => {
+    const one = setup();
+    const two = setup();
+    const target = one.wallet.add("u1", "https://a.example/hook");
+    two.wallet.keys.set(target.apiKeyId, target);
+    await account("u1", 40);
+    // Both claim side by side until nothing is left (a key takes at most 5 per claim).
+    for (let i = 0; i < 12; i++) await Promise.all([one.round(), two.round()]);
+    expect(one.receivers.sent.length).toBeGreaterThan(0);
+    expect(two.receivers.sent.length).toBeGreaterThan(0);
+    const all = [...one.receivers.to(target.url), ...two.receivers.to(target.url)];
+    const ids = all.map((s) => s.headers["webhook-id"]);
+    expect(ids).toHaveLength(40);
+    expect(new Set(ids).size).toBe(40);
+  });
+});
+
+describe("store", () => {
+  it("lists an account's events after a sequence, in order, and only to its owner", async () => {
+    const accountId = await account("u1", 5);
+    const page = await store.listEvents("u1", accountId, 2, 2);
+    expect(page.events.map((e) => e.sequence)).toEqual([3, 4]);
+    expect(page.hasMore).toBe(true);
+    expect((await store.listEvents("u1", accountId, 4, 10)).hasMore).toBe(false);
+    await expect(store.listEvents("u2", accountId, 0, 10)).rejects.toMatchObject({ code: "not_found" });
+    await expect(store.listEvents("u1", randomUUID(), 0, 10)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("reports the backlog and the age of its oldest event", async () => {
+    await account("u1", 2);
+    expect(await store.backlog(T0 + 60_000)).toEqual({ size: 2, oldestMs: 60_000 });
+  });
+});
+
+describe("schedule arithmetic", () => {
+  it("jitters ±10% and never delays an immediate attempt", () => {
+    expect(jittered(0, () => 1)).toBe(0);
+    expect(jittered(10_000, () => 0)).toBe(9_000);
+    expect(jittered(10_000, () => 1)).toBe(11_000);
+  });
+
+  it("caps a huge Retry-After at a day, and ignores it on other statuses", () => {
+    const schedule = [0, 1_000];
+    const r = (status: number, retryAfterMs: number | null) =>
+      nextStep({ ok: true, status, retryAfterMs, latencyMs: 0 }, 1, schedule, () => 0.5);
+    expect(r(503, 10 * 86_400_000).nextDelayMs).toBe(86_400_000);
+    expect(r(500, 60_000).nextDelayMs).toBe(1_000);
+    expect(r(204, null).outcome).toBe("succeeded");
+    expect(r(410, null).outcome).toBe("disabled");
+    expect(nextStep({ ok: true, status: 500, retryAfterMs: null, latencyMs: 0 }, 2, schedule, () => 0.5).outcome).toBe(
+      "failed",
+    );
+  });
+});

@@ -1,0 +1,124 @@
+// The HTTPS sender against a real TLS receiver on loopback: CA trust, the SSRF guard at connect time, no
+// redirects, the deadline, the response cap, and Retry-After.
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTestCa, startReceiver, type Receiver, type TestCa } from "../../test/harness/receiver.js";
+import { httpsTransport, parseRetryAfter } from "./transport.js";
+
+let ca: TestCa;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  ca = makeTestCa();
+  receiver = await startReceiver(ca);
+});
+
+afterAll(async () => {
+  await receiver.close();
+  ca.remove();
+});
+
+const body = JSON.stringify({ hello: "world" });
+const post = (options: { allowPrivate: boolean; ca?: string; timeoutMs?: number }, url: string) => {
+  const transport = httpsTransport({ timeoutMs: 5_000, ...options });
+  return transport.send({ url, headers: { "webhook-id": "msg_1" }, body }).finally(transport.close);
+};
+
+describe("https transport", () => {
+  it("delivers to a receiver whose CA was added, with the headers and body given", async () => {
+    const result = await post({ allowPrivate: true, ca: ca.caPem }, `${receiver.origin}/ok`);
+    expect(result).toMatchObject({ ok: true, status: 200, retryAfterMs: null });
+    const got = receiver.on("/ok")[0];
+    expect(got?.body).toBe(body);
+    expect(got?.headers["webhook-id"]).toBe("msg_1");
+    expect(got?.headers["content-type"]).toBe("application/json");
+  });
+
+  it("always verifies TLS: a receiver signed by an unknown CA is an error", async () => {
+    const result = await post({ allowPrivate: true }, `${receiver.origin}/untrusted`);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toMatch(/certificate/i);
+    expect(receiver.on("/untrusted")).toHaveLength(0);
+  });
+
+  it("refuses plain http", async () => {
+    const result = await post({ allowPrivate: true, ca: ca.caPem }, `http://127.0.0.1:${receiver.port}/plain`);
+    expect(result).toEqual({ ok: false, error: "webhook URL is not https", latencyMs: 0 });
+  });
+
+  it("refuses a loopback address literal and a host name resolving to loopback unless private targets are allowed", async () => {
+    const literal = await post({ allowPrivate: false, ca: ca.caPem }, `${receiver.origin}/ssrf`);
+    expect(literal.ok).toBe(false);
+    expect(!literal.ok && literal.error).toMatch(/^refused: 127\.0\.0\.1 is not a public address/);
+    // "localhost" passes as a name; the check happens on the address it resolves to, when connecting.
+    const named = await post({ allowPrivate: false, ca: ca.caPem }, `https://localhost:${receiver.port}/ssrf`);
+    expect(named.ok).toBe(false);
+    expect(!named.ok && named.error).toMatch(/^refused: localhost resolves to non-public address/);
+    expect(receiver.on("/ssrf")).toHaveLength(0);
+  });
+
+  it("does not follow redirects: a 3xx is the answer", async () => {
+    receiver.behave("/moved", { statuses: [302] });
+    const result = await post({ allowPrivate: true, ca: ca.caPem }, `${receiver.origin}/moved`);
+    expect(result).toMatchObject({ ok: true, status: 302 });
+    expect(receiver.on("/moved")).toHaveLength(1);
+  });
+
+  it("gives up after the deadline", async () => {
+    receiver.behave("/slow", { delayMs: 1_500 });
+    const result = await post({ allowPrivate: true, ca: ca.caPem, timeoutMs: 200 }, `${receiver.origin}/slow`);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toBe("no answer within 200 ms");
+  });
+
+  it("reads Retry-After of a 503", async () => {
+    receiver.behave("/busy", { statuses: [503], retryAfter: "7" });
+    const result = await post({ allowPrivate: true, ca: ca.caPem }, `${receiver.origin}/busy`);
+    expect(result).toMatchObject({ ok: true, status: 503, retryAfterMs: 7_000 });
+  });
+
+  it("reads at most 64 KiB of an answer and still reports its status", async () => {
+    const big = https.createServer({ key: ca.key, cert: ca.cert }, (_req, res) => {
+      res.writeHead(200);
+      const chunk = Buffer.alloc(64 * 1024, 120);
+      // Far more than the cap, written as fast as the socket takes it.
+      let left = 64;
+      const write = (): void => {
+        while (left > 0) {
+          left--;
+          if (!res.write(chunk)) {
+            res.once("drain", write);
+            return;
+          }
+        }
+        res.end();
+      };
+      write();
+    });
+    await new Promise<void>((resolve) => big.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (big.address() as AddressInfo).port;
+      const result = await post({ allowPrivate: true, ca: ca.caPem }, `https://127.0.0.1:${port}/big`);
+      expect(result).toMatchObject({ ok: true, status: 200 });
+    } finally {
+      big.closeAllConnections();
+      big.close();
+    }
+  });
+});
+
+describe("parseRetryAfter", () => {
+  const now = Date.parse("2026-11-25T12:00:00Z");
+  it.each([
+    [undefined, null],
+    ["120", 120_000],
+    [" 5 ", 5_000],
+    ["Wed, 25 Nov 2026 12:00:30 GMT", 30_000],
+    ["Wed, 25 Nov 2026 11:00:00 GMT", 0],
+    ["soon", null],
+    ["-5", null],
+  ])("%j → %j", (value, expected) => {
+    expect(parseRetryAfter(value, now)).toBe(expected);
+  });
+});
