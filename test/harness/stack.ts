@@ -18,6 +18,10 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Extra settings for the gateways only. */
   gatewayEnv?: Record<string, string>;
+  /** Extra settings for the wallets only. */
+  walletEnv?: Record<string, string>;
+  /** Extra settings for the engine only. */
+  engineEnv?: Record<string, string>;
 }
 
 export interface GatewayEndpoints {
@@ -48,6 +52,8 @@ export interface Stack {
 
 export interface RestartOptions {
   signal?: NodeJS.Signals;
+  /** Settings for the new engine process only, on top of the usual ones. */
+  env?: Record<string, string>;
   /** How long to wait for the new engine's /healthz (default 120 s). */
   timeoutMs?: number;
 }
@@ -150,9 +156,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const walletCount = options.wallets ?? 1;
   const wallets = Array.from({ length: walletCount }, (_, i) =>
-    launch(`wallet-${i}`, "wallet/main.ts", { ...common, WALLET_GRPC_PORT: "0", WALLET_METRICS_PORT: "0" }),
+    launch(`wallet-${i}`, "wallet/main.ts", {
+      ...common,
+      ...options.walletEnv,
+      WALLET_GRPC_PORT: "0",
+      WALLET_METRICS_PORT: "0",
+    }),
   );
-  const engineEnv: Record<string, string> = { ...common, ENGINE_GRPC_PORT: "0", ENGINE_METRICS_PORT: "0" };
+  const engineEnv: Record<string, string> = {
+    ...common,
+    ...options.engineEnv,
+    ENGINE_GRPC_PORT: "0",
+    ENGINE_METRICS_PORT: "0",
+  };
   // The engine starts once the wallets listen: its webhook dispatcher asks wallet 0 for webhook targets.
   let engine: Started | undefined;
 
@@ -235,7 +251,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       }
       const index = started.indexOf(old);
       if (index >= 0) started.splice(index, 1);
-      engine = launch("engine", "engine/main.ts", engineEnv);
+      engine = launch("engine", "engine/main.ts", { ...engineEnv, ...restart.env });
       await engine.listening;
       await waitHttp(engineHealth, restart.timeoutMs ?? 120_000, output);
     };
