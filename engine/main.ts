@@ -20,6 +20,8 @@ import { PriceSimulator } from "./market/simulator.js";
 import { nextFundingAt } from "./risk/funding.js";
 import { createEngineServer } from "./server.js";
 import { startShards } from "./shard/runtime.js";
+import { KeyCache } from "../gateway/key-cache.js";
+import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
 import { WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { webhookMetrics } from "./webhooks/metrics.js";
 import { WebhookStore } from "./webhooks/store.js";
@@ -158,9 +160,27 @@ export async function startEngine(
       allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
       timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
     });
+    // Revocations pushed by the wallet: a DELETE returns only once this dispatcher acked it (or its lease ran
+    // out, and then every attempt asks the wallet first), so a revoked key never gets a new attempt.
+    const revokedKeys = new Set<string>();
+    const revocations = new KeyCache({
+      open: () => directory.watch(),
+      leaseMs: KEY_LEASE_MS,
+      pingMs: KEY_LEASE_PING_MS,
+      ttlMs: KEY_LEASE_MS,
+      maxEntries: 1,
+      now: () => performance.now(),
+      wallNow: () => Date.now(),
+      onRevoked: (keyId) => {
+        revokedKeys.add(keyId);
+      },
+      log,
+    });
+    revocations.start();
     dispatcher = new WebhookDispatcher({
       store: webhooks,
       keys: directory,
+      guard: { trusted: () => revocations.trusted, revoked: (keyId) => revokedKeys.has(keyId) },
       send: transport.send,
       schedule: settings.WEBHOOK_RETRY_SCHEDULE_MS,
       log,
@@ -169,6 +189,7 @@ export async function startEngine(
       timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
     });
     closeDispatch = () => {
+      revocations.close();
       transport.close();
       directory.close();
     };

@@ -87,6 +87,8 @@ function requireUser(userId: string): string {
 export class WalletService {
   /** Last use per key id since the last flush; written in one statement by `flushLastUsed`. */
   private lastUsed = new Map<string, number>();
+  /** The batch `flushLastUsed` is writing. */
+  private flushing: Map<string, number> | undefined;
 
   constructor(private readonly deps: WalletServiceDeps) {
     deps.bus.onRevoked((notice) => {
@@ -252,17 +254,23 @@ export class WalletService {
     if (this.lastUsed.size === 0) return;
     const batch = this.lastUsed;
     this.lastUsed = new Map();
+    // Still shown by `view` while the write is in flight: a list read in between must not lose the use.
+    this.flushing = batch;
     try {
       await this.deps.store.touch(batch);
     } catch (error) {
       // Keep the newest use of each key for the next flush.
       for (const [id, at] of batch) if ((this.lastUsed.get(id) ?? 0) < at) this.lastUsed.set(id, at);
       throw error;
+    } finally {
+      if (this.flushing === batch) this.flushing = undefined;
     }
   }
 
   private view(row: KeyRow): ApiKeyView {
-    const pending = this.lastUsed.get(row.id);
+    const queued = this.lastUsed.get(row.id);
+    const inFlight = this.flushing?.get(row.id);
+    const pending = queued === undefined ? inFlight : Math.max(queued, inFlight ?? 0);
     const stored = row.lastUsedAt?.getTime();
     const lastUsed = pending === undefined ? stored : Math.max(pending, stored ?? 0);
     return {

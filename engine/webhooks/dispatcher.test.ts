@@ -307,6 +307,57 @@ describe("fan-out and delivery", () => {
   });
 });
 
+describe("revocation while a lane runs", () => {
+  it("asks the wallet before each attempt when no revocation stream vouches for the key", async () => {
+    const { wallet, receivers, round } = setup();
+    const a = wallet.add("u1", "https://a.example/hook");
+    // Revoked by the time the first attempt has been answered.
+    receivers.script(a.url, () => {
+      wallet.keys.delete(a.apiKeyId);
+      return { ok: true, status: 200, retryAfterMs: null, latencyMs: 1 };
+    });
+    await account("u1", 3);
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(1);
+    expect(await statusOf()).toEqual({ succeeded: 1, canceled: 2 });
+  });
+
+  it("trusts the pushed revocations while their lease holds, and stops at a pushed revocation", async () => {
+    const clock = { now: T0 };
+    const wallet = new Wallet();
+    const receivers = new Receivers(clock);
+    const a = wallet.add("u1", "https://a.example/hook");
+    const revoked = new Set<string>();
+    let asked = 0;
+    const counting: KeyDirectory = {
+      targets: (query) => {
+        asked++;
+        return wallet.targets(query);
+      },
+      disable: (id) => wallet.disable(id),
+    };
+    receivers.script(a.url, (n) => {
+      if (n === 1) revoked.add(a.apiKeyId); // pushed by the wallet while the second attempt was in flight
+      return { ok: true, status: 200, retryAfterMs: null, latencyMs: 1 };
+    });
+    const dispatcher = new WebhookDispatcher({
+      store,
+      keys: counting,
+      guard: { trusted: () => true, revoked: (id) => revoked.has(id) },
+      send: receivers.send,
+      now: () => clock.now,
+      log: silentLog,
+    });
+    await account("u1", 4);
+    await dispatcher.tick();
+    await dispatcher.idle();
+    expect(receivers.to(a.url)).toHaveLength(2);
+    expect(await statusOf()).toEqual({ succeeded: 2, canceled: 2 });
+    // Fan-out and claim asked; the attempts did not.
+    expect(asked).toBe(2);
+  });
+});
+
 describe("isolation", () => {
   it("a receiver that never answers does not delay another key's deliveries", async () => {
     const { wallet, receivers, dispatcher } = setup();

@@ -26,6 +26,16 @@ export interface KeyDirectory {
   disable(apiKeyId: string): Promise<void>;
 }
 
+/**
+ * Revocations as the wallet pushes them (WatchKeys, the same lease protocol as the gateways' key caches): a
+ * revocation completes only once this dispatcher acked it or its lease ran out, so an attempt that checks
+ * `revoked` while `trusted` holds can never start after a revocation returned.
+ */
+export interface RevocationGuard {
+  trusted(): boolean;
+  revoked(apiKeyId: string): boolean;
+}
+
 export type Outcome = "succeeded" | "retry" | "failed" | "disabled" | "canceled";
 
 export interface DispatcherMetrics {
@@ -44,6 +54,8 @@ const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 export interface DispatcherOptions {
   store: Pick<WebhookStore, "unfanned" | "fanOut" | "claimDue" | "recordAttempt" | "endPendingOfKey">;
   keys: KeyDirectory;
+  /** Without it, every attempt asks the wallet about its key first. */
+  guard?: RevocationGuard;
   send: Send;
   /** Delay before attempt n+1 is schedule[n]; its length is the number of attempts. */
   schedule?: readonly number[];
@@ -238,9 +250,27 @@ export class WebhookDispatcher {
     }
     for (const delivery of deliveries) {
       if (this.stopped) return; // the lease runs out and the delivery is claimed again
+      if (!(await this.stillListed(keyId))) {
+        const ended = await this.options.store.endPendingOfKey(keyId, "canceled", "key revoked", this.now());
+        this.options.metrics?.delivered("canceled", ended);
+        return;
+      }
       const stop = await this.attempt(delivery, target);
       if (stop) return;
     }
+  }
+
+  /**
+   * Whether the key may still receive, judged right before an attempt: from the pushed revocations while their
+   * lease holds, else by asking the wallet again (a revocation made while the stream was down completed
+   * without this dispatcher's ack).
+   */
+  private async stillListed(keyId: string): Promise<boolean> {
+    const guard = this.options.guard;
+    if (guard?.revoked(keyId) === true) return false;
+    if (guard?.trusted() === true) return true;
+    const targets = await this.options.keys.targets({ keyIds: [keyId] });
+    return targets.some((t) => t.apiKeyId === keyId);
   }
 
   /** One attempt; true when the lane must stop (the key's webhook was disabled). */

@@ -4,6 +4,7 @@ import * as grpc from "@grpc/grpc-js";
 import { CHANNEL_OPTIONS, outgoingMetadata } from "../../kernel/grpc.js";
 import { createWalletClient } from "../../kernel/wallet-codec.js";
 import type { GetWebhookTargetsResponse__Output } from "../../proto/gen/wallet/v1/GetWebhookTargetsResponse.js";
+import type { WatchStream } from "../../gateway/key-cache.js";
 import type { KeyDirectory, WebhookTarget } from "./dispatcher.js";
 
 const DEADLINE_MS = 5_000;
@@ -16,7 +17,13 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
-export function walletDirectory(target: string, token: string | undefined): KeyDirectory & { close(): void } {
+export interface WalletDirectory extends KeyDirectory {
+  /** Opens a WatchKeys stream (revocations pushed by the wallet, see gateway/key-cache.ts). */
+  watch(): WatchStream;
+  close(): void;
+}
+
+export function walletDirectory(target: string, token: string | undefined): WalletDirectory {
   const client = createWalletClient(target, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
   const unary = <Req, Res>(
     start: (req: Req, m: grpc.Metadata, o: grpc.CallOptions, cb: grpc.requestCallback<Res>) => unknown,
@@ -52,6 +59,9 @@ export function walletDirectory(target: string, token: string | undefined): KeyD
       await unary((req: { api_key_id: string }, m, o, cb) => client.DisableWebhook(req, m, o, cb), {
         api_key_id: apiKeyId,
       });
+    },
+    watch() {
+      return client.WatchKeys(outgoingMetadata(undefined, token));
     },
     close() {
       client.close();
