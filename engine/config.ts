@@ -57,6 +57,8 @@ export const engineSettingsSchema = z.object({
     ),
   /** How often the dispatcher polls the outbox and the due deliveries. */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+  /** Settled webhook events older than this many days are deleted (the catch-up endpoint reaches this far). */
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** A receiver must answer 2xx within this long. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
 });

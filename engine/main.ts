@@ -186,6 +186,7 @@ export async function startEngine(
       log,
       metrics,
       pollMs: settings.WEBHOOK_POLL_MS,
+      retentionMs: settings.WEBHOOK_RETENTION_DAYS * 86_400_000,
       timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
     });
     closeDispatch = () => {

@@ -120,7 +120,7 @@ class Receivers {
   };
 }
 
-function setup(schedule: number[] = [0, 1_000, 5_000]) {
+function setup(schedule: number[] = [0, 1_000, 5_000], retentionMs?: number) {
   const clock = { now: T0 };
   const wallet = new Wallet();
   const receivers = new Receivers(clock);
@@ -133,6 +133,7 @@ function setup(schedule: number[] = [0, 1_000, 5_000]) {
     now: () => clock.now,
     random: () => 0.5,
     log: silentLog,
+    ...(retentionMs === undefined ? {} : { retentionMs }),
     metrics: {
       delivered: (outcome, count = 1) => {
         for (let i = 0; i < count; i++) outcomes.push(outcome);
@@ -413,6 +414,39 @@ describe("store", () => {
     expect((await store.listEvents("u1", accountId, 4, 10)).hasMore).toBe(false);
     await expect(store.listEvents("u2", accountId, 0, 10)).rejects.toMatchObject({ code: "not_found" });
     await expect(store.listEvents("u1", randomUUID(), 0, 10)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("prunes settled events past retention with their deliveries and attempts, never a pending one", async () => {
+    const { clock, wallet, receivers, round } = setup([0, 60_000]);
+    const a = wallet.add("u1", "https://a.example/hook");
+    const b = wallet.add("u2", "https://b.example/hook");
+    receivers.statuses(b.url, 500);
+    const settled = await account("u1", 2);
+    const pending = await account("u2", 1);
+    await round();
+    expect(await statusOf()).toEqual({ succeeded: 2, pending: 1 });
+    expect(receivers.to(a.url)).toHaveLength(2);
+
+    clock.now += 10_000;
+    expect(await store.prune(clock.now - 5_000, 100)).toBe(2);
+    expect((await store.listEvents("u1", settled, 0, 10)).events).toEqual([]);
+    expect((await store.listEvents("u2", pending, 0, 10)).events).toHaveLength(1);
+    expect(await statusOf()).toEqual({ pending: 1 });
+    const attempts = await pool.query<{ n: string }>("SELECT count(*) AS n FROM webhook_attempts");
+    expect(attempts.rows[0]?.n).toBe("1");
+    // Nothing newer than the cut goes.
+    expect(await store.prune(T0 - 1, 100)).toBe(0);
+  });
+
+  it("the dispatcher prunes past its retention as it goes round", async () => {
+    const { clock, wallet, round } = setup([0], 60_000);
+    wallet.add("u1", "https://a.example/hook");
+    const accountId = await account("u1", 1);
+    await round(); // delivered; too young to prune
+    expect((await store.listEvents("u1", accountId, 0, 10)).events).toHaveLength(1);
+    clock.now += 120_000;
+    await round();
+    expect((await store.listEvents("u1", accountId, 0, 10)).events).toHaveLength(0);
   });
 
   it("reports the backlog and the age of its oldest event", async () => {

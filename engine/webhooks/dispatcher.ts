@@ -48,11 +48,16 @@ export const DEFAULT_SCHEDULE_MS: readonly number[] = [
   0, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000,
 ];
 
+/** How often settled events past retention are pruned. */
+const PRUNE_EVERY_MS = 60_000;
+
 /** A Retry-After longer than this is capped (a receiver cannot park a delivery for ever). */
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
 export interface DispatcherOptions {
-  store: Pick<WebhookStore, "unfanned" | "fanOut" | "claimDue" | "recordAttempt" | "endPendingOfKey">;
+  store: Pick<WebhookStore, "unfanned" | "fanOut" | "claimDue" | "recordAttempt" | "endPendingOfKey" | "prune">;
+  /** Settled events (and their deliveries) older than this are deleted; the catch-up endpoint reaches this far. */
+  retentionMs?: number;
   keys: KeyDirectory;
   /** Without it, every attempt asks the wallet about its key first. */
   guard?: RevocationGuard;
@@ -116,6 +121,7 @@ export class WebhookDispatcher {
   private readonly perKey: number;
   private readonly leaseMs: number;
   private lastWarning = 0;
+  private nextPrune = 0;
 
   constructor(private readonly options: DispatcherOptions) {
     this.schedule = options.schedule ?? DEFAULT_SCHEDULE_MS;
@@ -147,11 +153,12 @@ export class WebhookDispatcher {
     await Promise.allSettled([...this.lanes.values()]);
   }
 
-  /** One round: fan out new events, then start lanes for due deliveries. Never throws. */
+  /** One round: fan out new events, then start lanes for due deliveries, now and then prune. Never throws. */
   async tick(): Promise<void> {
     try {
       await this.fanOut();
       await this.claim();
+      await this.pruneNowAndThen();
     } catch (error) {
       // The wallet or the database is away: the outbox keeps everything, the next round tries again.
       const at = this.now();
@@ -165,6 +172,16 @@ export class WebhookDispatcher {
   /** Waits until every lane started so far has finished (tests). */
   async idle(): Promise<void> {
     while (this.lanes.size > 0) await Promise.allSettled([...this.lanes.values()]);
+  }
+
+  private async pruneNowAndThen(): Promise<void> {
+    const retention = this.options.retentionMs;
+    const at = this.now();
+    if (retention === undefined || at < this.nextPrune) return;
+    this.nextPrune = at + PRUNE_EVERY_MS;
+    // A bounded slice per round: a large first prune never holds the database for long.
+    const pruned = await this.options.store.prune(at - retention, 10_000);
+    if (pruned > 0) this.options.log.info({ events: pruned }, "pruned settled webhook events past retention");
   }
 
   private async fanOut(): Promise<void> {

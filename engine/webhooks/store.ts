@@ -333,6 +333,29 @@ export class WebhookStore {
     return deliveryOf(row, attempts.get(row.delivery_id) ?? []);
   }
 
+  /**
+   * Deletes up to `limit` events older than `before` that are settled (fanned out, no delivery pending), with
+   * their deliveries and attempts, in one statement; returns how many events went.
+   */
+  async prune(before: number, limit: number): Promise<number> {
+    const result = await this.pool.query(
+      `WITH old AS (
+         SELECT o.event_id FROM engine_outbox o
+          WHERE o.created_at < to_timestamp($1 / 1000.0) AND o.fanned_out
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.event_id AND d.status = 'pending')
+          LIMIT $2
+       ), attempts AS (
+         DELETE FROM webhook_attempts a USING webhook_deliveries d, old
+          WHERE a.delivery_id = d.delivery_id AND d.event_id = old.event_id
+       ), deliveries AS (
+         DELETE FROM webhook_deliveries d USING old WHERE d.event_id = old.event_id
+       )
+       DELETE FROM engine_outbox o USING old WHERE o.event_id = old.event_id`,
+      [before, limit],
+    );
+    return result.rowCount ?? 0;
+  }
+
   async backlog(now: number): Promise<Backlog> {
     const result = await this.pool.query<{ size: string; oldest: Date | null }>(
       `SELECT (SELECT count(*) FROM engine_outbox WHERE NOT fanned_out)
