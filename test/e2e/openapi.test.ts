@@ -4,6 +4,8 @@
 // In the other direction, the document's operations must equal the routes the gateway serves (listed below
 // from gateway/app.ts, gateway/api/router.ts and gateway/v1/router.ts), and other paths must be 404.
 // The trading surface runs with PRICE_FEED=push: prices are pushed over market.v1, so every outcome is chosen.
+// Webhooks go to a real HTTPS receiver on loopback (test/harness/receiver.ts, its CA given to the engine) and to a
+// port nobody listens on, with a retry schedule of two attempts, so the delivery log fills in a moment.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { flipLast, type CreatedKey } from "../harness/client.js";
 import { marketClient, type Market } from "../harness/market.js";
+import { makeTestCa, startReceiver, type Receiver, type TestCa } from "../harness/receiver.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DOC_ID = "https://funded-trading.invalid/openapi.yaml";
@@ -29,6 +32,8 @@ const SERVED = [
   "api POST /api/api-keys",
   "api DELETE /api/api-keys/{id}",
   "api POST /api/api-keys/validate",
+  "api GET /api/api-keys/{id}/deliveries",
+  "api POST /api/api-keys/{id}/deliveries/{delivery_id}/redeliver",
   "v1 GET /healthz",
   "v1 GET /readyz",
   "v1 GET /v1/tickers",
@@ -45,6 +50,7 @@ const SERVED = [
   "v1 GET /v1/account/{account_id}/breaches",
   "v1 GET /v1/account/{account_id}/violations",
   "v1 GET /v1/account/{account_id}/analytics",
+  "v1 GET /v1/account/{account_id}/events",
   "v1 POST /v1/order",
   "v1 POST /v1/order/test",
   "v1 DELETE /v1/order/{order_id}",
@@ -301,6 +307,8 @@ describe("docs/openapi.yaml against the running gateway", () => {
   let main: Endpoints;
   let guarded: Endpoints;
   let market: Market | undefined;
+  let ca: TestCa | undefined;
+  let receiver: Receiver | undefined;
   const adminToken = "openapi-admin-token-0123456789";
   const bearer = { authorization: `Bearer ${adminToken}` };
 
@@ -322,11 +330,17 @@ describe("docs/openapi.yaml against the running gateway", () => {
   }
 
   beforeAll(async () => {
+    ca = makeTestCa();
+    receiver = await startReceiver(ca);
     const [first, second] = await Promise.allSettled([
       // Funding every 200 ms, to see payments. Crypto funding follows the premium of the mark over the index, so
       // it is zero while both are equal: every push but the funding test's sets one price for both, and no
-      // test holds a non-crypto position (those pay a rollover fee at every tick).
-      stackOn("pglite", { env: { PRICE_FEED: "push", FUNDING_INTERVAL_MS: "200" } }),
+      // test holds a non-crypto position (those pay a rollover fee at every tick). Webhook targets on loopback
+      // are allowed; a failed attempt is retried once, 100 ms later, then the delivery is failed.
+      stackOn("pglite", {
+        env: { PRICE_FEED: "push", FUNDING_INTERVAL_MS: "200", WEBHOOK_ALLOW_PRIVATE: "true" },
+        engineEnv: { WEBHOOK_CA_FILE: ca.caFile, WEBHOOK_POLL_MS: "50", WEBHOOK_RETRY_SCHEDULE_MS: "0,100" },
+      }),
       stackOn("pglite", {
         gatewayEnv: { RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_MS: "60000", WALLET_ADMIN_TOKEN: adminToken },
       }),
@@ -343,7 +357,8 @@ describe("docs/openapi.yaml against the running gateway", () => {
   });
   afterAll(async () => {
     market?.close();
-    await Promise.all([stack?.stop(), strict?.stop()]);
+    await Promise.all([stack?.stop(), strict?.stop(), receiver?.close()]);
+    ca?.remove();
   });
 
   it("is an OpenAPI 3.1 document whose operations are exactly the routes the gateway serves", () => {
@@ -383,9 +398,9 @@ describe("docs/openapi.yaml against the running gateway", () => {
       "parent_order_id",
       "position_id",
     ]) {
-      expect(nullable(`/components/schemas/Order/properties/${name}`), name).toBe(true);
+      expect(nullable(`/components/schemas/OrderFields/properties/${name}`), name).toBe(true);
     }
-    expect(nullable("/components/schemas/Order/properties/status")).toBe(false);
+    expect(nullable("/components/schemas/OrderFields/properties/status")).toBe(false);
     expect(nullable("/components/schemas/Fill/properties/client_id")).toBe(true);
     expect(nullable("/components/schemas/Account/properties/label")).toBe(true);
     expect(nullable("/components/schemas/Account/properties/terminated_at")).toBe(true);
@@ -398,6 +413,13 @@ describe("docs/openapi.yaml against the running gateway", () => {
     // Only the replay of an order journaled before the engine reported headroom has none.
     expect(nullable("/components/schemas/OrderResponseFields/properties/risk_headroom")).toBe(true);
     expect(nullable("/components/schemas/OrderTestResponse/properties/risk_headroom")).toBe(false);
+    for (const name of ["nextAttemptAt", "lastStatusCode", "lastError", "lastLatencyMs"]) {
+      expect(nullable(`/components/schemas/Delivery/properties/${name}`), name).toBe(true);
+    }
+    expect(nullable("/components/schemas/Delivery/properties/createdAt")).toBe(false);
+    expect(nullable("/components/schemas/DeliveryAttempt/properties/statusCode")).toBe(true);
+    expect(nullable("/components/schemas/DeliveryAttempt/properties/error")).toBe(true);
+    expect(nullable("/components/schemas/DeliveryAttempt/properties/latencyMs")).toBe(false);
   });
 
   it("compiles every schema the document gives a response, a header or a request body", () => {
@@ -531,7 +553,14 @@ describe("docs/openapi.yaml against the running gateway", () => {
     const revoke = await send(main, "api", "DELETE", "/api/api-keys/{id}", {
       params: { id: "00000000-0000-4000-8000-000000000000" },
     });
-    for (const reply of [list, create, revoke]) expect(reply.status).toBe(401);
+    const deliveries = await send(main, "api", "GET", "/api/api-keys/{id}/deliveries", { params: { id: SOME_ID } });
+    const redeliver = await send(main, "api", "POST", "/api/api-keys/{id}/deliveries/{delivery_id}/redeliver", {
+      params: { id: SOME_ID, delivery_id: SOME_ID },
+    });
+    for (const reply of [list, create, revoke, deliveries, redeliver]) {
+      expect(reply.status).toBe(401);
+      expect(reply.json).toEqual({ error: "unauthorized" });
+    }
   });
 
   it("answers 409 key_limit_reached with the limit for an 11th active key", async () => {
@@ -1339,6 +1368,335 @@ describe("docs/openapi.yaml against the running gateway", () => {
     await prices().push(PRICES);
   });
 
+  // ---- Webhooks: the catch-up list of an account's events (/v1) and a key's delivery log (/api).
+
+  /** Reads until `done` holds (each reply held to the document on the way), at most 400 times 50 ms apart. */
+  async function until(poll: () => Promise<Reply>, done: (reply: Reply) => boolean, what: string): Promise<Reply> {
+    for (let i = 0; i < 400; i++) {
+      const reply = await poll();
+      if (done(reply)) return reply;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`${what}: still not there after 400 reads`);
+  }
+
+  interface Envelope {
+    id: string;
+    type: string;
+    account_id: string;
+    api_key_id: string;
+    sequence: number;
+    data: Json;
+  }
+  const envelopesOf = (reply: Reply): Envelope[] => field(reply, "data") as Envelope[];
+
+  it("lists an account's webhook events with 200, each type's data the REST record; 400 for bad bounds and 404", async () => {
+    await prices().push({ "BTC-USD": 100_000 });
+    const trader = await created(main, "wes", { label: "algo", permissions: ["MANAGE_ORDERS"] });
+    const reader = await created(main, "wes", { label: "reader", permissions: ["READ_ONLY"] });
+    const stranger = await created(main, "wes-not", { label: "other", permissions: ["READ_ONLY"] });
+    const accountId = await openAccount(trader);
+    const events = (key: Credentials, query?: Record<string, string>) =>
+      read(key, "/v1/account/{account_id}/events", accountId, query);
+    // An account without events yet.
+    expect((await events(reader)).json).toEqual({ data: [], has_more: false });
+
+    const order = (json: Json) => place(trader, { account_id: accountId, symbol: "BTC-USD", ...json });
+    const opened = await order({ side: "BUY", kind: "MARKET", quantity: "0.1" });
+    expect(opened.status).toBe(201);
+    const resting = await order({ side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: 80_000 });
+    expect(resting.status).toBe(201);
+    const rejected = await order({
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: 110_000,
+      post_only: true,
+    });
+    expect(orderOf(rejected).status).toBe("REJECTED");
+    expect((await cancel(trader, orderIdOf(resting))).status).toBe(200);
+    // A loss of 250 plus the 6 USD opening fee: the daily limit's 50% (info) breach.
+    await prices().push({ "BTC-USD": 97_500 });
+    // Equity 9,994 + 0.1 × 10,100 = 11,004: past the 10% profit target.
+    await prices().push({ "BTC-USD": 110_100 });
+    expect((await close(trader, { account_id: accountId, symbol: "BTC-USD" })).status).toBe(201);
+    await prices().push(PRICES);
+
+    const expected = [
+      "order.ack",
+      "order.fill",
+      "order.ack",
+      "order.ack",
+      "order.cancel",
+      "account.breach",
+      "account.passed",
+      "order.ack",
+      "order.fill",
+      "position.close",
+    ];
+    const all = await until(
+      () => events(reader),
+      (reply) => envelopesOf(reply).length >= expected.length,
+      "every event listed",
+    );
+    expect(all.status).toBe(200);
+    expect(field(all, "has_more")).toBe(false);
+    const list = envelopesOf(all);
+    expect(list.map((e) => e.type)).toEqual(expected);
+    expect(list.map((e) => e.sequence)).toEqual(expected.map((_, i) => i + 1));
+    expect(new Set(list.map((e) => e.id)).size).toBe(list.length);
+    for (const e of list) expect(e).toMatchObject({ account_id: accountId, api_key_id: reader.id });
+    // The same events for another key of the user, with that key's id.
+    const asTrader = envelopesOf(await events(trader));
+    expect(asTrader).toEqual(list.map((e) => ({ ...e, api_key_id: trader.id })));
+
+    // `data` is the record the REST API shows.
+    const [ack, fill, restingAck, rejectedAck, canceled, breach, passed, closeAck, closeFill, closedPosition] =
+      list.map((e) => e.data);
+    expect(ack).toMatchObject({ order_id: orderIdOf(opened), kind: "MARKET", status: "NEW", violations: [] });
+    expect(restingAck).toMatchObject({ order_id: orderIdOf(resting), status: "NEW", violations: [] });
+    expect(rejectedAck).toMatchObject({ order_id: orderIdOf(rejected), status: "REJECTED" });
+    expect((rejectedAck?.violations as Json[]).map((v) => v.rule)).toEqual(["post_only_would_take"]);
+    expect(canceled).toMatchObject({ order_id: orderIdOf(resting), status: "CANCELED", reason: "user" });
+    expect(closeAck).toMatchObject({ reduce_only: true, violations: [] });
+    const trades = field(await read(reader, "/v1/account/{account_id}/trades", accountId), "data") as Json[];
+    expect([fill, closeFill]).toEqual(trades);
+    const breaches = field(await read(reader, "/v1/account/{account_id}/breaches", accountId), "data") as Json[];
+    expect([breach]).toEqual(breaches);
+    const history = await read(reader, "/v1/account/{account_id}/positions/history", accountId);
+    expect([closedPosition]).toEqual(field(history, "data"));
+    expect(passed).toMatchObject({ account_id: accountId, state: "PASSED", plan_id: PLAN_10K });
+
+    // The document ties each `type` to its `data`.
+    const envelope = "/components/schemas/WebhookEnvelope";
+    expect(validatorAt(envelope)(list[1])).toBe(true);
+    expect(validatorAt(envelope)({ ...list[1], type: "account.breach" })).toBe(false);
+    expect(validatorAt(envelope)({ ...list[5], type: "order.fill" })).toBe(false);
+    expect(validatorAt(envelope)({ ...list[4], data: { ...canceled, reason: "bored" } })).toBe(false);
+    expect(validatorAt(envelope)({ ...list[0], data: { ...ack, reason: "user" } })).toBe(false);
+    const [example] = at(`${envelope}/examples`) as unknown[];
+    expect(validatorAt(envelope)(example)).toBe(true);
+
+    // Pages: after a sequence, at most `limit`.
+    const page = await events(reader, { after: "3", limit: "2" });
+    expect(page.json).toEqual({ data: list.slice(3, 5), has_more: true });
+    const last = await events(reader, { after: "8", limit: "2" });
+    expect(last.json).toEqual({ data: list.slice(8), has_more: false });
+    expect((await events(reader, { after: "10" })).json).toEqual({ data: [], has_more: false });
+
+    const badBounds: Record<string, string>[] = [
+      { after: "x" },
+      { after: "-1" },
+      { after: "1.5" },
+      { limit: "0" },
+      { limit: "1001" },
+      { limit: "ten" },
+      { cursor: "3" },
+    ];
+    for (const query of badBounds) {
+      const reply = await events(reader, query);
+      expect(reply.status, JSON.stringify(query)).toBe(400);
+      expect(field(reply, "error")).toBe("invalid_payload");
+    }
+    for (const [key, id] of [
+      [stranger, accountId],
+      [reader, SOME_ID],
+      [reader, "not-a-uuid"],
+    ] as const) {
+      const reply = await read(key, "/v1/account/{account_id}/events", id);
+      expect(reply.status, id).toBe(404);
+      expect(reply.json).toEqual({ error: "not_found" });
+    }
+  });
+
+  interface Delivery {
+    deliveryId: string;
+    eventId: string;
+    eventType: string;
+    accountId: string;
+    sequence: number;
+    url: string;
+    status: string;
+    attempts: number;
+    nextAttemptAt: string | null;
+    lastStatusCode: number | null;
+    lastError: string | null;
+    attemptLog: { attempt: number; statusCode: number | null; error: string | null }[];
+  }
+
+  it("logs a key's webhook deliveries with 200 and redelivers with 202; 400 for a bad query, 404 otherwise", async () => {
+    await prices().push(PRICES);
+    const hooks = receiver;
+    if (hooks === undefined) throw new Error("no webhook receiver");
+    // The receiver fails its first request with 500, then answers 200.
+    hooks.behave("/openapi", { statuses: [500, 200] });
+    const userId = "wanda";
+    const hooked = await created(main, userId, {
+      label: "hooks",
+      permissions: ["TRADE"],
+      webhookUrl: `${hooks.origin}/openapi`,
+    });
+    // Nothing listens on port 1: every attempt fails at once with a refused connection.
+    const deadEnd = await created(main, userId, {
+      label: "dead end",
+      permissions: ["READ_ONLY"],
+      webhookUrl: "https://127.0.0.1:1/hook",
+    });
+    const plain = await created(main, userId, { label: "no hook", permissions: ["READ_ONLY"] });
+    const accountId = await openAccount(hooked);
+    for (const limitPrice of [40_000, 41_000]) {
+      const placed = await place(hooked, {
+        account_id: accountId,
+        symbol: "BTC-USD",
+        side: "BUY",
+        kind: "LIMIT",
+        quantity: "0.01",
+        limit_price: limitPrice,
+      });
+      expect(placed.status).toBe(201);
+    }
+
+    const deliveries = (keyId: string, query?: Record<string, string>, caller = userId) =>
+      send(main, "api", "GET", "/api/api-keys/{id}/deliveries", {
+        headers: user(caller),
+        params: { id: keyId },
+        ...(query === undefined ? {} : { query }),
+      });
+    const rows = (reply: Reply): Delivery[] => field(reply, "deliveries") as Delivery[];
+    const settled = (status: string, attempts: number) => (reply: Reply) =>
+      rows(reply).length === 2 && rows(reply).every((d) => d.status === status && d.attempts === attempts);
+
+    // Two events, each delivered to both keys with a webhook: 500 then 200 on the receiver, twice refused on port 1.
+    const delivered = await until(
+      () => deliveries(hooked.id),
+      (reply) => rows(reply).length === 2 && rows(reply).every((d) => d.status === "succeeded"),
+      "delivered",
+    );
+    expect(delivered.status).toBe(200);
+    expect(field(delivered, "hasMore")).toBe(false);
+    const good = rows(delivered);
+    expect(good.map((d) => d.sequence).sort()).toEqual([1, 2]);
+    for (const d of good) {
+      expect(d).toMatchObject({
+        eventType: "order.ack",
+        accountId,
+        url: `${hooks.origin}/openapi`,
+        nextAttemptAt: null,
+        lastStatusCode: 200,
+        lastError: null,
+      });
+    }
+    // One of them met the 500 first and was retried.
+    const logs = good.map((d) => d.attemptLog.map((a) => [a.attempt, a.statusCode, a.error]));
+    expect(logs).toContainEqual([
+      [1, 500, "HTTP 500"],
+      [2, 200, null],
+    ]);
+    expect(logs).toContainEqual([[1, 200, null]]);
+
+    const failed = await until(() => deliveries(deadEnd.id), settled("failed", 2), "failed");
+    const bad = rows(failed);
+    for (const d of bad) {
+      expect(d).toMatchObject({ url: "https://127.0.0.1:1/hook", nextAttemptAt: null, lastStatusCode: null });
+      expect(d.attemptLog.map((a) => [a.attempt, a.statusCode])).toEqual([
+        [1, null],
+        [2, null],
+      ]);
+      expect(d.lastError).toMatch(/ECONNREFUSED/);
+    }
+    // The events are the same for both keys.
+    expect(bad.map((d) => d.eventId).sort()).toEqual(good.map((d) => d.eventId).sort());
+    expect(field(await deliveries(plain.id), "deliveries")).toEqual([]);
+
+    // Pages, newest first, on from `before`.
+    const first = await deliveries(deadEnd.id, { limit: "1" });
+    expect(field(first, "hasMore")).toBe(true);
+    const [top] = rows(first);
+    expect(top).toEqual(bad[0]);
+    const second = await deliveries(deadEnd.id, { limit: "1", before: String(top?.deliveryId) });
+    expect(second.json).toEqual({ deliveries: [bad[1]], hasMore: false });
+    expect((await deliveries(deadEnd.id, { before: SOME_ID })).json).toEqual({ deliveries: [], hasMore: false });
+    // The document ties `nextAttemptAt` to `pending`.
+    const schema = validatorAt("/components/schemas/Delivery");
+    expect(schema(bad[0])).toBe(true);
+    expect(schema({ ...bad[0], status: "pending" })).toBe(false);
+    expect(schema({ ...bad[0], nextAttemptAt: "2026-11-22T14:05:00.000Z" })).toBe(false);
+    expect(schema({ ...bad[0], status: "pending", nextAttemptAt: "2026-11-22T14:05:00.000Z" })).toBe(true);
+
+    // Redelivery: due now, one more attempt; past the schedule's end it fails again.
+    const redeliver = (keyId: string, deliveryId: string, caller = userId) =>
+      send(main, "api", "POST", "/api/api-keys/{id}/deliveries/{delivery_id}/redeliver", {
+        headers: user(caller),
+        params: { id: keyId, delivery_id: deliveryId },
+      });
+    const [dead] = bad;
+    if (dead === undefined) throw new Error("no failed delivery");
+    const again = await redeliver(deadEnd.id, dead.deliveryId);
+    expect(again.status).toBe(202);
+    expect(field(again, "delivery")).toMatchObject({ deliveryId: dead.deliveryId, status: "pending", attempts: 2 });
+    const third = await until(
+      () => deliveries(deadEnd.id),
+      (reply) =>
+        rows(reply).some((d) => d.deliveryId === dead.deliveryId && d.attempts === 3 && d.status !== "pending"),
+      "redelivered",
+    );
+    const retried = rows(third).find((d) => d.deliveryId === dead.deliveryId);
+    expect(retried).toMatchObject({ status: "failed", lastStatusCode: null });
+    expect(retried?.attemptLog.map((a) => a.attempt)).toEqual([1, 2, 3]);
+
+    // A succeeded delivery goes out again to the receiver, with the same webhook-id.
+    const [done] = good;
+    if (done === undefined) throw new Error("no succeeded delivery");
+    const before = hooks.on("/openapi").length;
+    expect((await redeliver(hooked.id, done.deliveryId)).status).toBe(202);
+    await until(
+      () => deliveries(hooked.id),
+      (reply) =>
+        rows(reply).some(
+          (d) => d.deliveryId === done.deliveryId && d.status === "succeeded" && d.attempts > done.attempts,
+        ),
+      "sent again",
+    );
+    const sent = hooks.on("/openapi");
+    expect(sent).toHaveLength(before + 1);
+    expect(sent[sent.length - 1]?.headers["webhook-id"]).toBe(done.eventId);
+
+    const badQueries: Record<string, string>[] = [
+      { limit: "0" },
+      { limit: "201" },
+      { limit: "ten" },
+      { before: "abc" },
+      { page: "2" },
+    ];
+    for (const query of badQueries) {
+      const reply = await deliveries(hooked.id, query);
+      expect(reply.status, JSON.stringify(query)).toBe(400);
+      expect(field(reply, "error")).toBe("invalid_payload");
+    }
+
+    const revoked = await created(main, userId, { label: "gone", permissions: ["READ_ONLY"] });
+    expect(
+      (await send(main, "api", "DELETE", "/api/api-keys/{id}", { headers: user(userId), params: { id: revoked.id } }))
+        .status,
+    ).toBe(200);
+    const notFound: Reply[] = [
+      await deliveries(hooked.id, undefined, "mallory"),
+      await deliveries(SOME_ID),
+      await deliveries("not-a-uuid"),
+      await deliveries(revoked.id),
+      await redeliver(hooked.id, done.deliveryId, "mallory"),
+      await redeliver(hooked.id, SOME_ID),
+      await redeliver(hooked.id, "not-a-uuid"),
+      // Another key's delivery, even of the same user.
+      await redeliver(hooked.id, dead.deliveryId),
+      await redeliver("not-a-uuid", done.deliveryId),
+    ];
+    for (const reply of notFound) {
+      expect(reply.status).toBe(404);
+      expect(reply.json).toEqual({ error: "not_found" });
+    }
+  });
+
   it("answers 400 for bad list bounds and 404 for an unknown, malformed or another user's account", async () => {
     const key = await created(main, "uma", { label: "reader", permissions: ["TRADE"] });
     const stranger = await created(main, "uma-not", { label: "other", permissions: ["READ_ONLY"] });
@@ -1359,7 +1717,7 @@ describe("docs/openapi.yaml against the running gateway", () => {
       }
     }
     const templates = SERVED.filter((op) => op.startsWith("v1 GET /v1/account/")).map((op) => op.slice(7));
-    expect(templates).toHaveLength(10);
+    expect(templates).toHaveLength(11);
     for (const template of templates) {
       for (const [caller, id] of [
         [key, SOME_ID],
@@ -1444,6 +1802,11 @@ describe("docs/openapi.yaml against the running gateway", () => {
         await send(guarded, "api", "GET", "/api/api-keys", { headers }),
         await send(guarded, "api", "POST", "/api/api-keys", { headers, json: { label: "x", permissions: ["TRADE"] } }),
         await send(guarded, "api", "DELETE", "/api/api-keys/{id}", { headers, params: { id: key.id } }),
+        await send(guarded, "api", "GET", "/api/api-keys/{id}/deliveries", { headers, params: { id: key.id } }),
+        await send(guarded, "api", "POST", "/api/api-keys/{id}/deliveries/{delivery_id}/redeliver", {
+          headers,
+          params: { id: key.id, delivery_id: SOME_ID },
+        }),
         await send(guarded, "api", "POST", "/api/api-keys/validate", {
           headers: auth,
           json: { key: key.key, secret: key.secret, ip: "127.0.0.1" },
@@ -1490,11 +1853,14 @@ describe("docs/openapi.yaml against the running gateway", () => {
       ["v1", "PUT", `/v1/order/${SOME_ID}`, apiKeyHeaders(key)],
       ["v1", "POST", "/v1/position", apiKeyHeaders(key)],
       ["v1", "DELETE", `/v1/account/${SOME_ID}`, apiKeyHeaders(key)],
+      ["v1", "POST", `/v1/account/${SOME_ID}/events`, apiKeyHeaders(key)],
       ["v1", "DELETE", "/v1/tickers", apiKeyHeaders(key)],
       ["v1", "GET", "/metrics", {}],
       ["v1", "GET", "/api/api-keys", user("milo")],
       ["api", "GET", "/v1/tickers", apiKeyHeaders(key)],
-      ["api", "GET", "/api/api-keys/some-id/deliveries", user("milo")],
+      ["api", "DELETE", `/api/api-keys/${SOME_ID}/deliveries`, user("milo")],
+      ["api", "GET", `/api/api-keys/${SOME_ID}/deliveries/${SOME_ID}`, user("milo")],
+      ["api", "GET", `/api/api-keys/${SOME_ID}/deliveries/${SOME_ID}/redeliver`, user("milo")],
       ["api", "PUT", "/api/api-keys", user("milo")],
     ];
     for (const [listener, method, target, headers] of probes) {
