@@ -449,6 +449,32 @@ describe("store", () => {
     expect((await store.listEvents("u1", accountId, 0, 10)).events).toHaveLength(0);
   });
 
+  it("a redelivery asked while an attempt is in flight keeps its lease: no second sender", async () => {
+    await account("u1", 1);
+    const wallet = new Wallet();
+    const a = wallet.add("u1", "https://a.example/hook");
+    const events = await store.unfanned(10);
+    await store.fanOut(
+      events.map((e) => e.eventId),
+      events.map((e) => ({
+        deliveryId: randomUUID(),
+        eventId: e.eventId,
+        apiKeyId: a.apiKeyId,
+        userId: "u1",
+        url: a.url,
+      })),
+      T0,
+    );
+    const [claimed] = await store.claimDue(T0, 10, 5, 60_000, []);
+    expect(claimed).toBeDefined();
+    expect(await store.redeliver("u1", a.apiKeyId, claimed?.deliveryId ?? "", T0 + 1)).toMatchObject({
+      status: "pending",
+    });
+    expect(await store.claimDue(T0 + 2, 10, 5, 60_000, [])).toEqual([]);
+    // Once the lease is over it is due again.
+    expect(await store.claimDue(T0 + 60_001, 10, 5, 60_000, [])).toHaveLength(1);
+  });
+
   it("reports the backlog and the age of its oldest event", async () => {
     await account("u1", 2);
     expect(await store.backlog(T0 + 60_000)).toEqual({ size: 2, oldestMs: 60_000 });

@@ -48,6 +48,9 @@ export const DEFAULT_SCHEDULE_MS: readonly number[] = [
   0, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000,
 ];
 
+/** Why deliveries of a key the wallet no longer lists end. */
+const NOT_LISTED = "key revoked, expired or its webhook disabled";
+
 /** How often settled events past retention are pruned. */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -256,19 +259,14 @@ export class WebhookDispatcher {
     target: WebhookTarget | undefined,
   ): Promise<void> {
     if (target === undefined) {
-      const ended = await this.options.store.endPendingOfKey(
-        keyId,
-        "canceled",
-        "key revoked, expired or its webhook disabled",
-        this.now(),
-      );
+      const ended = await this.options.store.endPendingOfKey(keyId, "canceled", NOT_LISTED, this.now());
       this.options.metrics?.delivered("canceled", ended);
       return;
     }
     for (const delivery of deliveries) {
       if (this.stopped) return; // the lease runs out and the delivery is claimed again
       if (!(await this.stillListed(keyId))) {
-        const ended = await this.options.store.endPendingOfKey(keyId, "canceled", "key revoked", this.now());
+        const ended = await this.options.store.endPendingOfKey(keyId, "canceled", NOT_LISTED, this.now());
         this.options.metrics?.delivered("canceled", ended);
         return;
       }

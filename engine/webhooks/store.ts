@@ -294,7 +294,20 @@ export class WebhookStore {
     limit: number,
     before: string | undefined,
   ): Promise<{ deliveries: DeliveryRow[]; hasMore: boolean }> {
-    if (!UUID.test(apiKeyId) || (before !== undefined && !UUID.test(before))) return { deliveries: [], hasMore: false };
+    if (!UUID.test(apiKeyId)) return { deliveries: [], hasMore: false };
+    if (before !== undefined) {
+      const cursor = UUID.test(before)
+        ? await this.pool.query(
+            "SELECT 1 FROM webhook_deliveries WHERE delivery_id = $1 AND user_id = $2 AND api_key_id = $3",
+            [before, userId, apiKeyId],
+          )
+        : undefined;
+      if (cursor?.rowCount !== 1) {
+        throw ServiceError.invalid([
+          { path: "before", message: "must be the deliveryId of one of this key's deliveries" },
+        ]);
+      }
+    }
     const result = await this.pool.query<DeliveryDb>(
       `SELECT ${DELIVERY_COLUMNS}
          FROM webhook_deliveries d JOIN engine_outbox o ON o.event_id = d.event_id
@@ -318,8 +331,11 @@ export class WebhookStore {
     if (!UUID.test(apiKeyId) || !UUID.test(deliveryId)) return undefined;
     const result = await this.pool.query<DeliveryDb>(
       `WITH updated AS (
+         -- A delivery whose attempt is in flight keeps its lease (no second sender); that attempt's outcome
+         -- then decides its status.
          UPDATE webhook_deliveries
-            SET status = 'pending', next_attempt_at = to_timestamp($4 / 1000.0), lease_until = NULL,
+            SET status = 'pending', next_attempt_at = to_timestamp($4 / 1000.0),
+                lease_until = CASE WHEN lease_until > to_timestamp($4 / 1000.0) THEN lease_until END,
                 updated_at = to_timestamp($4 / 1000.0)
           WHERE delivery_id = $3 AND user_id = $1 AND api_key_id = $2
          RETURNING *

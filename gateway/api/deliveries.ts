@@ -47,8 +47,9 @@ async function ownedKey(clients: Clients, req: Request, res: Response): Promise<
 
 export function listDeliveries(clients: Clients): RequestHandler {
   return async (req, res) => {
-    const query = parse(DeliveriesQuery, req.query);
+    // Who asks and whether the key is theirs come first: 401 and 404 before any 400.
     const { userId, keyId } = await ownedKey(clients, req, res);
+    const query = parse(DeliveriesQuery, req.query);
     const reply = await clients.engine.listDeliveries(
       { user_id: userId, api_key_id: keyId, limit: query.limit ?? 0, before: query.before?.toLowerCase() ?? "" },
       requestIdOf(res),

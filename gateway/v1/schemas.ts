@@ -106,7 +106,8 @@ const wholeNumber = (min: number, max: number) =>
 /** GET /v1/account/:id/events (docs/webhooks.md, "Catching up"). */
 export const EventsQuery = z.strictObject({
   after: optional(wholeNumber(0, Number.MAX_SAFE_INTEGER)),
-  limit: optional(wholeNumber(1, 1000)),
+  // Like the other lists: at least 1, and anything above 1000 is read as 1000.
+  limit: optional(wholeNumber(1, Number.MAX_SAFE_INTEGER).transform((n) => Math.min(n, 1000))),
 });
 
 /** GET /api/api-keys/:id/deliveries. */
