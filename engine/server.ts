@@ -163,10 +163,12 @@ function calendarMessage(deps: EngineServerDeps, request: GetCalendarRequest__Ou
 export function createEngineServer(deps: EngineServerDeps): grpc.Server {
   const options = {
     internalToken: deps.internalToken,
-    onError: (method: string, error: unknown) => {
-      deps.log.error({ err: error, method }, "engine handler failed");
+    service: "engine.v1.Engine",
+    onError: (method: string, error: unknown, requestId: string | undefined) => {
+      deps.log.error({ err: error, method, request_id: requestId }, "engine handler failed");
     },
   };
+  const marketOptions = { ...options, service: "market.v1.MarketData" };
   const { runtime } = deps;
   const command = async (userId: string, accountId: string, cmd: Command): Promise<Reply> =>
     runtime.command(accountIdOf(accountId), { userId: requireUser(userId), command: cmd });
@@ -361,7 +363,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
         await deps.publish(quotes);
         return {};
       },
-      options,
+      marketOptions,
     ),
     SetCalendar: unary(
       "SetCalendar",
@@ -373,7 +375,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
         deps.log.info({ events: parsed.ok.length }, "news calendar replaced");
         return {};
       },
-      options,
+      marketOptions,
     ),
   };
 

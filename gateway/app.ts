@@ -5,7 +5,16 @@ import { compileAllowList } from "../kernel/ip.js";
 import type { Logger } from "../kernel/log.js";
 import type { Clients } from "./clients.js";
 import { apiRouter } from "./api/router.js";
-import { createHttpMetrics, errorResponder, jsonBody, notFound, observe, requestId } from "./http/common.js";
+import {
+  createHttpMetrics,
+  errorResponder,
+  jsonBody,
+  notFound,
+  observe,
+  requestId,
+  traceRequests,
+} from "./http/common.js";
+import { tracingOn } from "../kernel/tracing.js";
 import type { AuthDeps } from "./v1/auth.js";
 import { v1Router } from "./v1/router.js";
 
@@ -29,6 +38,7 @@ function base(options: AppOptions, listener: string): Express {
   // X-Forwarded-For counts only when the socket peer is a trusted proxy (walked right to left).
   const trusted = compileAllowList(options.trustedProxies);
   app.set("trust proxy", options.trustedProxies.length === 0 ? false : (address: string) => trusted.allows(address));
+  if (tracingOn()) app.use(traceRequests());
   app.use(requestId());
   app.use(observe(listener, createHttpMetricsOnce(options.registry), options.log));
   app.get("/healthz", (_req, res) => {

@@ -3,6 +3,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
 import { createWalletClient } from "../kernel/wallet-codec.js";
+import { endSpan, startClientSpan, tracingOn } from "../kernel/tracing.js";
 import type { WalletClient } from "../proto/gen/wallet/v1/Wallet.js";
 import type { EngineClient } from "../proto/gen/engine/v1/Engine.js";
 import type { CreateApiKeyRequest } from "../proto/gen/wallet/v1/CreateApiKeyRequest.js";
@@ -61,13 +62,29 @@ type Start<Res> = (
   callback: grpc.requestCallback<Res>,
 ) => unknown;
 
-/** Promise form of unary calls, with the request id and internal token attached. */
+/** Promise form of unary calls, with the request id, the internal token and (when tracing) the trace context. */
 abstract class UnaryApi {
-  constructor(private readonly token: string | undefined) {}
+  constructor(
+    private readonly token: string | undefined,
+    /** Full gRPC service name, for span names (`wallet.v1.Wallet/ValidateApiKey`). */
+    private readonly service: string,
+  ) {}
 
-  protected call<Res>(requestId: string, start: Start<Res>): Promise<Res> {
+  protected call<Res>(method: string, requestId: string, start: Start<Res>): Promise<Res> {
+    if (tracingOn()) return this.traced(method, requestId, start);
     return new Promise((resolve, reject) => {
       start(outgoingMetadata(requestId, this.token), options(), settle(resolve, reject));
+    });
+  }
+
+  private traced<Res>(method: string, requestId: string, start: Start<Res>): Promise<Res> {
+    const metadata = outgoingMetadata(requestId, this.token);
+    const span = startClientSpan(`${this.service}/${method}`, metadata);
+    return new Promise((resolve, reject) => {
+      start(metadata, options(), (error, response) => {
+        endSpan(span, error ?? undefined);
+        settle(resolve, reject)(error, response);
+      });
     });
   }
 }
@@ -77,23 +94,25 @@ export class WalletApi extends UnaryApi {
     readonly client: WalletClient,
     token: string | undefined,
   ) {
-    super(token);
+    super(token, "wallet.v1.Wallet");
   }
 
   createApiKey(request: CreateApiKeyRequest, requestId: string): Promise<CreateApiKeyResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.CreateApiKey(request, m, o, cb));
+    return this.call("CreateApiKey", requestId, (m, o, cb) => this.client.CreateApiKey(request, m, o, cb));
   }
 
   listApiKeys(userId: string, requestId: string): Promise<ListApiKeysResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListApiKeys({ user_id: userId }, m, o, cb));
+    return this.call("ListApiKeys", requestId, (m, o, cb) => this.client.ListApiKeys({ user_id: userId }, m, o, cb));
   }
 
   revokeApiKey(userId: string, id: string, requestId: string): Promise<RevokeApiKeyResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.RevokeApiKey({ user_id: userId, id }, m, o, cb));
+    return this.call("RevokeApiKey", requestId, (m, o, cb) =>
+      this.client.RevokeApiKey({ user_id: userId, id }, m, o, cb),
+    );
   }
 
   validateApiKey(request: ValidateApiKeyRequest, requestId: string): Promise<ValidateApiKeyResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ValidateApiKey(request, m, o, cb));
+    return this.call("ValidateApiKey", requestId, (m, o, cb) => this.client.ValidateApiKey(request, m, o, cb));
   }
 }
 
@@ -102,51 +121,53 @@ export class EngineApi extends UnaryApi {
     readonly client: EngineClient,
     token: string | undefined,
   ) {
-    super(token);
+    super(token, "engine.v1.Engine");
   }
 
   listTickers(requestId: string): Promise<ListTickersResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListTickers({}, m, o, cb));
+    return this.call("ListTickers", requestId, (m, o, cb) => this.client.ListTickers({}, m, o, cb));
   }
 
   listPlans(requestId: string): Promise<ListPlansResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListPlans({}, m, o, cb));
+    return this.call("ListPlans", requestId, (m, o, cb) => this.client.ListPlans({}, m, o, cb));
   }
 
   getCalendar(request: GetCalendarRequest, requestId: string): Promise<Calendar__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.GetCalendar(request, m, o, cb));
+    return this.call("GetCalendar", requestId, (m, o, cb) => this.client.GetCalendar(request, m, o, cb));
   }
 
   createAccount(request: CreateAccountRequest, requestId: string): Promise<Account__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.CreateAccount(request, m, o, cb));
+    return this.call("CreateAccount", requestId, (m, o, cb) => this.client.CreateAccount(request, m, o, cb));
   }
 
   getAccount(ref: AccountRef, requestId: string): Promise<Account__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.GetAccount(ref, m, o, cb));
+    return this.call("GetAccount", requestId, (m, o, cb) => this.client.GetAccount(ref, m, o, cb));
   }
 
   getSummary(ref: AccountRef, requestId: string): Promise<Summary__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.GetSummary(ref, m, o, cb));
+    return this.call("GetSummary", requestId, (m, o, cb) => this.client.GetSummary(ref, m, o, cb));
   }
 
   listPositions(ref: AccountRef, requestId: string): Promise<ListPositionsResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListPositions(ref, m, o, cb));
+    return this.call("ListPositions", requestId, (m, o, cb) => this.client.ListPositions(ref, m, o, cb));
   }
 
   listPositionHistory(request: ListRangeRequest, requestId: string): Promise<ListClosedPositionsResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListPositionHistory(request, m, o, cb));
+    return this.call("ListPositionHistory", requestId, (m, o, cb) =>
+      this.client.ListPositionHistory(request, m, o, cb),
+    );
   }
 
   listTrades(request: ListRangeRequest, requestId: string): Promise<ListFillsResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListTrades(request, m, o, cb));
+    return this.call("ListTrades", requestId, (m, o, cb) => this.client.ListTrades(request, m, o, cb));
   }
 
   listOrders(ref: AccountRef, requestId: string): Promise<ListOrdersResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListOrders(ref, m, o, cb));
+    return this.call("ListOrders", requestId, (m, o, cb) => this.client.ListOrders(ref, m, o, cb));
   }
 
   listFunding(ref: AccountRef, requestId: string): Promise<FundingReport__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListFunding(ref, m, o, cb));
+    return this.call("ListFunding", requestId, (m, o, cb) => this.client.ListFunding(ref, m, o, cb));
   }
 
   listEvents(request: ListEventsRequest, requestId: string): Promise<ListEventsResponse__Output> {
@@ -162,36 +183,36 @@ export class EngineApi extends UnaryApi {
   }
 
   listBreaches(ref: AccountRef, requestId: string): Promise<ListBreachesResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListBreaches(ref, m, o, cb));
+    return this.call("ListBreaches", requestId, (m, o, cb) => this.client.ListBreaches(ref, m, o, cb));
   }
 
   listViolations(ref: AccountRef, requestId: string): Promise<ListViolationsResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListViolations(ref, m, o, cb));
+    return this.call("ListViolations", requestId, (m, o, cb) => this.client.ListViolations(ref, m, o, cb));
   }
 
   getAnalytics(ref: AccountRef, requestId: string): Promise<Analytics__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.GetAnalytics(ref, m, o, cb));
+    return this.call("GetAnalytics", requestId, (m, o, cb) => this.client.GetAnalytics(ref, m, o, cb));
   }
 
   placeOrder(request: PlaceOrderRequest, requestId: string): Promise<OrderResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.PlaceOrder(request, m, o, cb));
+    return this.call("PlaceOrder", requestId, (m, o, cb) => this.client.PlaceOrder(request, m, o, cb));
   }
 
   cancelOrder(ref: OrderRef, requestId: string): Promise<OrderReply__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.CancelOrder(ref, m, o, cb));
+    return this.call("CancelOrder", requestId, (m, o, cb) => this.client.CancelOrder(ref, m, o, cb));
   }
 
   amendOrder(request: AmendOrderRequest, requestId: string): Promise<OrderReply__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.AmendOrder(request, m, o, cb));
+    return this.call("AmendOrder", requestId, (m, o, cb) => this.client.AmendOrder(request, m, o, cb));
   }
 
   closePosition(request: ClosePositionRequest, requestId: string): Promise<OrderResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ClosePosition(request, m, o, cb));
+    return this.call("ClosePosition", requestId, (m, o, cb) => this.client.ClosePosition(request, m, o, cb));
   }
 
   /** Runs every pre-trade check of an order against the account as it is; places nothing. */
   testOrder(request: PlaceOrderRequest, requestId: string): Promise<OrderTestResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.TestOrder(request, m, o, cb));
+    return this.call("TestOrder", requestId, (m, o, cb) => this.client.TestOrder(request, m, o, cb));
   }
 }
 

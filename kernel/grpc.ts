@@ -9,6 +9,15 @@ import type { ProtoGrpcType as EngineProto } from "../proto/gen/engine.js";
 import type { ProtoGrpcType as MarketProto } from "../proto/gen/market.js";
 import { ServiceError, toGrpcStatus } from "./errors.js";
 import { bearerCheck } from "./internal-token.js";
+import {
+  context as otelContext,
+  contextOfMetadata,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  trace,
+  tracingOn,
+} from "./tracing.js";
 
 const PROTO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "proto");
 
@@ -53,12 +62,21 @@ type UnaryImpl<Req, Res> = (request: Req, context: UnaryContext) => Promise<Res>
 
 export interface UnaryOptions {
   internalToken: string | undefined;
-  onError?: (method: string, error: unknown) => void;
+  /** Full gRPC service name (`engine.v1.Engine`), for span names. */
+  service?: string;
+  /** An unexpected error of a handler, with the caller's request id. */
+  onError?: (method: string, error: unknown, requestId: string | undefined) => void;
 }
 
 /** Reports an unexpected error, then answers with the registry's status (module level: no closure per call). */
-function fail<Res>(method: string, options: UnaryOptions, callback: grpc.sendUnaryData<Res>, error: unknown): void {
-  if (!(error instanceof ServiceError)) options.onError?.(method, error);
+function fail<Res>(
+  method: string,
+  options: UnaryOptions,
+  callback: grpc.sendUnaryData<Res>,
+  error: unknown,
+  requestId: string | undefined,
+): void {
+  if (!(error instanceof ServiceError)) options.onError?.(method, error, requestId);
   callback(toGrpcStatus(error));
 }
 
@@ -74,7 +92,8 @@ export function unary<Req, Res>(
 ): grpc.handleUnaryCall<Req, Res> {
   // Constant time without a digest per call (kernel/internal-token.ts says why that is safe).
   const tokenOk = bearerCheck(options.internalToken);
-  return (call, callback) => {
+  const spanName = options.service === undefined ? method : `${options.service}/${method}`;
+  const handle: grpc.handleUnaryCall<Req, Res> = (call, callback) => {
     if (!tokenOk(call.metadata.get("authorization")[0])) {
       callback({ code: grpc.status.UNAUTHENTICATED, details: "internal token required" });
       return;
@@ -88,7 +107,7 @@ export function unary<Req, Res>(
     try {
       result = impl(call.request, context);
     } catch (error) {
-      fail(method, options, callback, error instanceof Error ? error : new Error(String(error)));
+      fail(method, options, callback, error instanceof Error ? error : new Error(String(error)), context.requestId);
       return;
     }
     // A plain value (a synchronous answer) is sent at once, without a promise round trip.
@@ -98,12 +117,34 @@ export function unary<Req, Res>(
           callback(null, response);
         },
         (error: unknown) => {
-          fail(method, options, callback, error);
+          fail(method, options, callback, error, context.requestId);
         },
       );
     } else {
       callback(null, result);
     }
+  };
+  return (call, callback) => {
+    if (!tracingOn()) {
+      handle(call, callback);
+      return;
+    }
+    // The caller's trace continues here; the handler (and the shard message it sends) runs inside the span.
+    const span = startSpan(spanName, SpanKind.SERVER, contextOfMetadata(call.metadata), {
+      "rpc.system": "grpc",
+      "rpc.method": method,
+    });
+    otelContext.with(trace.setSpan(otelContext.active(), span), () => {
+      handle(call, (error, value) => {
+        if (error !== null) {
+          span.setAttribute("rpc.grpc.status_code", error.code ?? grpc.status.UNKNOWN);
+          if (error.code !== grpc.status.OK)
+            span.setStatus({ code: SpanStatusCode.ERROR, message: error.details ?? "" });
+        }
+        span.end();
+        callback(error, value);
+      });
+    });
   };
 }
 

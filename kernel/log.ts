@@ -1,6 +1,7 @@
 // Structured JSON logs (pino). Secrets never reach a log line: request headers and bodies are not logged,
 // and the known secret-bearing fields are redacted as a second line of defence.
 import { pino, type Logger } from "pino";
+import { traceFields, tracingOn } from "./tracing.js";
 
 export type { Logger };
 
@@ -21,10 +22,15 @@ export const REDACT_PATHS = [
   "*.headers['authorization']",
 ];
 
+/**
+ * A JSON logger. While tracing is on, a line written inside a span carries its `trace_id`, `span_id` and
+ * `trace_flags` (no mixin at all when tracing is off).
+ */
 export function createLogger(service: string, level: string): Logger {
   return pino({
     level,
     base: { service },
+    ...(tracingOn() ? { mixin: traceFields } : {}),
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
     formatters: { level: (label) => ({ level: label }) },

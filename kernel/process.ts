@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "./config.js";
 import { createLogger, type Logger } from "./log.js";
+import { startTracing, stopTracing } from "./tracing.js";
 
 export interface Stoppable {
   stop(): Promise<void>;
@@ -27,24 +28,31 @@ export function runService<S extends { LOG_LEVEL: string }>(
     process.stderr.write(`${name}: ${error instanceof ConfigError ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  const log = createLogger(name, settings.LOG_LEVEL);
-  start(settings, log).then(
-    (service) => {
+  // Tracing (when OTEL_* settings ask for it) starts before the logger, which then adds trace ids to lines.
+  const starting = startTracing(name).then(async () => {
+    const log = createLogger(name, settings.LOG_LEVEL);
+    return { log, service: await start(settings, log) };
+  });
+  starting.then(
+    ({ log, service }) => {
       let stopping = false;
       const stop = (signal: NodeJS.Signals): void => {
         if (stopping) return;
         stopping = true;
         log.info({ signal }, `${name} stopping`);
-        service.stop().then(
-          () => {
-            log.info(`${name} stopped`);
-            process.exit(0);
-          },
-          (error: unknown) => {
-            log.error({ err: error }, `${name} stop failed`);
-            process.exit(1);
-          },
-        );
+        service
+          .stop()
+          .then(stopTracing)
+          .then(
+            () => {
+              log.info(`${name} stopped`);
+              process.exit(0);
+            },
+            (error: unknown) => {
+              log.error({ err: error }, `${name} stop failed`);
+              process.exit(1);
+            },
+          );
       };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);

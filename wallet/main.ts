@@ -90,8 +90,8 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
   const server = createWalletServer(service, {
     internalToken: settings.INTERNAL_TOKEN,
     watchers,
-    onError: (method, error) => {
-      log.error({ err: error, method }, "wallet call failed");
+    onError: (method, error, requestId) => {
+      log.error({ err: error, method, request_id: requestId }, "wallet call failed");
     },
   });
   const grpcPort = await bindServer(server, settings.HOST, settings.WALLET_GRPC_PORT);

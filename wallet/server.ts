@@ -48,11 +48,12 @@ export interface WalletServerOptions {
   internalToken: string | undefined;
   /** The gateways' key caches (WatchKeys). */
   watchers: KeyWatchers;
-  onError: (method: string, error: unknown) => void;
+  onError: (method: string, error: unknown, requestId: string | undefined) => void;
 }
 
 export function createWalletServer(service: WalletService, options: WalletServerOptions): grpc.Server {
   const server = new grpc.Server(CHANNEL_OPTIONS);
+  const unaryOptions = { ...options, service: "wallet.v1.Wallet" };
   const handlers: WalletHandlers = {
     CreateApiKey: unary(
       "CreateApiKey",
@@ -71,12 +72,12 @@ export function createWalletServer(service: WalletService, options: WalletServer
           webhook_secret: created.webhookSecret,
         };
       },
-      options,
+      unaryOptions,
     ),
     ListApiKeys: unary(
       "ListApiKeys",
       async (request) => ({ api_keys: (await service.list(request.user_id)).map(toProto) }),
-      options,
+      unaryOptions,
     ),
     RevokeApiKey: unary(
       "RevokeApiKey",
@@ -84,7 +85,7 @@ export function createWalletServer(service: WalletService, options: WalletServer
         const revoked = await service.revoke(request.user_id, request.id);
         return { id: revoked.id, revoked_at: revoked.revokedAt };
       },
-      options,
+      unaryOptions,
     ),
     // The hot path: answered in the same tick when the index can (no promise, no microtask).
     ValidateApiKey: unary(
@@ -93,7 +94,7 @@ export function createWalletServer(service: WalletService, options: WalletServer
         const result = service.validateNow(request);
         return result instanceof Promise ? result.then(toValidateResponse) : toValidateResponse(result);
       },
-      options,
+      unaryOptions,
     ),
     WatchKeys: watchKeysHandler(options.watchers, options.internalToken),
     GetWebhookTargets: unary(

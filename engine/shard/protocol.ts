@@ -17,13 +17,19 @@ export type Address = { accountId: string } | { key: string };
 export type ShardRequest<T extends CoreTypes = CoreTypes> =
   /** Waits for the shard's rebuild from the journal (sent once at start). */
   | { kind: "start"; requestId: number }
-  | { kind: "command"; requestId: number; to: Address; command: T["command"] }
+  /** `traceparent`: the W3C trace context of the caller's span, present only when that span is sampled. */
+  | { kind: "command"; requestId: number; to: Address; command: T["command"]; traceparent?: string }
   /** Read-only; ordered with the commands (reads its own account's earlier writes). */
-  | { kind: "query"; requestId: number; to: Address; query: T["query"] }
+  | { kind: "query"; requestId: number; to: Address; query: T["query"]; traceparent?: string }
   /** Broadcast: every shard applies it to every account it owns. */
   | { kind: "market"; requestId: number; update: T["update"] }
   /** Drains the mailbox and closes the shard's database pool; later requests fail. */
   | { kind: "stop"; requestId: number };
+
+/** The trace context a request carries (commands and queries of a sampled trace), or undefined. */
+export function traceparentOf(request: ShardRequest): string | undefined {
+  return request.kind === "command" || request.kind === "query" ? request.traceparent : undefined;
+}
 
 /** Shard → main thread: the result of one task. Replies are sent only after their batch committed. */
 export type ShardResponse<T extends CoreTypes = CoreTypes> =

@@ -18,6 +18,10 @@ import { partitionOfId, shardOf, shardOfPartition } from "./partition.js";
 import type { ResponseKindOf, ShardRequest, ShardResponse } from "./protocol.js";
 import { isShardNotice } from "./protocol.js";
 import type { ShardWorkerData } from "./worker.js";
+import { sampledTraceparent } from "../../kernel/tracing.js";
+
+type CommandRequest<T extends CoreTypes> = Extract<ShardRequest<T>, { kind: "command" }>;
+type QueryRequest<T extends CoreTypes> = Extract<ShardRequest<T>, { kind: "query" }>;
 
 /** Optional observers (issue 6 exports them as Prometheus metrics). */
 export interface ShardMetrics {
@@ -204,12 +208,15 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
     async command(accountId, command) {
       refuseWhenStopping();
       const key = accountKey(accountId);
-      const response = await send(shardOf(key, shards), {
+      const request: CommandRequest<T> = {
         kind: "command",
         requestId: nextRequestId++,
         to: { accountId: key },
         command,
-      });
+      };
+      const traceparent = sampledTraceparent();
+      if (traceparent !== undefined) request.traceparent = traceparent;
+      const response = await send(shardOf(key, shards), request);
       return response.reply;
     },
     async commandByKey(key, command) {
@@ -217,23 +224,19 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
       const id = key.toLowerCase();
       const partition = partitionOfId(id);
       if (partition === undefined) throw new ServiceError("not_found");
-      const response = await send(shardOfPartition(partition, shards), {
-        kind: "command",
-        requestId: nextRequestId++,
-        to: { key: id },
-        command,
-      });
+      const request: CommandRequest<T> = { kind: "command", requestId: nextRequestId++, to: { key: id }, command };
+      const traceparent = sampledTraceparent();
+      if (traceparent !== undefined) request.traceparent = traceparent;
+      const response = await send(shardOfPartition(partition, shards), request);
       return response.reply;
     },
     async query(accountId, query) {
       refuseWhenStopping();
       const key = accountKey(accountId);
-      const response = await send(shardOf(key, shards), {
-        kind: "query",
-        requestId: nextRequestId++,
-        to: { accountId: key },
-        query,
-      });
+      const request: QueryRequest<T> = { kind: "query", requestId: nextRequestId++, to: { accountId: key }, query };
+      const traceparent = sampledTraceparent();
+      if (traceparent !== undefined) request.traceparent = traceparent;
+      const response = await send(shardOf(key, shards), request);
       return response.result;
     },
     async market(update) {

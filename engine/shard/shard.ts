@@ -11,6 +11,8 @@ import { isDuplicateSeq } from "../store/journal.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./actor.js";
 import { idInPartition, partitionOf, partitionsOfShard } from "./partition.js";
 import type { Address, ShardNotice, ShardRequest, ShardResponse, WireError } from "./protocol.js";
+import { endSpan } from "../../kernel/tracing.js";
+import { endShardSpan, startCommitSpan, startDecideSpan } from "./tracing.js";
 
 /** What a shard needs of the journal (engine/store/journal.ts in production). */
 export interface ShardJournal {
@@ -181,7 +183,12 @@ export class Shard<T extends CoreTypes> {
       items.forEach((item, index) => {
         // Nothing after a stop request runs.
         if (stopAt >= 0 && index > stopAt) responses.push(failed(item.request.requestId, STOPPED));
-        else responses.push(this.decideItem(item.request, pending, index < items.length - 1));
+        else {
+          const span = startDecideSpan(item.request);
+          const response = this.decideItem(item.request, pending, index < items.length - 1);
+          if (span !== undefined) endShardSpan(span, response);
+          responses.push(response);
+        }
       });
     } catch (error) {
       // `apply` threw: the core has a bug and the touched states are half-applied. Nothing is journaled.
@@ -194,10 +201,13 @@ export class Shard<T extends CoreTypes> {
     let commitMs: number | null = null;
     if (pending.events.length > 0 || pending.accounts.length > 0) {
       const started = performance.now();
+      const span = startCommitSpan(items, pending.events.length, pending.accounts.length);
       try {
         await this.options.journal.append(pending.accounts, pending.events, pending.outbox);
         commitMs = performance.now() - started;
+        span?.end();
       } catch (error) {
+        if (span !== undefined) endSpan(span, error);
         this.evict(pending.touched);
         const message = isDuplicateSeq(error) ? "journal refused a duplicate seq (second owner?)" : "commit failed";
         this.log("error", message, { err: errorText(error), events: pending.events.length });

@@ -6,6 +6,8 @@ import { Journal } from "../store/journal.js";
 import type { CoreModule, CoreTypes } from "./actor.js";
 import type { ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
 import { Shard } from "./shard.js";
+import { startTracing, stopTracing } from "../../kernel/tracing.js";
+import { endShardSpan, startMessageSpan } from "./tracing.js";
 
 /** What the runtime passes to each shard thread. */
 export interface ShardWorkerData {
@@ -31,6 +33,8 @@ function isCoreModule(value: unknown): value is CoreModule<CoreTypes> {
 }
 
 const data = workerData as ShardWorkerData;
+// The thread exports its own spans (same OTEL_* settings as the engine process; flushed on `stop`).
+await startTracing("engine");
 const loaded: unknown = await import(data.coreModule);
 if (!isCoreModule(loaded)) {
   throw new Error(`${data.coreModule} must export \`core\` with decide, apply, query and userId`);
@@ -57,7 +61,10 @@ const shard = new Shard<CoreTypes>({
   journal: new Journal(pool),
   market: data.market,
   maxBatch: data.maxBatch,
-  close: () => pool.end(),
+  close: async () => {
+    await pool.end();
+    await stopTracing();
+  },
   notify: data.notices
     ? post
     : (notice) => {
@@ -67,5 +74,10 @@ const shard = new Shard<CoreTypes>({
 
 /** The piscina task handler: queues the request synchronously, resolves after its batch committed. */
 export function handle(request: ShardRequest): Promise<ShardResponse> {
-  return shard.enqueue(request);
+  const span = startMessageSpan(request, data.shard);
+  if (span === undefined) return shard.enqueue(request);
+  return shard.enqueue(request).then((response) => {
+    endShardSpan(span, response);
+    return response;
+  });
 }

@@ -12,6 +12,15 @@ import type { z } from "zod";
 import { Counter, Histogram, type Registry } from "prom-client";
 import { ServiceError, fromGrpcError, type Issue } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
+import {
+  context,
+  contextOfHeaders,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  trace,
+  tracingOn,
+} from "../../kernel/tracing.js";
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -29,8 +38,47 @@ export function requestIdOf(res: Response): string {
   return typeof res.locals.requestId === "string" ? res.locals.requestId : "";
 }
 
+/**
+ * The request's server span (installed only while tracing is on): continues the client's `traceparent`,
+ * named by the route template once routed, ended when the response is done; every later middleware and
+ * handler runs inside it, so the gRPC calls they make are its children.
+ */
+export function traceRequests(): RequestHandler {
+  return (req, res, next) => {
+    const parent = contextOfHeaders(req.headers);
+    const span = startSpan(req.method, SpanKind.SERVER, parent);
+    res.once("close", () => {
+      if (span.isRecording()) {
+        const route = routeOf(req);
+        span.updateName(`${req.method} ${route}`);
+        span.setAttributes({
+          "http.request.method": req.method,
+          "http.route": route,
+          "http.response.status_code": res.statusCode,
+          request_id: requestIdOf(res),
+        });
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      span.end();
+    });
+    context.with(trace.setSpan(parent, span), next);
+  };
+}
+
 export function jsonBody(limitBytes: number): RequestHandler {
-  return express.json({ limit: limitBytes, strict: true, type: ["application/json", "application/*+json"] });
+  const parser: RequestHandler = express.json({
+    limit: limitBytes,
+    strict: true,
+    type: ["application/json", "application/*+json"],
+  });
+  if (!tracingOn()) return parser;
+  // The parser calls `next` from the socket's 'end' event, outside the request's span: bring it back.
+  return (req, res, next) => {
+    const active = context.active();
+    parser(req, res, (error?: unknown) => {
+      context.with(active, next, undefined, error);
+    });
+  };
 }
 
 /** Converts zod issues into the contract's `{ path, message }` entries, dotted paths. */
@@ -105,7 +153,10 @@ export function errorResponder(log: Logger): ErrorRequestHandler {
     }
     const serviceError = fromGrpcError(error);
     if (serviceError.httpStatus >= 500) {
-      log.error({ err: error, requestId: requestIdOf(res), method: req.method, route: routeOf(req) }, "request failed");
+      log.error(
+        { err: error, request_id: requestIdOf(res), method: req.method, route: routeOf(req) },
+        "request failed",
+      );
     }
     sendError(res, serviceError);
   };
@@ -149,7 +200,7 @@ export function observe(listener: string, metrics: HttpMetrics, log: Logger): Re
       metrics.requests.inc(labels);
       metrics.duration.observe(labels, seconds);
       if (log.isLevelEnabled("debug")) {
-        log.debug({ requestId: requestIdOf(res), ...labels, ms: seconds * 1000 }, "request");
+        log.debug({ request_id: requestIdOf(res), ...labels, ms: seconds * 1000 }, "request");
       }
     });
     next();

@@ -1,0 +1,93 @@
+import { Metadata } from "@grpc/grpc-js";
+import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { describe, expect, it } from "vitest";
+import {
+  context,
+  contextOfMetadata,
+  contextOfTraceparent,
+  formatTraceparent,
+  parseTraceparent,
+  sampledTraceparent,
+  SpanKind,
+  startClientSpan,
+  startSpan,
+  startTracing,
+  trace,
+  tracingOn,
+  tracingRequested,
+} from "./tracing.js";
+
+// One file, one process: the first block runs before tracing is started, the second after.
+describe("tracing settings", () => {
+  it.each([
+    [{}, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }, true],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/v1/traces" }, true],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: " " }, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_SDK_DISABLED: "true" }, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_TRACES_EXPORTER: "none" }, false],
+    [{ OTEL_TRACES_EXPORTER: "console" }, true],
+    [{ OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.1" }, false],
+  ])("turns traces on for %o: %s", (env, on) => {
+    expect(tracingRequested(env)).toBe(on);
+  });
+
+  it("when no OTEL_* setting asks for traces, starts no SDK and carries no context", async () => {
+    expect(await startTracing("unit", {})).toBe(false);
+    expect(tracingOn()).toBe(false);
+    const span = trace.getTracer("unit").startSpan("anything");
+    expect(span.isRecording()).toBe(false);
+    context.with(trace.setSpan(context.active(), span), () => {
+      expect(sampledTraceparent()).toBeUndefined();
+    });
+  });
+});
+
+describe("tracing on (in-memory exporter)", () => {
+  it("carries a sampled span across gRPC metadata and a thread message's traceparent", async () => {
+    const exporter = new InMemorySpanExporter();
+    const processor = new SimpleSpanProcessor(exporter);
+    expect(await startTracing("unit", {}, { spanProcessors: [processor] })).toBe(true);
+    expect(tracingOn()).toBe(true);
+
+    const root = startSpan("POST /v1/order", SpanKind.SERVER);
+    const metadata = new Metadata();
+    const client = context.with(trace.setSpan(context.active(), root), () =>
+      startClientSpan("engine.v1.Engine/PlaceOrder", metadata),
+    );
+    expect(metadata.get("traceparent")[0]).toBe(formatTraceparent(client.spanContext()));
+
+    const server = startSpan("engine.v1.Engine/PlaceOrder", SpanKind.SERVER, contextOfMetadata(metadata));
+    const traceparent = context.with(trace.setSpan(context.active(), server), sampledTraceparent);
+    expect(traceparent).toBe(formatTraceparent(server.spanContext()));
+    const inThread = startSpan("shard.command", SpanKind.CONSUMER, contextOfTraceparent(traceparent ?? ""));
+    for (const span of [inThread, server, client, root]) span.end();
+    // Export waits for the resource's detected attributes.
+    await processor.forceFlush();
+
+    const spans = exporter.getFinishedSpans();
+    expect(new Set(spans.map((span) => span.spanContext().traceId)).size).toBe(1);
+    const byName = (name: string, kind: SpanKind) =>
+      spans.find((span) => span.name === name && span.kind === kind)?.spanContext().spanId;
+    const parentOf = (name: string, kind: SpanKind) =>
+      spans.find((span) => span.name === name && span.kind === kind)?.parentSpanContext?.spanId;
+    expect(parentOf("engine.v1.Engine/PlaceOrder", SpanKind.CLIENT)).toBe(byName("POST /v1/order", SpanKind.SERVER));
+    expect(parentOf("engine.v1.Engine/PlaceOrder", SpanKind.SERVER)).toBe(
+      byName("engine.v1.Engine/PlaceOrder", SpanKind.CLIENT),
+    );
+    expect(parentOf("shard.command", SpanKind.CONSUMER)).toBe(byName("engine.v1.Engine/PlaceOrder", SpanKind.SERVER));
+  });
+
+  it("carries nothing across a thread for an unsampled span", () => {
+    const unsampled = contextOfTraceparent(`00-${"a".repeat(32)}-${"b".repeat(16)}-00`);
+    const span = startSpan("POST /v1/order", SpanKind.SERVER, unsampled);
+    expect(span.isRecording()).toBe(false);
+    expect(context.with(trace.setSpan(context.active(), span), sampledTraceparent)).toBeUndefined();
+  });
+
+  it("reads only well-formed traceparents", () => {
+    expect(parseTraceparent(`00-${"1".repeat(32)}-${"2".repeat(16)}-01`)).toMatchObject({ traceFlags: 1 });
+    expect(parseTraceparent(`00-${"0".repeat(32)}-${"2".repeat(16)}-01`)).toBeUndefined();
+    expect(parseTraceparent("garbage")).toBeUndefined();
+  });
+});

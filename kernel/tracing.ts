@@ -1,0 +1,217 @@
+// OpenTelemetry traces, off unless the standard OTEL_* settings turn them on (an OTLP endpoint, or a traces
+// exporter other than `none`; OTEL_SDK_DISABLED=true wins). When off, the SDK is never loaded and every hook
+// below returns after one module-level boolean. Spans are made by hand at the service's boundaries (HTTP
+// request, gRPC client and server, the shard thread, the journal commit), not by monkey-patching
+// instrumentations: no ESM loader hook is needed, and nothing is wrapped that the trace does not show.
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type SpanContext,
+  type TextMapGetter,
+  type TextMapSetter,
+  type Tracer,
+} from "@opentelemetry/api";
+import type { Metadata } from "@grpc/grpc-js";
+import type { SpanProcessor } from "@opentelemetry/sdk-trace-base";
+
+export { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span };
+
+/** What a started SDK must offer: flushing and stopping at exit. */
+interface Running {
+  shutdown(): Promise<void>;
+}
+
+let enabled = false;
+let running: Running | undefined;
+let tracer: Tracer = trace.getTracer("funded-trading-service");
+
+/** True once `startTracing` turned tracing on in this process or thread. */
+export function tracingOn(): boolean {
+  return enabled;
+}
+
+const nonEmpty = (value: string | undefined): value is string => value !== undefined && value.trim() !== "";
+
+/** Whether the OTEL_* settings ask for traces. */
+export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
+  const disabled = (env.OTEL_SDK_DISABLED ?? "").trim().toLowerCase();
+  if (disabled === "true" || disabled === "1") return false;
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  if (exporters.includes("none")) return false;
+  return (
+    nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT) ||
+    nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) ||
+    exporters.length > 0
+  );
+}
+
+export interface TracingOptions {
+  /** Replaces the exporters named by the settings (tests: an in-memory exporter). */
+  spanProcessors?: SpanProcessor[];
+}
+
+/**
+ * Starts the OpenTelemetry SDK when the settings ask for traces; resolves with whether they are on.
+ * `service` names the process unless OTEL_SERVICE_NAME does. OTLP metric and log exporters stay off unless
+ * OTEL_METRICS_EXPORTER / OTEL_LOGS_EXPORTER name one (metrics are Prometheus's job here).
+ */
+export async function startTracing(
+  service: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: TracingOptions = {},
+): Promise<boolean> {
+  if (enabled) return true;
+  if (options.spanProcessors === undefined && !tracingRequested(env)) return false;
+  // The SDK reads these from process.env.
+  process.env.OTEL_METRICS_EXPORTER ??= "none";
+  process.env.OTEL_LOGS_EXPORTER ??= "none";
+  const { NodeSDK } = await import("@opentelemetry/sdk-node");
+  const sdk = new NodeSDK({
+    ...(nonEmpty(env.OTEL_SERVICE_NAME) ? {} : { serviceName: service }),
+    ...(options.spanProcessors === undefined ? {} : { spanProcessors: options.spanProcessors }),
+    instrumentations: [],
+  });
+  sdk.start();
+  running = sdk;
+  tracer = trace.getTracer("funded-trading-service");
+  enabled = true;
+  return true;
+}
+
+/** Flushes the spans still buffered and stops the SDK (at process or thread exit). */
+export async function stopTracing(): Promise<void> {
+  const sdk = running;
+  running = undefined;
+  enabled = false;
+  if (sdk !== undefined) await sdk.shutdown();
+}
+
+// ---------------------------------------------------------------- spans
+
+/** A span as a child of `parent` (the active context when omitted). Call only when `tracingOn()`. */
+export function startSpan(
+  name: string,
+  kind: SpanKind,
+  parent: Context = context.active(),
+  attributes?: Attributes,
+  links?: Link[],
+): Span {
+  return tracer.startSpan(
+    name,
+    { kind, ...(attributes === undefined ? {} : { attributes }), ...(links === undefined ? {} : { links }) },
+    parent,
+  );
+}
+
+/** Ends `span`, marked as an error when `error` is given. */
+export function endSpan(span: Span, error?: unknown): void {
+  if (error !== undefined && span.isRecording()) {
+    span.recordException(
+      error instanceof Error
+        ? error
+        : { name: "Error", message: typeof error === "string" ? error : "non-Error thrown" },
+    );
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
+}
+
+// ---------------------------------------------------------------- W3C traceparent across a thread message
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The W3C `traceparent` of a span context, e.g. `00-<trace id>-<span id>-01`. */
+export function formatTraceparent(spanContext: SpanContext): string {
+  return `00-${spanContext.traceId}-${spanContext.spanId}-0${(spanContext.traceFlags & TraceFlags.SAMPLED).toString(16)}`;
+}
+
+/** The traceparent of the active span when it is sampled; undefined otherwise (nothing to carry). */
+export function sampledTraceparent(): string | undefined {
+  if (!enabled) return undefined;
+  const span = trace.getActiveSpan();
+  if (span === undefined) return undefined;
+  const spanContext = span.spanContext();
+  return (spanContext.traceFlags & TraceFlags.SAMPLED) === 0 ? undefined : formatTraceparent(spanContext);
+}
+
+/** A remote span context from a traceparent, or undefined when it is malformed. */
+export function parseTraceparent(traceparent: string): SpanContext | undefined {
+  const match = TRACEPARENT.exec(traceparent);
+  if (match === null) return undefined;
+  const [, traceId = "", spanId = "", flags = "00"] = match;
+  const spanContext: SpanContext = { traceId, spanId, traceFlags: Number.parseInt(flags, 16), isRemote: true };
+  return trace.isSpanContextValid(spanContext) ? spanContext : undefined;
+}
+
+/** A context whose parent is the span named by `traceparent` (the root context when it is malformed). */
+export function contextOfTraceparent(traceparent: string): Context {
+  const spanContext = parseTraceparent(traceparent);
+  return spanContext === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, spanContext);
+}
+
+// ---------------------------------------------------------------- gRPC metadata
+
+const metadataSetter: TextMapSetter<Metadata> = {
+  set(carrier, key, value) {
+    carrier.set(key, value);
+  },
+};
+
+const metadataGetter: TextMapGetter<Metadata> = {
+  get(carrier, key) {
+    const values = carrier.get(key);
+    const strings = values.filter((value): value is string => typeof value === "string");
+    return strings.length === 0 ? undefined : strings.length === 1 ? strings[0] : strings;
+  },
+  keys(carrier) {
+    return Object.keys(carrier.getMap());
+  },
+};
+
+/** Starts a gRPC client span and writes its context into the call's metadata. Call only when `tracingOn()`. */
+export function startClientSpan(method: string, metadata: Metadata): Span {
+  const span = tracer.startSpan(method, {
+    kind: SpanKind.CLIENT,
+    attributes: { "rpc.system": "grpc", "rpc.method": method },
+  });
+  propagation.inject(trace.setSpan(context.active(), span), metadata, metadataSetter);
+  return span;
+}
+
+/** The context a gRPC server call continues (the caller's, from its metadata). */
+export function contextOfMetadata(metadata: Metadata): Context {
+  return propagation.extract(ROOT_CONTEXT, metadata, metadataGetter);
+}
+
+// ---------------------------------------------------------------- HTTP
+
+/** The context an HTTP request continues (the client's `traceparent` header, if any). */
+export function contextOfHeaders(headers: Record<string, string | string[] | undefined>): Context {
+  return propagation.extract(ROOT_CONTEXT, headers);
+}
+
+// ---------------------------------------------------------------- log correlation
+
+/** Fields for a log line written while a span is active (pino `mixin`). */
+export function traceFields(): Record<string, string> {
+  const span = trace.getActiveSpan();
+  if (span === undefined) return {};
+  const spanContext = span.spanContext();
+  return {
+    trace_id: spanContext.traceId,
+    span_id: spanContext.spanId,
+    trace_flags: `0${(spanContext.traceFlags & TraceFlags.SAMPLED).toString(16)}`,
+  };
+}
