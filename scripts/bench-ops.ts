@@ -1,0 +1,338 @@
+// `npm run bench:ops`: what observability costs on the hot path, measured in one run. Three copies of the real
+// stack (wallet, engine, gateway; test/harness/stack.ts) share one throwaway PostgreSQL (a database each) and
+// one Redis, and differ only in their settings:
+//   off              METRICS_ENABLED=false, no OTEL_* settings
+//   metrics          METRICS_ENABLED=true
+//   metrics+tracing  METRICS_ENABLED=true, OTLP traces to a local sink that reads and discards every export,
+//                    OTEL_TRACES_SAMPLER=parentbased_traceidratio, OTEL_TRACES_SAMPLER_ARG=0.1
+// Closed-loop POST /v1/order (resting LIMIT orders) at 64 connections with the load generator of
+// `bench:engine` (scripts/bench-engine-load.ts); the rounds of the three configurations are interleaved in a
+// rotating order, so load from elsewhere on the machine lands on all of them alike, and the medians are
+// compared. While one stack is measured the other two are idle. Prints a markdown table with the ratios and
+// writes bench/ops-results.json. Targets (reported, not asserted): metrics < 5%, tracing at 10% < 15%.
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { newKey, v1, type CreatedKey } from "../test/harness/client.js";
+import { marketClient, type Market } from "../test/harness/market.js";
+import { startOtlpReceiver, type OtlpReceiver } from "../test/harness/otlp.js";
+import { startPostgres } from "../test/harness/postgres.js";
+import { startRedis } from "../test/harness/redis.js";
+import { startStack, type Stack } from "../test/harness/stack.js";
+import { closedLoop, median, round, type HttpTarget, type RunResult } from "./bench-engine-load.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const RESULTS_FILE = path.join(ROOT, "bench", "ops-results.json");
+
+/** Challenge 200K: margin enough for every order below. */
+const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
+const SYMBOL = "BTC-USD";
+const MARK = 50_000;
+const QUANTITY = "0.001";
+/** Resting limits far from the mark: they never fill while the mark moves by a tick. */
+const BUY_LIMIT = "25000";
+const SELL_LIMIT = "100000";
+
+const CONNECTIONS = 64;
+const ROUNDS = 6;
+const ROUND_MS = 4_000;
+const WARMUP_MS = 4_000;
+const USERS = 8;
+const ACCOUNTS_PER_USER = 16;
+const CHECK_EVERY = 25;
+const FEED_INTERVAL_MS = 1_000;
+const TARGETS = { metricsCost: 0.05, tracingCost: 0.15 };
+
+interface Config {
+  id: "off" | "metrics" | "metrics+tracing";
+  description: string;
+  env: (sink: OtlpReceiver) => Record<string, string>;
+}
+
+const CONFIGS: readonly Config[] = [
+  { id: "off", description: "metrics off, tracing off", env: () => ({ METRICS_ENABLED: "false" }) },
+  { id: "metrics", description: "metrics on", env: () => ({ METRICS_ENABLED: "true" }) },
+  {
+    id: "metrics+tracing",
+    description: "metrics on + traces, 10% parent-based sampling, OTLP to a discarding sink",
+    env: (sink) => ({
+      METRICS_ENABLED: "true",
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "0.1",
+    }),
+  },
+];
+
+interface Account {
+  accountId: string;
+  key: CreatedKey;
+}
+
+interface Running {
+  config: Config;
+  stack: Stack;
+  market: Market;
+  accounts: Account[];
+  target: HttpTarget;
+}
+
+const say = (line: string): void => {
+  process.stdout.write(line + "\n");
+};
+const fmt = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "-");
+const errorText = (error: unknown): string => (error instanceof Error ? (error.stack ?? error.message) : String(error));
+
+const cleanups: (() => Promise<void>)[] = [];
+async function cleanupAll(): Promise<void> {
+  for (let next = cleanups.pop(); next !== undefined; next = cleanups.pop()) {
+    try {
+      await next();
+    } catch (error) {
+      process.stderr.write(`clean-up failed: ${errorText(error)}\n`);
+    }
+  }
+}
+
+let signalled = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (signalled) return;
+    signalled = true;
+    process.stderr.write(`\n${signal}: stopping everything this run started\n`);
+    void cleanupAll().finally(() => process.exit(130));
+  });
+}
+
+async function inParallel(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
+
+/** A fresh database on the server of `adminUrl`, one per stack (each engine owns every partition of its own). */
+async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** POST /v1/order, resting LIMIT, over the accounts round-robin, a fresh client_id each, sides alternating. */
+function orderTarget(name: string, port: number, accounts: readonly Account[]): HttpTarget {
+  const runTag = Date.now().toString(36);
+  const sides = new Uint32Array(accounts.length);
+  const heads = accounts.map(
+    (a) =>
+      `POST /v1/order HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+      `x-api-key: ${a.key.key}\r\nx-api-secret: ${a.key.secret}\r\n`,
+  );
+  return {
+    name,
+    host: "127.0.0.1",
+    port,
+    expectStatus: 201,
+    checkEvery: CHECK_EVERY,
+    request(seq) {
+      const i = seq % accounts.length;
+      const account = accounts[i];
+      if (account === undefined) throw new Error("no account");
+      const buy = (sides[i] = (sides[i] ?? 0) + 1) % 2 === 1;
+      const body =
+        `{"account_id":"${account.accountId}","symbol":"${SYMBOL}","side":"${buy ? "BUY" : "SELL"}",` +
+        `"kind":"LIMIT","quantity":"${QUANTITY}","limit_price":"${buy ? BUY_LIMIT : SELL_LIMIT}",` +
+        `"client_id":"${name}-${runTag}-${seq}"}`;
+      return `${heads[i] ?? ""}Content-Length: ${body.length}\r\n\r\n${body}`;
+    },
+    check(body) {
+      const parsed = JSON.parse(body) as { order?: { status?: string }; violations?: unknown[] };
+      if (parsed.order?.status !== "NEW" || (parsed.violations?.length ?? 0) !== 0) {
+        return `expected NEW without violations: ${body.slice(0, 300)}`;
+      }
+      return undefined;
+    },
+  };
+}
+
+async function startConfig(config: Config, index: number, pgUrl: string, redisUrl: string, sink: OtlpReceiver) {
+  const databaseUrl = await createDatabase(pgUrl, `ops_${index}`);
+  const starting = startStack({
+    databaseUrl,
+    redisUrl,
+    // info, not warn: the harness reads the ports from the "listening" lines; per-request logs are debug.
+    env: { PRICE_FEED: "push", LOG_LEVEL: "info", ...config.env(sink) },
+    gatewayEnv: { RATE_LIMIT_MAX: "100000000" },
+  });
+  starting.catch(() => undefined);
+  cleanups.push(async () => {
+    const started = await starting.catch(() => undefined);
+    await started?.stop();
+  });
+  const stack = await starting;
+  const market = marketClient(stack.engineGrpc);
+  cleanups.push(() => {
+    market.close();
+    return Promise.resolve();
+  });
+  const gateway = stack.gateways[0];
+  if (gateway === undefined) throw new Error("no gateway");
+  await market.push({ [SYMBOL]: MARK });
+  const keys: CreatedKey[] = [];
+  await inParallel(USERS, 4, async (u) => {
+    keys[u] = await newKey(gateway.api, `ops-${index}-user-${u}`, {
+      label: "ops",
+      permissions: ["READ_ONLY", "TRADE"],
+    });
+  });
+  const accounts: Account[] = [];
+  await inParallel(USERS * ACCOUNTS_PER_USER, 8, async (i) => {
+    const key = keys[i % USERS];
+    if (key === undefined) throw new Error("missing key");
+    const created = await v1(gateway.v1, "/v1/account", key, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ plan_id: PLAN_ID, label: `ops ${i}` }),
+    });
+    if (created.status !== 201) throw new Error(`account creation: ${created.status} ${JSON.stringify(created.body)}`);
+    accounts[i] = { accountId: String(created.body.account_id), key };
+  });
+  const port = Number(new URL(gateway.v1).port);
+  return { config, stack, market, accounts, target: orderTarget(config.id, port, accounts) } satisfies Running;
+}
+
+/** Runs `run` with a price pushed every second to the measured stack, as a live feed would. */
+async function withFeed<T>(market: Market, run: () => Promise<T>): Promise<T> {
+  let tick = 0;
+  const timer = setInterval(() => {
+    tick ^= 1;
+    market.push({ [SYMBOL]: MARK + tick / 10 }).catch(() => undefined);
+  }, FEED_INTERVAL_MS);
+  try {
+    return await run();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+interface Summary {
+  id: string;
+  description: string;
+  rounds: number[];
+  medianPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  /** 1 − this configuration's median over the "off" median: the share of throughput it costs. */
+  cost: number | null;
+}
+
+function summarize(config: Config, runs: readonly RunResult[], offMedian: number | undefined): Summary {
+  const rates = runs.map((r) => r.requestsPerSecond);
+  const medianPerSecond = median(rates);
+  return {
+    id: config.id,
+    description: config.description,
+    rounds: rates.map((r) => round(r, 0)),
+    medianPerSecond: round(medianPerSecond, 0),
+    p50Ms: round(median(runs.map((r) => r.latency.p50Ms)), 1),
+    p99Ms: round(median(runs.map((r) => r.latency.p99Ms)), 1),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    cost: offMedian === undefined || offMedian === 0 ? null : round(1 - medianPerSecond / offMedian, 3),
+  };
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const loadStart = os.loadavg();
+  const sink = await startOtlpReceiver({ discard: true });
+  cleanups.push(() => sink.stop());
+  const postgres = await startPostgres();
+  cleanups.push(() => postgres.stop());
+  const redis = await startRedis();
+  cleanups.push(() => redis.stop());
+
+  const running: Running[] = [];
+  for (const [index, config] of CONFIGS.entries()) {
+    say(`starting the ${config.id} stack`);
+    running.push(await startConfig(config, index, postgres.url, redis.url, sink));
+  }
+  for (const r of running) {
+    const warm = await withFeed(r.market, () => closedLoop(r.target, CONNECTIONS, WARMUP_MS));
+    say(`warm-up ${r.config.id}: ${fmt(warm.requestsPerSecond)} req/s, ${warm.errors} errors`);
+    if (warm.completed === 0) throw new Error(`${r.config.id}: nothing succeeded: ${warm.firstError ?? ""}`);
+  }
+
+  const runs = new Map<string, RunResult[]>(running.map((r) => [r.config.id, []]));
+  for (let n = 0; n < ROUNDS; n++) {
+    // Rotating order (ABC, BCA, CAB, …): each configuration is first, second and third equally often.
+    const order = running.map((_, i) => running[(i + n) % running.length]).filter((r) => r !== undefined);
+    for (const r of order) {
+      const result = await withFeed(r.market, () => closedLoop(r.target, CONNECTIONS, ROUND_MS));
+      runs.get(r.config.id)?.push(result);
+      say(
+        `round ${n + 1}/${ROUNDS} ${r.config.id}: ${fmt(result.requestsPerSecond)} req/s, ` +
+          `p50 ${result.latency.p50Ms} ms, p99 ${result.latency.p99Ms} ms, ${result.errors} errors`,
+      );
+    }
+  }
+
+  const offRuns = runs.get("off") ?? [];
+  const offMedian = offRuns.length === 0 ? undefined : median(offRuns.map((r) => r.requestsPerSecond));
+  const summaries = CONFIGS.map((config) => summarize(config, runs.get(config.id) ?? [], offMedian));
+  const results = {
+    when: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    loadAverage: { start: loadStart.map((l) => round(l, 2)), end: os.loadavg().map((l) => round(l, 2)) },
+    seconds: round((Date.now() - started) / 1000, 0),
+    method: {
+      request: "POST /v1/order, resting LIMIT, fresh client_id",
+      connections: CONNECTIONS,
+      rounds: ROUNDS,
+      roundMs: ROUND_MS,
+      accounts: USERS * ACCOUNTS_PER_USER,
+      metricsSetting: "METRICS_ENABLED (ignored by builds before the metrics branch: off and metrics then match)",
+    },
+    traceExportsReceived: sink.requests(),
+    targets: TARGETS,
+    configurations: summaries,
+  };
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  writeFileSync(RESULTS_FILE, JSON.stringify(results, null, 2) + "\n");
+
+  say("");
+  say("| configuration | req/s (median) | ratio to off | cost | p50 ms | p99 ms | errors | rounds |");
+  say("| --- | --- | --- | --- | --- | --- | --- | --- |");
+  for (const s of summaries) {
+    const ratio = offMedian === undefined || offMedian === 0 ? "-" : (s.medianPerSecond / offMedian).toFixed(3);
+    const cost = s.cost === null ? "-" : `${(s.cost * 100).toFixed(1)}%`;
+    say(
+      `| ${s.id} | ${fmt(s.medianPerSecond)} | ${ratio} | ${cost} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ` +
+        `${s.rounds.map(fmt).join(", ")} |`,
+    );
+  }
+  say("");
+  say(
+    `targets: metrics < ${TARGETS.metricsCost * 100}%, tracing at 10% < ${TARGETS.tracingCost * 100}%; ` +
+      `trace exports received by the sink: ${sink.requests()}; load average ${results.loadAverage.start.join(" ")} → ` +
+      `${results.loadAverage.end.join(" ")} on ${results.cpus} cores`,
+  );
+  say(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);
+}
+
+main()
+  .catch((error: unknown) => {
+    process.stderr.write(`bench:ops failed: ${errorText(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanupAll());
