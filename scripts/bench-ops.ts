@@ -8,9 +8,11 @@
 // Closed-loop POST /v1/order (resting LIMIT orders) at 64 connections with the load generator of
 // `bench:engine` (scripts/bench-engine-load.ts); the rounds of the three configurations are interleaved in a
 // rotating order, so load from elsewhere on the machine lands on all of them alike, and the medians are
-// compared. While one stack is measured the other two are idle. Prints a markdown table with the ratios and
+// compared. While one stack is measured the other two are idle. Throughput on a shared 2-core machine is
+// noisy, so each round also reads the CPU time of the measured stack's own processes (gateway, wallet,
+// engine with its threads; from /proc) per answered request: the cost of the settings in CPU. Prints a markdown table with the ratios and
 // writes bench/ops-results.json. Targets (reported, not asserted): metrics < 5%, tracing at 10% < 15%.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +23,15 @@ import { startOtlpReceiver, type OtlpReceiver } from "../test/harness/otlp.js";
 import { startPostgres } from "../test/harness/postgres.js";
 import { startRedis } from "../test/harness/redis.js";
 import { startStack, type Stack } from "../test/harness/stack.js";
-import { closedLoop, median, round, type HttpTarget, type RunResult } from "./bench-engine-load.js";
+import {
+  childProcesses,
+  closedLoop,
+  median,
+  round,
+  sampleCpu,
+  type HttpTarget,
+  type RunResult,
+} from "./bench-engine-load.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RESULTS_FILE = path.join(ROOT, "bench", "ops-results.json");
@@ -210,6 +220,30 @@ async function startConfig(config: Config, index: number, pgUrl: string, redisUr
   return { config, stack, market, accounts, target: orderTarget(config.id, port, accounts) } satisfies Running;
 }
 
+/** The stacks' service processes (pid → configuration id), told apart by their DATA_DIR. */
+function stackRoots(running: readonly Running[]): Map<number, string> {
+  const roots = new Map<number, string>();
+  for (const { pid, cmdline } of childProcesses()) {
+    if (!/(gateway|engine|wallet)\/main\.ts/.test(cmdline)) continue;
+    let dataDir: string | undefined;
+    try {
+      const environ = readFileSync(`/proc/${pid}/environ`, "latin1").split("\0");
+      dataDir = environ.find((entry) => entry.startsWith("DATA_DIR="))?.slice("DATA_DIR=".length);
+    } catch {
+      continue;
+    }
+    const owner = running.find((r) => r.stack.dataDir === dataDir);
+    if (owner !== undefined) roots.set(pid, owner.config.id);
+  }
+  return roots;
+}
+
+interface Measured {
+  run: RunResult;
+  /** CPU µs of the stack's gateway, wallet and engine per answered request. */
+  cpuUsPerRequest: number;
+}
+
 /** Runs `run` with a price pushed every second to the measured stack, as a live feed would. */
 async function withFeed<T>(market: Market, run: () => Promise<T>): Promise<T> {
   let tick = 0;
@@ -234,11 +268,20 @@ interface Summary {
   errors: number;
   /** 1 − this configuration's median over the "off" median: the share of throughput it costs. */
   cost: number | null;
+  /** Median CPU µs per request of the stack's own processes, and its excess over "off". */
+  cpuUsPerRequest: number;
+  cpuCost: number | null;
 }
 
-function summarize(config: Config, runs: readonly RunResult[], offMedian: number | undefined): Summary {
+function summarize(
+  config: Config,
+  measured: readonly Measured[],
+  off: { perSecond: number; cpuUs: number } | undefined,
+): Summary {
+  const runs = measured.map((m) => m.run);
   const rates = runs.map((r) => r.requestsPerSecond);
   const medianPerSecond = median(rates);
+  const cpuUs = median(measured.map((m) => m.cpuUsPerRequest));
   return {
     id: config.id,
     description: config.description,
@@ -247,7 +290,9 @@ function summarize(config: Config, runs: readonly RunResult[], offMedian: number
     p50Ms: round(median(runs.map((r) => r.latency.p50Ms)), 1),
     p99Ms: round(median(runs.map((r) => r.latency.p99Ms)), 1),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
-    cost: offMedian === undefined || offMedian === 0 ? null : round(1 - medianPerSecond / offMedian, 3),
+    cost: off === undefined || off.perSecond === 0 ? null : round(1 - medianPerSecond / off.perSecond, 3),
+    cpuUsPerRequest: round(cpuUs, 0),
+    cpuCost: off === undefined || off.cpuUs === 0 ? null : round(cpuUs / off.cpuUs - 1, 3),
   };
 }
 
@@ -272,23 +317,35 @@ async function main(): Promise<void> {
     if (warm.completed === 0) throw new Error(`${r.config.id}: nothing succeeded: ${warm.firstError ?? ""}`);
   }
 
-  const runs = new Map<string, RunResult[]>(running.map((r) => [r.config.id, []]));
+  const roots = stackRoots(running);
+  const runs = new Map<string, Measured[]>(running.map((r) => [r.config.id, []]));
   for (let n = 0; n < ROUNDS; n++) {
     // Rotating order (ABC, BCA, CAB, …): each configuration is first, second and third equally often.
     const order = running.map((_, i) => running[(i + n) % running.length]).filter((r) => r !== undefined);
     for (const r of order) {
+      const before = sampleCpu(roots).get(r.config.id) ?? 0;
       const result = await withFeed(r.market, () => closedLoop(r.target, CONNECTIONS, ROUND_MS));
-      runs.get(r.config.id)?.push(result);
+      const cpuSeconds = (sampleCpu(roots).get(r.config.id) ?? 0) - before;
+      const cpuUsPerRequest = result.completed === 0 ? Number.NaN : (cpuSeconds * 1e6) / result.completed;
+      runs.get(r.config.id)?.push({ run: result, cpuUsPerRequest });
       say(
         `round ${n + 1}/${ROUNDS} ${r.config.id}: ${fmt(result.requestsPerSecond)} req/s, ` +
-          `p50 ${result.latency.p50Ms} ms, p99 ${result.latency.p99Ms} ms, ${result.errors} errors`,
+          `p50 ${result.latency.p50Ms} ms, p99 ${result.latency.p99Ms} ms, ${fmt(cpuUsPerRequest)} CPU µs/request, ` +
+          `${result.errors} errors`,
       );
     }
   }
 
   const offRuns = runs.get("off") ?? [];
-  const offMedian = offRuns.length === 0 ? undefined : median(offRuns.map((r) => r.requestsPerSecond));
-  const summaries = CONFIGS.map((config) => summarize(config, runs.get(config.id) ?? [], offMedian));
+  const off =
+    offRuns.length === 0
+      ? undefined
+      : {
+          perSecond: median(offRuns.map((m) => m.run.requestsPerSecond)),
+          cpuUs: median(offRuns.map((m) => m.cpuUsPerRequest)),
+        };
+  const offMedian = off?.perSecond;
+  const summaries = CONFIGS.map((config) => summarize(config, runs.get(config.id) ?? [], off));
   const results = {
     when: new Date().toISOString(),
     node: process.version,
@@ -311,14 +368,17 @@ async function main(): Promise<void> {
   writeFileSync(RESULTS_FILE, JSON.stringify(results, null, 2) + "\n");
 
   say("");
-  say("| configuration | req/s (median) | ratio to off | cost | p50 ms | p99 ms | errors | rounds |");
-  say("| --- | --- | --- | --- | --- | --- | --- | --- |");
+  const percent = (share: number | null): string => (share === null ? "-" : `${(share * 100).toFixed(1)}%`);
+  say(
+    "| configuration | req/s (median) | ratio to off | throughput cost | CPU µs/request | CPU cost | p50 ms | p99 ms " +
+      "| errors | req/s per round |",
+  );
+  say("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const s of summaries) {
     const ratio = offMedian === undefined || offMedian === 0 ? "-" : (s.medianPerSecond / offMedian).toFixed(3);
-    const cost = s.cost === null ? "-" : `${(s.cost * 100).toFixed(1)}%`;
     say(
-      `| ${s.id} | ${fmt(s.medianPerSecond)} | ${ratio} | ${cost} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ` +
-        `${s.rounds.map(fmt).join(", ")} |`,
+      `| ${s.id} | ${fmt(s.medianPerSecond)} | ${ratio} | ${percent(s.cost)} | ${fmt(s.cpuUsPerRequest)} | ` +
+        `${percent(s.cpuCost)} | ${s.p50Ms} | ${s.p99Ms} | ${s.errors} | ${s.rounds.map(fmt).join(", ")} |`,
     );
   }
   say("");
