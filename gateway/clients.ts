@@ -171,15 +171,15 @@ export class EngineApi extends UnaryApi {
   }
 
   listEvents(request: ListEventsRequest, requestId: string): Promise<ListEventsResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListEvents(request, m, o, cb));
+    return this.call("ListEvents", requestId, (m, o, cb) => this.client.ListEvents(request, m, o, cb));
   }
 
   listDeliveries(request: ListDeliveriesRequest, requestId: string): Promise<ListDeliveriesResponse__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.ListDeliveries(request, m, o, cb));
+    return this.call("ListDeliveries", requestId, (m, o, cb) => this.client.ListDeliveries(request, m, o, cb));
   }
 
   redeliver(request: RedeliverRequest, requestId: string): Promise<Delivery__Output> {
-    return this.call(requestId, (m, o, cb) => this.client.Redeliver(request, m, o, cb));
+    return this.call("Redeliver", requestId, (m, o, cb) => this.client.Redeliver(request, m, o, cb));
   }
 
   listBreaches(ref: AccountRef, requestId: string): Promise<ListBreachesResponse__Output> {
