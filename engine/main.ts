@@ -267,4 +267,5 @@ async function startingCalendar(pool: Parameters<typeof loadStoredCalendar>[0], 
   return shippedCalendar(CATALOGUE);
 }
 
-if (isEntryPoint(import.meta.url)) runService("engine", loadEngineSettings, startEngine);
+// Handlers use the trace context only synchronously (up to their shard message or reply): no AsyncLocalStorage.
+if (isEntryPoint(import.meta.url)) runService("engine", loadEngineSettings, startEngine, { asyncContext: false });

@@ -80,6 +80,11 @@ abstract class UnaryApi {
   private traced<Res>(method: string, requestId: string, start: Start<Res>): Promise<Res> {
     const metadata = outgoingMetadata(requestId, this.token);
     const span = startClientSpan(`${this.service}/${method}`, metadata);
+    if (span === undefined) {
+      return new Promise((resolve, reject) => {
+        start(metadata, options(), settle(resolve, reject));
+      });
+    }
     return new Promise((resolve, reject) => {
       start(metadata, options(), (error, response) => {
         endSpan(span, error ?? undefined);

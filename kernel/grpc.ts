@@ -11,12 +11,14 @@ import { ServiceError, toGrpcStatus } from "./errors.js";
 import { bearerCheck } from "./internal-token.js";
 import {
   context as otelContext,
+  type Context,
   contextOfMetadata,
   SpanKind,
   SpanStatusCode,
   startSpan,
   trace,
   tracingOn,
+  unsampledParent,
 } from "./tracing.js";
 
 const PROTO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "proto");
@@ -56,6 +58,8 @@ export interface UnaryContext {
   metadata: grpc.Metadata;
   /** The caller's request id (x-request-id metadata), for logs. */
   requestId: string | undefined;
+  /** The call's server span, while tracing is on (error lines are written inside it). */
+  trace?: Context | undefined;
 }
 
 type UnaryImpl<Req, Res> = (request: Req, context: UnaryContext) => Promise<Res> | Res;
@@ -74,9 +78,13 @@ function fail<Res>(
   options: UnaryOptions,
   callback: grpc.sendUnaryData<Res>,
   error: unknown,
-  requestId: string | undefined,
+  context: UnaryContext,
 ): void {
-  if (!(error instanceof ServiceError)) options.onError?.(method, error, requestId);
+  const onError = options.onError;
+  if (onError !== undefined && !(error instanceof ServiceError)) {
+    if (context.trace === undefined) onError(method, error, context.requestId);
+    else otelContext.with(context.trace, onError, undefined, method, error, context.requestId);
+  }
   callback(toGrpcStatus(error));
 }
 
@@ -93,7 +101,11 @@ export function unary<Req, Res>(
   // Constant time without a digest per call (kernel/internal-token.ts says why that is safe).
   const tokenOk = bearerCheck(options.internalToken);
   const spanName = options.service === undefined ? method : `${options.service}/${method}`;
-  const handle: grpc.handleUnaryCall<Req, Res> = (call, callback) => {
+  const handle = (
+    call: grpc.ServerUnaryCall<Req, Res>,
+    callback: grpc.sendUnaryData<Res>,
+    traceContext?: Context,
+  ): void => {
     if (!tokenOk(call.metadata.get("authorization")[0])) {
       callback({ code: grpc.status.UNAUTHENTICATED, details: "internal token required" });
       return;
@@ -102,12 +114,13 @@ export function unary<Req, Res>(
     const context: UnaryContext = {
       metadata: call.metadata,
       requestId: typeof requestIdValue === "string" ? requestIdValue : undefined,
+      trace: traceContext,
     };
     let result: Res | Promise<Res>;
     try {
       result = impl(call.request, context);
     } catch (error) {
-      fail(method, options, callback, error instanceof Error ? error : new Error(String(error)), context.requestId);
+      fail(method, options, callback, error instanceof Error ? error : new Error(String(error)), context);
       return;
     }
     // A plain value (a synchronous answer) is sent at once, without a promise round trip.
@@ -117,7 +130,7 @@ export function unary<Req, Res>(
           callback(null, response);
         },
         (error: unknown) => {
-          fail(method, options, callback, error, context.requestId);
+          fail(method, options, callback, error, context);
         },
       );
     } else {
@@ -130,20 +143,31 @@ export function unary<Req, Res>(
       return;
     }
     // The caller's trace continues here; the handler (and the shard message it sends) runs inside the span.
-    const span = startSpan(spanName, SpanKind.SERVER, contextOfMetadata(call.metadata), {
+    // A caller that did not sample gets no span (parent-based sampling would record nothing under it).
+    const parent = contextOfMetadata(call.metadata);
+    if (unsampledParent(parent)) {
+      handle(call, callback);
+      return;
+    }
+    const span = startSpan(spanName, SpanKind.SERVER, parent, {
       "rpc.system": "grpc",
       "rpc.method": method,
     });
-    otelContext.with(trace.setSpan(otelContext.active(), span), () => {
-      handle(call, (error, value) => {
-        if (error !== null) {
-          span.setAttribute("rpc.grpc.status_code", error.code ?? grpc.status.UNKNOWN);
-          if (error.code !== grpc.status.OK)
-            span.setStatus({ code: SpanStatusCode.ERROR, message: error.details ?? "" });
-        }
-        span.end();
-        callback(error, value);
-      });
+    const traceContext = trace.setSpan(otelContext.active(), span);
+    otelContext.with(traceContext, () => {
+      handle(
+        call,
+        (error, value) => {
+          if (error !== null) {
+            span.setAttribute("rpc.grpc.status_code", error.code ?? grpc.status.UNKNOWN);
+            if (error.code !== grpc.status.OK)
+              span.setStatus({ code: SpanStatusCode.ERROR, message: error.details ?? "" });
+          }
+          span.end();
+          callback(error, value);
+        },
+        traceContext,
+      );
     });
   };
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "./config.js";
 import { createLogger, type Logger } from "./log.js";
-import { startTracing, stopTracing } from "./tracing.js";
+import { startTracing, stopTracing, type TracingOptions } from "./tracing.js";
 
 export interface Stoppable {
   stop(): Promise<void>;
@@ -20,6 +20,7 @@ export function runService<S extends { LOG_LEVEL: string }>(
   name: string,
   loadSettings: (env: NodeJS.ProcessEnv) => S,
   start: (settings: S, log: Logger) => Promise<Stoppable>,
+  tracing: TracingOptions = {},
 ): void {
   let settings: S;
   try {
@@ -29,7 +30,7 @@ export function runService<S extends { LOG_LEVEL: string }>(
     process.exit(1);
   }
   // Tracing (when OTEL_* settings ask for it) starts before the logger, which then adds trace ids to lines.
-  const starting = startTracing(name).then(async () => {
+  const starting = startTracing(name, process.env, tracing).then(async () => {
     const log = createLogger(name, settings.LOG_LEVEL);
     return { log, service: await start(settings, log) };
   });

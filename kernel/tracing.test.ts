@@ -12,9 +12,11 @@ import {
   startClientSpan,
   startSpan,
   startTracing,
+  SyncContextManager,
   trace,
   tracingOn,
   tracingRequested,
+  unsampledParent,
 } from "./tracing.js";
 
 // One file, one process: the first block runs before tracing is started, the second after.
@@ -55,6 +57,7 @@ describe("tracing on (in-memory exporter)", () => {
     const client = context.with(trace.setSpan(context.active(), root), () =>
       startClientSpan("engine.v1.Engine/PlaceOrder", metadata),
     );
+    if (client === undefined) throw new Error("a sampled caller gets a client span");
     expect(metadata.get("traceparent")[0]).toBe(formatTraceparent(client.spanContext()));
 
     const server = startSpan("engine.v1.Engine/PlaceOrder", SpanKind.SERVER, contextOfMetadata(metadata));
@@ -78,16 +81,46 @@ describe("tracing on (in-memory exporter)", () => {
     expect(parentOf("shard.command", SpanKind.CONSUMER)).toBe(byName("engine.v1.Engine/PlaceOrder", SpanKind.SERVER));
   });
 
-  it("carries nothing across a thread for an unsampled span", () => {
+  it("passes an unsampled caller's context on over gRPC without a span, and nothing across a thread", () => {
     const unsampled = contextOfTraceparent(`00-${"a".repeat(32)}-${"b".repeat(16)}-00`);
     const span = startSpan("POST /v1/order", SpanKind.SERVER, unsampled);
     expect(span.isRecording()).toBe(false);
-    expect(context.with(trace.setSpan(context.active(), span), sampledTraceparent)).toBeUndefined();
+    const metadata = new Metadata();
+    const inside = trace.setSpan(context.active(), span);
+    expect(context.with(inside, () => startClientSpan("engine.v1.Engine/PlaceOrder", metadata))).toBeUndefined();
+    expect(metadata.get("traceparent")[0]).toBe(formatTraceparent(span.spanContext()));
+    expect(String(metadata.get("traceparent")[0])).toMatch(/-00$/);
+    expect(unsampledParent(contextOfMetadata(metadata))).toBe(true);
+    expect(context.with(inside, sampledTraceparent)).toBeUndefined();
   });
 
   it("reads only well-formed traceparents", () => {
     expect(parseTraceparent(`00-${"1".repeat(32)}-${"2".repeat(16)}-01`)).toMatchObject({ traceFlags: 1 });
     expect(parseTraceparent(`00-${"0".repeat(32)}-${"2".repeat(16)}-01`)).toBeUndefined();
     expect(parseTraceparent("garbage")).toBeUndefined();
+  });
+});
+
+describe("the synchronous context manager (engine, wallet, shard threads)", () => {
+  it("makes a context active for the synchronous run of `with` only", async () => {
+    const manager = new SyncContextManager();
+    const span = trace.wrapSpanContext({ traceId: "1".repeat(32), spanId: "2".repeat(16), traceFlags: 1 });
+    const inside = trace.setSpan(manager.active(), span);
+    const seen = manager.with(inside, (a: number, b: number) => [manager.active(), a + b] as const, undefined, 1, 2);
+    expect(seen).toEqual([inside, 3]);
+    expect(trace.getSpan(manager.active())).toBeUndefined();
+    const afterAwait = await manager.with(inside, async () => {
+      await Promise.resolve();
+      return manager.active();
+    });
+    expect(trace.getSpan(afterAwait)).toBeUndefined();
+    const bound = manager.bind(inside, () => trace.getSpan(manager.active()));
+    expect(bound()).toBe(span);
+    expect(() =>
+      manager.with(inside, () => {
+        throw new Error("boom");
+      }),
+    ).toThrow("boom");
+    expect(trace.getSpan(manager.active())).toBeUndefined();
   });
 });

@@ -13,6 +13,7 @@ import {
   TraceFlags,
   type Attributes,
   type Context,
+  type ContextManager,
   type Link,
   type Span,
   type SpanContext,
@@ -60,6 +61,55 @@ export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
 export interface TracingOptions {
   /** Replaces the exporters named by the settings (tests: an in-memory exporter). */
   spanProcessors?: SpanProcessor[];
+  /**
+   * Whether the active span must follow awaits and callbacks (AsyncLocalStorage; default true). A process
+   * whose spans only need the context synchronously (a gRPC handler up to the moment it sends its shard
+   * message; a shard thread) passes false and saves AsyncLocalStorage's cost on every promise.
+   */
+  asyncContext?: boolean;
+}
+
+/**
+ * The active context without async propagation: `with` sets it for the synchronous run of its callback only.
+ * After an `await`, `active()` is the root context again.
+ */
+export class SyncContextManager implements ContextManager {
+  private current: Context = ROOT_CONTEXT;
+
+  active(): Context {
+    return this.current;
+  }
+
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    context: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    const previous = this.current;
+    this.current = context;
+    try {
+      return fn.call(thisArg, ...args);
+    } finally {
+      this.current = previous;
+    }
+  }
+
+  bind<T>(context: Context, target: T): T {
+    if (typeof target !== "function") return target;
+    const fn = target as (...args: unknown[]) => unknown;
+    const bound = (...args: unknown[]): unknown => this.with(context, fn, undefined, ...args);
+    return bound as T;
+  }
+
+  enable(): this {
+    return this;
+  }
+
+  disable(): this {
+    this.current = ROOT_CONTEXT;
+    return this;
+  }
 }
 
 /**
@@ -81,6 +131,7 @@ export async function startTracing(
   const sdk = new NodeSDK({
     ...(nonEmpty(env.OTEL_SERVICE_NAME) ? {} : { serviceName: service }),
     ...(options.spanProcessors === undefined ? {} : { spanProcessors: options.spanProcessors }),
+    ...(options.asyncContext === false ? { contextManager: new SyncContextManager() } : {}),
     instrumentations: [],
   });
   sdk.start();
@@ -180,8 +231,18 @@ const metadataGetter: TextMapGetter<Metadata> = {
   },
 };
 
-/** Starts a gRPC client span and writes its context into the call's metadata. Call only when `tracingOn()`. */
-export function startClientSpan(method: string, metadata: Metadata): Span {
+/**
+ * Starts a gRPC client span and writes its context into the call's metadata. Under an unsampled caller no span
+ * is made (with parent-based sampling it would record nothing): the caller's context is passed on as it is,
+ * so the server does not start a trace of its own. Call only when `tracingOn()`.
+ */
+export function startClientSpan(method: string, metadata: Metadata): Span | undefined {
+  const active = context.active();
+  const parent = trace.getSpan(active);
+  if (parent !== undefined && (parent.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) {
+    propagation.inject(active, metadata, metadataSetter);
+    return undefined;
+  }
   const span = tracer.startSpan(method, {
     kind: SpanKind.CLIENT,
     attributes: { "rpc.system": "grpc", "rpc.method": method },
@@ -193,6 +254,12 @@ export function startClientSpan(method: string, metadata: Metadata): Span {
 /** The context a gRPC server call continues (the caller's, from its metadata). */
 export function contextOfMetadata(metadata: Metadata): Context {
   return propagation.extract(ROOT_CONTEXT, metadata, metadataGetter);
+}
+
+/** True when `parent` names a remote caller that decided not to sample (nothing below it is recorded). */
+export function unsampledParent(parent: Context): boolean {
+  const spanContext = trace.getSpanContext(parent);
+  return spanContext !== undefined && (spanContext.traceFlags & TraceFlags.SAMPLED) === 0;
 }
 
 // ---------------------------------------------------------------- HTTP

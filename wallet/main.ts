@@ -116,4 +116,5 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
   };
 }
 
-if (isEntryPoint(import.meta.url)) runService("wallet", loadWalletSettings, startWallet);
+// Handlers use the trace context only synchronously (up to their shard message or reply): no AsyncLocalStorage.
+if (isEntryPoint(import.meta.url)) runService("wallet", loadWalletSettings, startWallet, { asyncContext: false });

@@ -107,12 +107,12 @@ export function createWalletServer(service: WalletService, options: WalletServer
           secret: t.secret,
         })),
       }),
-      options,
+      unaryOptions,
     ),
     DisableWebhook: unary(
       "DisableWebhook",
       async (request) => ({ disabled: await service.disableWebhook(request.api_key_id) }),
-      options,
+      unaryOptions,
     ),
   };
   // ValidateApiKey's messages go through the hand-written codec; every other method through proto-loader.

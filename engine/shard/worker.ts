@@ -34,7 +34,7 @@ function isCoreModule(value: unknown): value is CoreModule<CoreTypes> {
 
 const data = workerData as ShardWorkerData;
 // The thread exports its own spans (same OTEL_* settings as the engine process; flushed on `stop`).
-await startTracing("engine");
+await startTracing("engine", process.env, { asyncContext: false });
 const loaded: unknown = await import(data.coreModule);
 if (!isCoreModule(loaded)) {
   throw new Error(`${data.coreModule} must export \`core\` with decide, apply, query and userId`);

@@ -161,6 +161,32 @@ describe("traces and logs with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     expect(new Set(spans.map((span) => span.service))).toEqual(new Set(["gateway", "wallet", "engine"]));
   });
 
+  it("records nothing anywhere below a caller that did not sample, and starts no trace of its own downstream", async () => {
+    const unsampledTrace = randomBytes(16).toString("hex");
+    const placed = await placeOrder("unsampled-1", {
+      traceparent: `00-${unsampledTrace}-${randomBytes(8).toString("hex")}-00`,
+    });
+    expect(placed.status).toBe(201);
+    // A sampled request sent after it: once its commit span arrived, every process has exported past the first.
+    const markerTrace = randomBytes(16).toString("hex");
+    expect(
+      (await placeOrder("after-unsampled", { traceparent: `00-${markerTrace}-${"1".repeat(16)}-01` })).status,
+    ).toBe(201);
+    await eventually(
+      () =>
+        receiver.spans().some((span) => span.traceId === markerTrace && span.name === "journal.append")
+          ? true
+          : undefined,
+      "the marker request's commit span",
+    );
+    expect(receiver.spans().filter((span) => span.traceId === unsampledTrace)).toEqual([]);
+    // Had a hop lost the caller's decision, the next one would have started a sampled root of its own. (Roots
+    // of background work, like the test's price pushes and the webhook dispatcher's wallet calls, are fine.)
+    const requestPath = new Set(["wallet.v1.Wallet/ValidateApiKey", "engine.v1.Engine/PlaceOrder", "shard.command"]);
+    const orphans = receiver.spans().filter((span) => span.parentSpanId === "" && requestPath.has(span.name));
+    expect(orphans).toEqual([]);
+  });
+
   it("never puts a key or secret on a span", () => {
     const text = JSON.stringify(receiver.spans());
     expect(text).not.toContain(trader.secret);
