@@ -252,25 +252,28 @@ describe("webhooks end to end", () => {
 
   it("an event committed just before a kill -9 of the engine is delivered after the restart", async () => {
     const t = await trader(base, api, receiver, "wh-crash", "/crash");
+    const limit = { symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "80000" };
+    const orderIdOf = (reply: JsonResponse): string => (reply.body.order as { order_id: string }).order_id;
+    await market.push({ "BTC-USD": 100_000 });
+    const first = await t.order(limit);
+    await receiver.until(() => envelopes(receiver, "/crash").length >= 1);
     // An engine without its dispatcher: nothing it commits can be delivered before the kill.
     await stack.restartEngine({ signal: "SIGKILL", env: { WEBHOOKS_ENABLED: "false" } });
     await market.push({ "BTC-USD": 100_000 });
-    const placed = await t.order({
-      symbol: "BTC-USD",
-      side: "BUY",
-      kind: "LIMIT",
-      quantity: "0.01",
-      limit_price: "80000",
-    });
+    const placed = await t.order(limit);
     expect(placed.status).toBe(201);
     await stack.restartEngine({ signal: "SIGKILL" });
-    await receiver.until(() => envelopes(receiver, "/crash").length >= 1, 60_000);
-    const [ack] = envelopes(receiver, "/crash");
-    expect(ack).toMatchObject({
-      type: "order.ack",
-      sequence: 1,
-      data: { order_id: (placed.body.order as { order_id: string }).order_id },
-    });
+    await receiver.until(() => envelopes(receiver, "/crash").length >= 2, 60_000);
+    // After the restarts the account's numbering goes on where it was: no gap, no reuse.
+    await market.push({ "BTC-USD": 100_000 });
+    const third = await t.order(limit);
+    expect(third.status).toBe(201);
+    await receiver.until(() => envelopes(receiver, "/crash").length >= 3);
+    expect(bySequence(envelopes(receiver, "/crash")).map((e) => [e.sequence, e.type, e.data.order_id])).toEqual([
+      [1, "order.ack", orderIdOf(first)],
+      [2, "order.ack", orderIdOf(placed)],
+      [3, "order.ack", orderIdOf(third)],
+    ]);
   });
 });
 
