@@ -20,6 +20,7 @@ import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
 import type { ActorCore, CoreTypes } from "./shard/actor.js";
 import { outboxEntries, outboxKinds } from "./webhooks/outbox.js";
+import { accountStateOf, tallyEvent } from "./telemetry.js";
 
 /** A command as the engine server sends it: the caller's user id travels with it. */
 export interface EngineCommand {
@@ -173,4 +174,8 @@ export const core: ActorCore<EngineTypes> = {
   keys(event) {
     return event.type === "OrderAccepted" || event.type === "OrderRejected" ? [event.order.order_id] : [];
   },
+
+  tally: tallyEvent,
+
+  stateOf: accountStateOf,
 };

@@ -18,6 +18,8 @@ export const engineSettingsSchema = z.object({
   ENGINE_METRICS_PORT: port(9101),
   PRICE_FEED: z.enum(PriceFeed).default(PriceFeed.simulator),
   ENGINE_SHARDS: z.coerce.number().int().min(1).max(256).default(2),
+  /** Milliseconds between each shard thread's stats report (business counters, accounts per state, loop delay). */
+  ENGINE_STATS_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
   DATABASE_URL: postgresUrl,
   REDIS_URL: redisUrl,
   /** Seed of the price simulator (the same seed replays the same prices). */

@@ -9,6 +9,8 @@ import { bindServer, shutdownServer } from "../kernel/grpc.js";
 import type { Logger } from "../kernel/log.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, startAdminServer } from "../kernel/metrics.js";
+import { RpcMetrics } from "../kernel/rpc-metrics.js";
+import { engineMetrics } from "./metrics.js";
 import { PLANS } from "./accounts/plans.js";
 import type { EngineTypes } from "./actor.js";
 import { loadEngineSettings, type EngineSettings } from "./config.js";
@@ -65,6 +67,9 @@ export async function startEngine(
     databaseUrl: db.url,
     coreModule: ACTOR_MODULE,
     log,
+    ...(settings.METRICS_ENABLED
+      ? { metrics: engineMetrics(registry, settings.ENGINE_SHARDS), statsIntervalMs: settings.ENGINE_STATS_INTERVAL_MS }
+      : {}),
   }).catch(async (error: unknown) => {
     await db.close();
     throw error;
@@ -208,6 +213,7 @@ export async function startEngine(
     acceptsPushes: settings.PRICE_FEED === "push",
     now,
     internalToken: settings.INTERNAL_TOKEN,
+    metrics: settings.METRICS_ENABLED ? new RpcMetrics(registry, "server") : undefined,
     log,
   });
   const cleanup = async (): Promise<void> => {

@@ -6,6 +6,7 @@ import * as grpc from "@grpc/grpc-js";
 import { ServiceError, type Issue } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
 import { CHANNEL_OPTIONS, loadEngineProto, loadMarketProto, unary } from "../kernel/grpc.js";
+import type { RpcMetrics } from "../kernel/rpc-metrics.js";
 import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
 import type { ListPlansResponse } from "../proto/gen/engine/v1/ListPlansResponse.js";
 import type { ListRangeRequest__Output } from "../proto/gen/engine/v1/ListRangeRequest.js";
@@ -48,6 +49,8 @@ export interface EngineServerDeps {
   now: () => number;
   /** When set, every call needs `authorization: Bearer <token>` metadata. */
   internalToken: string | undefined;
+  /** gRPC latency by method and code; none when metrics are off. */
+  metrics?: RpcMetrics | undefined;
   log: Logger;
   /** The outbox and delivery tables (catch-up events, delivery log). */
   webhooks: WebhookStore;
@@ -164,6 +167,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
   const options = {
     internalToken: deps.internalToken,
     service: "engine.v1.Engine",
+    metrics: deps.metrics,
     onError: (method: string, error: unknown, requestId: string | undefined) => {
       deps.log.error({ err: error, method, request_id: requestId }, "engine handler failed");
     },

@@ -22,6 +22,8 @@ export interface AppOptions {
   clients: Clients;
   auth: AuthDeps;
   registry: Registry;
+  /** Record HTTP metrics (METRICS_ENABLED); /metrics answers either way. */
+  metricsEnabled: boolean;
   log: Logger;
   trustedProxies: string[];
   adminToken: string | undefined;
@@ -40,7 +42,7 @@ function base(options: AppOptions, listener: string): Express {
   app.set("trust proxy", options.trustedProxies.length === 0 ? false : (address: string) => trusted.allows(address));
   if (tracingOn()) app.use(traceRequests());
   app.use(requestId());
-  app.use(observe(listener, createHttpMetricsOnce(options.registry), options.log));
+  app.use(observe(listener, options.metricsEnabled ? createHttpMetricsOnce(options.registry) : undefined, options.log));
   app.get("/healthz", (_req, res) => {
     res.status(200).json({ status: "ok" });
   });

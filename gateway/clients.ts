@@ -2,6 +2,7 @@
 // facades that return promises and attach the request id and the internal token.
 import * as grpc from "@grpc/grpc-js";
 import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
+import type { RpcMetrics, RpcObserver } from "../kernel/rpc-metrics.js";
 import { createWalletClient } from "../kernel/wallet-codec.js";
 import { endSpan, startClientSpan, tracingOn } from "../kernel/tracing.js";
 import type { WalletClient } from "../proto/gen/wallet/v1/Wallet.js";
@@ -62,19 +63,56 @@ type Start<Res> = (
   callback: grpc.requestCallback<Res>,
 ) => unknown;
 
-/** Promise form of unary calls, with the request id, the internal token and (when tracing) the trace context. */
+/** settle, recording the call's code and duration first. */
+function settleTimed<T>(
+  observe: RpcObserver,
+  resolve: (value: T) => void,
+  reject: (error: unknown) => void,
+): grpc.requestCallback<T> {
+  const started = performance.now();
+  return (error, response) => {
+    observe(error ? error.code : grpc.status.OK, (performance.now() - started) / 1000);
+    if (error) reject(error);
+    else if (response === undefined) reject(new Error("empty gRPC response"));
+    else resolve(response);
+  };
+}
+
+/**
+ * Promise form of unary calls, with the request id, the internal token and (when tracing) the trace context;
+ * with metrics on, each call's latency by method and code (`grpc_client_handling_seconds`).
+ */
 abstract class UnaryApi {
+  private readonly observers = new Map<string, RpcObserver>();
+
   constructor(
     private readonly token: string | undefined,
     /** Full gRPC service name, for span names (`wallet.v1.Wallet/ValidateApiKey`). */
     private readonly service: string,
+    private readonly metrics: RpcMetrics | undefined,
   ) {}
 
   protected call<Res>(method: string, requestId: string, start: Start<Res>): Promise<Res> {
     if (tracingOn()) return this.traced(method, requestId, start);
     return new Promise((resolve, reject) => {
-      start(outgoingMetadata(requestId, this.token), options(), settle(resolve, reject));
+      start(outgoingMetadata(requestId, this.token), options(), this.settler(method, resolve, reject));
     });
+  }
+
+  /** The call's callback, timed when metrics are on (the clock starts here, just before the call). */
+  private settler<Res>(
+    method: string,
+    resolve: (value: Res) => void,
+    reject: (error: unknown) => void,
+  ): grpc.requestCallback<Res> {
+    const metrics = this.metrics;
+    if (metrics === undefined) return settle(resolve, reject);
+    let observe = this.observers.get(method);
+    if (observe === undefined) {
+      observe = metrics.method(method);
+      this.observers.set(method, observe);
+    }
+    return settleTimed(observe, resolve, reject);
   }
 
   private traced<Res>(method: string, requestId: string, start: Start<Res>): Promise<Res> {
@@ -82,13 +120,14 @@ abstract class UnaryApi {
     const span = startClientSpan(`${this.service}/${method}`, metadata);
     if (span === undefined) {
       return new Promise((resolve, reject) => {
-        start(metadata, options(), settle(resolve, reject));
+        start(metadata, options(), this.settler(method, resolve, reject));
       });
     }
     return new Promise((resolve, reject) => {
+      const done = this.settler(method, resolve, reject);
       start(metadata, options(), (error, response) => {
         endSpan(span, error ?? undefined);
-        settle(resolve, reject)(error, response);
+        done(error, response);
       });
     });
   }
@@ -98,8 +137,9 @@ export class WalletApi extends UnaryApi {
   constructor(
     readonly client: WalletClient,
     token: string | undefined,
+    metrics?: RpcMetrics,
   ) {
-    super(token, "wallet.v1.Wallet");
+    super(token, "wallet.v1.Wallet", metrics);
   }
 
   createApiKey(request: CreateApiKeyRequest, requestId: string): Promise<CreateApiKeyResponse__Output> {
@@ -125,8 +165,9 @@ export class EngineApi extends UnaryApi {
   constructor(
     readonly client: EngineClient,
     token: string | undefined,
+    metrics?: RpcMetrics,
   ) {
-    super(token, "engine.v1.Engine");
+    super(token, "engine.v1.Engine", metrics);
   }
 
   listTickers(requestId: string): Promise<ListTickersResponse__Output> {
@@ -227,14 +268,20 @@ export interface Clients {
   close(): void;
 }
 
-export function createClients(walletTarget: string, engineTarget: string, internalToken: string | undefined): Clients {
+/** `metrics`: client-side latency by method and code (`grpc_client_handling_seconds`); none when metrics are off. */
+export function createClients(
+  walletTarget: string,
+  engineTarget: string,
+  internalToken: string | undefined,
+  metrics?: RpcMetrics,
+): Clients {
   const credentials = grpc.credentials.createInsecure();
   // ValidateApiKey, the hottest call, with the hand-written codec (kernel/wallet-codec.ts).
   const wallet = createWalletClient(walletTarget, credentials, CHANNEL_OPTIONS);
   const engine = new (loadEngineProto().engine.v1.Engine)(engineTarget, credentials, CHANNEL_OPTIONS);
   return {
-    wallet: new WalletApi(wallet, internalToken),
-    engine: new EngineApi(engine, internalToken),
+    wallet: new WalletApi(wallet, internalToken, metrics),
+    engine: new EngineApi(engine, internalToken, metrics),
     close() {
       wallet.close();
       engine.close();

@@ -2,10 +2,10 @@
 // REDIS_URL is set, in memory otherwise), graceful shutdown that drains in-flight requests.
 import http from "node:http";
 import { Redis } from "ioredis";
-import { Counter } from "prom-client";
 import type { Logger } from "../kernel/log.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
-import { createRegistry } from "../kernel/metrics.js";
+import { createRegistry, scrapeCounter } from "../kernel/metrics.js";
+import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import { buildApiApp, buildV1App } from "./app.js";
 import { createClients, reachable } from "./clients.js";
 import { KeyCache } from "./key-cache.js";
@@ -47,21 +47,32 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 
 export async function startGateway(settings: GatewaySettings, log: Logger): Promise<RunningGateway> {
   const registry = createRegistry("gateway");
-  const decisions = new Counter({
-    name: "gateway_rate_limit_decisions_total",
-    help: "Per-key rate-limit decisions.",
-    labelNames: ["decision"],
-    registers: [registry],
-  });
-  const clients = createClients(settings.WALLET_GRPC_TARGET, settings.ENGINE_GRPC_TARGET, settings.INTERNAL_TOKEN);
-  const validations = new Counter({
-    name: "gateway_key_validations_total",
-    help: "Key validations by where they were answered: the local key cache or the wallet.",
-    labelNames: ["source"],
-    registers: [registry],
-  });
-  const byCache = validations.labels({ source: "cache" });
-  const byWallet = validations.labels({ source: "wallet" });
+  const metricsOn = settings.METRICS_ENABLED;
+  const clients = createClients(
+    settings.WALLET_GRPC_TARGET,
+    settings.ENGINE_GRPC_TARGET,
+    settings.INTERNAL_TOKEN,
+    metricsOn ? new RpcMetrics(registry, "client") : undefined,
+  );
+  const noCount = (): void => undefined;
+  const decided = metricsOn
+    ? scrapeCounter({
+        name: "gateway_rate_limit_decisions_total",
+        help: "Per-key rate-limit decisions.",
+        label: "decision",
+        values: ["allowed", "limited", "revoked"] as const,
+        registers: [registry],
+      })
+    : noCount;
+  const validated = metricsOn
+    ? scrapeCounter({
+        name: "gateway_key_validations_total",
+        help: "Key validations by where they were answered: the local key cache or the wallet.",
+        label: "source",
+        values: ["cache", "wallet"] as const,
+        registers: [registry],
+      })
+    : noCount;
   const redis =
     settings.REDIS_URL === undefined
       ? undefined
@@ -96,18 +107,15 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
   const options = {
     clients,
     registry,
+    metricsEnabled: metricsOn,
     log,
     auth: {
       clients,
       keyCache,
-      onValidation: (source: "cache" | "wallet") => {
-        (source === "cache" ? byCache : byWallet).inc();
-      },
+      onValidation: validated,
       limiter,
       windowMs: settings.RATE_LIMIT_WINDOW_MS,
-      onDecision: (decision: "allowed" | "limited" | "revoked") => {
-        decisions.inc({ decision });
-      },
+      onDecision: decided,
     },
     trustedProxies: settings.TRUSTED_PROXIES,
     adminToken: settings.WALLET_ADMIN_TOKEN,

@@ -54,4 +54,6 @@ export const commonSettings = {
   LOG_LEVEL: logLevel,
   INTERNAL_TOKEN: token,
   DATA_DIR: z.string().default("./data"),
+  /** Record the request-path metrics (HTTP, gRPC, validations, shards); false leaves /metrics with process metrics only. */
+  METRICS_ENABLED: bool(true),
 };

@@ -1,6 +1,6 @@
 import { Histogram, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { FastHistogram } from "./fast-histogram.js";
+import { FastHistogram, FastHistogramVec } from "./fast-histogram.js";
 
 const BUCKETS = [0.000_01, 0.000_05, 0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05];
 
@@ -33,5 +33,35 @@ describe("FastHistogram", () => {
       fast.observe(Number.NaN);
     }).toThrow(TypeError);
     expect(() => new FastHistogram({ name: "y", help: "y", buckets: [2, 1], registers: [] })).toThrow(/ascend/);
+  });
+});
+
+describe("FastHistogramVec", () => {
+  it("exposes exactly what a labelled prom-client Histogram with the same observations exposes", async () => {
+    const theirs = new Registry();
+    const ours = new Registry();
+    for (const registry of [theirs, ours]) registry.setDefaultLabels({ service: "gateway" });
+    const config = { name: "v_seconds", help: "Help.", buckets: BUCKETS, labelNames: ["method", "code"] as const };
+    const reference = new Histogram({ ...config, labelNames: [...config.labelNames], registers: [theirs] });
+    const fast = new FastHistogramVec({ ...config, registers: [ours] });
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    const observations = [
+      [{ method: "PlaceOrder", code: "OK" }, 0.002],
+      [{ method: "GetAccount", code: "NOT_FOUND" }, 0.000_02],
+      [{ method: "PlaceOrder", code: "OK" }, 0.3],
+      [{ method: "PlaceOrder", code: "UNAVAILABLE" }, 0.01],
+    ] as const;
+    for (const [labels, value] of observations) {
+      reference.observe(labels, value);
+      fast.child(labels).observe(value);
+    }
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+  });
+
+  it("hands out one child per label set", () => {
+    const fast = new FastHistogramVec({ name: "c", help: "c", buckets: [1], labelNames: ["a"], registers: [] });
+    expect(fast.child({ a: "x" })).toBe(fast.child({ a: "x" }));
+    expect(fast.child({ a: "x" })).not.toBe(fast.child({ a: "y" }));
+    expect([...fast.all()].map((c) => c.labels)).toEqual([{ a: "x" }, { a: "y" }]);
   });
 });

@@ -16,6 +16,8 @@ export interface FastHistogramConfig {
 interface Sample {
   value: number;
   labels: Record<string, string | number>;
+  /** The label set of a labelled metric's child (prom-client prints them after `labels`). */
+  sharedLabels?: Readonly<Record<string, string>>;
   metricName: string;
   /** prom-client's histogram buckets carry `exemplar: null` (no exemplars); kept for identical JSON. */
   exemplar?: null;
@@ -73,6 +75,114 @@ export class FastHistogram {
       { value: this.sum, labels: {}, metricName: `${this.name}_sum` },
       { value: this.count, labels: {}, metricName: `${this.name}_count` },
     );
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+  }
+}
+
+/** One label set of a FastHistogramVec: observe() is as cheap as FastHistogram's. */
+export class FastHistogramChild {
+  /** Per-bucket counts (not cumulative); the last slot counts values above every bound. */
+  readonly counts: Float64Array;
+  sum = 0;
+  count = 0;
+
+  constructor(
+    private readonly bounds: Float64Array,
+    readonly labels: Readonly<Record<string, string>>,
+  ) {
+    this.counts = new Float64Array(bounds.length + 1);
+  }
+
+  observe(value: number): void {
+    if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
+    const bounds = this.bounds;
+    let i = 0;
+    while (i < bounds.length && value > (bounds[i] ?? 0)) i++;
+    this.counts[i] = (this.counts[i] ?? 0) + 1;
+    this.sum += value;
+    this.count += 1;
+  }
+}
+
+export interface FastHistogramVecConfig<L extends string> extends FastHistogramConfig {
+  labelNames: readonly L[];
+}
+
+/**
+ * A labelled FastHistogram. Callers resolve a child once per label set (`child`, cached) and observe on it;
+ * the label values must come from small fixed sets (routes, methods, codes), never ids. Exposes what a
+ * prom-client Histogram with the same label sets, in the same first-use order, would.
+ */
+export class FastHistogramVec<L extends string> {
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: readonly L[];
+  private readonly bounds: Float64Array;
+  private readonly children = new Map<string, FastHistogramChild>();
+
+  constructor(config: FastHistogramVecConfig<L>) {
+    this.name = config.name;
+    this.help = config.help;
+    this.labelNames = config.labelNames;
+    this.bounds = Float64Array.from(config.buckets);
+    for (let i = 1; i < this.bounds.length; i++) {
+      if (!((this.bounds[i] ?? 0) > (this.bounds[i - 1] ?? 0))) throw new Error(`${config.name}: buckets must ascend`);
+    }
+    for (const registry of config.registers) registry.registerMetric(this as unknown as Histogram);
+  }
+
+  /** The child of one label set (created on first use). */
+  child(labels: Readonly<Record<L, string>>): FastHistogramChild {
+    let key = "";
+    for (const name of this.labelNames) key += `${labels[name]}\u0000`;
+    let child = this.children.get(key);
+    if (child === undefined) {
+      const copy: Record<string, string> = {};
+      for (const name of this.labelNames) copy[name] = labels[name];
+      child = new FastHistogramChild(this.bounds, copy);
+      this.children.set(key, child);
+    }
+    return child;
+  }
+
+  /** Every child, in first-use order. */
+  all(): Iterable<FastHistogramChild> {
+    return this.children.values();
+  }
+
+  reset(): void {
+    for (const child of this.children.values()) {
+      child.counts.fill(0);
+      child.sum = 0;
+      child.count = 0;
+    }
+  }
+
+  get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: Sample[] }> {
+    const bucket = `${this.name}_bucket`;
+    const values: Sample[] = [];
+    // prom-client's order: per label set its buckets, +Inf, _sum and _count; the set's labels are "shared".
+    for (const child of this.children.values()) {
+      const shared = child.labels;
+      let cumulative = 0;
+      for (let i = 0; i < this.bounds.length; i++) {
+        cumulative += child.counts[i] ?? 0;
+        values.push({
+          value: cumulative,
+          labels: { le: this.bounds[i] ?? 0 },
+          sharedLabels: shared,
+          metricName: bucket,
+          exemplar: null,
+        });
+      }
+      values.push(
+        { value: child.count, labels: { le: "+Inf" }, sharedLabels: shared, metricName: bucket, exemplar: null },
+        { value: child.sum, labels: {}, sharedLabels: shared, metricName: `${this.name}_sum` },
+        { value: child.count, labels: {}, sharedLabels: shared, metricName: `${this.name}_count` },
+      );
+    }
     return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
   }
 }

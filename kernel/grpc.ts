@@ -9,6 +9,7 @@ import type { ProtoGrpcType as EngineProto } from "../proto/gen/engine.js";
 import type { ProtoGrpcType as MarketProto } from "../proto/gen/market.js";
 import { ServiceError, toGrpcStatus } from "./errors.js";
 import { bearerCheck } from "./internal-token.js";
+import type { RpcMetrics } from "./rpc-metrics.js";
 import {
   context as otelContext,
   type Context,
@@ -70,6 +71,21 @@ export interface UnaryOptions {
   service?: string;
   /** An unexpected error of a handler, with the caller's request id. */
   onError?: (method: string, error: unknown, requestId: string | undefined) => void;
+  /** Latency by method and code (`grpc_server_handling_seconds`); none when metrics are off. */
+  metrics?: RpcMetrics | undefined;
+}
+
+/** Wraps a callback so it records the call's code and duration first. */
+function timed<Res>(
+  observe: (code: number, seconds: number) => void,
+  callback: grpc.sendUnaryData<Res>,
+): grpc.sendUnaryData<Res> {
+  const started = performance.now();
+  return (error, value) => {
+    const code = error === null ? grpc.status.OK : (error.code ?? grpc.status.UNKNOWN);
+    observe(code, (performance.now() - started) / 1000);
+    callback(error, value);
+  };
 }
 
 /** Reports an unexpected error, then answers with the registry's status (module level: no closure per call). */
@@ -137,7 +153,9 @@ export function unary<Req, Res>(
       callback(null, result);
     }
   };
-  return (call, callback) => {
+  const observe = options.metrics?.method(method);
+  return (call, untimed) => {
+    const callback = observe === undefined ? untimed : timed(observe, untimed);
     if (!tracingOn()) {
       handle(call, callback);
       return;

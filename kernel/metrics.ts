@@ -1,13 +1,47 @@
 // Prometheus metrics (prom-client): one registry per process, default process metrics, and a small admin
 // HTTP listener for processes without a public HTTP surface (wallet, engine): /metrics, /healthz, /readyz.
 import http from "node:http";
-import { Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Registry, collectDefaultMetrics } from "prom-client";
 
 export function createRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
   return registry;
+}
+
+export interface ScrapeCounterConfig<V extends string> {
+  name: string;
+  help: string;
+  label: string;
+  /** Every value the label can take (a fixed set: the label's cardinality). */
+  values: readonly V[];
+  registers: readonly Registry[];
+}
+
+/**
+ * A counter with one label for per-request paths: counting adds 1 to a plain number, and prom-client gets the
+ * sums when it is collected (at scrape time). Every value is exported from the start, at 0.
+ */
+export function scrapeCounter<V extends string>(config: ScrapeCounterConfig<V>): (value: V) => void {
+  const pending = new Map<V, number>(config.values.map((v) => [v, 0]));
+  const counter = new Counter({
+    name: config.name,
+    help: config.help,
+    labelNames: [config.label],
+    registers: [...config.registers],
+    collect() {
+      for (const [value, count] of pending) {
+        if (count === 0) continue;
+        pending.set(value, 0);
+        this.inc({ [config.label]: value }, count);
+      }
+    },
+  });
+  for (const value of config.values) counter.inc({ [config.label]: value }, 0);
+  return (value) => {
+    pending.set(value, (pending.get(value) ?? 0) + 1);
+  };
 }
 
 export interface AdminServer {

@@ -7,6 +7,7 @@ import type { Logger } from "../kernel/log.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, startAdminServer } from "../kernel/metrics.js";
 import { migrate, readMigrations } from "../kernel/migrate.js";
+import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import { loadWalletSettings, type WalletSettings } from "./config.js";
 import { KEY_LEASE_MS } from "../kernel/key-lease.js";
 import { KeyIndex } from "./key-index.js";
@@ -29,7 +30,7 @@ export interface RunningWallet {
 
 export async function startWallet(settings: WalletSettings, log: Logger): Promise<RunningWallet> {
   const registry = createRegistry("wallet");
-  const onValidation = validationMetrics(registry);
+  const onValidation = settings.METRICS_ENABLED ? validationMetrics(registry) : undefined;
 
   const db = await openDatabase({
     url: settings.DATABASE_URL,
@@ -93,6 +94,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     onError: (method, error, requestId) => {
       log.error({ err: error, method, request_id: requestId }, "wallet call failed");
     },
+    metrics: settings.METRICS_ENABLED ? new RpcMetrics(registry, "server") : undefined,
   });
   const grpcPort = await bindServer(server, settings.HOST, settings.WALLET_GRPC_PORT);
   const admin = await startAdminServer(registry, settings.HOST, settings.WALLET_METRICS_PORT, async () => {

@@ -7,6 +7,7 @@ import type { ApiKey } from "../proto/gen/wallet/v1/ApiKey.js";
 import type { ValidateApiKeyResponse } from "../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
 import type { ApiKeyView, Validation, WalletService } from "./service.js";
 import { watchKeysHandler, type KeyWatchers } from "./watchers.js";
+import type { RpcMetrics } from "../kernel/rpc-metrics.js";
 
 function toProto(view: ApiKeyView): ApiKey {
   return {
@@ -49,6 +50,8 @@ export interface WalletServerOptions {
   /** The gateways' key caches (WatchKeys). */
   watchers: KeyWatchers;
   onError: (method: string, error: unknown, requestId: string | undefined) => void;
+  /** gRPC latency by method and code; none when metrics are off. */
+  metrics?: RpcMetrics | undefined;
 }
 
 export function createWalletServer(service: WalletService, options: WalletServerOptions): grpc.Server {

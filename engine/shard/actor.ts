@@ -75,6 +75,13 @@ export interface ActorCore<T extends CoreTypes> {
   outbox?(state: T["state"], event: T["event"], market: T["market"] | undefined): OutboxEntry[];
   /** How many entries `outbox` gives for this event and state, without rendering them (used on replay). */
   outboxCount?(state: T["state"], event: T["event"]): number;
+  /**
+   * Metrics: the series a committed event counts in (`count(key)`, any number of times), given the state it
+   * was applied to. Keys come from small fixed sets (kinds, outcomes, rules), never ids. Not called on replay.
+   */
+  tally?(state: T["state"], event: T["event"], count: (key: string) => void): void;
+  /** Metrics: the label an account is counted under (its status), from a small fixed set. */
+  stateOf?(state: T["state"]): string;
 }
 
 /** One outbox entry as a core renders it. */

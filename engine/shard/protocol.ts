@@ -63,9 +63,21 @@ export type ShardNotice =
       commitMs: number | null;
       ok: boolean;
     }
+  /** Sent every few seconds while notices are on: what happened since the last one, and the shard as it is. */
+  | {
+      kind: "stats";
+      shard: number;
+      /** Committed events counted by the core's `tally` since the last stats notice: series key → count. */
+      tallies: Record<string, number>;
+      /** Accounts per `stateOf` label, now. */
+      states: Record<string, number>;
+      /** The shard thread's event-loop delay since the last stats notice (perf_hooks), in milliseconds. */
+      loopLagP99Ms: number;
+      loopLagMaxMs: number;
+    }
   | { kind: "log"; shard: number; level: "info" | "warn" | "error"; message: string; fields: Record<string, unknown> };
 
 export function isShardNotice(value: unknown): value is ShardNotice {
   if (typeof value !== "object" || value === null || !("kind" in value)) return false;
-  return value.kind === "batch" || value.kind === "log";
+  return value.kind === "batch" || value.kind === "stats" || value.kind === "log";
 }

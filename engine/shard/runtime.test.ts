@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ServiceError } from "../../kernel/errors.js";
 import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
 import { partitionOf, shardOf } from "./partition.js";
+import type { ShardNotice } from "./protocol.js";
 import type { ShardMetrics } from "./runtime.js";
 import type { LedgerReply } from "./test-actor.js";
 import { accountsOnShard, freshDatabase, openAll, startLedger, stateOf, withPool } from "./test-support.js";
@@ -327,6 +328,52 @@ describe("addressing by id", () => {
       await expect(second.commandByKey("zz-not-an-id", { type: "noop" })).rejects.toBeInstanceOf(ServiceError);
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe("stats notices", () => {
+  it("tally committed events only, count accounts per state and report each thread's loop delay", async () => {
+    const url = await freshDatabase(server.url);
+    const notices: Extract<ShardNotice, { kind: "stats" }>[] = [];
+    const runtime = await startLedger(url, {
+      metrics: { stats: (notice) => notices.push(notice) },
+      statsIntervalMs: 100,
+    });
+    try {
+      const ids = Array.from({ length: 10 }, () => randomUUID());
+      await openAll(runtime, ids);
+      await Promise.all(ids.slice(0, 4).map((id) => runtime.command(id, { type: "deposit", amount: 5 })));
+      // A batch whose commit fails: its event never counts.
+      await expect(runtime.command(ids[5] ?? "", { type: "poison" })).rejects.toThrow(ServiceError);
+      // The failed batch evicted the account; the next batch reloads it, and it is counted again.
+      await runtime.command(ids[5] ?? "", { type: "noop" });
+      const total = (type: string): number => notices.reduce((sum, notice) => sum + (notice.tallies[type] ?? 0), 0);
+      const latestStates = (): Record<string, number> => {
+        const totals: Record<string, number> = {};
+        for (const shard of [0, 1]) {
+          const latest = notices.filter((n) => n.shard === shard).at(-1);
+          for (const [state, count] of Object.entries(latest?.states ?? {}))
+            totals[state] = (totals[state] ?? 0) + count;
+        }
+        return totals;
+      };
+      await vi.waitFor(
+        () => {
+          expect(total("Deposited")).toBe(4);
+          expect(latestStates()).toEqual({ funded: 4, empty: 6 });
+        },
+        { timeout: 20_000, interval: 50 },
+      );
+      expect(total("Opened")).toBe(10);
+      expect(total("Poisoned")).toBe(0);
+      expect(new Set(notices.map((n) => n.shard))).toEqual(new Set([0, 1]));
+      for (const notice of notices) {
+        expect(notice.loopLagP99Ms).toBeGreaterThanOrEqual(0);
+        expect(notice.loopLagMaxMs).toBeGreaterThanOrEqual(notice.loopLagP99Ms);
+      }
+    } finally {
+      await runtime.stop();
     }
   });
 });

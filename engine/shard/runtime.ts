@@ -15,7 +15,7 @@ import type { Logger } from "../../kernel/log.js";
 import { migrateEngine } from "../store/schema.js";
 import type { CoreTypes } from "./actor.js";
 import { partitionOfId, shardOf, shardOfPartition } from "./partition.js";
-import type { ResponseKindOf, ShardRequest, ShardResponse } from "./protocol.js";
+import type { ResponseKindOf, ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
 import { isShardNotice } from "./protocol.js";
 import type { ShardWorkerData } from "./worker.js";
 import { sampledTraceparent } from "../../kernel/tracing.js";
@@ -31,6 +31,10 @@ export interface ShardMetrics {
   batchSize?(shard: number, items: number, events: number): void;
   /** BEGIN…COMMIT of one batch, in milliseconds; `ok` false when the commit failed. */
   commitLatency?(shard: number, ms: number, ok: boolean): void;
+  /** A shard's periodic stats notice (tallies of committed events, accounts per state, event-loop delay). */
+  stats?(notice: Extract<ShardNotice, { kind: "stats" }>): void;
+  /** Seconds from handing a request to the shard to its answer (mailbox wait, decision and commit included). */
+  requestLatency?(shard: number, kind: ShardRequest["kind"], seconds: number): void;
 }
 
 export interface StartShardsOptions<T extends CoreTypes> {
@@ -49,6 +53,8 @@ export interface StartShardsOptions<T extends CoreTypes> {
   inFlightPerShard?: number;
   /** Apply the engine's migrations first. Default true. */
   migrate?: boolean;
+  /** Milliseconds between a shard's stats notices (when `metrics` is given). Default 5000. */
+  statsIntervalMs?: number;
 }
 
 export interface MarketApplied {
@@ -117,6 +123,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
       maxBatch,
       poolSize: 1,
       notices,
+      statsIntervalMs: options.statsIntervalMs ?? 5_000,
       market: options.market,
     };
     const pool = new Piscina({
@@ -140,6 +147,10 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
         log[message.level]({ shard: message.shard, ...message.fields }, message.message);
         return;
       }
+      if (message.kind === "stats") {
+        metrics?.stats?.(message);
+        return;
+      }
       metrics?.mailboxDepth?.(message.shard, message.mailboxDepth);
       metrics?.batchSize?.(message.shard, message.items, message.events);
       if (message.commitMs !== null) metrics?.commitLatency?.(message.shard, message.commitMs, message.ok);
@@ -150,6 +161,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
     return pool;
   });
 
+  const requestLatency = metrics?.requestLatency?.bind(metrics);
   let nextRequestId = 1;
   let stopping: Promise<void> | undefined;
 
@@ -160,8 +172,10 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
     const pool = pools[shard];
     if (pool === undefined) throw new Error(`no shard ${shard}`);
     let response: ShardResponse<T>;
+    const started = requestLatency === undefined ? 0 : performance.now();
     try {
       response = (await pool.run(request)) as ShardResponse<T>;
+      requestLatency?.(shard, request.kind, (performance.now() - started) / 1000);
     } catch (error) {
       log.error({ shard, kind: request.kind, err: errorText(error) }, "shard task failed");
       throw new ServiceError("engine_error", {}, "shard unavailable");

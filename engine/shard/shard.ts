@@ -34,6 +34,8 @@ export interface ShardOptions<T extends CoreTypes> {
   close: () => Promise<void>;
   /** Batch statistics and log lines for the main thread. */
   notify?: (notice: ShardNotice) => void;
+  /** Count committed events through the core's `tally` (metrics on). */
+  tally?: boolean;
   /** The wall clock (epoch ms); the shard never lets it go backwards. */
   now?: () => number;
   nextId?: () => string;
@@ -58,6 +60,14 @@ interface Pending {
   outbox: OutboxRow[];
   accounts: NewAccountRow[];
   touched: Set<string>;
+  /** The batch's tallies, added to the shard's once it committed. */
+  tallies: Map<string, number> | undefined;
+}
+
+/** What `takeStats` reports (the `stats` notice without the thread's event-loop figures). */
+export interface ShardStats {
+  tallies: Record<string, number>;
+  states: Record<string, number>;
 }
 
 function toWireError(error: unknown): WireError {
@@ -92,12 +102,15 @@ export class Shard<T extends CoreTypes> {
   private stopped = false;
   private market: T["market"] | undefined;
   private readonly core: ActorCore<T>;
+  /** Committed tallies since the last `takeStats`; undefined when not counting. */
+  private tallies: Map<string, number> | undefined;
   private readonly now: () => number;
   private readonly nextId: () => string;
 
   constructor(private readonly options: ShardOptions<T>) {
     this.core = options.core;
     this.market = options.market;
+    this.tallies = options.tally === true && options.core.tally !== undefined ? new Map() : undefined;
     const clock = options.now ?? Date.now;
     // Never decreasing within the shard, whatever the wall clock does.
     let last = 0;
@@ -176,7 +189,13 @@ export class Shard<T extends CoreTypes> {
       return failAll("shard cannot load its accounts");
     }
 
-    const pending: Pending = { events: [], outbox: [], accounts: [], touched: new Set() };
+    const pending: Pending = {
+      events: [],
+      outbox: [],
+      accounts: [],
+      touched: new Set(),
+      tallies: this.tallies === undefined ? undefined : new Map(),
+    };
     const responses: ShardResponse<T>[] = [];
     const stopAt = items.findIndex((item) => item.request.kind === "stop");
     try {
@@ -214,6 +233,9 @@ export class Shard<T extends CoreTypes> {
         this.notifyBatch(depth, items.length, pending.events.length, performance.now() - started, false);
         return failAll("commit failed");
       }
+    }
+    if (pending.tallies !== undefined && this.tallies !== undefined) {
+      for (const [key, count] of pending.tallies) this.tallies.set(key, (this.tallies.get(key) ?? 0) + count);
     }
     this.notifyBatch(depth, items.length, pending.events.length, commitMs, true);
     return responses;
@@ -315,12 +337,21 @@ export class Shard<T extends CoreTypes> {
     let outbox = entry?.outbox ?? 0;
     let state = this.core.apply(entry?.state, first);
     this.index(accountId, first);
+    const tallies = pending.tallies;
+    const count =
+      tallies === undefined
+        ? undefined
+        : (key: string): void => {
+            tallies.set(key, (tallies.get(key) ?? 0) + 1);
+          };
+    if (count !== undefined) this.core.tally?.(state, first, count);
     pending.events.push({ accountId, seq: ++seq, type: first.type, payload: payloads[0] ?? "null" });
     outbox = this.queueOutbox(accountId, state, first, outbox, pending);
     for (let index = 1; index < events.length; index++) {
       const event = events[index] as T["event"];
       state = this.core.apply(state, event);
       this.index(accountId, event);
+      if (count !== undefined) this.core.tally?.(state, event, count);
       pending.events.push({ accountId, seq: ++seq, type: event.type, payload: payloads[index] ?? "null" });
       outbox = this.queueOutbox(accountId, state, event, outbox, pending);
     }
@@ -426,6 +457,27 @@ export class Shard<T extends CoreTypes> {
   private answerAll(items: readonly Item<T>[], error: ServiceError): void {
     const wire = toWireError(error);
     for (const item of items) item.resolve(failed(item.request.requestId, wire));
+  }
+
+  /**
+   * The tallies committed since the last call (then cleared), and the accounts in memory per state now (an
+   * account evicted by a failed commit is counted again once the next batch reloaded it).
+   */
+  takeStats(): ShardStats {
+    const tallies: Record<string, number> = {};
+    if (this.tallies !== undefined) {
+      for (const [key, count] of this.tallies) tallies[key] = count;
+      this.tallies.clear();
+    }
+    const states: Record<string, number> = {};
+    const stateOf = this.core.stateOf?.bind(this.core);
+    if (stateOf !== undefined) {
+      for (const entry of this.accounts.values()) {
+        const label = stateOf(entry.state);
+        states[label] = (states[label] ?? 0) + 1;
+      }
+    }
+    return { tallies, states };
   }
 
   private notifyBatch(depth: number, items: number, events: number, commitMs: number | null, ok: boolean): void {

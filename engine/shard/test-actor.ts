@@ -165,4 +165,12 @@ export const core: ActorCore<LedgerTypes> = {
   onMarket(_state, update) {
     return [{ type: "Marked", tick: update.tick }];
   },
+
+  tally(_state, event, count) {
+    count(event.type);
+  },
+
+  stateOf(state) {
+    return state.balance > 0 ? "funded" : "empty";
+  },
 };

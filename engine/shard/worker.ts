@@ -1,5 +1,6 @@
 // The shard thread: loads the core module named in workerData, opens the shard's own small pg pool, and
 // hands every piscina task to the shard's mailbox synchronously (piscina calls `handle` in arrival order).
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import pg from "pg";
 import { Journal } from "../store/journal.js";
@@ -19,8 +20,9 @@ export interface ShardWorkerData {
   maxBatch: number;
   /** Connections of the shard's pool (it never needs two at once; more only help a slow reconnect). */
   poolSize: number;
-  /** Send batch statistics to the main thread. */
+  /** Send batch statistics, and every `statsIntervalMs` a stats notice, to the main thread (metrics on). */
   notices: boolean;
+  statsIntervalMs: number;
   market: unknown;
 }
 
@@ -54,6 +56,7 @@ pool.on("error", (error) => {
   });
 });
 
+let statsTimer: NodeJS.Timeout | undefined;
 const shard = new Shard<CoreTypes>({
   shard: data.shard,
   shards: data.shards,
@@ -62,15 +65,29 @@ const shard = new Shard<CoreTypes>({
   market: data.market,
   maxBatch: data.maxBatch,
   close: async () => {
+    clearInterval(statsTimer);
     await pool.end();
     await stopTracing();
   },
+  tally: data.notices,
   notify: data.notices
     ? post
     : (notice) => {
         if (notice.kind === "log") post(notice);
       },
 });
+
+// The thread's own event-loop delay (the main thread's is in the default process metrics).
+if (data.notices) {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  statsTimer = setInterval(() => {
+    const lag = { loopLagP99Ms: delay.percentile(99) / 1e6, loopLagMaxMs: delay.max / 1e6 };
+    delay.reset();
+    post({ kind: "stats", shard: data.shard, ...shard.takeStats(), ...lag });
+  }, data.statsIntervalMs);
+  statsTimer.unref();
+}
 
 /** The piscina task handler: queues the request synchronously, resolves after its batch committed. */
 export function handle(request: ShardRequest): Promise<ShardResponse> {

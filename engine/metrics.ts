@@ -1,0 +1,151 @@
+// The engine's Prometheus metrics: the shard runtime's observers (mailbox depth, request latency, journal
+// batches and commits, each shard thread's event-loop delay) and the business counters the shards tally from
+// committed events (orders by kind/outcome/rule, fills, terminations, accounts per state; engine/telemetry.ts).
+// Per-batch observations go to FastHistograms; the tallies arrive every few seconds in one notice per shard.
+import { Counter, Gauge, type Registry } from "prom-client";
+import { FastHistogram, FastHistogramVec } from "../kernel/fast-histogram.js";
+import { AccountStatus } from "./accounts/state.js";
+import type { ShardMetrics } from "./shard/runtime.js";
+import { parseTallyKey } from "./telemetry.js";
+
+export const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] as const;
+export const EVENT_BUCKETS = [0, 1, 4, 16, 64, 256, 1024, 4096, 16384] as const;
+export const COMMIT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] as const;
+export const REQUEST_BUCKETS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5] as const;
+
+/** Registers the engine's metrics for `shards` shard threads and returns the runtime's observers. */
+export function engineMetrics(registry: Registry, shards: number): ShardMetrics {
+  const registers = [registry];
+  const shardIds = Array.from({ length: shards }, (_, shard) => String(shard));
+
+  // The deepest mailbox each shard saw since the last scrape (0 when it took no batch: it was empty).
+  const deepest = new Float64Array(shards);
+  new Gauge({
+    name: "engine_shard_mailbox_depth",
+    help: "Most messages waiting in a shard's mailbox when it took a batch, since the last scrape.",
+    labelNames: ["shard"],
+    registers,
+    collect() {
+      deepest.forEach((depth, shard) => {
+        this.set({ shard: String(shard) }, depth);
+      });
+      deepest.fill(0);
+    },
+  });
+  const requests = new FastHistogramVec<"shard" | "kind">({
+    name: "engine_shard_request_duration_seconds",
+    help: "Time from handing a command, query or market update to a shard to its answer (mailbox wait and commit included).",
+    labelNames: ["shard", "kind"],
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const requestChildren = shardIds.map((shard) => ({
+    command: requests.child({ shard, kind: "command" }),
+    query: requests.child({ shard, kind: "query" }),
+    market: requests.child({ shard, kind: "market" }),
+  }));
+  const lagP99 = new Gauge({
+    name: "engine_shard_event_loop_lag_p99_seconds",
+    help: "99th percentile of a shard thread's event-loop delay over its last stats interval.",
+    labelNames: ["shard"],
+    registers,
+  });
+  const lagMax = new Gauge({
+    name: "engine_shard_event_loop_lag_max_seconds",
+    help: "Longest event-loop delay of a shard thread over its last stats interval.",
+    labelNames: ["shard"],
+    registers,
+  });
+  const batchMessages = new FastHistogram({
+    name: "engine_journal_batch_messages",
+    help: "Messages decided together in one shard batch (one journal transaction).",
+    buckets: BATCH_BUCKETS,
+    registers,
+  });
+  const batchEvents = new FastHistogram({
+    name: "engine_journal_batch_events",
+    help: "Events journaled by one shard batch.",
+    buckets: EVENT_BUCKETS,
+    registers,
+  });
+  const commits = new FastHistogramVec<"outcome">({
+    name: "engine_journal_commit_duration_seconds",
+    help: "Time to append one batch to the journal (one statement), by outcome (ok, failed).",
+    labelNames: ["outcome"],
+    buckets: COMMIT_BUCKETS,
+    registers,
+  });
+  const committed = commits.child({ outcome: "ok" });
+  const failed = commits.child({ outcome: "failed" });
+
+  const orders = new Counter({
+    name: "engine_orders_total",
+    help: "Orders by kind and outcome (accepted, rejected, filled, canceled, expired); rejections by the first violated rule.",
+    labelNames: ["kind", "outcome", "rule"],
+    registers,
+  });
+  const fills = new Counter({
+    name: "engine_fills_total",
+    help: "Fills by order kind and liquidity.",
+    labelNames: ["kind", "liquidity"],
+    registers,
+  });
+  const terminations = new Counter({
+    name: "engine_account_terminations_total",
+    help: "Accounts terminated by a hard rule, by rule.",
+    labelNames: ["rule"],
+    registers,
+  });
+  for (const rule of ["daily_loss_limit", "drawdown_gate"]) terminations.inc({ rule }, 0);
+  // Each shard's latest count per state; the gauge is their sum.
+  const statesByShard: Record<string, number>[] = shardIds.map(() => ({}));
+  new Gauge({
+    name: "engine_accounts",
+    help: "Accounts held by this engine's shards, by state.",
+    labelNames: ["state"],
+    registers,
+    collect() {
+      const totals: Record<string, number> = {};
+      for (const state of Object.values(AccountStatus)) totals[state] = 0;
+      for (const states of statesByShard) {
+        for (const [state, count] of Object.entries(states)) totals[state] = (totals[state] ?? 0) + count;
+      }
+      this.reset();
+      for (const [state, count] of Object.entries(totals)) this.set({ state }, count);
+    },
+  });
+
+  return {
+    mailboxDepth(shard, depth) {
+      if (depth > (deepest[shard] ?? 0)) deepest[shard] = depth;
+    },
+    batchSize(_shard, items, events) {
+      batchMessages.observe(items);
+      batchEvents.observe(events);
+    },
+    commitLatency(_shard, ms, ok) {
+      (ok ? committed : failed).observe(ms / 1000);
+    },
+    requestLatency(shard, kind, seconds) {
+      if (kind !== "command" && kind !== "query" && kind !== "market") return;
+      requestChildren[shard]?.[kind].observe(seconds);
+    },
+    stats(notice) {
+      const shard = String(notice.shard);
+      statesByShard[notice.shard] = notice.states;
+      lagP99.set({ shard }, notice.loopLagP99Ms / 1000);
+      lagMax.set({ shard }, notice.loopLagMaxMs / 1000);
+      for (const [key, count] of Object.entries(notice.tallies)) {
+        const tally = parseTallyKey(key);
+        if (tally === undefined) continue;
+        if (tally.metric === "orders") {
+          orders.inc({ kind: tally.kind, outcome: tally.outcome, rule: tally.rule }, count);
+        } else if (tally.metric === "fills") {
+          fills.inc({ kind: tally.kind, liquidity: tally.liquidity }, count);
+        } else {
+          terminations.inc({ rule: tally.rule }, count);
+        }
+      }
+    },
+  };
+}
