@@ -12,7 +12,7 @@ import { loadWalletSettings, type WalletSettings } from "./config.js";
 import { KEY_LEASE_MS } from "../kernel/key-lease.js";
 import { KeyIndex } from "./key-index.js";
 import { validationMetrics } from "./metrics.js";
-import { Sealer, loadOrCreateMasterKeyFile, masterKeyFromBase64 } from "./keys/sealed.js";
+import { sealerFromSettings } from "./keys/sealed.js";
 import { InProcessRevocationBus, RedisRevocationBus, type RevocationBus } from "./revocation-bus.js";
 import { createWalletServer } from "./server.js";
 import { WalletService } from "./service.js";
@@ -41,14 +41,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
   });
   await migrate(db.pool, "wallet", readMigrations(MIGRATIONS));
 
-  const current =
-    settings.WEBHOOK_MASTER_KEY === undefined
-      ? loadOrCreateMasterKeyFile(settings.DATA_DIR)
-      : masterKeyFromBase64(settings.WEBHOOK_MASTER_KEY);
-  const previous = (settings.WEBHOOK_MASTER_KEY_PREVIOUS ?? "")
-    .split(",")
-    .filter((k) => k.trim() !== "")
-    .map((k) => masterKeyFromBase64(k.trim()));
+  const sealer = sealerFromSettings(settings);
   if (settings.WEBHOOK_MASTER_KEY === undefined) log.warn("WEBHOOK_MASTER_KEY unset: using the key file in DATA_DIR");
 
   const store = new KeyStore(db.pool);
@@ -60,7 +53,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     store,
     index,
     bus,
-    sealer: new Sealer(current, previous),
+    sealer,
     log,
     now,
     onValidation,

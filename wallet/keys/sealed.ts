@@ -41,6 +41,16 @@ export class Sealer {
     this.byId = new Map([current, ...previous].map((k) => [k.id, k]));
   }
 
+  /** The id of the key `seal` uses. */
+  get currentKeyId(): string {
+    return this.current.id;
+  }
+
+  /** Whether `sealed` was sealed under the current key (a re-seal would not change its key). */
+  isCurrent(sealed: string): boolean {
+    return sealed.startsWith(`v1.${this.current.id}.`);
+  }
+
   seal(plaintext: string): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", this.current.bytes, iv);
@@ -60,4 +70,22 @@ export class Sealer {
     decipher.setAuthTag(raw.subarray(12, 28));
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
   }
+}
+
+/** The wallet's sealer from its settings: WEBHOOK_MASTER_KEY seals (else the key file in DATA_DIR), and it and
+ * every key of WEBHOOK_MASTER_KEY_PREVIOUS open. */
+export function sealerFromSettings(settings: {
+  DATA_DIR: string;
+  WEBHOOK_MASTER_KEY?: string | undefined;
+  WEBHOOK_MASTER_KEY_PREVIOUS?: string | undefined;
+}): Sealer {
+  const current =
+    settings.WEBHOOK_MASTER_KEY === undefined
+      ? loadOrCreateMasterKeyFile(settings.DATA_DIR)
+      : masterKeyFromBase64(settings.WEBHOOK_MASTER_KEY);
+  const previous = (settings.WEBHOOK_MASTER_KEY_PREVIOUS ?? "")
+    .split(",")
+    .filter((k) => k.trim() !== "")
+    .map((k) => masterKeyFromBase64(k.trim()));
+  return new Sealer(current, previous);
 }
