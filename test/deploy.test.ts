@@ -1,0 +1,298 @@
+// The files in deploy/ and docs/runbook.md: Prometheus accepts the scrape config and the rules (promtool,
+// including the alert unit tests), every alert links its runbook section, the dashboard parses and queries
+// the datasource Grafana provisions, the image builds as a non-root user from node:20 slim, and compose and
+// Kubernetes give every process settings its own config loader accepts, health probes and resources.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml, parseAllDocuments } from "yaml";
+import { loadEngineSettings } from "../engine/config.js";
+import { loadGatewaySettings } from "../gateway/config.js";
+import { loadWalletSettings } from "../wallet/config.js";
+import { DEPLOY, ROOT, alertRules, anchorOf, dashboardQueries, promtool } from "./harness/prometheus.js";
+
+const read = (...parts: string[]): string => readFileSync(path.join(ROOT, ...parts), "utf8");
+
+/** Settings of the engine scale-out (another change documents them in the README). */
+const SCALE_OUT_SETTINGS = new Set(["ENGINE_COUNT", "ENGINE_INDEX"]);
+const LOADERS: Record<string, (env: NodeJS.ProcessEnv) => unknown> = {
+  gateway: loadGatewaySettings,
+  wallet: loadWalletSettings,
+  engine: loadEngineSettings,
+};
+/** Stand-ins for the values compose and Kubernetes take from the operator's environment or a Secret. */
+const SAMPLES: Record<string, string> = {
+  INTERNAL_TOKEN: "0123456789abcdef0123",
+  WALLET_ADMIN_TOKEN: "0123456789abcdef0123",
+  WEBHOOK_MASTER_KEY: Buffer.alloc(32, 7).toString("base64"),
+  DATABASE_URL: "postgres://trading:secret@postgres:5432/trading",
+};
+
+/** Every setting the README's table documents. */
+function documentedSettings(): Set<string> {
+  const names = [...read("README.md").matchAll(/^\| `([A-Z][A-Z0-9_]*)` /gm)].map((m) => m[1] ?? "");
+  return new Set(names);
+}
+
+describe("deploy/prometheus", () => {
+  it("passes promtool check config (with its rule files)", () => {
+    const result = promtool(["check", "config", "deploy/prometheus/prometheus.yml"]);
+    expect(result.output).toContain("SUCCESS");
+    expect(result.status).toBe(0);
+  });
+
+  it("passes promtool check rules", () => {
+    const result = promtool(["check", "rules", "deploy/prometheus/alerts.yml"]);
+    expect(result.output).toMatch(/SUCCESS: \d+ rules found/);
+    expect(result.status).toBe(0);
+  });
+
+  it("passes the alert unit tests (promtool test rules)", () => {
+    const result = promtool(["test", "rules", "deploy/prometheus/alerts.test.yml"]);
+    expect(result.output).toContain("SUCCESS");
+    expect(result.status).toBe(0);
+  });
+
+  it("scrapes the gateway, the wallet and the engine", () => {
+    const config = parseYaml(read("deploy", "prometheus", "prometheus.yml")) as {
+      scrape_configs: { job_name: string }[];
+    };
+    expect(config.scrape_configs.map((c) => c.job_name).sort()).toEqual(["engine", "gateway", "wallet"]);
+  });
+
+  it("has the alerts the issue asks for, each linking an existing section of docs/runbook.md", () => {
+    const rules = alertRules();
+    const names = rules.map((rule) => rule.alert);
+    for (const wanted of [
+      "HighErrorRate",
+      "HighP99Latency",
+      "WebhookBacklogOld",
+      "ShardMailboxGrowing",
+      "JournalCommitSlow",
+      "AccountTerminationsSpike",
+    ]) {
+      expect(names).toContain(wanted);
+    }
+    const anchors = new Set(
+      [...read("docs", "runbook.md").matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1] ?? "")),
+    );
+    for (const rule of rules) {
+      expect(rule.annotations.runbook_url, rule.alert).toBe(`docs/runbook.md#${anchorOf(rule.alert)}`);
+      expect(anchors, rule.alert).toContain(anchorOf(rule.alert));
+      expect(rule.annotations.summary, rule.alert).toBeTruthy();
+    }
+  });
+});
+
+describe("deploy/grafana", () => {
+  const dashboard = JSON.parse(read("deploy", "grafana", "dashboards", "funded-trading.json")) as {
+    uid: string;
+    panels: { title: string; type: string; datasource?: { uid: string } }[];
+  };
+
+  it("parses, and every panel queries the datasource Grafana provisions", () => {
+    const datasources = parseYaml(read("deploy", "grafana", "provisioning", "datasources", "prometheus.yaml")) as {
+      datasources: { uid: string; url: string }[];
+    };
+    const uid = datasources.datasources[0]?.uid;
+    expect(uid).toBeTruthy();
+    expect(dashboard.uid).toBe("funded-trading");
+    for (const panel of dashboard.panels.filter((p) => p.type !== "row")) {
+      expect(panel.datasource?.uid, panel.title).toBe(uid);
+    }
+    const providers = parseYaml(read("deploy", "grafana", "provisioning", "dashboards", "funded-trading.yaml")) as {
+      providers: { options: { path: string } }[];
+    };
+    expect(providers.providers[0]?.options.path).toBe("/var/lib/grafana/dashboards");
+  });
+
+  it.each([
+    ["traffic", /http_requests_total/],
+    ["errors", /status=~"5\.\."/],
+    ["latency percentiles", /histogram_quantile\(0\.99, sum by \(le\) \(rate\(http_request_duration_seconds_bucket/],
+    ["rate-limit refusals", /gateway_rate_limit_decisions_total/],
+    ["order outcomes by rule", /sum by \(rule\) \(rate\(engine_orders_total\{outcome="rejected"\}/],
+    ["shard health", /engine_shard_mailbox_depth/],
+    ["journal", /engine_journal_commit_duration_seconds_bucket/],
+    ["webhook backlog", /webhook_outbox_backlog/],
+  ])("shows %s", (_topic, pattern) => {
+    expect(dashboardQueries().some(({ expr }) => pattern.test(expr))).toBe(true);
+  });
+});
+
+describe("Dockerfile", () => {
+  const dockerfile = read("Dockerfile");
+  const stages = [...dockerfile.matchAll(/^FROM (\S+)(?: AS (\w+))?/gm)];
+
+  it("builds in stages from node:20 slim and runs as a non-root user", () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-[a-z]+-slim$/m);
+    for (const stage of stages) expect(stage[1]).toBe("${NODE_IMAGE}");
+    const final = dockerfile.slice(dockerfile.lastIndexOf("\nFROM "));
+    expect(final).toMatch(/^USER node$/m);
+    expect(final).not.toMatch(/^USER root$/m);
+    expect(final).toMatch(/npm ci --omit=dev|COPY --from=deps/);
+  });
+
+  it("copies every folder the processes load, and each exists", () => {
+    const copied = [...dockerfile.matchAll(/^COPY --from=build \/app\/(\w+) /gm)].map((m) => m[1] ?? "");
+    for (const folder of ["proto", "kernel", "wallet", "engine", "gateway", "scripts"]) {
+      expect(copied).toContain(folder);
+      expect(existsSync(path.join(ROOT, folder))).toBe(true);
+    }
+  });
+
+  it("keeps local state and secrets out of the build context", () => {
+    const ignored = read(".dockerignore").split("\n");
+    for (const entry of ["node_modules", "data", ".git", ".env"]) expect(ignored).toContain(entry);
+  });
+});
+
+interface ComposeService {
+  command?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: { test: string[] };
+  depends_on?: unknown;
+}
+
+/** `${NAME:-default}` / `${NAME:?message}` as compose would expand them with the samples set. */
+function expand(value: string): string {
+  return value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_all, name: string, kind?: string, rest?: string) => {
+    const sample = SAMPLES[name];
+    if (sample !== undefined) return sample;
+    return kind === "-" ? (rest ?? "") : "";
+  });
+}
+
+describe("deploy/compose.yaml", () => {
+  const compose = parseYaml(read("deploy", "compose.yaml"), { merge: true }) as {
+    services: Record<string, ComposeService>;
+  };
+
+  it("runs postgres, redis, wallet, engine, gateway, prometheus and grafana, each with a healthcheck", () => {
+    expect(Object.keys(compose.services).sort()).toEqual(
+      ["engine", "gateway", "grafana", "postgres", "prometheus", "redis", "wallet"].sort(),
+    );
+    for (const [name, service] of Object.entries(compose.services)) {
+      expect(service.healthcheck?.test.length, name).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(["gateway", "wallet", "engine"])(
+    "gives the %s settings its config loader accepts, all documented, and probes its /healthz",
+    (name) => {
+      const service = compose.services[name];
+      expect(service?.command).toEqual([`${name}/main.ts`]);
+      const env = Object.fromEntries(
+        Object.entries(service?.environment ?? {}).map(([key, value]) => [key, expand(value)]),
+      );
+      expect(() => LOADERS[name]?.(env)).not.toThrow();
+      const documented = documentedSettings();
+      for (const key of Object.keys(env)) {
+        expect(documented.has(key) || SCALE_OUT_SETTINGS.has(key), `${key} documented in README`).toBe(true);
+      }
+      const port = { gateway: env.HTTP_PORT, wallet: env.WALLET_METRICS_PORT, engine: env.ENGINE_METRICS_PORT }[name];
+      expect(service?.healthcheck?.test.join(" ")).toContain(`http://127.0.0.1:${port ?? "?"}/healthz`);
+    },
+  );
+});
+
+interface Container {
+  name: string;
+  args?: string[];
+  env?: { name: string; value?: string; valueFrom?: Record<string, Record<string, string>> }[];
+  envFrom?: { configMapRef?: { name: string } }[];
+  livenessProbe?: { httpGet?: { path: string } };
+  readinessProbe?: { httpGet?: { path: string } };
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+}
+
+interface Manifest {
+  kind: string;
+  metadata: { name: string };
+  spec?: {
+    replicas?: number;
+    template?: { spec: { containers: Container[]; securityContext?: { runAsNonRoot?: boolean } } };
+    selector?: unknown;
+    minAvailable?: number;
+    maxUnavailable?: number;
+  };
+  data?: Record<string, string>;
+}
+
+describe("deploy/k8s", () => {
+  const dir = path.join(DEPLOY, "k8s");
+  const kustomization = parseYaml(read("deploy", "k8s", "kustomization.yaml")) as { resources: string[] };
+  const manifests = kustomization.resources.flatMap((file) =>
+    parseAllDocuments(readFileSync(path.join(dir, file), "utf8")).map((doc) => doc.toJS() as Manifest),
+  );
+  const find = (kind: string, name: string): Manifest | undefined =>
+    manifests.find((m) => m.kind === kind && m.metadata.name === name);
+  const config = find("ConfigMap", "funded-trading")?.data ?? {};
+
+  it("lists every manifest file in kustomization.yaml (the Secret is an example, created out of band)", () => {
+    const files = readdirSync(dir).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml");
+    expect([...kustomization.resources, "secret.example.yaml"].sort()).toEqual(files.sort());
+  });
+
+  it.each([
+    ["Deployment", "gateway"],
+    ["Deployment", "wallet"],
+    ["StatefulSet", "engine"],
+  ])("runs the %s %s non-root, with probes, resources, a Service and a PodDisruptionBudget", (kind, name) => {
+    const workload = find(kind, name);
+    expect(workload).toBeDefined();
+    const pod = workload?.spec?.template?.spec;
+    expect(pod?.securityContext?.runAsNonRoot).toBe(true);
+    const container = pod?.containers[0];
+    expect(container?.args).toEqual([`${name}/main.ts`]);
+    expect(container?.livenessProbe?.httpGet?.path).toBe("/healthz");
+    expect(container?.readinessProbe?.httpGet?.path).toBe("/readyz");
+    expect(Object.keys(container?.resources?.requests ?? {}).sort()).toEqual(["cpu", "memory"]);
+    expect(container?.resources?.limits?.memory).toBeTruthy();
+    expect(find("Service", name)).toBeDefined();
+    expect(find("PodDisruptionBudget", name)).toBeDefined();
+
+    // The settings, with Secret references replaced by samples, load through the process's own config.
+    const env: Record<string, string> = { ...config };
+    for (const entry of container?.env ?? []) {
+      if (entry.value !== undefined) env[entry.name] = entry.value;
+      else if (entry.valueFrom?.secretKeyRef !== undefined) {
+        expect(entry.valueFrom.secretKeyRef.name).toBe("funded-trading-secrets");
+        const sample = SAMPLES[entry.name];
+        if (sample !== undefined) env[entry.name] = sample;
+      } else if (entry.name === "ENGINE_INDEX") env[entry.name] = "0";
+    }
+    expect(() => LOADERS[name]?.(env)).not.toThrow();
+    const documented = documentedSettings();
+    for (const key of Object.keys(env)) {
+      expect(documented.has(key) || SCALE_OUT_SETTINGS.has(key), `${key} documented in README`).toBe(true);
+    }
+  });
+
+  it("takes DATABASE_URL and the webhook master key from the Secret", () => {
+    const secretRef = (kind: string, name: string, setting: string): string | undefined =>
+      find(kind, name)?.spec?.template?.spec.containers[0]?.env?.find((e) => e.name === setting)?.valueFrom
+        ?.secretKeyRef?.key;
+    expect(secretRef("Deployment", "wallet", "DATABASE_URL")).toBe("database-url");
+    expect(secretRef("Deployment", "wallet", "WEBHOOK_MASTER_KEY")).toBe("webhook-master-key");
+    expect(secretRef("StatefulSet", "engine", "DATABASE_URL")).toBe("database-url");
+  });
+
+  it("gives each engine ENGINE_COUNT = replicas and ENGINE_INDEX = its StatefulSet ordinal", () => {
+    const engine = find("StatefulSet", "engine");
+    const env = engine?.spec?.template?.spec.containers[0]?.env ?? [];
+    expect(env.find((e) => e.name === "ENGINE_COUNT")?.value).toBe(String(engine?.spec?.replicas));
+    expect(env.find((e) => e.name === "ENGINE_INDEX")?.valueFrom?.fieldRef?.fieldPath).toBe(
+      "metadata.labels['apps.kubernetes.io/pod-index']",
+    );
+  });
+});
+
+describe(".ci/run", () => {
+  it("installs Debian's prometheus (promtool) when it is missing, and stops the packaged service", () => {
+    const script = read(".ci", "run");
+    expect(script).toMatch(/command -v promtool .*\|\| missing\+=\(prometheus\)/);
+    expect(script).toMatch(/service prometheus stop/);
+  });
+});
