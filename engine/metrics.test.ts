@@ -1,0 +1,56 @@
+import { Registry } from "prom-client";
+import { describe, expect, it } from "vitest";
+import { engineMetrics } from "./metrics.js";
+
+const stats = (shard: number, tallies: Record<string, number>, states: Record<string, number>) =>
+  ({ kind: "stats", shard, tallies, states, loopLagP99Ms: 2, loopLagMaxMs: 7 }) as const;
+
+describe("engine metrics", () => {
+  it("turn the shards' tallies into labelled counters and ignore keys they do not know", async () => {
+    const registry = new Registry();
+    const metrics = engineMetrics(registry, 2);
+    metrics.stats?.(stats(0, { "orders|LIMIT|rejected|exposure_cap": 2, "fills|MARKET|TAKER": 1, "new|x": 5 }, {}));
+    metrics.stats?.(stats(1, { "orders|LIMIT|rejected|exposure_cap": 1, "terminations|drawdown_gate": 1 }, {}));
+    const text = await registry.metrics();
+    expect(text).toContain('engine_orders_total{kind="LIMIT",outcome="rejected",rule="exposure_cap"} 3');
+    expect(text).toContain('engine_fills_total{kind="MARKET",liquidity="TAKER"} 1');
+    expect(text).toContain('engine_account_terminations_total{rule="drawdown_gate"} 1');
+    expect(text).toContain('engine_account_terminations_total{rule="daily_loss_limit"} 0');
+    expect(text).not.toContain("new");
+    expect(text).toContain('engine_shard_event_loop_lag_max_seconds{shard="1"} 0.007');
+  });
+
+  it("sum each shard's latest accounts per state, every state listed", async () => {
+    const registry = new Registry();
+    const metrics = engineMetrics(registry, 2);
+    metrics.stats?.(stats(0, {}, { ACTIVE: 5 }));
+    metrics.stats?.(stats(1, {}, { ACTIVE: 2, TERMINATED: 1 }));
+    metrics.stats?.(stats(0, {}, { ACTIVE: 4, PASSED: 1 }));
+    const text = await registry.metrics();
+    expect(text).toContain('engine_accounts{state="ACTIVE"} 6');
+    expect(text).toContain('engine_accounts{state="PASSED"} 1');
+    expect(text).toContain('engine_accounts{state="TERMINATED"} 1');
+  });
+
+  it("report the deepest mailbox since the last scrape, then 0 for a shard that took no batch", async () => {
+    const registry = new Registry();
+    const metrics = engineMetrics(registry, 2);
+    for (const depth of [3, 40, 7]) metrics.mailboxDepth?.(1, depth);
+    expect(await registry.metrics()).toContain('engine_shard_mailbox_depth{shard="1"} 40');
+    expect(await registry.metrics()).toContain('engine_shard_mailbox_depth{shard="1"} 0');
+  });
+
+  it("label request latency by shard and kind, and commits by outcome", async () => {
+    const registry = new Registry();
+    const metrics = engineMetrics(registry, 2);
+    metrics.requestLatency?.(0, "command", 0.002);
+    metrics.requestLatency?.(0, "start", 1);
+    metrics.commitLatency?.(0, 3, true);
+    metrics.commitLatency?.(0, 9, false);
+    const text = await registry.metrics();
+    expect(text).toContain('engine_shard_request_duration_seconds_count{shard="0",kind="command"} 1');
+    expect(text).not.toContain('kind="start"');
+    expect(text).toContain('engine_journal_commit_duration_seconds_count{outcome="ok"} 1');
+    expect(text).toContain('engine_journal_commit_duration_seconds_count{outcome="failed"} 1');
+  });
+});
