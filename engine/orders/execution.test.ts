@@ -479,11 +479,60 @@ describe("reduce-only orders", () => {
       limit_price: "105000",
       reduce_only: true,
     });
+    // Closed by another order: the reduce-only order goes with the position, at once.
     h.placed({ symbol: "BTC-USD", side: "SELL", kind: "MARKET", quantity: "0.01" });
-    h.price("BTC-USD", "105000");
     expect(h.order(order.order_id)).toMatchObject({ status: "CANCELED", filled_quantity: 0 });
+    expect(ofType(h.lastEvents, "OrderCanceled")).toEqual([
+      expect.objectContaining({ order_id: order.order_id, reason: "reduce_only_no_position" }),
+    ]);
+    h.price("BTC-USD", "105000");
     expect(ofType(h.lastEvents, "OrderFilled")).toEqual([]);
     expect(h.account.positions.size).toBe(0);
+    expectReplayEqual(h);
+  });
+
+  it("stop-losses and take-profits of a position closed by hand are canceled with it; a partial close keeps them", () => {
+    const h = btc();
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.02" });
+    const stop = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "STOP",
+      quantity: "0.02",
+      trigger_price: "95000",
+      reduce_only: true,
+    }).order;
+    const tp = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "TAKE_PROFIT",
+      quantity: "0.02",
+      trigger_price: "110000",
+      reduce_only: true,
+    }).order;
+    // Another symbol's reduce-only order is not touched.
+    h.quote("ETH-USD", "3000");
+    h.placed({ symbol: "ETH-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    const ethStop = h.placed({
+      symbol: "ETH-USD",
+      side: "SELL",
+      kind: "STOP",
+      quantity: "0.1",
+      trigger_price: "2800",
+      reduce_only: true,
+    }).order;
+
+    h.close({ symbol: "BTC-USD", quantity: "0.01" });
+    expect(h.order(stop.order_id).status).toBe("NEW");
+    expect(h.order(tp.order_id).status).toBe("NEW");
+
+    h.close({ symbol: "BTC-USD" });
+    expect(h.order(stop.order_id)).toMatchObject({ status: "CANCELED" });
+    expect(h.order(tp.order_id)).toMatchObject({ status: "CANCELED" });
+    expect(h.order(ethStop.order_id).status).toBe("NEW");
+    expect(h.account.stop_losses.size).toBe(1);
+    expect(h.account.reserved_margin).toBe(0);
+    expectReplayEqual(h);
   });
 
   it("never flip a position", () => {

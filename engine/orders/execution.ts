@@ -201,10 +201,12 @@ function fillAt(
   const key = positionKey(before.symbol, before.venue);
   let left = steps;
   const position = run.state.positions.get(key);
+  let closed = false;
   if (position !== undefined && position.side !== before.side) {
     const closing = Math.min(left, position.quantity);
     emitFill(run, before, quote, price, closing, liquidity, position);
     left -= closing;
+    closed = closing === position.quantity;
   }
   const after = working(run.state, orderId);
   if (left > 0 && after !== undefined && !after.reduce_only) {
@@ -214,6 +216,32 @@ function fillAt(
     activateChildren(run, orderId);
     if (before.parent_order_id !== null) cancelSiblings(run, before);
   }
+  // After the OCO siblings went (with their own reason).
+  if (closed) cancelOrphanedReduceOnly(run, before.symbol, before.venue, orderId);
+}
+
+/**
+ * The position of (symbol, venue) just closed: the other working reduce-only orders there (stop-losses,
+ * take-profits, reduce-only limits) have nothing left to reduce and are canceled now, not when they would
+ * trigger (a stale stop must not hold risk budget, nor wait to act on a later position). HELD children are
+ * left alone: their parent has not filled, so they belong to the position it will open. The order that closed
+ * it is `afterFills`' business.
+ */
+function cancelOrphanedReduceOnly(run: Run, symbol: string, venue: Order["venue"], closingId: string): void {
+  const orphans: string[] = [];
+  for (const order of run.state.working.values()) {
+    if (
+      order.reduce_only &&
+      order.order_id !== closingId &&
+      order.status !== "HELD" &&
+      order.symbol === symbol &&
+      order.venue === venue &&
+      reducibleSteps(run.state, order) === 0
+    ) {
+      orphans.push(order.order_id);
+    }
+  }
+  for (const orderId of orphans) cancelOrder(run, orderId, "reduce_only_no_position");
 }
 
 function emitFill(

@@ -637,12 +637,26 @@ export class AccountModel {
     if (!this.isWorking(order)) return;
     let left = steps;
     const position = this.positions.get(keyOf(order.symbol, order.venue));
+    let closedIt = false;
     if (position !== undefined && position.side !== order.side) {
       const closing = min(left, position.quantity);
+      closedIt = closing === position.quantity;
       this.fill(order, quote, price, closing, liquidity);
       left -= closing;
     }
     if (left > 0n && this.isWorking(order) && !order.reduceOnly) this.fill(order, quote, price, left, liquidity);
+    // docs/engine.md: a position closed completely takes the other reduce-only orders on it along.
+    if (closedIt) {
+      const orphans = this.working.filter(
+        (other) =>
+          other !== order &&
+          other.reduceOnly &&
+          other.symbol === order.symbol &&
+          other.venue === order.venue &&
+          this.reducible(other) === 0n,
+      );
+      for (const orphan of orphans) this.cancelOrder(orphan, "reduce_only_no_position");
+    }
   }
 
   /** Books one fill against the (symbol, venue) position, the balance and the book. */
