@@ -1,6 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { PARTITIONS, fnv1a32, partitionOf, partitionsOfShard, shardOf } from "./partition.js";
+import {
+  PARTITIONS,
+  accountIdFor,
+  engineOfPartition,
+  fnv1a32,
+  partitionOf,
+  partitionsOfEngine,
+  partitionsOfShard,
+  shardOf,
+  shardOfPartition,
+} from "./partition.js";
 
 describe("fnv1a32", () => {
   it.each([
@@ -32,5 +42,67 @@ describe("partitions", () => {
     const seen = new Set<number>();
     for (let i = 0; i < 20_000; i++) seen.add(partitionOf(randomUUID()));
     expect(seen.size).toBe(PARTITIONS);
+  });
+});
+
+describe("engine ownership", () => {
+  const ALL = Array.from({ length: PARTITIONS }, (_, p) => p);
+  const layouts = [
+    [1, 1],
+    [1, 2],
+    [2, 2],
+    [2, 4],
+    [3, 2],
+    [4, 4],
+    [2, 3],
+    [5, 7],
+  ] as const;
+
+  it.each(layouts)(
+    "with %i engines of %i shards owns every partition by exactly one engine and shard",
+    (engines, shards) => {
+      const owners = new Map<number, string>();
+      for (let engine = 0; engine < engines; engine++) {
+        for (let shard = 0; shard < shards; shard++) {
+          for (const partition of partitionsOfShard(shard, shards, engine, engines)) {
+            expect(owners.get(partition)).toBeUndefined();
+            owners.set(partition, `${engine}/${shard}`);
+            expect(engineOfPartition(partition, engines)).toBe(engine);
+            expect(shardOfPartition(partition, shards, engines)).toBe(shard);
+          }
+        }
+      }
+      expect([...owners.keys()].sort((a, b) => a - b)).toEqual(ALL);
+    },
+  );
+
+  it.each(layouts)(
+    "with %i engines of %i shards gives every shard of every engine a share (no aliasing)",
+    (engines, shards) => {
+      for (let engine = 0; engine < engines; engine++) {
+        const sizes = Array.from(
+          { length: shards },
+          (_, shard) => partitionsOfShard(shard, shards, engine, engines).length,
+        );
+        const owned = partitionsOfEngine(engine, engines).length;
+        // Balanced to within one partition: p % shards would leave shard 1 of 2 empty when engines = shards = 2.
+        expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+        expect(sizes.reduce((a, b) => a + b, 0)).toBe(owned);
+      }
+    },
+  );
+
+  it("keeps the single-engine layout of p % shards", () => {
+    for (const partition of ALL) expect(shardOfPartition(partition, 3)).toBe(partition % 3);
+  });
+
+  it("mints account ids only in partitions of the engine that creates them", () => {
+    for (const engine of [0, 1, 2]) {
+      for (let i = 0; i < 100; i++) {
+        const id = accountIdFor(engine, 3, randomUUID);
+        expect(partitionOf(id) % 3).toBe(engine);
+        expect(shardOf(id, 2, 3)).toBe(shardOfPartition(partitionOf(id), 2, 3));
+      }
+    }
   });
 });

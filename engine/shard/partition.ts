@@ -1,5 +1,6 @@
 // Account → partition → shard. The partition of an account never changes (it is stored with the account);
-// shards and engine replicas own sets of partitions, so resharding moves whole partitions.
+// engine processes own { p : p % ENGINE_COUNT == ENGINE_INDEX } (docs/scale-out.md) and spread them over their
+// shards, so resharding moves whole partitions.
 
 /** Fixed number of partitions; accounts are stored with theirs, so this never changes. */
 export const PARTITIONS = 256;
@@ -22,12 +23,29 @@ export function partitionOf(accountId: string): number {
   return fnv1a32(accountId) % PARTITIONS;
 }
 
-export function shardOfPartition(partition: number, shards: number): number {
-  return partition % shards;
+/** The engine process (of `engines`) that owns a partition: engine k owns { p : p % engines == k }. */
+export function engineOfPartition(partition: number, engines: number): number {
+  return partition % engines;
 }
 
-export function shardOf(accountId: string, shards: number): number {
-  return shardOfPartition(partitionOf(accountId), shards);
+/** The partitions engine `engine` (of `engines`) owns. */
+export function partitionsOfEngine(engine: number, engines: number): number[] {
+  const owned: number[] = [];
+  for (let partition = engine; partition < PARTITIONS; partition += engines) owned.push(partition);
+  return owned;
+}
+
+/**
+ * The shard (of `shards` in one engine of `engines`) that holds a partition: its rank among the engine's
+ * partitions, modulo the shards. `partition % shards` would alias: with 2 engines and 2 shards every partition
+ * engine 0 owns is even and would land on shard 0.
+ */
+export function shardOfPartition(partition: number, shards: number, engines = 1): number {
+  return Math.floor(partition / engines) % shards;
+}
+
+export function shardOf(accountId: string, shards: number, engines = 1): number {
+  return shardOfPartition(partitionOf(accountId), shards, engines);
 }
 
 /**
@@ -44,9 +62,20 @@ export function partitionOfId(id: string): number | undefined {
   return Number.isInteger(partition) && partition < PARTITIONS ? partition : undefined;
 }
 
-/** The partitions a shard owns. */
-export function partitionsOfShard(shard: number, shards: number): number[] {
-  const owned: number[] = [];
-  for (let partition = shard; partition < PARTITIONS; partition += shards) owned.push(partition);
-  return owned;
+/** The partitions a shard owns (shard `shard` of `shards` in engine `engine` of `engines`). */
+export function partitionsOfShard(shard: number, shards: number, engine = 0, engines = 1): number[] {
+  return partitionsOfEngine(engine, engines).filter(
+    (partition) => shardOfPartition(partition, shards, engines) === shard,
+  );
+}
+
+/**
+ * A fresh account id whose partition engine `engine` (of `engines`) owns: account ids are hashed
+ * (`partitionOf`), so draw until one lands (`engines` draws on average).
+ */
+export function accountIdFor(engine: number, engines: number, uuid: () => string): string {
+  for (;;) {
+    const id = uuid();
+    if (engineOfPartition(partitionOf(id), engines) === engine) return id;
+  }
 }

@@ -49,6 +49,7 @@ describe("migrations", () => {
       { version: 1, name: "journal" },
       { version: 2, name: "calendar" },
       { version: 3, name: "outbox" },
+      { version: 4, name: "partition_leases" },
     ]);
   });
 });

@@ -1,6 +1,8 @@
 // The engine's event journal in PostgreSQL. A shard appends a whole batch in one transaction and reads
 // its accounts back on start (or after a failed commit) in (account, seq) order, a page at a time.
 import type pg from "pg";
+import { partitionOf } from "../shard/partition.js";
+import type { Fence } from "./leases.js";
 
 export interface NewAccountRow {
   accountId: string;
@@ -41,10 +43,48 @@ export interface ReadCounts {
   events: number;
 }
 
+/** The partitions a batch writes to, each with the epoch the writer holds it under (-1: not held, refused). */
+function fenceOf(
+  fence: Fence,
+  accounts: readonly NewAccountRow[],
+  events: readonly EventRow[],
+): { owner: string; partitions: number[]; epochs: number[] } {
+  const partitions = new Set<number>(accounts.map((a) => a.partition));
+  let last: string | undefined;
+  for (const event of events) {
+    if (event.accountId === last) continue;
+    last = event.accountId;
+    partitions.add(partitionOf(event.accountId));
+  }
+  const list = [...partitions];
+  return { owner: fence.owner, partitions: list, epochs: list.map((p) => fence.epochs[p] ?? -1) };
+}
+
 /** PostgreSQL's unique_violation: in the journal, a second writer of the same (account, seq). */
 export function isDuplicateSeq(error: unknown): boolean {
   return typeof error === "object" && error !== null && "code" in error && error.code === "23505";
 }
+
+/** The data-modifying CTEs of an append: the new accounts and the outbox rows. */
+const INSERT_ACCOUNTS_AND_OUTBOX = `new_accounts AS (
+    INSERT INTO engine_accounts (account_id, user_id, partition)
+    SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[])
+  ), new_outbox AS (
+    INSERT INTO engine_outbox (account_id, sequence, event_id, type, user_id, created_at, data)
+    SELECT a, s, e, t, u, to_timestamp(ms / 1000.0), d
+      FROM unnest($8::uuid[], $9::bigint[], $10::uuid[], $11::text[], $12::text[], $13::float8[], $14::json[])
+        AS x(a, s, e, t, u, ms, d)
+  )`;
+
+const INSERT_EVENTS = `INSERT INTO engine_events (account_id, seq, type, payload)
+  SELECT * FROM unnest($4::uuid[], $5::bigint[], $6::text[], $7::jsonb[])`;
+
+const APPEND = `WITH ${INSERT_ACCOUNTS_AND_OUTBOX} ${INSERT_EVENTS}`;
+
+/** The same, checked by the lease fence; the outer SELECT reads the fence, so the check always runs. */
+const FENCED_APPEND = `WITH fence AS MATERIALIZED (SELECT engine_fence($15::text, $16::int[], $17::bigint[]) AS held),
+  ${INSERT_ACCOUNTS_AND_OUTBOX}, new_events AS (${INSERT_EVENTS})
+  SELECT held FROM fence`;
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
@@ -52,6 +92,8 @@ export class Journal {
   constructor(
     private readonly pool: pg.Pool,
     private readonly pageSize = 10_000,
+    /** When set, every append is refused (SQLSTATE FTS01, nothing written) unless these leases still hold. */
+    private readonly fence?: Fence,
   ) {}
 
   /**
@@ -59,7 +101,9 @@ export class Journal {
    * the accounts and the outbox rows, the outer INSERT the events): one round trip per batch instead of BEGIN,
    * three INSERTs and COMMIT, which cost the shard threads more in socket writes than the batch itself. A
    * duplicate (account_id, seq) fails the whole statement: it means two writers own the account. The foreign
-   * keys see the accounts the CTE inserted (constraints are checked at the end of the statement).
+   * keys see the accounts the CTE inserted (constraints are checked at the end of the statement). With a fence,
+   * the same statement first checks the writer's partition leases (engine_fence, docs/scale-out.md) and raises
+   * FTS01 if one was lost, so a stale owner writes nothing; the happy path stays one round trip.
    */
   async append(
     accounts: readonly NewAccountRow[],
@@ -67,35 +111,25 @@ export class Journal {
     outbox: readonly OutboxRow[] = [],
   ): Promise<void> {
     if (accounts.length === 0 && events.length === 0) return;
-    await this.pool.query(
-      `WITH new_accounts AS (
-         INSERT INTO engine_accounts (account_id, user_id, partition)
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[])
-       ), new_outbox AS (
-         INSERT INTO engine_outbox (account_id, sequence, event_id, type, user_id, created_at, data)
-         SELECT a, s, e, t, u, to_timestamp(ms / 1000.0), d
-           FROM unnest($8::uuid[], $9::bigint[], $10::uuid[], $11::text[], $12::text[], $13::float8[], $14::json[])
-             AS x(a, s, e, t, u, ms, d)
-       )
-       INSERT INTO engine_events (account_id, seq, type, payload)
-       SELECT * FROM unnest($4::uuid[], $5::bigint[], $6::text[], $7::jsonb[])`,
-      [
-        accounts.map((a) => a.accountId),
-        accounts.map((a) => a.userId),
-        accounts.map((a) => a.partition),
-        events.map((e) => e.accountId),
-        events.map((e) => e.seq),
-        events.map((e) => e.type),
-        events.map((e) => e.payload),
-        outbox.map((o) => o.accountId),
-        outbox.map((o) => o.sequence),
-        outbox.map((o) => o.eventId),
-        outbox.map((o) => o.type),
-        outbox.map((o) => o.userId),
-        outbox.map((o) => o.at),
-        outbox.map((o) => o.data),
-      ],
-    );
+    const fence = this.fence;
+    const guard = fence === undefined ? undefined : fenceOf(fence, accounts, events);
+    await this.pool.query(guard === undefined ? APPEND : FENCED_APPEND, [
+      accounts.map((a) => a.accountId),
+      accounts.map((a) => a.userId),
+      accounts.map((a) => a.partition),
+      events.map((e) => e.accountId),
+      events.map((e) => e.seq),
+      events.map((e) => e.type),
+      events.map((e) => e.payload),
+      outbox.map((o) => o.accountId),
+      outbox.map((o) => o.sequence),
+      outbox.map((o) => o.eventId),
+      outbox.map((o) => o.type),
+      outbox.map((o) => o.userId),
+      outbox.map((o) => o.at),
+      outbox.map((o) => o.data),
+      ...(guard === undefined ? [] : [guard.owner, guard.partitions, guard.epochs]),
+    ]);
   }
 
   /** Streams every event of the accounts in `partitions`, in (account, seq) order. */

@@ -1,0 +1,112 @@
+// Partition leases in PostgreSQL (docs/scale-out.md): an engine process takes the partitions it owns only when
+// they are free or expired by the database's clock, each takeover raising the partition's epoch, and renews them
+// while it runs. The journal's appends are fenced by (owner, epochs) in the same statement (engine_fence).
+import type pg from "pg";
+
+/** SQLSTATE raised by engine_fence: the writer no longer holds a partition of the batch. */
+export const FENCED_SQLSTATE = "FTS01";
+
+/** True for an append refused by the lease fence. */
+export function isFenced(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === FENCED_SQLSTATE;
+}
+
+/** Who may write a shard's partitions: the lease owner and the epoch it holds each partition under. */
+export interface Fence {
+  owner: string;
+  /** Partition → epoch, for every partition the writer journals to. */
+  epochs: Readonly<Record<number, number>>;
+}
+
+export interface LeaseRow {
+  partition: number;
+  owner: string;
+  epoch: number;
+  /** Epoch ms, by the database clock. */
+  expiresAt: number;
+  /** Whether the lease had expired by the database clock when read. */
+  expired: boolean;
+}
+
+export class PartitionLeases {
+  constructor(
+    private readonly pool: pg.Pool,
+    /** This process's id: unique per process, so a restarted engine is a new owner. */
+    readonly owner: string,
+    private readonly ttlMs: number,
+  ) {}
+
+  /**
+   * Takes every partition of `partitions` that is free or expired, raising its epoch; leaves the others (held by
+   * a live owner) alone. Returns the partitions taken now with their epochs.
+   */
+  async acquire(partitions: readonly number[]): Promise<Map<number, number>> {
+    if (partitions.length === 0) return new Map();
+    await this.pool.query(
+      `INSERT INTO engine_partition_leases (partition, owner, epoch, expires_at)
+       SELECT p, '', 0, '-infinity' FROM unnest($1::int[]) AS p
+       ON CONFLICT (partition) DO NOTHING`,
+      [partitions],
+    );
+    // FOR UPDATE: waits for a renewal or an append in flight, then re-checks the expiry on the row it left.
+    const taken = await this.pool.query<{ partition: number; epoch: string }>(
+      `WITH free AS (
+         SELECT partition FROM engine_partition_leases
+          WHERE partition = ANY($1::int[]) AND expires_at <= now()
+            FOR UPDATE
+       )
+       UPDATE engine_partition_leases l
+          SET owner = $2, epoch = l.epoch + 1, expires_at = now() + $3 * interval '1 millisecond'
+         FROM free
+        WHERE l.partition = free.partition
+       RETURNING l.partition, l.epoch`,
+      [partitions, this.owner, this.ttlMs],
+    );
+    return new Map(taken.rows.map((row) => [row.partition, Number(row.epoch)]));
+  }
+
+  /** Extends the leases still held under these epochs; returns the partitions renewed. */
+  async renew(epochs: ReadonlyMap<number, number>): Promise<Set<number>> {
+    if (epochs.size === 0) return new Set();
+    const renewed = await this.pool.query<{ partition: number }>(
+      `UPDATE engine_partition_leases l
+          SET expires_at = now() + $4 * interval '1 millisecond'
+         FROM unnest($2::int[], $3::bigint[]) AS held(partition, epoch)
+        WHERE l.partition = held.partition AND l.owner = $1 AND l.epoch = held.epoch AND l.expires_at > now()
+       RETURNING l.partition`,
+      [this.owner, [...epochs.keys()], [...epochs.values()], this.ttlMs],
+    );
+    return new Set(renewed.rows.map((row) => row.partition));
+  }
+
+  /** Lets the leases go at once (after the shards stopped writing), so a successor need not wait for expiry. */
+  async release(partitions: readonly number[]): Promise<void> {
+    await this.pool.query(
+      `UPDATE engine_partition_leases SET expires_at = now()
+        WHERE partition = ANY($1::int[]) AND owner = $2 AND expires_at > now()`,
+      [partitions, this.owner],
+    );
+  }
+}
+
+/** The lease rows of `partitions` (missing rows: never leased). */
+export async function readLeases(pool: pg.Pool, partitions: readonly number[]): Promise<LeaseRow[]> {
+  const rows = await pool.query<{
+    partition: number;
+    owner: string;
+    epoch: string;
+    expires_ms: number;
+    expired: boolean;
+  }>(
+    `SELECT partition, owner, epoch, extract(epoch FROM expires_at) * 1000 AS expires_ms, expires_at <= now() AS expired
+       FROM engine_partition_leases WHERE partition = ANY($1::int[]) ORDER BY partition`,
+    [partitions],
+  );
+  return rows.rows.map((row) => ({
+    partition: row.partition,
+    owner: row.owner,
+    epoch: Number(row.epoch),
+    expiresAt: Number(row.expires_ms),
+    expired: row.expired,
+  }));
+}
