@@ -95,7 +95,7 @@ export async function readLeases(pool: pg.Pool, partitions: readonly number[]): 
     partition: number;
     owner: string;
     epoch: string;
-    expires_ms: number;
+    expires_ms: string;
     expired: boolean;
   }>(
     `SELECT partition, owner, epoch, extract(epoch FROM expires_at) * 1000 AS expires_ms, expires_at <= now() AS expired
