@@ -58,4 +58,24 @@ describe("engine settings", () => {
   it("treat an empty value as unset", () => {
     expect(loadEngineSettings({ ENGINE_SHARDS: "" }).ENGINE_SHARDS).toBe(2);
   });
+
+  it("default to one engine owning every partition, with 10 s leases renewed every 3 s", () => {
+    expect(loadEngineSettings({})).toMatchObject({
+      ENGINE_COUNT: 1,
+      ENGINE_INDEX: 0,
+      ENGINE_LEASE_TTL_MS: 10_000,
+      ENGINE_LEASE_RENEW_MS: 3_000,
+    });
+  });
+
+  it("refuse an ENGINE_INDEX outside 0..ENGINE_COUNT-1 and a renewal slower than half the lease", () => {
+    expect(() => loadEngineSettings({ ENGINE_COUNT: "2", ENGINE_INDEX: "2" })).toThrow(/ENGINE_INDEX/);
+    expect(() => loadEngineSettings({ ENGINE_LEASE_TTL_MS: "1000", ENGINE_LEASE_RENEW_MS: "600" })).toThrow(
+      /ENGINE_LEASE_RENEW_MS/,
+    );
+    expect(loadEngineSettings({ ENGINE_COUNT: "2", ENGINE_INDEX: "1" })).toMatchObject({
+      ENGINE_COUNT: 2,
+      ENGINE_INDEX: 1,
+    });
+  });
 });

@@ -12,58 +12,75 @@ export const PriceFeed = {
 } as const;
 export type PriceFeed = (typeof PriceFeed)[keyof typeof PriceFeed];
 
-export const engineSettingsSchema = z.object({
-  ...commonSettings,
-  ENGINE_GRPC_PORT: port(50051),
-  ENGINE_METRICS_PORT: port(9101),
-  PRICE_FEED: z.enum(PriceFeed).default(PriceFeed.simulator),
-  ENGINE_SHARDS: z.coerce.number().int().min(1).max(256).default(2),
-  /** Milliseconds between each shard thread's stats report (business counters, accounts per state, loop delay). */
-  ENGINE_STATS_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
-  DATABASE_URL: postgresUrl,
-  REDIS_URL: redisUrl,
-  /** Seed of the price simulator (the same seed replays the same prices). */
-  SIMULATOR_SEED: z.coerce.number().int().min(0).default(20261122),
-  /** Milliseconds between simulated price updates. */
-  SIMULATOR_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
-  /** Milliseconds between funding payments on open positions (docs/risk.md, "Funding"): 8 hours. */
-  FUNDING_INTERVAL_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .default(8 * 3_600_000),
-  /** Crypto funding per interval, parts per million of the notional (100 = 0.01%), larger side pays. */
-  FUNDING_RATE_CRYPTO_PPM: z.coerce.number().int().min(0).max(100_000).default(100),
-  /** Rollover fee per interval on forex, commodities and indices, parts per million (both sides pay). */
-  FUNDING_ROLLOVER_PPM: z.coerce.number().int().min(0).max(100_000).default(50),
-  /** host:port of the wallet's gRPC listener (webhook targets); defaults to HOST:WALLET_GRPC_PORT. */
-  WALLET_GRPC_PORT: port(50052),
-  WALLET_GRPC_TARGET: z
-    .string()
-    .regex(/^[a-zA-Z0-9.:[\]-]+:\d+$/, "must be host:port")
-    .optional(),
-  /** The webhook dispatcher (docs/webhooks.md) runs in this engine. */
-  WEBHOOKS_ENABLED: bool(true),
-  /** Webhook targets may be loopback, private or link-local addresses (tests and local development only). */
-  WEBHOOK_ALLOW_PRIVATE: bool(false),
-  /** A PEM file of extra CA certificates trusted for webhook receivers (the system CAs stay trusted). */
-  WEBHOOK_CA_FILE: z.string().optional(),
-  /** Delays (ms) before each attempt: the first is the first attempt's; the count is the number of attempts. */
-  WEBHOOK_RETRY_SCHEDULE_MS: z
-    .string()
-    .default(DEFAULT_SCHEDULE_MS.join(","))
-    .transform((v) => v.split(",").map((part) => Number(part.trim())))
-    .refine(
-      (delays) => delays.length > 0 && delays.length <= 50 && delays.every((d) => Number.isInteger(d) && d >= 0),
-      "must be a comma-separated list of 1 to 50 whole milliseconds",
-    ),
-  /** How often the dispatcher polls the outbox and the due deliveries. */
-  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
-  /** Settled webhook events older than this many days are deleted (the catch-up endpoint reaches this far). */
-  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  /** A receiver must answer 2xx within this long. */
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-});
+export const engineSettingsSchema = z
+  .object({
+    ...commonSettings,
+    ENGINE_GRPC_PORT: port(50051),
+    ENGINE_METRICS_PORT: port(9101),
+    PRICE_FEED: z.enum(PriceFeed).default(PriceFeed.simulator),
+    ENGINE_SHARDS: z.coerce.number().int().min(1).max(256).default(2),
+    /** Milliseconds between each shard thread's stats report (business counters, accounts per state, loop delay). */
+    ENGINE_STATS_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+    /** Engine processes sharing the database (docs/scale-out.md); this one owns the partitions p % N == k. */
+    ENGINE_COUNT: z.coerce.number().int().min(1).max(256).default(1),
+    /** k: this engine's index, 0..ENGINE_COUNT-1 (a StatefulSet ordinal). */
+    ENGINE_INDEX: z.coerce.number().int().min(0).max(255).default(0),
+    /** How long a partition lease lasts unless renewed (by the database clock). */
+    ENGINE_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+    /** How often the engine renews its partition leases (and retries those another live engine holds). */
+    ENGINE_LEASE_RENEW_MS: z.coerce.number().int().min(50).max(300_000).default(3_000),
+    DATABASE_URL: postgresUrl,
+    REDIS_URL: redisUrl,
+    /** Seed of the price simulator (the same seed replays the same prices). */
+    SIMULATOR_SEED: z.coerce.number().int().min(0).default(20261122),
+    /** Milliseconds between simulated price updates. */
+    SIMULATOR_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+    /** Milliseconds between funding payments on open positions (docs/risk.md, "Funding"): 8 hours. */
+    FUNDING_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(8 * 3_600_000),
+    /** Crypto funding per interval, parts per million of the notional (100 = 0.01%), larger side pays. */
+    FUNDING_RATE_CRYPTO_PPM: z.coerce.number().int().min(0).max(100_000).default(100),
+    /** Rollover fee per interval on forex, commodities and indices, parts per million (both sides pay). */
+    FUNDING_ROLLOVER_PPM: z.coerce.number().int().min(0).max(100_000).default(50),
+    /** host:port of the wallet's gRPC listener (webhook targets); defaults to HOST:WALLET_GRPC_PORT. */
+    WALLET_GRPC_PORT: port(50052),
+    WALLET_GRPC_TARGET: z
+      .string()
+      .regex(/^[a-zA-Z0-9.:[\]-]+:\d+$/, "must be host:port")
+      .optional(),
+    /** The webhook dispatcher (docs/webhooks.md) runs in this engine. */
+    WEBHOOKS_ENABLED: bool(true),
+    /** Webhook targets may be loopback, private or link-local addresses (tests and local development only). */
+    WEBHOOK_ALLOW_PRIVATE: bool(false),
+    /** A PEM file of extra CA certificates trusted for webhook receivers (the system CAs stay trusted). */
+    WEBHOOK_CA_FILE: z.string().optional(),
+    /** Delays (ms) before each attempt: the first is the first attempt's; the count is the number of attempts. */
+    WEBHOOK_RETRY_SCHEDULE_MS: z
+      .string()
+      .default(DEFAULT_SCHEDULE_MS.join(","))
+      .transform((v) => v.split(",").map((part) => Number(part.trim())))
+      .refine(
+        (delays) => delays.length > 0 && delays.length <= 50 && delays.every((d) => Number.isInteger(d) && d >= 0),
+        "must be a comma-separated list of 1 to 50 whole milliseconds",
+      ),
+    /** How often the dispatcher polls the outbox and the due deliveries. */
+    WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+    /** Settled webhook events older than this many days are deleted (the catch-up endpoint reaches this far). */
+    WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    /** A receiver must answer 2xx within this long. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  })
+  .refine((s) => s.ENGINE_INDEX < s.ENGINE_COUNT, {
+    path: ["ENGINE_INDEX"],
+    message: "must be below ENGINE_COUNT",
+  })
+  .refine((s) => s.ENGINE_LEASE_RENEW_MS * 2 <= s.ENGINE_LEASE_TTL_MS, {
+    path: ["ENGINE_LEASE_RENEW_MS"],
+    message: "must be at most half of ENGINE_LEASE_TTL_MS",
+  });
 
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 

@@ -1,6 +1,7 @@
 // The engine process: the shard threads (one actor per account), the price feed (simulator or market.v1
 // pushes), engine.v1 + market.v1 over gRPC on HOST:ENGINE_GRPC_PORT and /healthz, /readyz, /metrics on
 // ENGINE_METRICS_PORT; drains on SIGINT/SIGTERM. `startEngine` starts the same thing in-process for tests.
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +22,11 @@ import { LivePrices, type TickQuote } from "./market/prices.js";
 import { PriceSimulator } from "./market/simulator.js";
 import { nextFundingAt } from "./risk/funding.js";
 import { createEngineServer } from "./server.js";
+import { partitionsOfEngine } from "./shard/partition.js";
 import { startShards } from "./shard/runtime.js";
+import { holdPartitions } from "./store/lease-keeper.js";
+import { PartitionLeases } from "./store/leases.js";
+import { migrateEngine } from "./store/schema.js";
 import { KeyCache } from "../gateway/key-cache.js";
 import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
 import { WebhookDispatcher } from "./webhooks/dispatcher.js";
@@ -43,6 +48,8 @@ export interface RunningEngine {
 
 export interface EngineOverrides {
   now?: () => number;
+  /** What to do once another engine took one of this engine's partitions; default: stop and exit(1). */
+  onLeaseLost?: () => void;
 }
 
 /** Starts the engine in this process; ports of 0 pick free ones (see the returned ports). */
@@ -58,9 +65,35 @@ export async function startEngine(
     url: settings.DATABASE_URL,
     dataDir: settings.DATA_DIR,
     embeddedName: "pglite-engine",
-    // Readiness, the webhook dispatcher and the catch-up/delivery-log reads (never in a transaction).
-    poolSize: 3,
+    // Readiness, lease renewals, the webhook dispatcher and the catch-up/delivery-log reads (never in a
+    // transaction).
+    poolSize: 4,
     log,
+  });
+  // Scale-out (docs/scale-out.md): lease every owned partition before loading it; a live lease of another
+  // engine is waited out, never taken. The shards' appends are fenced by these leases.
+  const owner = `engine-${settings.ENGINE_INDEX}-${randomUUID()}`;
+  let onLost = (): void => undefined;
+  const held = await (async () => {
+    await migrateEngine(db.pool);
+    return holdPartitions(
+      {
+        leases: new PartitionLeases(db.pool, owner, settings.ENGINE_LEASE_TTL_MS),
+        partitions: partitionsOfEngine(settings.ENGINE_INDEX, settings.ENGINE_COUNT),
+        ttlMs: settings.ENGINE_LEASE_TTL_MS,
+        renewMs: settings.ENGINE_LEASE_RENEW_MS,
+        log,
+        now: () => performance.now(),
+        onLost: () => {
+          onLost();
+        },
+      },
+      // A SIGTERM while waiting ends the process (runService installs its handlers once the engine started).
+      new AbortController().signal,
+    );
+  })().catch(async (error: unknown) => {
+    await db.close();
+    throw error;
   });
   const runtime = await startShards<EngineTypes>({
     shards: settings.ENGINE_SHARDS,
@@ -70,7 +103,13 @@ export async function startEngine(
     ...(settings.METRICS_ENABLED
       ? { metrics: engineMetrics(registry, settings.ENGINE_SHARDS), statsIntervalMs: settings.ENGINE_STATS_INTERVAL_MS }
       : {}),
+    migrate: false,
+    engine: settings.ENGINE_INDEX,
+    engines: settings.ENGINE_COUNT,
+    fence: held.fence,
+    serving: held.serving,
   }).catch(async (error: unknown) => {
+    held.abandon();
     await db.close();
     throw error;
   });
@@ -81,6 +120,7 @@ export async function startEngine(
     await runtime.market({ prices: [], calendar: startCalendar });
   } catch (error) {
     await runtime.stop();
+    await held.release();
     await db.close();
     throw error;
   }
@@ -211,6 +251,7 @@ export async function startEngine(
     calendar,
     applyCalendar,
     acceptsPushes: settings.PRICE_FEED === "push",
+    engine: { index: settings.ENGINE_INDEX, count: settings.ENGINE_COUNT },
     now,
     internalToken: settings.INTERNAL_TOKEN,
     metrics: settings.METRICS_ENABLED ? new RpcMetrics(registry, "server") : undefined,
@@ -222,6 +263,8 @@ export async function startEngine(
     await dispatcher?.stop();
     closeDispatch();
     await runtime.stop();
+    // Only once the shards stopped writing: a successor may take the partitions at once.
+    await held.release();
     await db.close();
   };
   let grpcPort: number;
@@ -230,7 +273,7 @@ export async function startEngine(
     grpcPort = await bindServer(server, settings.HOST, settings.ENGINE_GRPC_PORT);
     admin = await startAdminServer(registry, settings.HOST, settings.ENGINE_METRICS_PORT, async () => {
       await db.pool.query("SELECT 1");
-      return true;
+      return held.serving();
     });
   } catch (error) {
     server.forceShutdown();
@@ -245,6 +288,9 @@ export async function startEngine(
       adminPort: admin.port,
       priceFeed: settings.PRICE_FEED,
       shards: settings.ENGINE_SHARDS,
+      engine: settings.ENGINE_INDEX,
+      engines: settings.ENGINE_COUNT,
+      owner,
     },
     "engine listening",
   );
@@ -257,10 +303,19 @@ export async function startEngine(
     await admin.close();
     await cleanup();
   };
+  const stopOnce = (): Promise<void> => (stopping ??= stop());
+  // Another engine owns one of our partitions now: nothing here may be served again (the fence already refuses
+  // every append). Crash-only: stop and exit, and a restart waits for fresh leases and reloads the journal.
+  onLost =
+    overrides.onLeaseLost ??
+    (() => {
+      log.error({ owner }, "partition leases lost; stopping the engine");
+      void stopOnce().finally(() => process.exit(1));
+    });
   return {
     grpcPort,
     adminPort: admin.port,
-    stop: () => (stopping ??= stop()),
+    stop: stopOnce,
   };
 }
 

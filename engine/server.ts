@@ -28,6 +28,7 @@ import { isMarketOpen } from "./market/hours.js";
 import type { PriceSource, TickQuote } from "./market/prices.js";
 import { normalizeSymbol } from "./market/symbols.js";
 import { roundToGrid, tickerUnits } from "./market/units.js";
+import { accountIdFor } from "./shard/partition.js";
 import type { ShardRuntime } from "./shard/runtime.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import type { WebhookStore } from "./webhooks/store.js";
@@ -54,6 +55,8 @@ export interface EngineServerDeps {
   log: Logger;
   /** The outbox and delivery tables (catch-up events, delivery log). */
   webhooks: WebhookStore;
+  /** This engine's index and the number of engines: new accounts are minted in partitions it owns. */
+  engine?: { index: number; count: number };
 }
 
 /** The wire form of one catalogue row: numbers instead of decimal strings, prices and hours as of `nowMs`. */
@@ -206,7 +209,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     CreateAccount: unary(
       "CreateAccount",
       async (request) => {
-        const accountId = randomUUID();
+        const accountId = accountIdFor(deps.engine?.index ?? 0, deps.engine?.count ?? 1, randomUUID);
         const reply = unwrap(
           await command(request.user_id, accountId, {
             type: "OpenAccount",

@@ -4,6 +4,7 @@ import * as grpc from "@grpc/grpc-js";
 import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
 import type { RpcMetrics, RpcObserver } from "../kernel/rpc-metrics.js";
 import { createWalletClient } from "../kernel/wallet-codec.js";
+import { EngineRouter } from "./engine-router.js";
 import { endSpan, startClientSpan, tracingOn } from "../kernel/tracing.js";
 import type { WalletClient } from "../proto/gen/wallet/v1/Wallet.js";
 import type { EngineClient } from "../proto/gen/engine/v1/Engine.js";
@@ -264,27 +265,32 @@ export class EngineApi extends UnaryApi {
 
 export interface Clients {
   wallet: WalletApi;
-  engine: EngineApi;
+  /** Every engine process, each call routed to the one owning its account (gateway/engine-router.ts). */
+  engine: EngineRouter;
   close(): void;
 }
 
-/** `metrics`: client-side latency by method and code (`grpc_client_handling_seconds`); none when metrics are off. */
+/**
+ * `engineTargets[k]` is engine k's host:port (ENGINE_GRPC_TARGETS; one entry for a single engine). `metrics`:
+ * client-side latency by method and code (`grpc_client_handling_seconds`); none when metrics are off.
+ */
 export function createClients(
   walletTarget: string,
-  engineTarget: string,
+  engineTargets: readonly string[],
   internalToken: string | undefined,
   metrics?: RpcMetrics,
 ): Clients {
   const credentials = grpc.credentials.createInsecure();
   // ValidateApiKey, the hottest call, with the hand-written codec (kernel/wallet-codec.ts).
   const wallet = createWalletClient(walletTarget, credentials, CHANNEL_OPTIONS);
-  const engine = new (loadEngineProto().engine.v1.Engine)(engineTarget, credentials, CHANNEL_OPTIONS);
+  const Engine = loadEngineProto().engine.v1.Engine;
+  const engines = engineTargets.map((target) => new Engine(target, credentials, CHANNEL_OPTIONS));
   return {
     wallet: new WalletApi(wallet, internalToken, metrics),
-    engine: new EngineApi(engine, internalToken, metrics),
+    engine: new EngineRouter(engines.map((engine) => new EngineApi(engine, internalToken, metrics))),
     close() {
       wallet.close();
-      engine.close();
+      for (const engine of engines) engine.close();
     },
   };
 }

@@ -16,6 +16,23 @@ const schema = z
     WALLET_GRPC_TARGET: target.optional(),
     /** host:port of the engine's gRPC listener; defaults to HOST:ENGINE_GRPC_PORT. */
     ENGINE_GRPC_TARGET: target.optional(),
+    /**
+     * Scale-out (docs/scale-out.md): host:port of every engine, comma-separated, entry k being engine k (its
+     * ENGINE_INDEX); the count is ENGINE_COUNT. When unset, the single ENGINE_GRPC_TARGET.
+     */
+    ENGINE_GRPC_TARGETS: z
+      .string()
+      .transform((v) =>
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s !== ""),
+      )
+      .refine(
+        (targets) => targets.length >= 1 && targets.length <= 256 && targets.every((t) => target.safeParse(t).success),
+        "must be 1 to 256 comma-separated host:port entries",
+      )
+      .optional(),
     REDIS_URL: redisUrl,
     TRUSTED_PROXIES: z
       .string()
@@ -37,11 +54,15 @@ const schema = z
     KEY_CACHE_TTL_MS: z.coerce.number().int().min(1_000).default(60_000),
     KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(100_000),
   })
-  .transform((s) => ({
-    ...s,
-    WALLET_GRPC_TARGET: s.WALLET_GRPC_TARGET ?? `${s.HOST}:${s.WALLET_GRPC_PORT}`,
-    ENGINE_GRPC_TARGET: s.ENGINE_GRPC_TARGET ?? `${s.HOST}:${s.ENGINE_GRPC_PORT}`,
-  }));
+  .transform((s) => {
+    const engine = s.ENGINE_GRPC_TARGET ?? `${s.HOST}:${s.ENGINE_GRPC_PORT}`;
+    return {
+      ...s,
+      WALLET_GRPC_TARGET: s.WALLET_GRPC_TARGET ?? `${s.HOST}:${s.WALLET_GRPC_PORT}`,
+      ENGINE_GRPC_TARGET: engine,
+      ENGINE_GRPC_TARGETS: s.ENGINE_GRPC_TARGETS ?? [engine],
+    };
+  });
 
 export type GatewaySettings = z.infer<typeof schema>;
 

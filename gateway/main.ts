@@ -50,7 +50,7 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
   const metricsOn = settings.METRICS_ENABLED;
   const clients = createClients(
     settings.WALLET_GRPC_TARGET,
-    settings.ENGINE_GRPC_TARGET,
+    settings.ENGINE_GRPC_TARGETS,
     settings.INTERNAL_TOKEN,
     metricsOn ? new RpcMetrics(registry, "client") : undefined,
   );
@@ -121,7 +121,11 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     adminToken: settings.WALLET_ADMIN_TOKEN,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     ready: async () => {
-      const checks = [reachable(clients.wallet.client, 1_000), reachable(clients.engine.client, 1_000)];
+      // Any engine will do: one engine down makes only its partitions unavailable (503), not this replica.
+      const engines = Promise.all(clients.engine.engines.map((e) => reachable(e.client, 1_000))).then((up) =>
+        up.some(Boolean),
+      );
+      const checks = [reachable(clients.wallet.client, 1_000), engines];
       if (redis !== undefined) checks.push(redis.ping().then((pong) => pong === "PONG"));
       return (await Promise.all(checks)).every(Boolean);
     },

@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   payload_too_large: { grpc: status.INVALID_ARGUMENT, http: 413, wire: "invalid_payload" },
   rate_limited: { grpc: status.RESOURCE_EXHAUSTED, http: 429, wire: "rate_limited" },
   engine_error: { grpc: status.INTERNAL, http: 500, wire: "engine_error" },
+  /** The engine owning the account's partition is down or does not hold its lease (docs/scale-out.md). */
+  engine_unavailable: { grpc: status.UNAVAILABLE, http: 503, wire: "engine_unavailable" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

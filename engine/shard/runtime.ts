@@ -12,9 +12,10 @@ import pg from "pg";
 import { Piscina } from "piscina";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
+import type { Fence } from "../store/leases.js";
 import { migrateEngine } from "../store/schema.js";
 import type { CoreTypes } from "./actor.js";
-import { partitionOfId, shardOf, shardOfPartition } from "./partition.js";
+import { engineOfPartition, partitionOf, partitionOfId, shardOfPartition } from "./partition.js";
 import type { ResponseKindOf, ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
 import { isShardNotice } from "./protocol.js";
 import type { ShardWorkerData } from "./worker.js";
@@ -55,6 +56,13 @@ export interface StartShardsOptions<T extends CoreTypes> {
   migrate?: boolean;
   /** Milliseconds between a shard's stats notices (when `metrics` is given). Default 5000. */
   statsIntervalMs?: number;
+  /** This engine's index and the number of engines (docs/scale-out.md); default 0 of 1. */
+  engine?: number;
+  engines?: number;
+  /** The partition leases every journal append must still hold; unfenced when absent (tests). */
+  fence?: Fence;
+  /** False while this engine may not serve (its leases are not known to hold): calls fail engine_unavailable. */
+  serving?: () => boolean;
 }
 
 export interface MarketApplied {
@@ -97,6 +105,12 @@ function errorText(error: unknown): string {
 export async function startShards<T extends CoreTypes>(options: StartShardsOptions<T>): Promise<ShardRuntime<T>> {
   const { shards, log, metrics } = options;
   if (!Number.isInteger(shards) || shards < 1) throw new Error(`shards must be a positive integer: ${shards}`);
+  const engine = options.engine ?? 0;
+  const engines = options.engines ?? 1;
+  if (!Number.isInteger(engines) || engines < 1 || !Number.isInteger(engine) || engine < 0 || engine >= engines) {
+    throw new Error(`engine must be an index below engines: ${engine} of ${engines}`);
+  }
+  const serving = options.serving ?? (() => true);
   const maxBatch = options.maxBatch ?? 1024;
   if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error(`maxBatch must be a positive integer: ${maxBatch}`);
   if (options.migrate ?? true) {
@@ -118,6 +132,9 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
     const workerData: ShardWorkerData = {
       shard,
       shards,
+      engine,
+      engines,
+      fence: options.fence,
       databaseUrl: options.databaseUrl,
       coreModule,
       maxBatch,
@@ -193,6 +210,15 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
     if (stopping !== undefined) throw new ServiceError("engine_error", {}, "engine stopping");
   };
 
+  /** The shard of a partition this engine owns and serves; engine_unavailable otherwise (a stale route). */
+  const shardServing = (partition: number): number => {
+    if (engineOfPartition(partition, engines) !== engine) {
+      throw new ServiceError("engine_unavailable", {}, `partition ${partition} is not owned by engine ${engine}`);
+    }
+    if (!serving()) throw new ServiceError("engine_unavailable", {}, "partition leases not held");
+    return shardOfPartition(partition, shards, engines);
+  };
+
   try {
     const started = await Promise.all(
       pools.map((_, shard) => send(shard, { kind: "start", requestId: nextRequestId++ })),
@@ -230,7 +256,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
       };
       const traceparent = sampledTraceparent();
       if (traceparent !== undefined) request.traceparent = traceparent;
-      const response = await send(shardOf(key, shards), request);
+      const response = await send(shardServing(partitionOf(key)), request);
       return response.reply;
     },
     async commandByKey(key, command) {
@@ -241,7 +267,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
       const request: CommandRequest<T> = { kind: "command", requestId: nextRequestId++, to: { key: id }, command };
       const traceparent = sampledTraceparent();
       if (traceparent !== undefined) request.traceparent = traceparent;
-      const response = await send(shardOfPartition(partition, shards), request);
+      const response = await send(shardServing(partition), request);
       return response.reply;
     },
     async query(accountId, query) {
@@ -250,7 +276,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
       const request: QueryRequest<T> = { kind: "query", requestId: nextRequestId++, to: { accountId: key }, query };
       const traceparent = sampledTraceparent();
       if (traceparent !== undefined) request.traceparent = traceparent;
-      const response = await send(shardOf(key, shards), request);
+      const response = await send(shardServing(partitionOf(key)), request);
       return response.result;
     },
     async market(update) {

@@ -8,6 +8,7 @@ import { threadId } from "node:worker_threads";
 import { ServiceError } from "../../kernel/errors.js";
 import type { EventRow, NewAccountRow, OutboxRow, ReadCounts, StoredEvent } from "../store/journal.js";
 import { isDuplicateSeq } from "../store/journal.js";
+import { isFenced } from "../store/leases.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./actor.js";
 import { idInPartition, partitionOf, partitionsOfShard } from "./partition.js";
 import type { Address, ShardNotice, ShardRequest, ShardResponse, WireError } from "./protocol.js";
@@ -24,6 +25,9 @@ export interface ShardJournal {
 export interface ShardOptions<T extends CoreTypes> {
   shard: number;
   shards: number;
+  /** This engine's index and the number of engines (default 0 of 1): which partitions the shard loads. */
+  engine?: number;
+  engines?: number;
   core: ActorCore<T>;
   journal: ShardJournal;
   /** The initial market view. */
@@ -177,8 +181,11 @@ export class Shard<T extends CoreTypes> {
 
   /** The responses of a batch, in order; all of them failures when the batch could not be committed. */
   private async decideAndCommit(items: readonly Item<T>[], depth: number): Promise<ShardResponse<T>[]> {
-    const failAll = (message: string): ShardResponse<T>[] => {
-      const wire = toWireError(new ServiceError("engine_error", {}, message));
+    const failAll = (
+      message: string,
+      code: "engine_error" | "engine_unavailable" = "engine_error",
+    ): ShardResponse<T>[] => {
+      const wire = toWireError(new ServiceError(code, {}, message));
       return items.map((item) => failed(item.request.requestId, wire));
     };
     try {
@@ -228,10 +235,16 @@ export class Shard<T extends CoreTypes> {
       } catch (error) {
         if (span !== undefined) endSpan(span, error);
         this.evict(pending.touched);
-        const message = isDuplicateSeq(error) ? "journal refused a duplicate seq (second owner?)" : "commit failed";
+        // Refused by the lease fence: this engine no longer holds (or has not renewed) a partition of the batch.
+        const fenced = isFenced(error);
+        const message = fenced
+          ? "journal refused the batch: partition lease not held"
+          : isDuplicateSeq(error)
+            ? "journal refused a duplicate seq (second owner?)"
+            : "commit failed";
         this.log("error", message, { err: errorText(error), events: pending.events.length });
         this.notifyBatch(depth, items.length, pending.events.length, performance.now() - started, false);
-        return failAll("commit failed");
+        return fenced ? failAll("partition lease not held", "engine_unavailable") : failAll("commit failed");
       }
     }
     if (pending.tallies !== undefined && this.tallies !== undefined) {
@@ -411,7 +424,7 @@ export class Shard<T extends CoreTypes> {
       this.stale.clear();
       const started = performance.now();
       const counts = await this.options.journal.readPartitions(
-        partitionsOfShard(this.options.shard, this.options.shards),
+        partitionsOfShard(this.options.shard, this.options.shards, this.options.engine, this.options.engines),
         (event) => {
           this.replay(event);
         },

@@ -4,6 +4,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import pg from "pg";
 import { Journal } from "../store/journal.js";
+import type { Fence } from "../store/leases.js";
 import type { CoreModule, CoreTypes } from "./actor.js";
 import type { ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
 import { Shard } from "./shard.js";
@@ -14,6 +15,11 @@ import { endShardSpan, startMessageSpan } from "./tracing.js";
 export interface ShardWorkerData {
   shard: number;
   shards: number;
+  /** This engine's index and the number of engines: the shard loads only partitions this engine owns. */
+  engine: number;
+  engines: number;
+  /** The partition leases every append must still hold (docs/scale-out.md); unfenced when absent. */
+  fence: Fence | undefined;
   databaseUrl: string;
   /** file: URL of the module exporting `core`. */
   coreModule: string;
@@ -60,8 +66,10 @@ let statsTimer: NodeJS.Timeout | undefined;
 const shard = new Shard<CoreTypes>({
   shard: data.shard,
   shards: data.shards,
+  engine: data.engine,
+  engines: data.engines,
   core: loaded.core,
-  journal: new Journal(pool),
+  journal: new Journal(pool, undefined, data.fence),
   market: data.market,
   maxBatch: data.maxBatch,
   close: async () => {

@@ -135,11 +135,12 @@ describe("PartitionLeases", () => {
     ]);
   });
 
-  it("does not renew its own lease once it expired (a successor may already have read the partition)", async () => {
+  it("renews its own expired lease while nobody took it (the epoch did not move)", async () => {
     const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
     const held = await a.acquire([0]);
     await expire([0]);
-    expect(await a.renew(held)).toEqual(new Set());
+    expect([...(await a.renew(held))]).toEqual([0]);
+    expect((await readLeases(pool, [0])).map((r) => [r.owner, r.epoch, r.expired])).toEqual([["engine-0-a", 1, false]]);
   });
 
   it("releases its leases on a clean stop, so a successor takes them at once", async () => {

@@ -30,7 +30,7 @@ export interface LeaseRow {
 
 export class PartitionLeases {
   constructor(
-    private readonly pool: pg.Pool,
+    readonly pool: pg.Pool,
     /** This process's id: unique per process, so a restarted engine is a new owner. */
     readonly owner: string,
     private readonly ttlMs: number,
@@ -65,14 +65,18 @@ export class PartitionLeases {
     return new Map(taken.rows.map((row) => [row.partition, Number(row.epoch)]));
   }
 
-  /** Extends the leases still held under these epochs; returns the partitions renewed. */
+  /**
+   * Extends the leases still held under these epochs; returns the partitions renewed. A lease that expired but
+   * was not taken (same owner, same epoch) is renewed too: nobody else can have owned it in between, and the
+   * fence refused this owner's appends while it was expired.
+   */
   async renew(epochs: ReadonlyMap<number, number>): Promise<Set<number>> {
     if (epochs.size === 0) return new Set();
     const renewed = await this.pool.query<{ partition: number }>(
       `UPDATE engine_partition_leases l
           SET expires_at = now() + $4 * interval '1 millisecond'
          FROM unnest($2::int[], $3::bigint[]) AS held(partition, epoch)
-        WHERE l.partition = held.partition AND l.owner = $1 AND l.epoch = held.epoch AND l.expires_at > now()
+        WHERE l.partition = held.partition AND l.owner = $1 AND l.epoch = held.epoch
        RETURNING l.partition`,
       [this.owner, [...epochs.keys()], [...epochs.values()], this.ttlMs],
     );

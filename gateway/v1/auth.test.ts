@@ -30,7 +30,7 @@ describe("authenticate(scope)", () => {
       loadWalletSettings({ DATA_DIR: dataDir, WALLET_GRPC_PORT: "0", WALLET_METRICS_PORT: "0", LOG_LEVEL: "silent" }),
       log,
     );
-    clients = createClients(`127.0.0.1:${wallet.grpcPort}`, "127.0.0.1:9", undefined);
+    clients = createClients(`127.0.0.1:${wallet.grpcPort}`, ["127.0.0.1:9"], undefined);
     for (const scope of SCOPES) {
       const created = await clients.wallet.createApiKey(
         { user_id: "scopes", label: scope, permissions: [scope], ip_whitelist: [] },
