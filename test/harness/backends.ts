@@ -8,6 +8,8 @@ export type Backend = (typeof BACKENDS)[number];
 
 export interface TestStack extends Stack {
   backend: Backend;
+  /** The PostgreSQL every process shares (backend "postgres" only). */
+  databaseUrl: string | undefined;
 }
 
 /** Starts the stack on `backend`; with `redis: true` also a throwaway Redis shared by every process. */
@@ -23,6 +25,7 @@ export async function stackOn(backend: Backend, options: StackOptions & { redis?
     return {
       ...stack,
       backend,
+      databaseUrl: postgres?.url,
       async stop() {
         await stack.stop();
         await redis?.stop();

@@ -1,5 +1,6 @@
-// Starts the real processes (wallet(s), engine, gateway(s)) on random loopback ports, as `npm start` would,
-// and keeps everything they print so tests can inspect the logs. Gateway i talks to wallet i % wallets.
+// Starts the real processes (wallet(s), engine(s), gateway(s)) on random loopback ports, as `npm start` would,
+// and keeps everything they print so tests can inspect the logs. Gateway i talks to wallet i % wallets and to
+// every engine (engine k with ENGINE_INDEX=k of ENGINE_COUNT, docs/scale-out.md).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +15,8 @@ export interface StackOptions {
   redisUrl?: string;
   wallets?: number;
   gateways?: number;
+  /** Engine processes sharing the database (needs databaseUrl when more than one). Default 1. */
+  engines?: number;
   /** Extra settings for every process. */
   env?: Record<string, string>;
   /** Extra settings for the gateways only. */
@@ -36,9 +39,14 @@ export interface Stack {
   walletAdmin: string[];
   /** host:port of each wallet's gRPC listener (wallet.v1). */
   walletGrpc: string[];
+  /** Engine 0's admin listener (/healthz, /readyz, /metrics). */
   engineAdmin: string;
-  /** host:port of the engine's gRPC listener (engine.v1, market.v1). */
+  /** host:port of engine 0's gRPC listener (engine.v1, market.v1). */
   engineGrpc: string;
+  /** Every engine's admin listener, index k being engine k. */
+  engineAdmins: string[];
+  /** Every engine's gRPC listener, index k being engine k. */
+  engineGrpcs: string[];
   dataDir: string;
   /** Everything every process wrote to stdout and stderr so far. */
   output(): string;
@@ -47,10 +55,14 @@ export interface Stack {
    * with the same settings, database and ports; resolves once the new one answers /healthz.
    */
   restartEngine(options?: RestartOptions): Promise<void>;
+  /** Stops engine `index` with `signal` (default SIGKILL) and resolves once it exited; nothing restarts it. */
+  killEngine(index: number, signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface RestartOptions {
+  /** Which engine (default 0). An engine already killed is only started. */
+  index?: number;
   signal?: NodeJS.Signals;
   /** Settings for the new engine process only, on top of the usual ones. */
   env?: Record<string, string>;
@@ -78,6 +90,9 @@ async function waitHttp(url: string, timeoutMs: number, describe: () => string):
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Engine 0 keeps the name "engine" (tests look for it in the logs). */
+const engineName = (index: number): string => (index === 0 ? "engine" : `engine-${index}`);
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "fts-stack-"));
@@ -163,14 +178,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       WALLET_METRICS_PORT: "0",
     }),
   );
-  const engineEnv: Record<string, string> = {
+  const engineCount = options.engines ?? 1;
+  if (engineCount > 1 && options.databaseUrl === undefined) {
+    throw new Error("engines > 1 share one database: pass databaseUrl (each embedded PGlite is private)");
+  }
+  const engineEnvs = Array.from({ length: engineCount }, (_, index): Record<string, string> => ({
+    // Short leases, so an engine killed with SIGKILL is replaced within seconds (the default is 10 s).
+    ENGINE_LEASE_TTL_MS: "3000",
+    ENGINE_LEASE_RENEW_MS: "1000",
     ...common,
     ...options.engineEnv,
+    ENGINE_COUNT: String(engineCount),
+    ENGINE_INDEX: String(index),
     ENGINE_GRPC_PORT: "0",
     ENGINE_METRICS_PORT: "0",
-  };
-  // The engine starts once the wallets listen: its webhook dispatcher asks wallet 0 for webhook targets.
-  let engine: Started | undefined;
+  }));
+  // The engines start once the wallets listen: their webhook dispatchers ask wallet 0 for webhook targets.
+  const engines: (Started | undefined)[] = [];
 
   const stop = async (): Promise<void> => {
     await Promise.all(
@@ -195,8 +219,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const walletGrpc: number[] = [];
   const walletAdmin: string[] = [];
-  let engineGrpc = 0;
-  let engineAdminPort = 0;
+  const engineGrpc: number[] = [];
+  const engineAdminPort: number[] = [];
   const gateways: GatewayEndpoints[] = [];
   try {
     for (const wallet of wallets) {
@@ -204,14 +228,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       walletGrpc.push(portOf(line, "grpcPort"));
       walletAdmin.push(`http://127.0.0.1:${portOf(line, "adminPort")}`);
     }
-    engineEnv.WALLET_GRPC_TARGET = `127.0.0.1:${walletGrpc[0] ?? 0}`;
-    engine = launch("engine", "engine/main.ts", engineEnv);
-    const engineLine = await engine.listening;
-    engineGrpc = portOf(engineLine, "grpcPort");
-    engineAdminPort = portOf(engineLine, "adminPort");
-    // A restarted engine must come back where the gateways look for it.
-    engineEnv.ENGINE_GRPC_PORT = String(engineGrpc);
-    engineEnv.ENGINE_METRICS_PORT = String(engineAdminPort);
+    engineEnvs.forEach((env, index) => {
+      env.WALLET_GRPC_TARGET = `127.0.0.1:${walletGrpc[0] ?? 0}`;
+      engines[index] = launch(engineName(index), "engine/main.ts", env);
+    });
+    for (const [index, engine] of engines.entries()) {
+      const line = await (engine as Started).listening;
+      engineGrpc.push(portOf(line, "grpcPort"));
+      engineAdminPort.push(portOf(line, "adminPort"));
+      // A restarted engine must come back where the gateways look for it.
+      const env = engineEnvs[index] ?? {};
+      env.ENGINE_GRPC_PORT = String(portOf(line, "grpcPort"));
+      env.ENGINE_METRICS_PORT = String(portOf(line, "adminPort"));
+    }
+    const targets = engineGrpc.map((port) => `127.0.0.1:${port}`);
     const launched = Array.from({ length: options.gateways ?? 1 }, (_, i) =>
       launch(`gateway-${i}`, "gateway/main.ts", {
         ...common,
@@ -219,7 +249,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         HTTP_PORT: "0",
         WALLET_HTTP_PORT: "0",
         WALLET_GRPC_TARGET: `127.0.0.1:${walletGrpc[i % walletCount] ?? 0}`,
-        ENGINE_GRPC_TARGET: `127.0.0.1:${engineGrpc}`,
+        ENGINE_GRPC_TARGET: targets[0] ?? "",
+        ...(engineCount > 1 ? { ENGINE_GRPC_TARGETS: targets.join(",") } : {}),
       }),
     );
     for (const gateway of launched) {
@@ -234,39 +265,45 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     throw error;
   }
 
-  const engineHealth = `http://127.0.0.1:${engineAdminPort}/healthz`;
-  let restarting: Promise<void> | undefined;
+  const engineHealth = (index: number): string => `http://127.0.0.1:${engineAdminPort[index] ?? 0}/healthz`;
+  const killEngine = async (index: number, signal: NodeJS.Signals = "SIGKILL"): Promise<void> => {
+    const old = engines[index];
+    if (old === undefined) throw new Error(`engine ${index} never started`);
+    if (old.child.exitCode !== null || old.child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      old.child.once("exit", () => {
+        resolve();
+      });
+      old.child.kill(signal);
+    });
+  };
+  const restarting = new Map<number, Promise<void>>();
   const restartEngine = async (restart: RestartOptions = {}): Promise<void> => {
-    if (restarting !== undefined) throw new Error("the engine is already being restarted");
+    const index = restart.index ?? 0;
+    if (restarting.has(index)) throw new Error(`engine ${index} is already being restarted`);
     const run = async (): Promise<void> => {
-      const old = engine;
-      if (old === undefined) throw new Error("the engine never started");
-      if (old.child.exitCode === null && old.child.signalCode === null) {
-        await new Promise<void>((resolve) => {
-          old.child.once("exit", () => {
-            resolve();
-          });
-          old.child.kill(restart.signal ?? "SIGKILL");
-        });
-      }
-      const index = started.indexOf(old);
-      if (index >= 0) started.splice(index, 1);
-      engine = launch("engine", "engine/main.ts", { ...engineEnv, ...restart.env });
+      const old = engines[index];
+      await killEngine(index, restart.signal ?? "SIGKILL");
+      const at = old === undefined ? -1 : started.indexOf(old);
+      if (at >= 0) started.splice(at, 1);
+      const engine = launch(engineName(index), "engine/main.ts", { ...engineEnvs[index], ...restart.env });
+      engines[index] = engine;
       await engine.listening;
-      await waitHttp(engineHealth, restart.timeoutMs ?? 120_000, output);
+      await waitHttp(engineHealth(index), restart.timeoutMs ?? 120_000, output);
     };
-    restarting = run();
+    const running = run();
+    restarting.set(index, running);
     try {
-      await restarting;
+      await running;
     } finally {
-      restarting = undefined;
+      restarting.delete(index);
     }
   };
 
   try {
     const waits = [
       ...walletAdmin.map((url) => waitHttp(`${url}/readyz`, 120_000, output)),
-      waitHttp(engineHealth, 120_000, output),
+      ...engineAdminPort.map((_, index) => waitHttp(engineHealth(index), 120_000, output)),
     ];
     await Promise.all(waits);
     await Promise.all(gateways.map((g) => waitHttp(`${g.v1}/readyz`, 120_000, output)));
@@ -279,11 +316,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     gateways,
     walletAdmin,
     walletGrpc: walletGrpc.map((port) => `127.0.0.1:${port}`),
-    engineAdmin: `http://127.0.0.1:${engineAdminPort}`,
-    engineGrpc: `127.0.0.1:${engineGrpc}`,
+    engineAdmin: `http://127.0.0.1:${engineAdminPort[0] ?? 0}`,
+    engineGrpc: `127.0.0.1:${engineGrpc[0] ?? 0}`,
+    engineAdmins: engineAdminPort.map((port) => `http://127.0.0.1:${port}`),
+    engineGrpcs: engineGrpc.map((port) => `127.0.0.1:${port}`),
     dataDir,
     output,
     restartEngine,
+    killEngine,
     stop,
   };
 }
