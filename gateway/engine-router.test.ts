@@ -1,0 +1,102 @@
+// The gateway's engine routing (docs/scale-out.md) against stand-in engines: owners by partition, round-robin
+// for calls about no account, and an unreachable engine as engine_unavailable, never a reroute.
+import { randomUUID } from "node:crypto";
+import { Metadata, status } from "@grpc/grpc-js";
+import { describe, expect, it } from "vitest";
+import { idInPartition, partitionOf } from "../engine/shard/partition.js";
+import { ServiceError, fromGrpcError, toGrpcStatus } from "../kernel/errors.js";
+import type { EngineApi } from "./clients.js";
+import { EngineRouter } from "./engine-router.js";
+
+/** A stand-in engine answering with its index, or failing every call with `failure`. */
+function engine(index: number, calls: number[], failure?: () => Error): EngineApi {
+  const answer = (): Promise<unknown> => {
+    calls.push(index);
+    return failure === undefined ? Promise.resolve({ engine: index }) : Promise.reject(failure());
+  };
+  const methods = ["getAccount", "placeOrder", "cancelOrder", "createAccount", "listTickers", "listEvents"];
+  return Object.fromEntries(methods.map((name) => [name, answer])) as unknown as EngineApi;
+}
+
+/** What grpc-js reports when nothing listens at the target. */
+const unreachable = (): Error =>
+  Object.assign(new Error("14 UNAVAILABLE: No connection established"), {
+    code: status.UNAVAILABLE,
+    details: "No connection established",
+    metadata: new Metadata(),
+  });
+
+/** An engine's own registry error crossing gRPC. */
+const registry = (code: "engine_unavailable" | "not_found") => (): Error => {
+  const grpcStatus = toGrpcStatus(new ServiceError(code));
+  return Object.assign(new Error(grpcStatus.details), grpcStatus);
+};
+
+function accountOn(engineIndex: number, engines: number): string {
+  for (;;) {
+    const id = randomUUID();
+    if (partitionOf(id) % engines === engineIndex) return id;
+  }
+}
+
+describe("EngineRouter", () => {
+  it("sends account calls to the engine owning partitionOf(account_id) % N, whatever the id's case", async () => {
+    const calls: number[] = [];
+    const router = new EngineRouter([0, 1, 2].map((i) => engine(i, calls)));
+    for (const owner of [0, 1, 2]) {
+      const id = accountOn(owner, 3);
+      await router.getAccount({ user_id: "u", account_id: id.toUpperCase() }, "r");
+      await router.placeOrder({ user_id: "u", account_id: id }, "r");
+    }
+    expect(calls).toEqual([0, 0, 1, 1, 2, 2]);
+  });
+
+  it("sends cancels to the engine owning the partition the order id names", async () => {
+    const calls: number[] = [];
+    const router = new EngineRouter([0, 1].map((i) => engine(i, calls)));
+    await router.cancelOrder({ user_id: "u", order_id: idInPartition(7, randomUUID()) }, "r");
+    await router.cancelOrder({ user_id: "u", order_id: idInPartition(8, randomUUID()) }, "r");
+    expect(calls).toEqual([1, 0]);
+  });
+
+  it("spreads new accounts and catalogue reads round-robin over the engines", async () => {
+    const calls: number[] = [];
+    const router = new EngineRouter([0, 1].map((i) => engine(i, calls)));
+    await router.createAccount({ user_id: "u", plan_id: "p" }, "r");
+    await router.createAccount({ user_id: "u", plan_id: "p" }, "r");
+    await router.listTickers("r");
+    expect(calls).toEqual([0, 1, 0]);
+  });
+
+  it("answers engine_unavailable for an account whose engine is unreachable, without asking another engine", async () => {
+    const calls: number[] = [];
+    const router = new EngineRouter([engine(0, calls), engine(1, calls, unreachable)]);
+    const error = await router.getAccount({ user_id: "u", account_id: accountOn(1, 2) }, "r").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).httpStatus).toBe(503);
+    expect((error as ServiceError).body()).toEqual({ error: "engine_unavailable" });
+    expect(calls).toEqual([1]);
+  });
+
+  it("skips unreachable engines for calls about no account, and is unavailable only when none answers", async () => {
+    const calls: number[] = [];
+    const router = new EngineRouter([engine(0, calls, unreachable), engine(1, calls)]);
+    expect(await router.createAccount({ user_id: "u", plan_id: "p" }, "r")).toEqual({ engine: 1 });
+    const down = new EngineRouter([engine(0, [], unreachable), engine(1, [], unreachable)]);
+    await expect(down.listTickers("r")).rejects.toMatchObject({ code: "engine_unavailable" });
+  });
+
+  it("passes an engine's own errors through to the registry mapping", async () => {
+    const router = new EngineRouter([
+      engine(0, [], registry("engine_unavailable")),
+      engine(1, [], registry("not_found")),
+    ]);
+    const refused = await router.getAccount({ user_id: "u", account_id: accountOn(0, 2) }, "r").catch(fromGrpcError);
+    expect(refused).toMatchObject({ code: "engine_unavailable" });
+    const missing = await router.getAccount({ user_id: "u", account_id: accountOn(1, 2) }, "r").catch(fromGrpcError);
+    expect(missing).toMatchObject({ code: "not_found" });
+  });
+});
