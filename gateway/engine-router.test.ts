@@ -5,17 +5,16 @@ import { Metadata, status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { idInPartition, partitionOf } from "../engine/shard/partition.js";
 import { ServiceError, fromGrpcError, toGrpcStatus } from "../kernel/errors.js";
-import type { EngineApi } from "./clients.js";
-import { EngineRouter } from "./engine-router.js";
+import { EngineRouter, type EngineCalls } from "./engine-router.js";
 
 /** A stand-in engine answering with its index, or failing every call with `failure`. */
-function engine(index: number, calls: number[], failure?: () => Error): EngineApi {
+function engine(index: number, calls: number[], failure?: () => Error): EngineCalls {
   const answer = (): Promise<unknown> => {
     calls.push(index);
     return failure === undefined ? Promise.resolve({ engine: index }) : Promise.reject(failure());
   };
   const methods = ["getAccount", "placeOrder", "cancelOrder", "createAccount", "listTickers", "listEvents"];
-  return Object.fromEntries(methods.map((name) => [name, answer])) as unknown as EngineApi;
+  return Object.fromEntries(methods.map((name) => [name, answer])) as unknown as EngineCalls;
 }
 
 /** What grpc-js reports when nothing listens at the target. */

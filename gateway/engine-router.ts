@@ -1,12 +1,69 @@
-// Scale-out routing (docs/scale-out.md): the gateway talks to N engine processes, engine k owning the partitions
-// p % N == k. Account calls go to the owner of partitionOf(account_id), order calls to the owner of the partition
-// the order id names, new accounts round-robin (the engine mints the id in a partition it owns), and calls that
-// read no actor (catalogue, calendar, webhook events and deliveries) to any engine that answers. An engine that cannot
-// be reached is `engine_unavailable` (503), never a silent reroute: only its owner may serve a partition.
-import { Metadata, status } from "@grpc/grpc-js";
+// Scale-out routing (docs/scale-out.md): the gateway talks to N engine processes, engine k owning the
+// partitions p % N == k. Account calls go to the owner of partitionOf(account_id), order calls to the owner of
+// the partition the order id names, new accounts round-robin (the engine mints the id in a partition it owns),
+// and calls that read no actor (catalogue, calendar, webhook events and deliveries) to any engine that answers.
+// An engine that cannot be reached is `engine_unavailable` (503), never a silent reroute: only its owner may
+// serve a partition.
+import { Metadata, status, type Client } from "@grpc/grpc-js";
 import { ERROR_METADATA_KEY, ServiceError } from "../kernel/errors.js";
 import { PARTITIONS, engineOfPartition, partitionOf, partitionOfId } from "../engine/shard/partition.js";
-import type { EngineApi } from "./clients.js";
+import type { ListTickersResponse__Output } from "../proto/gen/engine/v1/ListTickersResponse.js";
+import type { ListPlansResponse__Output } from "../proto/gen/engine/v1/ListPlansResponse.js";
+import type { Account__Output } from "../proto/gen/engine/v1/Account.js";
+import type { AccountRef } from "../proto/gen/engine/v1/AccountRef.js";
+import type { AmendOrderRequest } from "../proto/gen/engine/v1/AmendOrderRequest.js";
+import type { ClosePositionRequest } from "../proto/gen/engine/v1/ClosePositionRequest.js";
+import type { CreateAccountRequest } from "../proto/gen/engine/v1/CreateAccountRequest.js";
+import type { ListClosedPositionsResponse__Output } from "../proto/gen/engine/v1/ListClosedPositionsResponse.js";
+import type { ListFillsResponse__Output } from "../proto/gen/engine/v1/ListFillsResponse.js";
+import type { ListOrdersResponse__Output } from "../proto/gen/engine/v1/ListOrdersResponse.js";
+import type { ListPositionsResponse__Output } from "../proto/gen/engine/v1/ListPositionsResponse.js";
+import type { ListRangeRequest } from "../proto/gen/engine/v1/ListRangeRequest.js";
+import type { OrderRef } from "../proto/gen/engine/v1/OrderRef.js";
+import type { OrderReply__Output } from "../proto/gen/engine/v1/OrderReply.js";
+import type { OrderResponse__Output } from "../proto/gen/engine/v1/OrderResponse.js";
+import type { PlaceOrderRequest } from "../proto/gen/engine/v1/PlaceOrderRequest.js";
+import type { Summary__Output } from "../proto/gen/engine/v1/Summary.js";
+import type { Calendar__Output } from "../proto/gen/engine/v1/Calendar.js";
+import type { GetCalendarRequest } from "../proto/gen/engine/v1/GetCalendarRequest.js";
+import type { FundingReport__Output } from "../proto/gen/engine/v1/FundingReport.js";
+import type { ListBreachesResponse__Output } from "../proto/gen/engine/v1/ListBreachesResponse.js";
+import type { ListViolationsResponse__Output } from "../proto/gen/engine/v1/ListViolationsResponse.js";
+import type { Analytics__Output } from "../proto/gen/engine/v1/Analytics.js";
+import type { OrderTestResponse__Output } from "../proto/gen/engine/v1/OrderTestResponse.js";
+import type { Delivery__Output } from "../proto/gen/engine/v1/Delivery.js";
+import type { ListDeliveriesRequest } from "../proto/gen/engine/v1/ListDeliveriesRequest.js";
+import type { ListDeliveriesResponse__Output } from "../proto/gen/engine/v1/ListDeliveriesResponse.js";
+import type { ListEventsRequest } from "../proto/gen/engine/v1/ListEventsRequest.js";
+import type { ListEventsResponse__Output } from "../proto/gen/engine/v1/ListEventsResponse.js";
+import type { RedeliverRequest } from "../proto/gen/engine/v1/RedeliverRequest.js";
+
+/** One engine's calls, as the router needs them (EngineApi in gateway/clients.ts has them). */
+export interface EngineCalls {
+  readonly client: Client;
+  listTickers(requestId: string): Promise<ListTickersResponse__Output>;
+  listPlans(requestId: string): Promise<ListPlansResponse__Output>;
+  getCalendar(request: GetCalendarRequest, requestId: string): Promise<Calendar__Output>;
+  createAccount(request: CreateAccountRequest, requestId: string): Promise<Account__Output>;
+  getAccount(ref: AccountRef, requestId: string): Promise<Account__Output>;
+  getSummary(ref: AccountRef, requestId: string): Promise<Summary__Output>;
+  listPositions(ref: AccountRef, requestId: string): Promise<ListPositionsResponse__Output>;
+  listPositionHistory(request: ListRangeRequest, requestId: string): Promise<ListClosedPositionsResponse__Output>;
+  listTrades(request: ListRangeRequest, requestId: string): Promise<ListFillsResponse__Output>;
+  listOrders(ref: AccountRef, requestId: string): Promise<ListOrdersResponse__Output>;
+  listFunding(ref: AccountRef, requestId: string): Promise<FundingReport__Output>;
+  listEvents(request: ListEventsRequest, requestId: string): Promise<ListEventsResponse__Output>;
+  listDeliveries(request: ListDeliveriesRequest, requestId: string): Promise<ListDeliveriesResponse__Output>;
+  redeliver(request: RedeliverRequest, requestId: string): Promise<Delivery__Output>;
+  listBreaches(ref: AccountRef, requestId: string): Promise<ListBreachesResponse__Output>;
+  listViolations(ref: AccountRef, requestId: string): Promise<ListViolationsResponse__Output>;
+  getAnalytics(ref: AccountRef, requestId: string): Promise<Analytics__Output>;
+  placeOrder(request: PlaceOrderRequest, requestId: string): Promise<OrderResponse__Output>;
+  cancelOrder(ref: OrderRef, requestId: string): Promise<OrderReply__Output>;
+  amendOrder(request: AmendOrderRequest, requestId: string): Promise<OrderReply__Output>;
+  closePosition(request: ClosePositionRequest, requestId: string): Promise<OrderResponse__Output>;
+  testOrder(request: PlaceOrderRequest, requestId: string): Promise<OrderTestResponse__Output>;
+}
 
 /** A gRPC failure that never reached an engine's handler (connection refused, channel down). */
 function isUnreachable(error: unknown): boolean {
@@ -21,7 +78,7 @@ function isUnreachable(error: unknown): boolean {
 export class EngineRouter {
   private next = 0;
 
-  constructor(readonly engines: readonly EngineApi[]) {
+  constructor(readonly engines: readonly EngineCalls[]) {
     if (engines.length < 1 || engines.length > PARTITIONS)
       throw new Error(`1 to ${PARTITIONS} engines, not ${engines.length}`);
   }
@@ -37,7 +94,7 @@ export class EngineRouter {
     return partition === undefined ? 0 : engineOfPartition(partition, this.engines.length);
   }
 
-  private async on<R>(index: number, call: (engine: EngineApi) => Promise<R>): Promise<R> {
+  private async on<R>(index: number, call: (engine: EngineCalls) => Promise<R>): Promise<R> {
     const engine = this.engines[index];
     if (engine === undefined) throw new Error(`no engine ${index}`);
     try {
@@ -49,7 +106,7 @@ export class EngineRouter {
   }
 
   /** Starting with the next engine in turn, the first that can be reached; engine_unavailable if none. */
-  private async any<R>(call: (engine: EngineApi) => Promise<R>): Promise<R> {
+  private async any<R>(call: (engine: EngineCalls) => Promise<R>): Promise<R> {
     const count = this.engines.length;
     const first = this.next;
     this.next = (this.next + 1) % count;
@@ -63,55 +120,55 @@ export class EngineRouter {
     }
   }
 
-  private byAccount<R>(accountId: string, call: (engine: EngineApi) => Promise<R>): Promise<R> {
+  private byAccount<R>(accountId: string, call: (engine: EngineCalls) => Promise<R>): Promise<R> {
     return this.on(this.engineOfAccount(accountId), call);
   }
 
-  private byOrder<R>(orderId: string, call: (engine: EngineApi) => Promise<R>): Promise<R> {
+  private byOrder<R>(orderId: string, call: (engine: EngineCalls) => Promise<R>): Promise<R> {
     return this.on(this.engineOfOrder(orderId), call);
   }
 
-  listTickers: EngineApi["listTickers"] = (requestId) => this.any((e) => e.listTickers(requestId));
-  listPlans: EngineApi["listPlans"] = (requestId) => this.any((e) => e.listPlans(requestId));
-  getCalendar: EngineApi["getCalendar"] = (request, requestId) => this.any((e) => e.getCalendar(request, requestId));
-  listDeliveries: EngineApi["listDeliveries"] = (request, requestId) =>
+  listTickers: EngineCalls["listTickers"] = (requestId) => this.any((e) => e.listTickers(requestId));
+  listPlans: EngineCalls["listPlans"] = (requestId) => this.any((e) => e.listPlans(requestId));
+  getCalendar: EngineCalls["getCalendar"] = (request, requestId) => this.any((e) => e.getCalendar(request, requestId));
+  listDeliveries: EngineCalls["listDeliveries"] = (request, requestId) =>
     this.any((e) => e.listDeliveries(request, requestId));
-  redeliver: EngineApi["redeliver"] = (request, requestId) => this.any((e) => e.redeliver(request, requestId));
+  redeliver: EngineCalls["redeliver"] = (request, requestId) => this.any((e) => e.redeliver(request, requestId));
 
   /** Round-robin over the engines that answer: each mints the id in a partition it owns. */
-  createAccount: EngineApi["createAccount"] = (request, requestId) =>
+  createAccount: EngineCalls["createAccount"] = (request, requestId) =>
     this.any((e) => e.createAccount(request, requestId));
 
-  getAccount: EngineApi["getAccount"] = (ref, requestId) =>
+  getAccount: EngineCalls["getAccount"] = (ref, requestId) =>
     this.byAccount(ref.account_id ?? "", (e) => e.getAccount(ref, requestId));
-  getSummary: EngineApi["getSummary"] = (ref, requestId) =>
+  getSummary: EngineCalls["getSummary"] = (ref, requestId) =>
     this.byAccount(ref.account_id ?? "", (e) => e.getSummary(ref, requestId));
-  listPositions: EngineApi["listPositions"] = (ref, requestId) =>
+  listPositions: EngineCalls["listPositions"] = (ref, requestId) =>
     this.byAccount(ref.account_id ?? "", (e) => e.listPositions(ref, requestId));
-  listPositionHistory: EngineApi["listPositionHistory"] = (request, requestId) =>
+  listPositionHistory: EngineCalls["listPositionHistory"] = (request, requestId) =>
     this.byAccount(request.account_id ?? "", (e) => e.listPositionHistory(request, requestId));
-  listTrades: EngineApi["listTrades"] = (request, requestId) =>
+  listTrades: EngineCalls["listTrades"] = (request, requestId) =>
     this.byAccount(request.account_id ?? "", (e) => e.listTrades(request, requestId));
-  listOrders: EngineApi["listOrders"] = (ref, requestId) =>
+  listOrders: EngineCalls["listOrders"] = (ref, requestId) =>
     this.byAccount(ref.account_id ?? "", (e) => e.listOrders(ref, requestId));
-  listFunding: EngineApi["listFunding"] = (ref, requestId) =>
+  listFunding: EngineCalls["listFunding"] = (ref, requestId) =>
     this.byAccount(ref.account_id ?? "", (e) => e.listFunding(ref, requestId));
-  listBreaches: EngineApi["listBreaches"] = (ref, requestId) =>
+  listBreaches: EngineCalls["listBreaches"] = (ref, requestId) =>
     this.byAccount(ref.account_id ?? "", (e) => e.listBreaches(ref, requestId));
-  listViolations: EngineApi["listViolations"] = (ref, requestId) =>
+  listViolations: EngineCalls["listViolations"] = (ref, requestId) =>
     this.byAccount(ref.account_id ?? "", (e) => e.listViolations(ref, requestId));
-  getAnalytics: EngineApi["getAnalytics"] = (ref, requestId) =>
+  getAnalytics: EngineCalls["getAnalytics"] = (ref, requestId) =>
     this.byAccount(ref.account_id ?? "", (e) => e.getAnalytics(ref, requestId));
   /** The catch-up log is committed rows of the shared database: any engine reads it, even the owner's down. */
-  listEvents: EngineApi["listEvents"] = (request, requestId) => this.any((e) => e.listEvents(request, requestId));
-  placeOrder: EngineApi["placeOrder"] = (request, requestId) =>
+  listEvents: EngineCalls["listEvents"] = (request, requestId) => this.any((e) => e.listEvents(request, requestId));
+  placeOrder: EngineCalls["placeOrder"] = (request, requestId) =>
     this.byAccount(request.account_id ?? "", (e) => e.placeOrder(request, requestId));
-  testOrder: EngineApi["testOrder"] = (request, requestId) =>
+  testOrder: EngineCalls["testOrder"] = (request, requestId) =>
     this.byAccount(request.account_id ?? "", (e) => e.testOrder(request, requestId));
-  closePosition: EngineApi["closePosition"] = (request, requestId) =>
+  closePosition: EngineCalls["closePosition"] = (request, requestId) =>
     this.byAccount(request.account_id ?? "", (e) => e.closePosition(request, requestId));
-  cancelOrder: EngineApi["cancelOrder"] = (ref, requestId) =>
+  cancelOrder: EngineCalls["cancelOrder"] = (ref, requestId) =>
     this.byOrder(ref.order_id ?? "", (e) => e.cancelOrder(ref, requestId));
-  amendOrder: EngineApi["amendOrder"] = (request, requestId) =>
+  amendOrder: EngineCalls["amendOrder"] = (request, requestId) =>
     this.byOrder(request.order_id ?? "", (e) => e.amendOrder(request, requestId));
 }
