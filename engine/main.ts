@@ -73,7 +73,11 @@ export async function startEngine(
   // Scale-out (docs/scale-out.md): lease every owned partition before loading it; a live lease of another
   // engine is waited out, never taken. The shards' appends are fenced by these leases.
   const owner = `engine-${settings.ENGINE_INDEX}-${randomUUID()}`;
-  let onLost = (): void => undefined;
+  // Set once the engine is up; a loss reported before that is handled then (the shards serve nothing meanwhile).
+  let lostEarly = false;
+  let onLost = (): void => {
+    lostEarly = true;
+  };
   const held = await (async () => {
     await migrateEngine(db.pool);
     return holdPartitions(
@@ -312,6 +316,7 @@ export async function startEngine(
       log.error({ owner }, "partition leases lost; stopping the engine");
       void stopOnce().finally(() => process.exit(1));
     });
+  if (lostEarly) onLost();
   return {
     grpcPort,
     adminPort: admin.port,
