@@ -35,6 +35,26 @@ describe("engine settings", () => {
     });
   });
 
+  it("webhook settings: documented defaults, a schedule list, and refusals", () => {
+    expect(loadEngineSettings({})).toMatchObject({
+      WEBHOOKS_ENABLED: true,
+      WEBHOOK_ALLOW_PRIVATE: false,
+      WEBHOOK_TIMEOUT_MS: 10_000,
+      WEBHOOK_POLL_MS: 200,
+      WEBHOOK_RETENTION_DAYS: 30,
+      WEBHOOK_RETRY_SCHEDULE_MS: [
+        0, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000,
+      ],
+    });
+    expect(loadEngineSettings({ WEBHOOK_RETRY_SCHEDULE_MS: "0, 100,200" }).WEBHOOK_RETRY_SCHEDULE_MS).toEqual([
+      0, 100, 200,
+    ]);
+    for (const bad of [",", "0,-1", "0,1.5", "soon", "0,,5"]) {
+      expect(() => loadEngineSettings({ WEBHOOK_RETRY_SCHEDULE_MS: bad }), bad).toThrow(ConfigError);
+    }
+    expect(() => loadEngineSettings({ WEBHOOK_TIMEOUT_MS: "50" })).toThrow(ConfigError);
+  });
+
   it("name every bad setting in one error", () => {
     let caught: unknown;
     try {

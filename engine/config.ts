@@ -61,11 +61,11 @@ export const engineSettingsSchema = z
     WEBHOOK_RETRY_SCHEDULE_MS: z
       .string()
       .default(DEFAULT_SCHEDULE_MS.join(","))
-      .transform((v) => v.split(",").map((part) => Number(part.trim())))
       .refine(
-        (delays) => delays.length > 0 && delays.length <= 50 && delays.every((d) => Number.isInteger(d) && d >= 0),
+        (v) => v.split(",").length <= 50 && v.split(",").every((part) => /^\s*\d+\s*$/.test(part)),
         "must be a comma-separated list of 1 to 50 whole milliseconds",
-      ),
+      )
+      .transform((v) => v.split(",").map((part) => Number(part.trim()))),
     /** How often the dispatcher polls the outbox and the due deliveries. */
     WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
     /** Settled webhook events older than this many days are deleted (the catch-up endpoint reaches this far). */

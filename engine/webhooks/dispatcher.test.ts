@@ -10,6 +10,7 @@ import { freshDatabase, silentLog } from "../shard/test-support.js";
 import { Journal, type OutboxRow } from "../store/journal.js";
 import { migrateEngine } from "../store/schema.js";
 import {
+  DEFAULT_SCHEDULE_MS,
   WebhookDispatcher,
   jittered,
   nextStep,
@@ -482,6 +483,13 @@ describe("store", () => {
 });
 
 describe("schedule arithmetic", () => {
+  it("defaults to the documented schedule: at once, 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h", () => {
+    const s = 1_000;
+    const min = 60 * s;
+    const h = 60 * min;
+    expect(DEFAULT_SCHEDULE_MS).toEqual([0, 5 * s, 30 * s, 2 * min, 10 * min, 30 * min, h, 3 * h, 6 * h, 12 * h]);
+  });
+
   it("jitters ±10% and never delays an immediate attempt", () => {
     expect(jittered(0, () => 1)).toBe(0);
     expect(jittered(10_000, () => 0)).toBe(9_000);
