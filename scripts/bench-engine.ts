@@ -20,6 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { median, round } from "./bench-engine-load.js";
+import { table } from "./bench-report.js";
 import {
   benchCore,
   CONNECTIONS,
@@ -46,7 +47,6 @@ import {
   SHARD_RESOURCE_LIMITS,
   startHttpSession,
   SYMBOL,
-  table,
   TARGETS,
   warmUp,
   WARMUP_MS,

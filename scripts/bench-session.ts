@@ -28,6 +28,7 @@ import {
   type RunResult,
 } from "./bench-engine-load.js";
 import type { ServerMessage, ServerRole } from "./bench-engine-server.js";
+import { table } from "./bench-report.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const SERVER_SCRIPT = path.join(ROOT, "scripts", "bench-engine-server.ts");
@@ -806,15 +807,6 @@ export function openSummary(id: string, measured: Measured, description: string)
 }
 
 // ---------------------------------------------------------------- report
-
-export function table(rows: (string | number)[][]): string {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((row) => String(row[c] ?? "").length))) ?? [];
-  const line = (row: (string | number)[]): string =>
-    `| ${row.map((cell, c) => String(cell).padEnd(widths[c] ?? 0)).join(" | ")} |`;
-  const [head, ...body] = rows;
-  if (head === undefined) return "";
-  return [line(head), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...body.map(line)].join("\n");
-}
 
 export const cpuText = (cpu: Record<Label, number>): string =>
   Object.entries(cpu)

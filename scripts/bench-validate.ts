@@ -21,6 +21,7 @@ import { openDatabase } from "../kernel/db.js";
 import { CHANNEL_OPTIONS, outgoingMetadata } from "../kernel/grpc.js";
 import { createLogger } from "../kernel/log.js";
 import { createRegistry } from "../kernel/metrics.js";
+import { isEntryPoint } from "../kernel/process.js";
 import { migrate, readMigrations } from "../kernel/migrate.js";
 import { createWalletClient } from "../kernel/wallet-codec.js";
 import type { CreateApiKeyResponse__Output } from "../proto/gen/wallet/v1/CreateApiKeyResponse.js";
@@ -66,8 +67,8 @@ const DEADLINE_MS = 10_000;
 /** The cross-check: rounds of `pairs` empty + validate calls, alternating one by one. */
 const ALTERNATING = { rounds: 8, pairs: 1_000 };
 
-const TARGET_IN_PROCESS_PER_SECOND = 200_000;
-const TARGET_P99_RATIO = 1.2;
+export const TARGET_IN_PROCESS_PER_SECOND = 200_000;
+export const TARGET_P99_RATIO = 1.2;
 
 // ---------------------------------------------------------------- keys and the request mix
 
@@ -210,7 +211,7 @@ const round = (value: number, digits = 3): number => Number(value.toFixed(digits
 
 // ---------------------------------------------------------------- 1. in process
 
-interface InProcessResult {
+export interface InProcessResult {
   keys: number;
   mix: typeof MIX;
   roundMs: number;
@@ -221,7 +222,7 @@ interface InProcessResult {
   nsPerValidation: number;
 }
 
-async function benchInProcess(): Promise<InProcessResult> {
+export async function benchInProcess(): Promise<InProcessResult> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-validate-inproc-"));
   const log = createLogger("wallet", "error");
   const db = await openDatabase({ url: undefined, dataDir, embeddedName: "pglite-wallet", poolSize: 10, log });
@@ -454,7 +455,7 @@ async function measureWithCost(
   return measured;
 }
 
-interface MethodSummary {
+export interface MethodSummary {
   /** Medians across rounds (max: the largest seen). */
   p50Ms: number;
   p90Ms: number;
@@ -468,7 +469,7 @@ interface MethodSummary {
   rounds: (LatencyStats & { cost: RoundCost | undefined })[];
 }
 
-interface ModeResult {
+export interface ModeResult {
   name: string;
   concurrency: number;
   callsPerRound: number;
@@ -517,7 +518,7 @@ function summarize(measured: Measured[]): MethodSummary {
 const identity = (value: Buffer): Buffer => value;
 const EMPTY_REQUEST = Buffer.alloc(0);
 
-interface GrpcResult {
+export interface GrpcResult {
   keys: number;
   internalToken: boolean;
   roundsPerMethod: number;
@@ -550,7 +551,7 @@ function compare(
   };
 }
 
-async function benchGrpc(): Promise<GrpcResult> {
+export async function benchGrpc(): Promise<GrpcResult> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-validate-grpc-"));
   const token = randomBytes(24).toString("hex");
   const children: Child[] = [];
@@ -892,9 +893,11 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `bench:validate failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exitCode = 1;
-});
+if (isEntryPoint(import.meta.url)) {
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `bench:validate failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  });
+}
