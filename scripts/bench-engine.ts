@@ -41,11 +41,14 @@ import {
   ROOT,
   ROUND_MS,
   ROUNDS,
+  loadAverage,
+  machine,
   runMain,
   say,
   SELL_LIMIT,
   SHARD_RESOURCE_LIMITS,
   startHttpSession,
+  summaryOf,
   SYMBOL,
   TARGETS,
   warmUp,
@@ -58,11 +61,6 @@ const RESULTS_FILE = path.join(ROOT, "bench", "engine-results.json");
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const loadAverage = (): string =>
-    os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" ");
   const loadStart = loadAverage();
   const cpuModel = os.cpus()[0]?.model ?? "unknown";
   say(`bench:engine on Node ${process.version}, ${os.cpus().length} × ${cpuModel}, load average ${loadStart}`);
@@ -84,11 +82,7 @@ async function main(): Promise<void> {
   const { e2e, labels, feed, orderTargets: targets } = session;
   await warmUp(targets, feed);
   const summaries = await interleavedRounds(targets, labels, feed, ROUNDS);
-  const get = (id: string): TargetSummary => {
-    const summary = summaries.get(id);
-    if (summary === undefined) throw new Error(`no summary for ${id}`);
-    return summary;
-  };
+  const get = (id: string): TargetSummary => summaryOf(summaries, id);
   const bare = get("bare");
   const ceiling = get("ceiling");
   const e2eLimit = get("e2e-limit");
@@ -142,12 +136,7 @@ async function main(): Promise<void> {
     },
   };
   const results = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpu: cpuModel,
-    cpus: os.cpus().length,
-    platform: `${os.platform()} ${os.release()}`,
-    loadAverage: { start: loadStart, end: loadEnd },
+    ...machine(loadStart, loadEnd),
     settings: {
       core: CORE,
       coreThread: { kind: core.thread, resourceLimits: core.resourceLimits },

@@ -17,12 +17,12 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { newKey, v1, type CreatedKey } from "../test/harness/client.js";
 import { marketClient, type Market } from "../test/harness/market.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../test/harness/otlp.js";
 import { startPostgres } from "../test/harness/postgres.js";
 import { startRedis } from "../test/harness/redis.js";
 import { startStack, type Stack } from "../test/harness/stack.js";
+import { createAccounts, type BenchAccount } from "./bench-session.js";
 import {
   childProcesses,
   closedLoop,
@@ -36,8 +36,6 @@ import {
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RESULTS_FILE = path.join(ROOT, "bench", "ops-results.json");
 
-/** Challenge 200K: margin enough for every order below. */
-const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
 const SYMBOL = "BTC-USD";
 const MARK = 50_000;
 const QUANTITY = "0.001";
@@ -77,10 +75,7 @@ const CONFIGS: readonly Config[] = [
   },
 ];
 
-interface Account {
-  accountId: string;
-  key: CreatedKey;
-}
+type Account = BenchAccount;
 
 interface Running {
   config: Config;
@@ -115,14 +110,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.stderr.write(`\n${signal}: stopping everything this run started\n`);
     void cleanupAll().finally(() => process.exit(130));
   });
-}
-
-async function inParallel(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < count) await task(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
 
 /** A fresh database on the server of `adminUrl`, one per stack (each engine owns every partition of its own). */
@@ -198,24 +185,12 @@ async function startConfig(config: Config, index: number, pgUrl: string, redisUr
   const gateway = stack.gateways[0];
   if (gateway === undefined) throw new Error("no gateway");
   await market.push({ [SYMBOL]: MARK });
-  const keys: CreatedKey[] = [];
-  await inParallel(USERS, 4, async (u) => {
-    keys[u] = await newKey(gateway.api, `ops-${index}-user-${u}`, {
-      label: "ops",
-      permissions: ["READ_ONLY", "TRADE"],
-    });
-  });
-  const accounts: Account[] = [];
-  await inParallel(USERS * ACCOUNTS_PER_USER, 8, async (i) => {
-    const key = keys[i % USERS];
-    if (key === undefined) throw new Error("missing key");
-    const created = await v1(gateway.v1, "/v1/account", key, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ plan_id: PLAN_ID, label: `ops ${i}` }),
-    });
-    if (created.status !== 201) throw new Error(`account creation: ${created.status} ${JSON.stringify(created.body)}`);
-    accounts[i] = { accountId: String(created.body.account_id), key };
+  const accounts = await createAccounts(gateway, {
+    prefix: `ops-${index}`,
+    users: USERS,
+    accountsPerUser: ACCOUNTS_PER_USER,
+    concurrency: 8,
+    permissions: ["READ_ONLY", "TRADE"],
   });
   const port = Number(new URL(gateway.v1).port);
   return { config, stack, market, accounts, target: orderTarget(config.id, port, accounts) } satisfies Running;

@@ -14,7 +14,8 @@ import { newKey, v1, type CreatedKey } from "../test/harness/client.js";
 import { marketClient, type Market } from "../test/harness/market.js";
 import { startPostgres } from "../test/harness/postgres.js";
 import { startRedis } from "../test/harness/redis.js";
-import { startStack, type Stack } from "../test/harness/stack.js";
+import { startStack, type GatewayEndpoints, type Stack } from "../test/harness/stack.js";
+import type { Scope } from "../kernel/scopes.js";
 import type { CoreBenchOptions, CoreBenchResult, CoreMessage } from "./bench-engine-core.js";
 import {
   childProcesses,
@@ -207,6 +208,24 @@ export function runMain(name: string, main: () => Promise<void>): void {
     .finally(() => cleanupAll().then(killLeftChildren));
 }
 
+/** The machine a run is on, and its load average (1, 5, 15 min) at the start and the end. */
+export function machine(loadStart: string, loadEnd: string) {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: os.cpus()[0]?.model ?? "unknown",
+    cpus: os.cpus().length,
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverage: { start: loadStart, end: loadEnd },
+  };
+}
+
+export const loadAverage = (): string =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
 export const say = (line: string): void => {
   process.stdout.write(line + "\n");
 };
@@ -304,6 +323,31 @@ export async function inParallel(count: number, limit: number, task: (i: number)
   await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
 
+/** `users` keys (one user each) and `accountsPerUser` accounts per key on PLAN_ID, through the gateway. */
+export async function createAccounts(
+  gateway: GatewayEndpoints,
+  options: { prefix: string; users: number; accountsPerUser: number; concurrency: number; permissions: Scope[] },
+): Promise<BenchAccount[]> {
+  const { prefix, users } = options;
+  const keys: CreatedKey[] = [];
+  await inParallel(users, 4, async (u) => {
+    keys[u] = await newKey(gateway.api, `${prefix}-user-${u}`, { label: prefix, permissions: options.permissions });
+  });
+  const accounts: BenchAccount[] = [];
+  await inParallel(users * options.accountsPerUser, options.concurrency, async (i) => {
+    const key = keys[i % users];
+    if (key === undefined) throw new Error("missing key");
+    const created = await v1(gateway.v1, "/v1/account", key, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ plan_id: PLAN_ID, label: `${prefix} ${i}` }),
+    });
+    if (created.status !== 201) throw new Error(`account creation: ${created.status} ${JSON.stringify(created.body)}`);
+    accounts[i] = { accountId: String(created.body.account_id), key };
+  });
+  return accounts;
+}
+
 export async function startE2e(): Promise<E2eSetup> {
   const started = performance.now();
   const postgres = await stoppedAtCleanup("postgres", startPostgres());
@@ -328,24 +372,12 @@ export async function startE2e(): Promise<E2eSetup> {
   if (gateway === undefined) throw new Error("no gateway");
   await market.push({ [SYMBOL]: MARK });
 
-  const keys: CreatedKey[] = [];
-  await inParallel(E2E_USERS, 4, async (u) => {
-    keys[u] = await newKey(gateway.api, `bench-user-${u}`, {
-      label: "bench",
-      permissions: ["READ_ONLY", "TRADE", "MANAGE_ORDERS"],
-    });
-  });
-  const accounts: BenchAccount[] = [];
-  await inParallel(E2E_USERS * ACCOUNTS_PER_USER, 16, async (i) => {
-    const key = keys[i % E2E_USERS];
-    if (key === undefined) throw new Error("missing key");
-    const created = await v1(gateway.v1, "/v1/account", key, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ plan_id: PLAN_ID, label: `bench ${i}` }),
-    });
-    if (created.status !== 201) throw new Error(`account creation: ${created.status} ${JSON.stringify(created.body)}`);
-    accounts[i] = { accountId: String(created.body.account_id), key };
+  const accounts = await createAccounts(gateway, {
+    prefix: "bench",
+    users: E2E_USERS,
+    accountsPerUser: ACCOUNTS_PER_USER,
+    concurrency: 16,
+    permissions: ["READ_ONLY", "TRADE", "MANAGE_ORDERS"],
   });
   return { stack, market, accounts, setupSeconds: round((performance.now() - started) / 1000, 1) };
 }
@@ -479,6 +511,11 @@ export class CancelPool {
     return this.orders.length - this.taken;
   }
 
+  /** Orders handed out to cancel so far. */
+  get used(): number {
+    return this.taken;
+  }
+
   /** Adds the order of a place-order answer; returns a problem when the answer is not a resting order. */
   add(body: string): string | undefined {
     const parsed = JSON.parse(body) as { order?: { order_id?: unknown; account_id?: unknown; status?: unknown } };
@@ -581,6 +618,13 @@ export async function interleavedRounds(
     }
   }
   return new Map(targets.map((t) => [t.id, summarize(t.id, t.description, measured.get(t.id) ?? [])]));
+}
+
+/** The summary of target `id` (thrown when the rounds did not measure it). */
+export function summaryOf(summaries: ReadonlyMap<string, TargetSummary>, id: string): TargetSummary {
+  const summary = summaries.get(id);
+  if (summary === undefined) throw new Error(`no summary for ${id}`);
+  return summary;
 }
 
 /** An open-loop run of `t` at `rate` for `ms`, with the CPU split. */
