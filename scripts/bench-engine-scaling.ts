@@ -77,8 +77,8 @@ function setup(accounts: number): Book {
 }
 
 /** Nanoseconds per account per price update, over one round of updates. */
-function round(book: Book, step: number): number {
-  const updates = WORK_PER_ROUND / book.states.length;
+function round(book: Book, step: number, work: number): number {
+  const updates = work / book.states.length;
   gc();
   const started = process.hrtime.bigint();
   for (let u = 0; u < updates; u++) {
@@ -90,7 +90,7 @@ function round(book: Book, step: number): number {
     for (let a = 0; a < book.states.length; a++) run(book, a, { type: "MarketUpdate", symbols });
   }
   const elapsed = Number(process.hrtime.bigint() - started);
-  return elapsed / WORK_PER_ROUND;
+  return elapsed / work;
 }
 
 function median(values: readonly number[]): number {
@@ -109,18 +109,24 @@ export interface ScalingResult {
   target: number;
 }
 
-/** Interleaved rounds of the two sizes after a warm-up round each; `log` gets a line per round. */
-export function benchScaling(log: (line: string) => void): ScalingResult {
+/**
+ * Interleaved rounds of the two sizes after a warm-up round each; `log` gets a line per round. Longer and more
+ * rounds than the defaults keep a busy machine's scheduling out of the median.
+ */
+export function benchScaling(
+  log: (line: string) => void,
+  { rounds = ROUNDS, workPerRound = WORK_PER_ROUND }: { rounds?: number; workPerRound?: number } = {},
+): ScalingResult {
   const books = new Map(SIZES.map((size) => [size, setup(size)] as const));
   const samples = new Map<number, number[]>(SIZES.map((size) => [size, []]));
   // One warm-up round each, then interleaved rounds (order reversed every other round).
-  for (const size of SIZES) round(books.get(size) as Book, 0);
-  for (let r = 1; r <= ROUNDS; r++) {
+  for (const size of SIZES) round(books.get(size) as Book, 0, workPerRound);
+  for (let r = 1; r <= rounds; r++) {
     const order = r % 2 === 0 ? [...SIZES].reverse() : SIZES;
     for (const size of order) {
-      const ns = round(books.get(size) as Book, r);
+      const ns = round(books.get(size) as Book, r, workPerRound);
       samples.get(size)?.push(ns);
-      log(`scaling ${size} accounts round ${r}/${ROUNDS}: ${(ns / 1000).toFixed(3)} µs per account per update`);
+      log(`scaling ${size} accounts round ${r}/${rounds}: ${(ns / 1000).toFixed(3)} µs per account per update`);
     }
   }
   const perAccount = Object.fromEntries(
@@ -131,8 +137,8 @@ export function benchScaling(log: (line: string) => void): ScalingResult {
     date: new Date().toISOString(),
     node: process.version,
     description: "one BTC-USD price update per round step; every account holds a 0.01 BTC position and a resting LIMIT",
-    accountUpdatesPerRound: WORK_PER_ROUND,
-    rounds: ROUNDS,
+    accountUpdatesPerRound: workPerRound,
+    rounds,
     nsPerAccountPerUpdate: { median: perAccount, samples: Object.fromEntries(samples) },
     ratio10kTo1k: Math.round(ratio * 1000) / 1000,
     target: 1.3,

@@ -45,15 +45,17 @@ describe("figureTable", () => {
   it("writes median, spread, ratios and whether the target is met", () => {
     const text = figureTable([
       { figure: "ceiling", unit: "req/s", values: [2600, 2700, 2800], toCeiling: 1, toBare: 0.0527 },
+      { figure: "get", unit: "req/s", values: [2000], toCeiling: 0.74, toCeilingPerRound: [0.7, 0.81, 0.6] },
       { figure: "p99", unit: "ms", values: [30, 25, 40], target: { text: "≤ 20", ok: false } },
       { figure: "ratio", unit: "×", values: [1.07], target: { text: "≤ 1.3", ok: true } },
     ]);
     const lines = text.split("\n");
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
     expect(lines[2]).toMatch(/^\| ceiling +\| req\/s \| 2,700 +\| 2,600–2,800 \(3\) +\| 1\.00 +\| 0\.05 +\| +\| +\|$/);
-    expect(lines[3]).toContain("| 30 ");
-    expect(lines[3]).toContain("25–40 (3)");
-    expect(lines[3]).toContain("**missed**");
-    expect(lines[4]).toContain("| met ");
+    expect(lines[3]).toContain("| 0.74 (0.60–0.81) ");
+    expect(lines[4]).toContain("| 30 ");
+    expect(lines[4]).toContain("25–40 (3)");
+    expect(lines[4]).toContain("**missed**");
+    expect(lines[5]).toContain("| met ");
   });
 });

@@ -67,6 +67,8 @@ export interface FigureRow {
   values: readonly number[];
   /** Median over the architecture ceiling's median, and over bare node:http's (throughput figures only). */
   toCeiling?: number;
+  /** This figure's round over the ceiling's round next to it, per round: the ratio's spread. */
+  toCeilingPerRound?: readonly number[];
   toBare?: number;
   target?: { text: string; ok: boolean };
 }
@@ -74,7 +76,16 @@ export interface FigureRow {
 /** The summary table: figure, median, spread (min–max over n), ratios, target, met. */
 export function figureTable(rows: readonly FigureRow[]): string {
   return table([
-    ["figure", "unit", "median", "spread: min–max (n)", "× arch. ceiling", "× bare node:http", "target", "met?"],
+    [
+      "figure",
+      "unit",
+      "median",
+      "spread: min–max (n)",
+      "× arch. ceiling (per round)",
+      "× bare node:http",
+      "target",
+      "met?",
+    ],
     ...rows.map((row) => {
       const s = spread(row.values);
       return [
@@ -82,7 +93,9 @@ export function figureTable(rows: readonly FigureRow[]): string {
         row.unit,
         formatValue(s.median),
         s.n === 0 ? "-" : `${formatValue(s.min)}–${formatValue(s.max)} (${s.n})`,
-        formatRatio(row.toCeiling),
+        row.toCeilingPerRound === undefined || row.toCeilingPerRound.length === 0
+          ? formatRatio(row.toCeiling)
+          : `${formatRatio(row.toCeiling)} (${formatRatio(spread(row.toCeilingPerRound).min)}–${formatRatio(spread(row.toCeilingPerRound).max)})`,
         formatRatio(row.toBare),
         row.target?.text ?? "",
         row.target === undefined ? "" : row.target.ok ? "met" : "**missed**",
