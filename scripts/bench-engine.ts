@@ -14,7 +14,9 @@
 // request, and the rounds of the four targets are interleaved (order reversed every other round), so load
 // from elsewhere on the machine lands on all of them alike. CPU time of every process tree is read from /proc
 // around each round, to split a request's cost by process.
-// Prints a table and writes bench/engine-results.json. The targets are reported, not asserted.
+// Prints a table and writes bench/engine-results.json. The targets are reported, not asserted. The servers,
+// the stack, the requests and the rounds are scripts/bench-session.ts, shared with `npm run bench`, which
+// runs all of this plus the GET, cancel, validation and scaling figures in one session.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
