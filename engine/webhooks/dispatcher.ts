@@ -259,20 +259,24 @@ export class WebhookDispatcher {
     target: WebhookTarget | undefined,
   ): Promise<void> {
     if (target === undefined) {
-      const ended = await this.options.store.endPendingOfKey(keyId, "canceled", NOT_LISTED, this.now());
-      this.options.metrics?.delivered("canceled", ended);
+      await this.cancelKey(keyId);
       return;
     }
     for (const delivery of deliveries) {
       if (this.stopped) return; // the lease runs out and the delivery is claimed again
       if (!(await this.stillListed(keyId))) {
-        const ended = await this.options.store.endPendingOfKey(keyId, "canceled", NOT_LISTED, this.now());
-        this.options.metrics?.delivered("canceled", ended);
+        await this.cancelKey(keyId);
         return;
       }
       const stop = await this.attempt(delivery, target);
       if (stop) return;
     }
+  }
+
+  /** The wallet no longer lists the key: its pending deliveries end without an attempt. */
+  private async cancelKey(keyId: string): Promise<void> {
+    const ended = await this.options.store.endPendingOfKey(keyId, "canceled", NOT_LISTED, this.now());
+    this.options.metrics?.delivered("canceled", ended);
   }
 
   /**

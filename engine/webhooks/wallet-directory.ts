@@ -1,7 +1,7 @@
 // The dispatcher's view of the wallet: GetWebhookTargets and DisableWebhook over wallet.v1, with the internal
 // token. The secrets it returns stay in memory for one dispatch round and are never logged.
 import * as grpc from "@grpc/grpc-js";
-import { CHANNEL_OPTIONS, outgoingMetadata } from "../../kernel/grpc.js";
+import { CHANNEL_OPTIONS, call, outgoingMetadata } from "../../kernel/grpc.js";
 import { createWalletClient } from "../../kernel/wallet-codec.js";
 import type { GetWebhookTargetsResponse__Output } from "../../proto/gen/wallet/v1/GetWebhookTargetsResponse.js";
 import type { WatchStream } from "../../gateway/key-cache.js";
@@ -25,26 +25,13 @@ export interface WalletDirectory extends KeyDirectory {
 
 export function walletDirectory(target: string, token: string | undefined): WalletDirectory {
   const client = createWalletClient(target, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
-  const unary = <Req, Res>(
-    start: (req: Req, m: grpc.Metadata, o: grpc.CallOptions, cb: grpc.requestCallback<Res>) => unknown,
-    request: Req,
-  ): Promise<Res> =>
-    new Promise((resolve, reject) => {
-      start(request, outgoingMetadata(undefined, token), { deadline: Date.now() + DEADLINE_MS }, (error, response) => {
-        if (error) reject(error);
-        else if (response === undefined) reject(new Error("empty gRPC response"));
-        else resolve(response);
-      });
-    });
-
   const fetch = async (userIds: readonly string[], keyIds: readonly string[]): Promise<WebhookTarget[]> => {
-    const reply = await unary<
-      { user_ids: readonly string[]; key_ids: readonly string[] },
-      GetWebhookTargetsResponse__Output
-    >((req, m, o, cb) => client.GetWebhookTargets(req as { user_ids: string[]; key_ids: string[] }, m, o, cb), {
-      user_ids: userIds,
-      key_ids: keyIds,
-    });
+    const reply = await call<{ user_ids: string[]; key_ids: string[] }, GetWebhookTargetsResponse__Output>(
+      (req, m, o, cb) => client.GetWebhookTargets(req, m, o, cb),
+      { user_ids: [...userIds], key_ids: [...keyIds] },
+      outgoingMetadata(undefined, token),
+      DEADLINE_MS,
+    );
     return reply.targets.map((t) => ({ apiKeyId: t.api_key_id, userId: t.user_id, url: t.url, secret: t.secret }));
   };
 
@@ -56,9 +43,12 @@ export function walletDirectory(target: string, token: string | undefined): Wall
       return found;
     },
     async disable(apiKeyId) {
-      await unary((req: { api_key_id: string }, m, o, cb) => client.DisableWebhook(req, m, o, cb), {
-        api_key_id: apiKeyId,
-      });
+      await call(
+        (req: { api_key_id: string }, m, o, cb) => client.DisableWebhook(req, m, o, cb),
+        { api_key_id: apiKeyId },
+        outgoingMetadata(undefined, token),
+        DEADLINE_MS,
+      );
     },
     watch() {
       return client.WatchKeys(outgoingMetadata(undefined, token));
