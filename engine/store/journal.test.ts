@@ -1,30 +1,10 @@
 import { randomUUID } from "node:crypto";
-import pg from "pg";
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
-import { freshDatabase } from "../shard/test-support.js";
+import { describe, expect, it } from "vitest";
 import { Journal, isDuplicateSeq, type StoredEvent } from "./journal.js";
 import { migrateEngine } from "./schema.js";
+import { migratedEngineDatabase } from "./test-database.js";
 
-let server: PostgresServer;
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  server = await startPostgres();
-});
-
-afterAll(async () => {
-  await server.stop();
-});
-
-beforeEach(async () => {
-  pool = new pg.Pool({ connectionString: await freshDatabase(server.url), max: 2 });
-  await migrateEngine(pool);
-});
-
-afterEach(async () => {
-  await pool.end();
-});
+const db = migratedEngineDatabase(2);
 
 function events(
   accountId: string,
@@ -41,8 +21,8 @@ function events(
 
 describe("migrations", () => {
   it("applies each engine migration once under service engine", async () => {
-    expect(await migrateEngine(pool)).toEqual([]);
-    const applied = await pool.query<{ version: number; name: string }>(
+    expect(await migrateEngine(db.pool)).toEqual([]);
+    const applied = await db.pool.query<{ version: number; name: string }>(
       "SELECT version, name FROM schema_migrations WHERE service = 'engine' ORDER BY version",
     );
     expect(applied.rows).toEqual([
@@ -56,7 +36,7 @@ describe("migrations", () => {
 
 describe("Journal", () => {
   it("appends a batch in one transaction and reads it back per partition, in seq order, page by page", async () => {
-    const journal = new Journal(pool, 3);
+    const journal = new Journal(db.pool, 3);
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     await journal.append(
       [
@@ -81,7 +61,7 @@ describe("Journal", () => {
   });
 
   it("refuses a duplicate (account, seq) and keeps none of that append", async () => {
-    const journal = new Journal(pool);
+    const journal = new Journal(db.pool);
     const a = randomUUID();
     const b = randomUUID();
     await journal.append([{ accountId: a, userId: "u", partition: 0 }], events(a, 1, 2));
@@ -92,14 +72,14 @@ describe("Journal", () => {
         (e: unknown) => e,
       );
     expect(isDuplicateSeq(error)).toBe(true);
-    const rows = await pool.query("SELECT 1 FROM engine_accounts WHERE account_id = $1", [b]);
+    const rows = await db.pool.query("SELECT 1 FROM engine_accounts WHERE account_id = $1", [b]);
     expect(rows.rowCount).toBe(0);
-    const count = await pool.query<{ n: string }>("SELECT count(*) AS n FROM engine_events");
+    const count = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM engine_events");
     expect(count.rows[0]?.n).toBe("2");
   });
 
   it("writes the outbox rows in the same statement as their events: all of them or none", async () => {
-    const journal = new Journal(pool);
+    const journal = new Journal(db.pool);
     const [a, b] = [randomUUID(), randomUUID()];
     const at = Date.parse("2026-11-25T12:00:00.123Z");
     const row = (accountId: string, sequence: number) => ({
@@ -112,7 +92,7 @@ describe("Journal", () => {
       data: JSON.stringify({ n: sequence, text: 'quotes " and \\ backslashes' }),
     });
     await journal.append([{ accountId: a, userId: "u", partition: 0 }], events(a, 1, 2), [row(a, 1), row(a, 2)]);
-    const stored = await pool.query<{ sequence: string; created_at: Date; data: unknown; fanned_out: boolean }>(
+    const stored = await db.pool.query<{ sequence: string; created_at: Date; data: unknown; fanned_out: boolean }>(
       "SELECT sequence, created_at, data, fanned_out FROM engine_outbox WHERE account_id = $1 ORDER BY sequence",
       [a],
     );
@@ -129,17 +109,17 @@ describe("Journal", () => {
         [row(b, 1), row(a, 3)],
       ),
     ).rejects.toThrow();
-    const count = await pool.query<{ n: string }>("SELECT count(*) AS n FROM engine_outbox");
+    const count = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM engine_outbox");
     expect(count.rows[0]?.n).toBe("2");
 
     // A duplicate outbox sequence fails the events with it.
     await expect(journal.append([], events(a, 3, 1), [row(a, 2)])).rejects.toThrow();
-    const events3 = await pool.query("SELECT 1 FROM engine_events WHERE account_id = $1 AND seq = 3", [a]);
+    const events3 = await db.pool.query("SELECT 1 FROM engine_events WHERE account_id = $1 AND seq = 3", [a]);
     expect(events3.rowCount).toBe(0);
   });
 
   it("refuses events of an account it has no row for", async () => {
-    const journal = new Journal(pool);
+    const journal = new Journal(db.pool);
     await expect(journal.append([], events(randomUUID(), 1, 1))).rejects.toThrow(/foreign key/);
   });
 });

@@ -1,34 +1,13 @@
 // The engine's lease keeper on a real PostgreSQL: it waits out a live owner instead of stealing, serves only
 // while a renewal succeeded within the lease's time to live, reports a takeover once, and releases on stop.
 import { Writable } from "node:stream";
-import pg from "pg";
 import { pino } from "pino";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
-import { freshDatabase } from "../shard/test-support.js";
+import { describe, expect, it } from "vitest";
 import { holdPartitions, type LeaseKeeperOptions } from "./lease-keeper.js";
 import { PartitionLeases, readLeases } from "./leases.js";
-import { migrateEngine } from "./schema.js";
+import { migratedEngineDatabase } from "./test-database.js";
 
-let server: PostgresServer;
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  server = await startPostgres();
-});
-
-afterAll(async () => {
-  await server.stop();
-});
-
-beforeEach(async () => {
-  pool = new pg.Pool({ connectionString: await freshDatabase(server.url), max: 4 });
-  await migrateEngine(pool);
-});
-
-afterEach(async () => {
-  await pool.end();
-});
+const db = migratedEngineDatabase();
 
 /** A logger whose lines the test can read. */
 function capturingLog(): { log: LeaseKeeperOptions["log"]; lines: string[] } {
@@ -48,7 +27,7 @@ const until = async (condition: () => boolean | Promise<boolean>): Promise<void>
 
 function options(owner: string, partitions: number[], overrides: Partial<LeaseKeeperOptions> = {}): LeaseKeeperOptions {
   return {
-    leases: new PartitionLeases(pool, owner, 60_000),
+    leases: new PartitionLeases(db.pool, owner, 60_000),
     partitions,
     ttlMs: 60_000,
     renewMs: 20,
@@ -61,14 +40,14 @@ function options(owner: string, partitions: number[], overrides: Partial<LeaseKe
 
 describe("holdPartitions", () => {
   it("waits while another live engine holds a partition, and holds everything once that lease expired", async () => {
-    await new PartitionLeases(pool, "engine-0-old", 60_000).acquire([2]);
+    await new PartitionLeases(db.pool, "engine-0-old", 60_000).acquire([2]);
     const { log, lines } = capturingLog();
     const holding = holdPartitions(options("engine-0-new", [0, 2], { log }), new AbortController().signal);
     await until(() => lines.some((line) => line.includes("waiting for their leases to expire")));
     expect(lines.find((line) => line.includes("waiting"))).toContain("engine-0-old");
     // Still the old owner's: waiting never steals.
-    expect((await readLeases(pool, [2]))[0]?.owner).toBe("engine-0-old");
-    await pool.query("UPDATE engine_partition_leases SET expires_at = now() WHERE partition = 2");
+    expect((await readLeases(db.pool, [2]))[0]?.owner).toBe("engine-0-old");
+    await db.pool.query("UPDATE engine_partition_leases SET expires_at = now() WHERE partition = 2");
     const held = await holding;
     expect(held.fence).toEqual({ owner: "engine-0-new", epochs: { 0: 1, 2: 2 } });
     expect(held.serving()).toBe(true);
@@ -99,14 +78,14 @@ describe("holdPartitions", () => {
       }),
       new AbortController().signal,
     );
-    await pool.query("UPDATE engine_partition_leases SET expires_at = now() WHERE partition = 2");
-    await new PartitionLeases(pool, "engine-0-b", 60_000).acquire([2]);
+    await db.pool.query("UPDATE engine_partition_leases SET expires_at = now() WHERE partition = 2");
+    await new PartitionLeases(db.pool, "engine-0-b", 60_000).acquire([2]);
     await until(() => lost.length > 0);
     expect(lost).toEqual([[2]]);
     expect(held.serving()).toBe(false);
     await held.release();
     // After a loss nothing is released (the engine exits; its other leases run out): 2 stays with its new owner.
-    expect((await readLeases(pool, [0, 2])).map((r) => [r.owner, r.expired])).toEqual([
+    expect((await readLeases(db.pool, [0, 2])).map((r) => [r.owner, r.expired])).toEqual([
       ["engine-0-a", false],
       ["engine-0-b", false],
     ]);

@@ -1,40 +1,19 @@
 // Partition leases and the journal's fence on a real PostgreSQL: acquire, renew, expiry, no stealing of a live
 // lease, and a stale owner (expired, or taken over with a new epoch) whose appends write nothing.
 import { randomUUID } from "node:crypto";
-import pg from "pg";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
+import { describe, expect, it } from "vitest";
 import { partitionOf } from "../shard/partition.js";
-import { freshDatabase } from "../shard/test-support.js";
 import { Journal } from "./journal.js";
 import { PartitionLeases, isFenced, readLeases, type Fence } from "./leases.js";
-import { migrateEngine } from "./schema.js";
+import { migratedEngineDatabase } from "./test-database.js";
 
-let server: PostgresServer;
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  server = await startPostgres();
-});
-
-afterAll(async () => {
-  await server.stop();
-});
-
-beforeEach(async () => {
-  pool = new pg.Pool({ connectionString: await freshDatabase(server.url), max: 4 });
-  await migrateEngine(pool);
-});
-
-afterEach(async () => {
-  await pool.end();
-});
+const db = migratedEngineDatabase();
 
 const TTL_MS = 60_000;
 
 /** Expires the leases of `partitions` now, by the database clock (no waiting). */
 async function expire(partitions: number[]): Promise<void> {
-  await pool.query(
+  await db.pool.query(
     "UPDATE engine_partition_leases SET expires_at = now() - interval '1 second' WHERE partition = ANY($1)",
     [partitions],
   );
@@ -67,7 +46,7 @@ function batch(accountId: string, partition: number) {
 }
 
 async function counts(): Promise<{ accounts: number; events: number; outbox: number }> {
-  const result = await pool.query<{ accounts: string; events: string; outbox: string }>(
+  const result = await db.pool.query<{ accounts: string; events: string; outbox: string }>(
     `SELECT (SELECT count(*) FROM engine_accounts) AS accounts, (SELECT count(*) FROM engine_events) AS events,
             (SELECT count(*) FROM engine_outbox) AS outbox`,
   );
@@ -81,14 +60,14 @@ function fenceOf(owner: string, epochs: Map<number, number>): Fence {
 
 describe("PartitionLeases", () => {
   it("acquires free partitions under epoch 1 and names the owner in the rows", async () => {
-    const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
+    const a = new PartitionLeases(db.pool, "engine-0-a", TTL_MS);
     const taken = await a.acquire([0, 2, 4]);
     expect([...taken]).toEqual([
       [0, 1],
       [2, 1],
       [4, 1],
     ]);
-    const rows = await readLeases(pool, [0, 2, 4]);
+    const rows = await readLeases(db.pool, [0, 2, 4]);
     expect(rows.map((r) => [r.partition, r.owner, r.epoch, r.expired])).toEqual([
       [0, "engine-0-a", 1, false],
       [2, "engine-0-a", 1, false],
@@ -97,11 +76,11 @@ describe("PartitionLeases", () => {
   });
 
   it("never lets a second owner take a live lease", async () => {
-    const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
-    const b = new PartitionLeases(pool, "engine-0-b", TTL_MS);
+    const a = new PartitionLeases(db.pool, "engine-0-a", TTL_MS);
+    const b = new PartitionLeases(db.pool, "engine-0-b", TTL_MS);
     await a.acquire([0, 2]);
     expect([...(await b.acquire([0, 2, 4]))]).toEqual([[4, 1]]);
-    const rows = await readLeases(pool, [0, 2, 4]);
+    const rows = await readLeases(db.pool, [0, 2, 4]);
     expect(rows.map((r) => [r.owner, r.epoch])).toEqual([
       ["engine-0-a", 1],
       ["engine-0-a", 1],
@@ -110,25 +89,25 @@ describe("PartitionLeases", () => {
   });
 
   it("renews the leases it holds, moving their expiry forward", async () => {
-    const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
+    const a = new PartitionLeases(db.pool, "engine-0-a", TTL_MS);
     const taken = await a.acquire([0, 2]);
-    await pool.query("UPDATE engine_partition_leases SET expires_at = now() + interval '1 second'");
-    const before = await readLeases(pool, [0, 2]);
+    await db.pool.query("UPDATE engine_partition_leases SET expires_at = now() + interval '1 second'");
+    const before = await readLeases(db.pool, [0, 2]);
     expect([...(await a.renew(taken))].sort()).toEqual([0, 2]);
-    const after = await readLeases(pool, [0, 2]);
+    const after = await readLeases(db.pool, [0, 2]);
     after.forEach((row, i) => {
       expect(row.expiresAt).toBeGreaterThan(before[i]?.expiresAt ?? Infinity);
     });
   });
 
   it("hands an expired lease to the next owner under a new epoch, and the old owner can no longer renew it", async () => {
-    const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
-    const b = new PartitionLeases(pool, "engine-0-b", TTL_MS);
+    const a = new PartitionLeases(db.pool, "engine-0-a", TTL_MS);
+    const b = new PartitionLeases(db.pool, "engine-0-b", TTL_MS);
     const held = await a.acquire([0, 2]);
     await expire([0]);
     expect([...(await b.acquire([0, 2]))]).toEqual([[0, 2]]);
     expect([...(await a.renew(held))]).toEqual([2]);
-    const rows = await readLeases(pool, [0, 2]);
+    const rows = await readLeases(db.pool, [0, 2]);
     expect(rows.map((r) => [r.owner, r.epoch])).toEqual([
       ["engine-0-b", 2],
       ["engine-0-a", 1],
@@ -136,16 +115,18 @@ describe("PartitionLeases", () => {
   });
 
   it("renews its own expired lease while nobody took it (the epoch did not move)", async () => {
-    const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
+    const a = new PartitionLeases(db.pool, "engine-0-a", TTL_MS);
     const held = await a.acquire([0]);
     await expire([0]);
     expect([...(await a.renew(held))]).toEqual([0]);
-    expect((await readLeases(pool, [0])).map((r) => [r.owner, r.epoch, r.expired])).toEqual([["engine-0-a", 1, false]]);
+    expect((await readLeases(db.pool, [0])).map((r) => [r.owner, r.epoch, r.expired])).toEqual([
+      ["engine-0-a", 1, false],
+    ]);
   });
 
   it("releases its leases on a clean stop, so a successor takes them at once", async () => {
-    const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
-    const b = new PartitionLeases(pool, "engine-0-b", TTL_MS);
+    const a = new PartitionLeases(db.pool, "engine-0-a", TTL_MS);
+    const b = new PartitionLeases(db.pool, "engine-0-b", TTL_MS);
     await a.acquire([0, 2]);
     await a.release([0, 2]);
     expect([...(await b.acquire([0, 2]))]).toEqual([
@@ -157,17 +138,17 @@ describe("PartitionLeases", () => {
 
 describe("the journal's lease fence", () => {
   it("appends while the writer holds every partition of the batch", async () => {
-    const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
-    const journal = new Journal(pool, 100, fenceOf(a.owner, await a.acquire([3])));
+    const a = new PartitionLeases(db.pool, "engine-0-a", TTL_MS);
+    const journal = new Journal(db.pool, 100, fenceOf(a.owner, await a.acquire([3])));
     const b = batch(accountIn(3), 3);
     await journal.append(b.accounts, b.events, b.outbox);
     expect(await counts()).toEqual({ accounts: 1, events: 1, outbox: 1 });
   });
 
   it("refuses a stale owner whose lease was taken over (epoch moved) and writes nothing", async () => {
-    const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
-    const b = new PartitionLeases(pool, "engine-0-b", TTL_MS);
-    const stale = new Journal(pool, 100, fenceOf(a.owner, await a.acquire([3, 5])));
+    const a = new PartitionLeases(db.pool, "engine-0-a", TTL_MS);
+    const b = new PartitionLeases(db.pool, "engine-0-b", TTL_MS);
+    const stale = new Journal(db.pool, 100, fenceOf(a.owner, await a.acquire([3, 5])));
     await expire([3]);
     await b.acquire([3]);
     // One account on a partition it still holds, one on the partition it lost: the whole statement is refused.
@@ -184,8 +165,8 @@ describe("the journal's lease fence", () => {
   });
 
   it("refuses an owner whose lease expired even if nobody took it", async () => {
-    const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
-    const journal = new Journal(pool, 100, fenceOf(a.owner, await a.acquire([3])));
+    const a = new PartitionLeases(db.pool, "engine-0-a", TTL_MS);
+    const journal = new Journal(db.pool, 100, fenceOf(a.owner, await a.acquire([3])));
     await expire([3]);
     const b = batch(accountIn(3), 3);
     await expect(journal.append(b.accounts, b.events, b.outbox)).rejects.toMatchObject({ code: "FTS01" });
@@ -193,18 +174,18 @@ describe("the journal's lease fence", () => {
   });
 
   it("refuses a batch touching a partition the writer never leased", async () => {
-    const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
-    const journal = new Journal(pool, 100, fenceOf(a.owner, await a.acquire([3])));
+    const a = new PartitionLeases(db.pool, "engine-0-a", TTL_MS);
+    const journal = new Journal(db.pool, 100, fenceOf(a.owner, await a.acquire([3])));
     const b = batch(accountIn(4), 4);
     await expect(journal.append(b.accounts, b.events, b.outbox)).rejects.toMatchObject({ code: "FTS01" });
     expect(await counts()).toEqual({ accounts: 0, events: 0, outbox: 0 });
   });
 
   it("orders an append behind a takeover in flight: it waits for the row lock, sees the new epoch, writes nothing", async () => {
-    const a = new PartitionLeases(pool, "engine-0-a", TTL_MS);
+    const a = new PartitionLeases(db.pool, "engine-0-a", TTL_MS);
     // A live lease: without the row lock, the append's snapshot would still show it held by A.
-    const journal = new Journal(pool, 100, fenceOf(a.owner, await a.acquire([3])));
-    const takeover = await pool.connect();
+    const journal = new Journal(db.pool, 100, fenceOf(a.owner, await a.acquire([3])));
+    const takeover = await db.pool.connect();
     let append: Promise<unknown> | undefined;
     try {
       await takeover.query("BEGIN");
@@ -220,7 +201,7 @@ describe("the journal's lease fence", () => {
       // Wait until the append is blocked on the lease row, then let the takeover commit.
       for (;;) {
         // On its own connection: inside a transaction pg_stat_activity is a snapshot that never changes.
-        const waiting = await pool.query<{ n: string }>(
+        const waiting = await db.pool.query<{ n: string }>(
           `SELECT count(*) AS n FROM pg_stat_activity
             WHERE wait_event_type = 'Lock' AND query LIKE '%engine_fence%'`,
         );

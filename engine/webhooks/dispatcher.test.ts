@@ -2,13 +2,11 @@
 // fan-out, signatures, retries on the schedule, Retry-After, 410 Gone, revoked keys, running out of
 // attempts, a slow receiver beside a fast one, two dispatchers never attempting one delivery twice.
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
-import { freshDatabase, silentLog } from "../shard/test-support.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { silentLog } from "../shard/test-support.js";
 import { Journal, type OutboxRow } from "../store/journal.js";
-import { migrateEngine } from "../store/schema.js";
+import { migratedEngineDatabase } from "../store/test-database.js";
 import {
   DEFAULT_SCHEDULE_MS,
   WebhookDispatcher,
@@ -21,23 +19,11 @@ import {
 import { WebhookStore } from "./store.js";
 import type { SendResult, WebhookRequest } from "./transport.js";
 
-let server: PostgresServer;
-let pool: pg.Pool;
+const db = migratedEngineDatabase();
 let store: WebhookStore;
 
-beforeAll(async () => {
-  server = await startPostgres();
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(async () => {
-  pool = new pg.Pool({ connectionString: await freshDatabase(server.url), max: 4 });
-  await migrateEngine(pool);
-  store = new WebhookStore(pool);
-});
-afterEach(async () => {
-  await pool.end();
+beforeEach(() => {
+  store = new WebhookStore(db.pool);
 });
 
 /** Now, to the second (standardwebhooks refuses timestamps far from its own clock). */
@@ -62,7 +48,7 @@ async function account(userId: string, count: number, from = 1): Promise<string>
     type: "Noted",
     payload: "{}",
   }));
-  await new Journal(pool).append([{ accountId, userId, partition: 0 }], events, rows);
+  await new Journal(db.pool).append([{ accountId, userId, partition: 0 }], events, rows);
   return accountId;
 }
 
@@ -150,7 +136,7 @@ function setup(schedule: number[] = [0, 1_000, 5_000], retentionMs?: number) {
 }
 
 const statusOf = async (): Promise<Record<string, number>> => {
-  const rows = await pool.query<{ status: string; n: string }>(
+  const rows = await db.pool.query<{ status: string; n: string }>(
     "SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status",
   );
   return Object.fromEntries(rows.rows.map((r) => [r.status, Number(r.n)]));
@@ -433,7 +419,7 @@ describe("store", () => {
     expect((await store.listEvents("u1", settled, 0, 10)).events).toEqual([]);
     expect((await store.listEvents("u2", pending, 0, 10)).events).toHaveLength(1);
     expect(await statusOf()).toEqual({ pending: 1 });
-    const attempts = await pool.query<{ n: string }>("SELECT count(*) AS n FROM webhook_attempts");
+    const attempts = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM webhook_attempts");
     expect(attempts.rows[0]?.n).toBe("1");
     // Nothing newer than the cut goes.
     expect(await store.prune(T0 - 1, 100)).toBe(0);
