@@ -27,7 +27,7 @@ import { startShards } from "./shard/runtime.js";
 import { holdPartitions } from "./store/lease-keeper.js";
 import { PartitionLeases } from "./store/leases.js";
 import { migrateEngine } from "./store/schema.js";
-import { KeyCache } from "../gateway/key-cache.js";
+import { KeyCache } from "../kernel/key-cache.js";
 import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
 import { WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { webhookMetrics } from "./webhooks/metrics.js";

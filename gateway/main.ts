@@ -8,7 +8,7 @@ import { createRegistry, scrapeCounter } from "../kernel/metrics.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import { buildApiApp, buildV1App } from "./app.js";
 import { createClients, reachable } from "./clients.js";
-import { KeyCache } from "./key-cache.js";
+import { KeyCache } from "../kernel/key-cache.js";
 import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
 import { outgoingMetadata } from "../kernel/grpc.js";
 import { loadGatewaySettings, type GatewaySettings } from "./config.js";

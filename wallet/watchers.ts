@@ -28,7 +28,7 @@ export interface KeyUseReport {
 }
 
 export interface KeyWatchersDeps {
-  /** Lease length the gateways use; must be at least theirs (see `gateway/key-cache.ts`). */
+  /** Lease length the gateways use; must be at least theirs (see `kernel/key-cache.ts`). */
   leaseMs: number;
   /** Monotonic milliseconds. */
   now: () => number;

@@ -4,7 +4,7 @@ import * as grpc from "@grpc/grpc-js";
 import { CHANNEL_OPTIONS, call, outgoingMetadata } from "../../kernel/grpc.js";
 import { createWalletClient } from "../../kernel/wallet-codec.js";
 import type { GetWebhookTargetsResponse__Output } from "../../proto/gen/wallet/v1/GetWebhookTargetsResponse.js";
-import type { WatchStream } from "../../gateway/key-cache.js";
+import type { WatchStream } from "../../kernel/key-cache.js";
 import type { KeyDirectory, WebhookTarget } from "./dispatcher.js";
 
 const DEADLINE_MS = 5_000;
@@ -18,7 +18,7 @@ function chunks<T>(items: readonly T[]): T[][] {
 }
 
 export interface WalletDirectory extends KeyDirectory {
-  /** Opens a WatchKeys stream (revocations pushed by the wallet, see gateway/key-cache.ts). */
+  /** Opens a WatchKeys stream (revocations pushed by the wallet, see kernel/key-cache.ts). */
   watch(): WatchStream;
   close(): void;
 }

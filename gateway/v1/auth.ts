@@ -5,7 +5,7 @@
 import type { RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
-import type { KeyCache, Validation } from "../key-cache.js";
+import type { KeyCache, Validation } from "../../kernel/key-cache.js";
 import { requestIdOf, sendError } from "../http/common.js";
 import { rateLimitHeaders, retryAfterBody, type RateLimiter } from "../ratelimit/index.js";
 
@@ -25,7 +25,7 @@ export function callerOf(res: Response): Caller {
 
 export interface AuthDeps {
   clients: Clients;
-  /** Answers validations locally while its lease runs (gateway/key-cache.ts); absent: always ask the wallet. */
+  /** Answers validations locally while its lease runs (kernel/key-cache.ts); absent: always ask the wallet. */
   keyCache?: KeyCache | undefined;
   onValidation?: (source: "cache" | "wallet") => void;
   limiter: RateLimiter;

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createLogger } from "../kernel/log.js";
+import { createLogger } from "./log.js";
 import type { ValidateApiKeyResponse__Output } from "../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
 import type { WatchKeysEvent__Output } from "../proto/gen/wallet/v1/WatchKeysEvent.js";
 import type { WatchKeysRequest } from "../proto/gen/wallet/v1/WatchKeysRequest.js";

@@ -1,4 +1,5 @@
-// The gateway's key cache (docs/decisions.md, "Gateway key cache"): answers key validations without a
+// The gateways' key cache (docs/decisions.md, "Gateway key cache"), in the kernel because the engine's webhook
+// dispatcher follows revocations through it too (docs/webhooks.md): answers key validations without a
 // gRPC hop, and stays exact because the wallet pushes every revocation to it over WatchKeys and waits for
 // the ack (or for this cache's lease to run out) before the revocation returns.
 //
@@ -8,9 +9,9 @@
 // only when no revocation arrived and no stream change happened while it was in flight (`Ticket`), so an
 // answer computed before a revocation can never outlive it here.
 import { createHash, timingSafeEqual } from "node:crypto";
-import { compileAllowList, type AllowList } from "../kernel/ip.js";
-import type { Logger } from "../kernel/log.js";
-import { isScope, satisfies, type Scope } from "../kernel/scopes.js";
+import { compileAllowList, type AllowList } from "./ip.js";
+import type { Logger } from "./log.js";
+import { isScope, satisfies, type Scope } from "./scopes.js";
 import type { ValidateApiKeyResponse__Output } from "../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
 import type { WatchKeysEvent__Output } from "../proto/gen/wallet/v1/WatchKeysEvent.js";
 import type { WatchKeysRequest } from "../proto/gen/wallet/v1/WatchKeysRequest.js";
