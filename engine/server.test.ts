@@ -15,6 +15,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { marketClient } from "../test/harness/market.js";
+import { createClients, type Clients } from "../gateway/clients.js";
+import { ServiceError, fromGrpcError } from "../kernel/errors.js";
 
 const TOKEN = "engine-test-internal-token";
 /** A Saturday: only crypto trades. */
@@ -150,5 +152,76 @@ describe("the admin listener", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/plain");
     expect(await response.text()).toContain('service="engine"');
+  });
+});
+
+describe("the gateway's engine client: session stream and unary calls", () => {
+  const clientsOf = (engineSession: boolean): Clients =>
+    createClients("127.0.0.1:9", [`127.0.0.1:${engine.grpcPort}`], TOKEN, undefined, engineSession);
+
+  it("give the same answers and the same errors", async () => {
+    const session = clientsOf(true);
+    const plain = clientsOf(false);
+    try {
+      const run = async (clients: Clients) => {
+        const account = await clients.engine.createAccount(
+          { user_id: "user-session", plan_id: "48a184ce-7d26-4b3f-82e3-cbf4f08383ba" },
+          "req-create",
+        );
+        const order = await clients.engine.placeOrder(
+          {
+            user_id: "user-session",
+            account_id: account.account_id,
+            symbol: "BTC-USD",
+            side: "BUY",
+            kind: "LIMIT",
+            quantity: "0.01",
+            limit_price: "1000",
+          },
+          "req-place",
+        );
+        const orders = await clients.engine.listOrders(
+          { user_id: "user-session", account_id: account.account_id },
+          "req-list",
+        );
+        const missing = await clients.engine
+          .getSummary({ user_id: "someone-else", account_id: account.account_id }, "req-404")
+          .catch((error: unknown) => fromGrpcError(error));
+        const cancelOther = await clients.engine
+          .cancelOrder({ user_id: "someone-else", order_id: order.order?.order_id ?? "" }, "req-cancel")
+          .catch((error: unknown) => fromGrpcError(error));
+        return { account, order, orders, missing, cancelOther };
+      };
+      const [viaSession, viaUnary] = await Promise.all([run(session), run(plain)]);
+      for (const result of [viaSession, viaUnary]) {
+        expect(result.order.outcome).toBe("created");
+        expect(result.order.order?.status).toBe("NEW");
+        expect(result.orders.data.map((o) => o.order_id)).toEqual([result.order.order?.order_id]);
+        expect(result.missing).toBeInstanceOf(ServiceError);
+        expect((result.missing as ServiceError).code).toBe("not_found");
+        expect((result.cancelOther as ServiceError).code).toBe("not_found");
+      }
+      // Same shapes field for field, apart from the ids and times each account got.
+      const scrub = (value: unknown): unknown =>
+        JSON.parse(
+          JSON.stringify(value)
+            .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>")
+            .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>"),
+        );
+      expect(scrub(viaSession)).toEqual(scrub(viaUnary));
+    } finally {
+      session.close();
+      plain.close();
+    }
+  });
+
+  it("a session opened with the wrong internal token fails its calls as a unary call would", async () => {
+    const wrong = createClients("127.0.0.1:9", [`127.0.0.1:${engine.grpcPort}`], "not-the-token", undefined, true);
+    try {
+      const error = await wrong.engine.listPlans("req-plans").catch((e: unknown) => e);
+      expect((error as grpc.ServiceError).code).toBe(grpc.status.UNAUTHENTICATED);
+    } finally {
+      wrong.close();
+    }
   });
 });

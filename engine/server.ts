@@ -5,7 +5,16 @@ import { randomUUID } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import { ServiceError, type Issue } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
-import { CHANNEL_OPTIONS, loadEngineProto, loadMarketProto, unary } from "../kernel/grpc.js";
+import {
+  CHANNEL_OPTIONS,
+  type DirectCall,
+  loadEngineProto,
+  loadMarketProto,
+  onShutdown,
+  unary,
+} from "../kernel/grpc.js";
+import { ENGINE_SESSION_PATH } from "../kernel/session-codec.js";
+import { sessionServer, type SessionMethod } from "../kernel/session-server.js";
 import type { RpcMetrics } from "../kernel/rpc-metrics.js";
 import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
 import type { ListPlansResponse } from "../proto/gen/engine/v1/ListPlansResponse.js";
@@ -164,6 +173,14 @@ function calendarMessage(deps: EngineServerDeps, request: GetCalendarRequest__Ou
       asset_classes: [...event.asset_classes],
     })),
   };
+}
+
+/** The `direct` entry of a handler made by unary() (every Engine method is one). */
+function directOf(name: string, handler: unknown): DirectCall<unknown, unknown> {
+  if (typeof handler !== "function" || !("direct" in handler) || typeof handler.direct !== "function") {
+    throw new Error(`Engine.${name} is not a unary() handler`);
+  }
+  return handler.direct as DirectCall<unknown, unknown>;
 }
 
 export function createEngineServer(deps: EngineServerDeps): grpc.Server {
@@ -386,8 +403,26 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     ),
   };
 
+  const service = loadEngineProto().engine.v1.Engine.service;
   const server = new grpc.Server(CHANNEL_OPTIONS);
-  server.addService(loadEngineProto().engine.v1.Engine.service, handlers);
+  server.addService(service, handlers);
   server.addService(loadMarketProto().market.v1.MarketData.service, market);
+  // Every Engine method, also as frames on one long-lived stream per gateway (kernel/session-server.ts).
+  const methods = new Map<string, SessionMethod>();
+  for (const [name, handler] of Object.entries(handlers)) {
+    const definition: grpc.MethodDefinition<unknown, unknown> | undefined = service[name];
+    if (definition === undefined) throw new Error(`Engine.${name} is not in the proto`);
+    // The handler and the (de)serializers come from the same method: their types agree.
+    methods.set(name, {
+      direct: directOf(name, handler),
+      requestDeserialize: definition.requestDeserialize,
+      responseSerialize: definition.responseSerialize,
+    });
+  }
+  const sessions = sessionServer(ENGINE_SESSION_PATH, methods, { internalToken: deps.internalToken, log: deps.log });
+  server.addService(sessions.definition, sessions.implementation);
+  onShutdown(server, () => {
+    sessions.drain();
+  });
   return server;
 }

@@ -5,45 +5,28 @@ import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/gr
 import type { RpcMetrics, RpcObserver } from "../kernel/rpc-metrics.js";
 import { createWalletClient } from "../kernel/wallet-codec.js";
 import { EngineRouter } from "./engine-router.js";
-import { endSpan, startClientSpan, tracingOn } from "../kernel/tracing.js";
+import { endSpan, startCarriedClientSpan, startClientSpan, tracingOn } from "../kernel/tracing.js";
+import { SessionClient } from "../kernel/session-client.js";
+import { ENGINE_SESSION_PATH } from "../kernel/session-codec.js";
 import type { WalletClient } from "../proto/gen/wallet/v1/Wallet.js";
-import type { EngineClient } from "../proto/gen/engine/v1/Engine.js";
+import type { EngineDefinition } from "../proto/gen/engine/v1/Engine.js";
 import type { CreateApiKeyRequest } from "../proto/gen/wallet/v1/CreateApiKeyRequest.js";
 import type { CreateApiKeyResponse__Output } from "../proto/gen/wallet/v1/CreateApiKeyResponse.js";
 import type { ListApiKeysResponse__Output } from "../proto/gen/wallet/v1/ListApiKeysResponse.js";
 import type { RevokeApiKeyResponse__Output } from "../proto/gen/wallet/v1/RevokeApiKeyResponse.js";
 import type { ValidateApiKeyRequest } from "../proto/gen/wallet/v1/ValidateApiKeyRequest.js";
 import type { ValidateApiKeyResponse__Output } from "../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
-import type { ListTickersResponse__Output } from "../proto/gen/engine/v1/ListTickersResponse.js";
-import type { ListPlansResponse__Output } from "../proto/gen/engine/v1/ListPlansResponse.js";
-import type { Account__Output } from "../proto/gen/engine/v1/Account.js";
 import type { AccountRef } from "../proto/gen/engine/v1/AccountRef.js";
 import type { AmendOrderRequest } from "../proto/gen/engine/v1/AmendOrderRequest.js";
 import type { ClosePositionRequest } from "../proto/gen/engine/v1/ClosePositionRequest.js";
 import type { CreateAccountRequest } from "../proto/gen/engine/v1/CreateAccountRequest.js";
-import type { ListClosedPositionsResponse__Output } from "../proto/gen/engine/v1/ListClosedPositionsResponse.js";
-import type { ListFillsResponse__Output } from "../proto/gen/engine/v1/ListFillsResponse.js";
-import type { ListOrdersResponse__Output } from "../proto/gen/engine/v1/ListOrdersResponse.js";
-import type { ListPositionsResponse__Output } from "../proto/gen/engine/v1/ListPositionsResponse.js";
 import type { ListRangeRequest } from "../proto/gen/engine/v1/ListRangeRequest.js";
 import type { OrderRef } from "../proto/gen/engine/v1/OrderRef.js";
-import type { OrderReply__Output } from "../proto/gen/engine/v1/OrderReply.js";
-import type { OrderResponse__Output } from "../proto/gen/engine/v1/OrderResponse.js";
 import type { PlaceOrderRequest } from "../proto/gen/engine/v1/PlaceOrderRequest.js";
-import type { Summary__Output } from "../proto/gen/engine/v1/Summary.js";
-import type { Calendar__Output } from "../proto/gen/engine/v1/Calendar.js";
 import type { GetCalendarRequest } from "../proto/gen/engine/v1/GetCalendarRequest.js";
-import type { FundingReport__Output } from "../proto/gen/engine/v1/FundingReport.js";
-import type { ListBreachesResponse__Output } from "../proto/gen/engine/v1/ListBreachesResponse.js";
-import type { ListViolationsResponse__Output } from "../proto/gen/engine/v1/ListViolationsResponse.js";
-import type { Analytics__Output } from "../proto/gen/engine/v1/Analytics.js";
-import type { OrderTestResponse__Output } from "../proto/gen/engine/v1/OrderTestResponse.js";
 
-import type { Delivery__Output } from "../proto/gen/engine/v1/Delivery.js";
 import type { ListDeliveriesRequest } from "../proto/gen/engine/v1/ListDeliveriesRequest.js";
-import type { ListDeliveriesResponse__Output } from "../proto/gen/engine/v1/ListDeliveriesResponse.js";
 import type { ListEventsRequest } from "../proto/gen/engine/v1/ListEventsRequest.js";
-import type { ListEventsResponse__Output } from "../proto/gen/engine/v1/ListEventsResponse.js";
 import type { RedeliverRequest } from "../proto/gen/engine/v1/RedeliverRequest.js";
 
 const DEADLINE_MS = 10_000;
@@ -116,6 +99,32 @@ abstract class UnaryApi {
     return settleTimed(observe, resolve, reject);
   }
 
+  /**
+   * A call carried by a session stream: `send` gets the traceparent to put in the frame (when tracing) and the
+   * callback; metrics and the client span are those of a unary call.
+   */
+  protected carry<Res>(
+    method: string,
+    send: (traceparent: string | undefined, callback: grpc.requestCallback<Res>) => void,
+  ): Promise<Res> {
+    return new Promise((resolve, reject) => {
+      const done = this.settler(method, resolve, reject);
+      if (!tracingOn()) {
+        send(undefined, done);
+        return;
+      }
+      const { span, traceparent } = startCarriedClientSpan(`${this.service}/${method}`);
+      if (span === undefined) {
+        send(traceparent, done);
+        return;
+      }
+      send(traceparent, (error, response) => {
+        endSpan(span, error ?? undefined);
+        done(error, response);
+      });
+    });
+  }
+
   private traced<Res>(method: string, requestId: string, start: Start<Res>): Promise<Res> {
     const metadata = outgoingMetadata(requestId, this.token);
     const span = startClientSpan(`${this.service}/${method}`, metadata);
@@ -162,105 +171,91 @@ export class WalletApi extends UnaryApi {
   }
 }
 
+type EngineMethod = keyof EngineDefinition & string;
+type RequestOf<M extends EngineMethod> = Parameters<EngineDefinition[M]["requestSerialize"]>[0];
+type ResponseOf<M extends EngineMethod> = ReturnType<EngineDefinition[M]["responseDeserialize"]>;
+
+/**
+ * One engine's calls. With a session (the default), every call is a frame on one long-lived stream
+ * (kernel/session-client.ts): no HTTP/2 stream, headers or trailers per call. Without one, each is a unary
+ * call. Either way the messages are the same proto-loader encodings, and metrics and spans are the same.
+ */
 export class EngineApi extends UnaryApi {
   constructor(
-    readonly client: EngineClient,
+    readonly client: grpc.Client,
+    private readonly definitions: EngineDefinition,
     token: string | undefined,
     metrics?: RpcMetrics,
+    private readonly session?: SessionClient,
   ) {
     super(token, "engine.v1.Engine", metrics);
   }
 
-  listTickers(requestId: string): Promise<ListTickersResponse__Output> {
-    return this.call("ListTickers", requestId, (m, o, cb) => this.client.ListTickers({}, m, o, cb));
+  private invoke<M extends EngineMethod>(method: M, request: RequestOf<M>, requestId: string): Promise<ResponseOf<M>> {
+    const definition = this.definitions[method] as unknown as grpc.MethodDefinition<RequestOf<M>, ResponseOf<M>>;
+    const session = this.session;
+    if (session === undefined) {
+      return this.call(method, requestId, (metadata, options, callback) =>
+        this.client.makeUnaryRequest(
+          definition.path,
+          definition.requestSerialize,
+          definition.responseDeserialize,
+          request,
+          metadata,
+          options,
+          callback,
+        ),
+      );
+    }
+    return this.carry<ResponseOf<M>>(method, (traceparent, callback) => {
+      let payload: Buffer;
+      try {
+        payload = definition.requestSerialize(request);
+      } catch (error) {
+        callback(
+          Object.assign(error instanceof Error ? error : new Error(String(error)), {
+            code: grpc.status.INTERNAL,
+            details: "Request message serialization failure",
+            metadata: new grpc.Metadata(),
+          }),
+        );
+        return;
+      }
+      session.call(method, payload, requestId, traceparent, DEADLINE_MS, (error, reply) => {
+        if (error !== null) callback(error);
+        else if (reply === undefined) callback(null, undefined);
+        else callback(null, definition.responseDeserialize(reply));
+      });
+    });
   }
 
-  listPlans(requestId: string): Promise<ListPlansResponse__Output> {
-    return this.call("ListPlans", requestId, (m, o, cb) => this.client.ListPlans({}, m, o, cb));
-  }
-
-  getCalendar(request: GetCalendarRequest, requestId: string): Promise<Calendar__Output> {
-    return this.call("GetCalendar", requestId, (m, o, cb) => this.client.GetCalendar(request, m, o, cb));
-  }
-
-  createAccount(request: CreateAccountRequest, requestId: string): Promise<Account__Output> {
-    return this.call("CreateAccount", requestId, (m, o, cb) => this.client.CreateAccount(request, m, o, cb));
-  }
-
-  getAccount(ref: AccountRef, requestId: string): Promise<Account__Output> {
-    return this.call("GetAccount", requestId, (m, o, cb) => this.client.GetAccount(ref, m, o, cb));
-  }
-
-  getSummary(ref: AccountRef, requestId: string): Promise<Summary__Output> {
-    return this.call("GetSummary", requestId, (m, o, cb) => this.client.GetSummary(ref, m, o, cb));
-  }
-
-  listPositions(ref: AccountRef, requestId: string): Promise<ListPositionsResponse__Output> {
-    return this.call("ListPositions", requestId, (m, o, cb) => this.client.ListPositions(ref, m, o, cb));
-  }
-
-  listPositionHistory(request: ListRangeRequest, requestId: string): Promise<ListClosedPositionsResponse__Output> {
-    return this.call("ListPositionHistory", requestId, (m, o, cb) =>
-      this.client.ListPositionHistory(request, m, o, cb),
-    );
-  }
-
-  listTrades(request: ListRangeRequest, requestId: string): Promise<ListFillsResponse__Output> {
-    return this.call("ListTrades", requestId, (m, o, cb) => this.client.ListTrades(request, m, o, cb));
-  }
-
-  listOrders(ref: AccountRef, requestId: string): Promise<ListOrdersResponse__Output> {
-    return this.call("ListOrders", requestId, (m, o, cb) => this.client.ListOrders(ref, m, o, cb));
-  }
-
-  listFunding(ref: AccountRef, requestId: string): Promise<FundingReport__Output> {
-    return this.call("ListFunding", requestId, (m, o, cb) => this.client.ListFunding(ref, m, o, cb));
-  }
-
-  listEvents(request: ListEventsRequest, requestId: string): Promise<ListEventsResponse__Output> {
-    return this.call("ListEvents", requestId, (m, o, cb) => this.client.ListEvents(request, m, o, cb));
-  }
-
-  listDeliveries(request: ListDeliveriesRequest, requestId: string): Promise<ListDeliveriesResponse__Output> {
-    return this.call("ListDeliveries", requestId, (m, o, cb) => this.client.ListDeliveries(request, m, o, cb));
-  }
-
-  redeliver(request: RedeliverRequest, requestId: string): Promise<Delivery__Output> {
-    return this.call("Redeliver", requestId, (m, o, cb) => this.client.Redeliver(request, m, o, cb));
-  }
-
-  listBreaches(ref: AccountRef, requestId: string): Promise<ListBreachesResponse__Output> {
-    return this.call("ListBreaches", requestId, (m, o, cb) => this.client.ListBreaches(ref, m, o, cb));
-  }
-
-  listViolations(ref: AccountRef, requestId: string): Promise<ListViolationsResponse__Output> {
-    return this.call("ListViolations", requestId, (m, o, cb) => this.client.ListViolations(ref, m, o, cb));
-  }
-
-  getAnalytics(ref: AccountRef, requestId: string): Promise<Analytics__Output> {
-    return this.call("GetAnalytics", requestId, (m, o, cb) => this.client.GetAnalytics(ref, m, o, cb));
-  }
-
-  placeOrder(request: PlaceOrderRequest, requestId: string): Promise<OrderResponse__Output> {
-    return this.call("PlaceOrder", requestId, (m, o, cb) => this.client.PlaceOrder(request, m, o, cb));
-  }
-
-  cancelOrder(ref: OrderRef, requestId: string): Promise<OrderReply__Output> {
-    return this.call("CancelOrder", requestId, (m, o, cb) => this.client.CancelOrder(ref, m, o, cb));
-  }
-
-  amendOrder(request: AmendOrderRequest, requestId: string): Promise<OrderReply__Output> {
-    return this.call("AmendOrder", requestId, (m, o, cb) => this.client.AmendOrder(request, m, o, cb));
-  }
-
-  closePosition(request: ClosePositionRequest, requestId: string): Promise<OrderResponse__Output> {
-    return this.call("ClosePosition", requestId, (m, o, cb) => this.client.ClosePosition(request, m, o, cb));
-  }
-
+  listTickers = (requestId: string) => this.invoke("ListTickers", {}, requestId);
+  listPlans = (requestId: string) => this.invoke("ListPlans", {}, requestId);
+  getCalendar = (request: GetCalendarRequest, requestId: string) => this.invoke("GetCalendar", request, requestId);
+  createAccount = (request: CreateAccountRequest, requestId: string) =>
+    this.invoke("CreateAccount", request, requestId);
+  getAccount = (ref: AccountRef, requestId: string) => this.invoke("GetAccount", ref, requestId);
+  getSummary = (ref: AccountRef, requestId: string) => this.invoke("GetSummary", ref, requestId);
+  listPositions = (ref: AccountRef, requestId: string) => this.invoke("ListPositions", ref, requestId);
+  listPositionHistory = (request: ListRangeRequest, requestId: string) =>
+    this.invoke("ListPositionHistory", request, requestId);
+  listTrades = (request: ListRangeRequest, requestId: string) => this.invoke("ListTrades", request, requestId);
+  listOrders = (ref: AccountRef, requestId: string) => this.invoke("ListOrders", ref, requestId);
+  listFunding = (ref: AccountRef, requestId: string) => this.invoke("ListFunding", ref, requestId);
+  listEvents = (request: ListEventsRequest, requestId: string) => this.invoke("ListEvents", request, requestId);
+  listDeliveries = (request: ListDeliveriesRequest, requestId: string) =>
+    this.invoke("ListDeliveries", request, requestId);
+  redeliver = (request: RedeliverRequest, requestId: string) => this.invoke("Redeliver", request, requestId);
+  listBreaches = (ref: AccountRef, requestId: string) => this.invoke("ListBreaches", ref, requestId);
+  listViolations = (ref: AccountRef, requestId: string) => this.invoke("ListViolations", ref, requestId);
+  getAnalytics = (ref: AccountRef, requestId: string) => this.invoke("GetAnalytics", ref, requestId);
+  placeOrder = (request: PlaceOrderRequest, requestId: string) => this.invoke("PlaceOrder", request, requestId);
+  cancelOrder = (ref: OrderRef, requestId: string) => this.invoke("CancelOrder", ref, requestId);
+  amendOrder = (request: AmendOrderRequest, requestId: string) => this.invoke("AmendOrder", request, requestId);
+  closePosition = (request: ClosePositionRequest, requestId: string) =>
+    this.invoke("ClosePosition", request, requestId);
   /** Runs every pre-trade check of an order against the account as it is; places nothing. */
-  testOrder(request: PlaceOrderRequest, requestId: string): Promise<OrderTestResponse__Output> {
-    return this.call("TestOrder", requestId, (m, o, cb) => this.client.TestOrder(request, m, o, cb));
-  }
+  testOrder = (request: PlaceOrderRequest, requestId: string) => this.invoke("TestOrder", request, requestId);
 }
 
 export interface Clients {
@@ -273,12 +268,14 @@ export interface Clients {
 /**
  * `engineTargets[k]` is engine k's host:port (ENGINE_GRPC_TARGETS; one entry for a single engine). `metrics`:
  * client-side latency by method and code (`grpc_client_handling_seconds`); none when metrics are off.
+ * `engineSession` false makes every engine call a unary call instead of a frame on the session stream.
  */
 export function createClients(
   walletTarget: string,
   engineTargets: readonly string[],
   internalToken: string | undefined,
   metrics?: RpcMetrics,
+  engineSession = true,
 ): Clients {
   const credentials = grpc.credentials.createInsecure();
   // ValidateApiKey, the hottest call, with the hand-written codec (kernel/wallet-codec.ts).
@@ -286,12 +283,20 @@ export function createClients(
   const Engine = loadEngineProto().engine.v1.Engine;
   // An engine that died is 503 until its channel reconnects: retry a restarted engine within 2 s, not minutes.
   const engineOptions = { ...CHANNEL_OPTIONS, "grpc.max_reconnect_backoff_ms": 2_000 };
-  const engines = engineTargets.map((target) => new Engine(target, credentials, engineOptions));
+  const engines = engineTargets.map((target) => new grpc.Client(target, credentials, engineOptions));
+  const sessions = engines.map((client) =>
+    engineSession
+      ? new SessionClient(client, ENGINE_SESSION_PATH, () => outgoingMetadata(undefined, internalToken))
+      : undefined,
+  );
   return {
     wallet: new WalletApi(wallet, internalToken, metrics),
-    engine: new EngineRouter(engines.map((engine) => new EngineApi(engine, internalToken, metrics))),
+    engine: new EngineRouter(
+      engines.map((client, k) => new EngineApi(client, Engine.service, internalToken, metrics, sessions[k])),
+    ),
     close() {
       wallet.close();
+      for (const session of sessions) session?.close();
       for (const engine of engines) engine.close();
     },
   };

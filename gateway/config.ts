@@ -50,6 +50,7 @@ const schema = z
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(65_536),
     /** Answer key validations from a local cache kept exact by the wallet's WatchKeys stream. */
     KEY_CACHE: bool(true),
+    ENGINE_SESSION: bool(true),
     /** Longest a cached validation is used before the wallet is asked again. */
     KEY_CACHE_TTL_MS: z.coerce.number().int().min(1_000).default(60_000),
     KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(100_000),

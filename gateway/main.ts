@@ -53,6 +53,7 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     settings.ENGINE_GRPC_TARGETS,
     settings.INTERNAL_TOKEN,
     metricsOn ? new RpcMetrics(registry, "client") : undefined,
+    settings.ENGINE_SESSION,
   );
   const noCount = (): void => undefined;
   const decided = metricsOn

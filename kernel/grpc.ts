@@ -14,6 +14,8 @@ import {
   context as otelContext,
   type Context,
   contextOfMetadata,
+  contextOfTraceparent,
+  ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   startSpan,
@@ -56,14 +58,28 @@ export function internalTokenCheck(internalToken: string | undefined): (metadata
 }
 
 export interface UnaryContext {
-  metadata: grpc.Metadata;
-  /** The caller's request id (x-request-id metadata), for logs. */
+  /** The caller's request id (x-request-id metadata, or the session frame's request_id), for logs. */
   requestId: string | undefined;
   /** The call's server span, while tracing is on (error lines are written inside it). */
   trace?: Context | undefined;
 }
 
 type UnaryImpl<Req, Res> = (request: Req, context: UnaryContext) => Promise<Res> | Res;
+
+/**
+ * The same handler entered without a gRPC call of its own: a call carried by a session stream
+ * (kernel/session-server.ts), whose stream already passed the internal-token check. `traceparent` is the
+ * caller's W3C trace context, when it sent one.
+ */
+export type DirectCall<Req, Res> = (
+  request: Req,
+  requestId: string | undefined,
+  traceparent: string | undefined,
+  callback: grpc.sendUnaryData<Res>,
+) => void;
+
+/** A grpc-js unary handler that can also be entered directly (`direct`), with the same metrics and spans. */
+export type UnaryHandler<Req, Res> = grpc.handleUnaryCall<Req, Res> & { direct: DirectCall<Req, Res> };
 
 export interface UnaryOptions {
   internalToken: string | undefined;
@@ -108,33 +124,33 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
-/** Adapts a function (sync or async) into a grpc-js unary handler; errors go through the registry. */
+const UNAUTHENTICATED: Partial<grpc.StatusObject> = {
+  code: grpc.status.UNAUTHENTICATED,
+  details: "internal token required",
+};
+
+/**
+ * Adapts a function (sync or async) into a grpc-js unary handler; errors go through the registry. The handler's
+ * `direct` runs the same function for a call that arrived on a session stream.
+ */
 export function unary<Req, Res>(
   method: string,
   impl: UnaryImpl<Req, Res>,
   options: UnaryOptions,
-): grpc.handleUnaryCall<Req, Res> {
+): UnaryHandler<Req, Res> {
   // Constant time without a digest per call (kernel/internal-token.ts says why that is safe).
   const tokenOk = bearerCheck(options.internalToken);
   const spanName = options.service === undefined ? method : `${options.service}/${method}`;
   const handle = (
-    call: grpc.ServerUnaryCall<Req, Res>,
+    request: Req,
+    requestId: string | undefined,
     callback: grpc.sendUnaryData<Res>,
     traceContext?: Context,
   ): void => {
-    if (!tokenOk(call.metadata.get("authorization")[0])) {
-      callback({ code: grpc.status.UNAUTHENTICATED, details: "internal token required" });
-      return;
-    }
-    const requestIdValue = call.metadata.get("x-request-id")[0];
-    const context: UnaryContext = {
-      metadata: call.metadata,
-      requestId: typeof requestIdValue === "string" ? requestIdValue : undefined,
-      trace: traceContext,
-    };
+    const context: UnaryContext = { requestId, trace: traceContext };
     let result: Res | Promise<Res>;
     try {
-      result = impl(call.request, context);
+      result = impl(request, context);
     } catch (error) {
       fail(method, options, callback, error instanceof Error ? error : new Error(String(error)), context);
       return;
@@ -154,17 +170,22 @@ export function unary<Req, Res>(
     }
   };
   const observe = options.metrics?.method(method);
-  return (call, untimed) => {
-    const callback = observe === undefined ? untimed : timed(observe, untimed);
+  /** Runs the call under its caller's trace (`parent` is read only when tracing is on). */
+  const run = (
+    request: Req,
+    requestId: string | undefined,
+    callback: grpc.sendUnaryData<Res>,
+    parentOf: () => Context,
+  ): void => {
     if (!tracingOn()) {
-      handle(call, callback);
+      handle(request, requestId, callback);
       return;
     }
     // The caller's trace continues here; the handler (and the shard message it sends) runs inside the span.
     // A caller that did not sample gets no span (parent-based sampling would record nothing under it).
-    const parent = contextOfMetadata(call.metadata);
+    const parent = parentOf();
     if (unsampledParent(parent)) {
-      handle(call, callback);
+      handle(request, requestId, callback);
       return;
     }
     const span = startSpan(spanName, SpanKind.SERVER, parent, {
@@ -174,7 +195,8 @@ export function unary<Req, Res>(
     const traceContext = trace.setSpan(otelContext.active(), span);
     otelContext.with(traceContext, () => {
       handle(
-        call,
+        request,
+        requestId,
         (error, value) => {
           if (error !== null) {
             span.setAttribute("rpc.grpc.status_code", error.code ?? grpc.status.UNKNOWN);
@@ -188,6 +210,24 @@ export function unary<Req, Res>(
       );
     });
   };
+  const handler: grpc.handleUnaryCall<Req, Res> = (call, untimed) => {
+    const callback = observe === undefined ? untimed : timed(observe, untimed);
+    if (!tokenOk(call.metadata.get("authorization")[0])) {
+      callback(UNAUTHENTICATED);
+      return;
+    }
+    const requestId = call.metadata.get("x-request-id")[0];
+    run(call.request, typeof requestId === "string" ? requestId : undefined, callback, () =>
+      contextOfMetadata(call.metadata),
+    );
+  };
+  const direct: DirectCall<Req, Res> = (request, requestId, traceparent, untimed) => {
+    const callback = observe === undefined ? untimed : timed(observe, untimed);
+    run(request, requestId, callback, () =>
+      traceparent === undefined ? ROOT_CONTEXT : contextOfTraceparent(traceparent),
+    );
+  };
+  return Object.assign(handler, { direct });
 }
 
 /** Binds a server to host:port and resolves with the actual port (0 picks a free one). */
@@ -200,7 +240,15 @@ export async function bindServer(server: grpc.Server, host: string, port: number
   });
 }
 
+/** What a server runs first when it shuts down (e.g. ending its long-lived streams: kernel/session-server.ts). */
+const shutdownHooks = new WeakMap<grpc.Server, () => void>();
+
+export function onShutdown(server: grpc.Server, hook: () => void): void {
+  shutdownHooks.set(server, hook);
+}
+
 export async function shutdownServer(server: grpc.Server, graceMs: number): Promise<void> {
+  shutdownHooks.get(server)?.();
   await new Promise<void>((resolve) => {
     const timer = setTimeout(() => {
       server.forceShutdown();

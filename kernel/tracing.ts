@@ -251,6 +251,23 @@ export function startClientSpan(method: string, metadata: Metadata): Span | unde
   return span;
 }
 
+/**
+ * `startClientSpan` for a call carried by a session stream (kernel/session-client.ts): the span, and the
+ * `traceparent` the frame carries instead of metadata (the caller's own when it did not sample, so the server
+ * does not start a trace of its own). Call only when `tracingOn()`.
+ */
+export function startCarriedClientSpan(method: string): { span: Span | undefined; traceparent: string | undefined } {
+  const parent = trace.getSpan(context.active());
+  if (parent !== undefined && (parent.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) {
+    return { span: undefined, traceparent: formatTraceparent(parent.spanContext()) };
+  }
+  const span = tracer.startSpan(method, {
+    kind: SpanKind.CLIENT,
+    attributes: { "rpc.system": "grpc", "rpc.method": method },
+  });
+  return { span, traceparent: formatTraceparent(span.spanContext()) };
+}
+
 /** The context a gRPC server call continues (the caller's, from its metadata). */
 export function contextOfMetadata(metadata: Metadata): Context {
   return propagation.extract(ROOT_CONTEXT, metadata, metadataGetter);

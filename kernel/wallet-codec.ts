@@ -8,6 +8,7 @@
 import * as grpc from "@grpc/grpc-js";
 import type { Long } from "@grpc/proto-loader";
 import { loadWalletProto } from "./grpc.js";
+import { LEN, Reader, VARINT, stringFieldSize, utf8Length, writeString, writeVarint32 } from "./protobuf-wire.js";
 import type { WalletClient, WalletDefinition } from "../proto/gen/wallet/v1/Wallet.js";
 import type {
   ValidateApiKeyRequest,
@@ -18,46 +19,8 @@ import type {
   ValidateApiKeyResponse__Output,
 } from "../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
 
-// ---------------------------------------------------------------- wire primitives
-
-const VARINT = 0;
-const I64 = 1;
-const LEN = 2;
-const START_GROUP = 3;
-const END_GROUP = 4;
-const I32 = 5;
-
 const TWO_32 = 4_294_967_296;
 const TWO_63 = 9_223_372_036_854_775_808;
-
-/** Bytes of a varint holding an unsigned 32-bit value. */
-function varint32Size(value: number): number {
-  return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x20_0000 ? 3 : value < 0x1000_0000 ? 4 : 5;
-}
-
-function writeVarint32(buf: Buffer, pos: number, value: number): number {
-  while (value > 0x7f) {
-    buf[pos++] = (value & 0x7f) | 0x80;
-    value >>>= 7;
-  }
-  buf[pos++] = value;
-  return pos;
-}
-
-/** Bytes of a string field (tag, length, UTF-8 bytes); `bytes` is the UTF-8 length. */
-const stringFieldSize = (bytes: number): number => 1 + varint32Size(bytes) + bytes;
-
-/** Writes tag, length and the UTF-8 bytes of a string whose UTF-8 length is `bytes`. */
-function writeString(buf: Buffer, pos: number, tag: number, value: string, bytes: number): number {
-  buf[pos++] = tag;
-  pos = writeVarint32(buf, pos, bytes);
-  // Buffer.write encodes a lone surrogate as U+FFFD, the same 3 bytes Buffer.byteLength counted.
-  return bytes === 0 ? pos : pos + buf.write(value, pos, bytes, "utf8");
-}
-
-/** UTF-8 length, 0 for an absent field (null/undefined: protobufjs writes nothing either). */
-const utf8Length = (value: string | null | undefined): number =>
-  value === undefined || value === null || value === "" ? 0 : Buffer.byteLength(value, "utf8");
 
 // int64 as two unsigned 32-bit halves, kept in module state so encoding allocates nothing.
 let int64Lo = 0;
@@ -118,91 +81,6 @@ function writeVarint64(buf: Buffer, pos: number, lo: number, hi: number): number
     hi >>>= 7;
   }
   return writeVarint32(buf, pos, lo);
-}
-
-/** A message being read: the buffer, the position, and the end of the message. */
-class Reader {
-  pos = 0;
-  /** The high 32 bits (unsigned) of the last varint read. */
-  hi = 0;
-
-  constructor(
-    readonly buf: Buffer,
-    readonly end: number,
-  ) {}
-
-  /** Reads a varint and returns its low 32 bits unsigned; the high half is left in `hi`. */
-  varint(): number {
-    const { buf, end } = this;
-    let lo = 0;
-    let hi = 0;
-    let shift = 0;
-    for (let i = 0; i < 10; i++) {
-      if (this.pos >= end) throw new RangeError("truncated varint");
-      const byte = buf[this.pos++] ?? 0;
-      if (i < 4) {
-        lo |= (byte & 0x7f) << shift;
-      } else if (i === 4) {
-        lo |= (byte & 0x0f) << 28;
-        hi = (byte & 0x7f) >>> 4;
-      } else {
-        hi |= (byte & 0x7f) << (7 * i - 32);
-      }
-      shift += 7;
-      if (byte < 0x80) {
-        this.hi = hi >>> 0;
-        return lo >>> 0;
-      }
-    }
-    throw new RangeError("invalid varint encoding");
-  }
-
-  /** A length-delimited field's payload bounds: returns its start and moves past it. */
-  lengthDelimited(): number {
-    const length = this.varint();
-    if (this.hi !== 0 || length > this.end - this.pos) throw new RangeError("length out of range");
-    const start = this.pos;
-    this.pos += length;
-    return start;
-  }
-
-  string(): string {
-    const start = this.lengthDelimited();
-    return start === this.pos ? "" : this.buf.toString("utf8", start, this.pos);
-  }
-
-  skip(wireType: number, fieldNumber: number): void {
-    switch (wireType) {
-      case VARINT:
-        this.varint();
-        return;
-      case I64:
-        this.advance(8);
-        return;
-      case LEN:
-        this.lengthDelimited();
-        return;
-      case I32:
-        this.advance(4);
-        return;
-      case START_GROUP:
-        for (;;) {
-          const tag = this.varint();
-          if ((tag & 7) === END_GROUP) {
-            if (tag >>> 3 !== fieldNumber) throw new RangeError("mismatched end group");
-            return;
-          }
-          this.skip(tag & 7, tag >>> 3);
-        }
-      default:
-        throw new RangeError(`invalid wire type ${wireType}`);
-    }
-  }
-
-  private advance(bytes: number): void {
-    if (bytes > this.end - this.pos) throw new RangeError("truncated field");
-    this.pos += bytes;
-  }
 }
 
 /** Signed int64 (`lo`, `hi` unsigned halves) as a number, as protobufjs's LongBits.toNumber does. */

@@ -51,6 +51,10 @@ import type {
   EngineDefinition as _engine_v1_EngineDefinition,
 } from "./engine/v1/Engine.js";
 import type {
+  EngineSessionClient as _engine_v1_EngineSessionClient,
+  EngineSessionDefinition as _engine_v1_EngineSessionDefinition,
+} from "./engine/v1/EngineSession.js";
+import type {
   Exposure as _engine_v1_Exposure,
   Exposure__Output as _engine_v1_Exposure__Output,
 } from "./engine/v1/Exposure.js";
@@ -178,6 +182,14 @@ import type {
   RiskLimits__Output as _engine_v1_RiskLimits__Output,
 } from "./engine/v1/RiskLimits.js";
 import type {
+  SessionReply as _engine_v1_SessionReply,
+  SessionReply__Output as _engine_v1_SessionReply__Output,
+} from "./engine/v1/SessionReply.js";
+import type {
+  SessionRequest as _engine_v1_SessionRequest,
+  SessionRequest__Output as _engine_v1_SessionRequest__Output,
+} from "./engine/v1/SessionRequest.js";
+import type {
   Summary as _engine_v1_Summary,
   Summary__Output as _engine_v1_Summary__Output,
 } from "./engine/v1/Summary.js";
@@ -222,6 +234,9 @@ export interface ProtoGrpcType {
       DeliveryAttempt: MessageTypeDefinition<_engine_v1_DeliveryAttempt, _engine_v1_DeliveryAttempt__Output>;
       Engine: SubtypeConstructor<typeof grpc.Client, _engine_v1_EngineClient> & {
         service: _engine_v1_EngineDefinition;
+      };
+      EngineSession: SubtypeConstructor<typeof grpc.Client, _engine_v1_EngineSessionClient> & {
+        service: _engine_v1_EngineSessionDefinition;
       };
       Exposure: MessageTypeDefinition<_engine_v1_Exposure, _engine_v1_Exposure__Output>;
       Fill: MessageTypeDefinition<_engine_v1_Fill, _engine_v1_Fill__Output>;
@@ -281,6 +296,8 @@ export interface ProtoGrpcType {
       RedeliverRequest: MessageTypeDefinition<_engine_v1_RedeliverRequest, _engine_v1_RedeliverRequest__Output>;
       RiskHeadroom: MessageTypeDefinition<_engine_v1_RiskHeadroom, _engine_v1_RiskHeadroom__Output>;
       RiskLimits: MessageTypeDefinition<_engine_v1_RiskLimits, _engine_v1_RiskLimits__Output>;
+      SessionReply: MessageTypeDefinition<_engine_v1_SessionReply, _engine_v1_SessionReply__Output>;
+      SessionRequest: MessageTypeDefinition<_engine_v1_SessionRequest, _engine_v1_SessionRequest__Output>;
       Summary: MessageTypeDefinition<_engine_v1_Summary, _engine_v1_Summary__Output>;
       Ticker: MessageTypeDefinition<_engine_v1_Ticker, _engine_v1_Ticker__Output>;
       Violation: MessageTypeDefinition<_engine_v1_Violation, _engine_v1_Violation__Output>;

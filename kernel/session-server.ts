@@ -1,0 +1,182 @@
+// The server half of a session stream (engine.v1.EngineSession/Open, proto/engine/v1/engine.proto): one
+// long-lived bidirectional stream per caller that carries many unary calls as frames. Each frame names a
+// method of the table and is run by that method's unary handler (`direct`, kernel/grpc.ts), so a call on the
+// stream has the same checks, errors, metrics and spans as the same call made on its own; the internal token
+// is checked once, when the stream opens. Replies go out as they complete, in any order.
+import * as grpc from "@grpc/grpc-js";
+import { ERROR_METADATA_KEY } from "./errors.js";
+import type { DirectCall } from "./grpc.js";
+import { internalTokenCheck } from "./grpc.js";
+import type { Logger } from "./log.js";
+import { decodeSessionRequest, encodeSessionReply } from "./session-codec.js";
+
+/** One method a session can carry: its unary handler and the (de)serializers of its unary path. */
+export interface SessionMethod {
+  direct: DirectCall<unknown, unknown>;
+  requestDeserialize: (bytes: Buffer) => unknown;
+  responseSerialize: (value: unknown) => Buffer;
+}
+
+export interface SessionServer {
+  /** The service definition (identity serializers: frames are coded by kernel/session-codec.ts). */
+  definition: grpc.ServiceDefinition;
+  implementation: grpc.UntypedServiceImplementation;
+  /** Open sessions right now. */
+  open(): number;
+  /**
+   * Stops taking calls: frames that arrive from now on are answered UNAVAILABLE; each session ends (status OK)
+   * once its calls in flight are answered, so a server's graceful shutdown does not wait on idle streams.
+   */
+  drain(): void;
+}
+
+const EMPTY = Buffer.alloc(0);
+const identity = (bytes: Buffer): Buffer => bytes;
+
+/** A frame's reply for a failed call (the registry's JSON travels as the unary path's trailer would). */
+function errorReply(id: number, error: Partial<grpc.StatusObject>): Buffer {
+  const raw = error.metadata?.get(ERROR_METADATA_KEY)[0];
+  return encodeSessionReply({
+    id,
+    code: error.code ?? grpc.status.UNKNOWN,
+    details: error.details ?? "",
+    payload: EMPTY,
+    error: Buffer.isBuffer(raw) ? raw.toString("utf8") : "",
+  });
+}
+
+export function sessionServer(
+  path: string,
+  methods: ReadonlyMap<string, SessionMethod>,
+  options: { internalToken: string | undefined; log: Logger },
+): SessionServer {
+  const tokenOk = internalTokenCheck(options.internalToken);
+  const sessions = new Set<Session>();
+  let draining = false;
+
+  class Session {
+    private inFlight = 0;
+    private closed = false;
+    private ending = false;
+
+    constructor(private readonly call: grpc.ServerDuplexStream<Buffer, Buffer>) {
+      call.on("data", (frame: Buffer) => {
+        this.frame(frame);
+      });
+      // The caller half-closed: end once every call it sent is answered.
+      call.on("end", () => {
+        this.end();
+      });
+      call.on("cancelled", () => {
+        this.close();
+      });
+      call.on("error", () => {
+        this.close();
+      });
+    }
+
+    /** Ends the stream once nothing is in flight (now, or when the last reply goes out). */
+    end(): void {
+      this.ending = true;
+      if (this.inFlight === 0 && !this.closed) {
+        this.close();
+        this.call.end();
+      }
+    }
+
+    private close(): void {
+      this.closed = true;
+      sessions.delete(this);
+    }
+
+    private reply(bytes: Buffer): void {
+      if (!this.closed) this.call.write(bytes);
+    }
+
+    private frame(bytes: Buffer): void {
+      let id = 0;
+      let method: SessionMethod | undefined;
+      let request: unknown;
+      let requestId: string | undefined;
+      let traceparent: string | undefined;
+      try {
+        const frame = decodeSessionRequest(bytes);
+        id = frame.id;
+        if (draining || this.ending) {
+          this.reply(errorReply(id, { code: grpc.status.UNAVAILABLE, details: "engine stopping" }));
+          return;
+        }
+        method = methods.get(frame.method);
+        if (method === undefined) {
+          this.reply(
+            errorReply(id, {
+              code: grpc.status.UNIMPLEMENTED,
+              details: `unknown method ${JSON.stringify(frame.method)}`,
+            }),
+          );
+          return;
+        }
+        request = method.requestDeserialize(frame.payload);
+        requestId = frame.requestId === "" ? undefined : frame.requestId;
+        traceparent = frame.traceparent === "" ? undefined : frame.traceparent;
+      } catch (error) {
+        // grpc-js answers a message it cannot deserialize with INTERNAL too.
+        options.log.warn({ err: error instanceof Error ? error.message : String(error) }, "bad session frame");
+        this.reply(errorReply(id, { code: grpc.status.INTERNAL, details: "Error deserializing request" }));
+        return;
+      }
+      this.inFlight++;
+      const serialize = method.responseSerialize;
+      method.direct(request, requestId, traceparent, (error, value) => {
+        this.inFlight--;
+        if (error !== null) {
+          this.reply(errorReply(id, error));
+        } else {
+          let payload: Buffer;
+          try {
+            payload = serialize(value);
+          } catch (serializeError) {
+            options.log.error({ err: String(serializeError), request_id: requestId }, "session reply not serializable");
+            this.reply(errorReply(id, { code: grpc.status.INTERNAL, details: "Error serializing response" }));
+            if (this.ending) this.end();
+            return;
+          }
+          this.reply(encodeSessionReply({ id, code: 0, details: "", payload, error: "" }));
+        }
+        if (this.ending) this.end();
+      });
+    }
+  }
+
+  const definition: grpc.ServiceDefinition = {
+    Open: {
+      path,
+      requestStream: true,
+      responseStream: true,
+      requestSerialize: identity,
+      requestDeserialize: identity,
+      responseSerialize: identity,
+      responseDeserialize: identity,
+    },
+  };
+  const open: grpc.handleBidiStreamingCall<Buffer, Buffer> = (call) => {
+    if (!tokenOk(call.metadata)) {
+      call.emit("error", { code: grpc.status.UNAUTHENTICATED, details: "internal token required" });
+      return;
+    }
+    if (draining) {
+      call.emit("error", { code: grpc.status.UNAVAILABLE, details: "engine stopping" });
+      return;
+    }
+    sessions.add(new Session(call));
+  };
+  return {
+    definition,
+    implementation: { Open: open },
+    open: () => sessions.size,
+    drain() {
+      draining = true;
+      for (const session of [...sessions]) session.end();
+    },
+  };
+}

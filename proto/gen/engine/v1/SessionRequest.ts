@@ -1,0 +1,17 @@
+// Original file: proto/engine/v1/engine.proto
+
+export interface SessionRequest {
+  id?: number;
+  method?: string;
+  payload?: Buffer | Uint8Array | string;
+  request_id?: string;
+  traceparent?: string;
+}
+
+export interface SessionRequest__Output {
+  id: number;
+  method: string;
+  payload: Buffer;
+  request_id: string;
+  traceparent: string;
+}
