@@ -35,6 +35,41 @@ describe("migrations", () => {
 });
 
 describe("Journal", () => {
+  it("appends through a statement each connection prepares once, and falls back to unnamed when a session clashes", async () => {
+    // Both connections of the pool at once: `clashing` is a session that has prepared nothing yet.
+    const client = await db.pool.connect();
+    const clashing = await db.pool.connect();
+    try {
+      // A pool of this one connection: the second append reuses the statement the first prepared.
+      const pool = { query: client.query.bind(client) } as unknown as ConstructorParameters<typeof Journal>[0];
+      const journal = new Journal(pool);
+      const a = randomUUID();
+      await journal.append([{ accountId: a, userId: "ua", partition: 1 }], events(a, 1, 1));
+      await journal.append([], events(a, 2, 1));
+      const prepared = await client.query<{ name: string }>("SELECT name FROM pg_prepared_statements");
+      expect(prepared.rows.map((r) => r.name)).toContain("engine_journal_append");
+    } finally {
+      client.release();
+    }
+    // As under the embedded PGlite (one session behind every connection): a statement of the same name already
+    // exists in the session, unknown to this connection's client, so the journal's Parse fails; it appends
+    // unnamed instead, and keeps doing so.
+    try {
+      await clashing.query("PREPARE engine_journal_append AS SELECT 1");
+      const pool = { query: clashing.query.bind(clashing) } as unknown as ConstructorParameters<typeof Journal>[0];
+      const other = new Journal(pool);
+      const b = randomUUID();
+      await other.append([{ accountId: b, userId: "ub", partition: 1 }], events(b, 1, 1));
+      await other.append([], events(b, 2, 1));
+      const read: StoredEvent[] = [];
+      await other.readAccounts([b], (event) => read.push(event));
+      expect(read.map((e) => e.seq)).toEqual([1, 2]);
+    } finally {
+      await clashing.query("DEALLOCATE ALL");
+      clashing.release();
+    }
+  });
+
   it("appends a batch in one transaction and reads it back per partition, in seq order, page by page", async () => {
     const journal = new Journal(db.pool, 3);
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];

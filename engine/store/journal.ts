@@ -96,9 +96,22 @@ const FENCED_APPEND = `WITH fence AS MATERIALIZED (SELECT engine_fence($15::text
   ${INSERT_ACCOUNTS_AND_OUTBOX}, new_events AS (${INSERT_EVENTS})
   SELECT held FROM fence`;
 
+const APPEND_STATEMENT = { name: "engine_journal_append", text: APPEND } as const;
+const FENCED_APPEND_STATEMENT = { name: "engine_journal_append_fenced", text: FENCED_APPEND } as const;
+
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
+/** duplicate_prepared_statement or invalid_sql_statement_name: a named statement the session disagrees on. */
+function isPreparedNameClash(error: unknown): boolean {
+  return (
+    typeof error === "object" && error !== null && "code" in error && (error.code === "42P05" || error.code === "26000")
+  );
+}
+
 export class Journal {
+  /** Whether appends use the named (prepared once per connection) statement; see `append`. */
+  private named = true;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly pageSize = 10_000,
@@ -123,7 +136,8 @@ export class Journal {
     if (accounts.length === 0 && events.length === 0) return;
     const fence = this.fence;
     const guard = fence === undefined ? undefined : fenceOf(fence, accounts, events);
-    await this.pool.query(guard === undefined ? APPEND : FENCED_APPEND, [
+    const statement = guard === undefined ? APPEND_STATEMENT : FENCED_APPEND_STATEMENT;
+    const values = [
       accounts.map((a) => a.accountId),
       accounts.map((a) => a.userId),
       accounts.map((a) => a.partition),
@@ -139,7 +153,21 @@ export class Journal {
       outbox.map((o) => o.at),
       jsonArray(outbox.map((o) => o.data)),
       ...(guard === undefined ? [] : [guard.owner, guard.partitions, guard.epochs]),
-    ]);
+    ];
+    if (!this.named) {
+      await this.pool.query(statement.text, values);
+      return;
+    }
+    // Named: each connection parses and plans the statement once, then only binds and executes it. The
+    // embedded PGlite serves every socket connection from ONE session, so a second connection's Parse of the
+    // same name fails (42P05) before anything ran: from then on this journal sends the statement unnamed.
+    try {
+      await this.pool.query({ ...statement, values });
+    } catch (error) {
+      if (!isPreparedNameClash(error)) throw error;
+      this.named = false;
+      await this.pool.query(statement.text, values);
+    }
   }
 
   /** Streams every event of the accounts in `partitions`, in (account, seq) order. */
