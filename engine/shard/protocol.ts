@@ -2,6 +2,7 @@
 // the `requestId` of the call it belongs to. Everything here is plain data (structured clone).
 import type { ErrorCode } from "../../kernel/errors.js";
 import type { CoreTypes } from "./actor.js";
+import type { BatchStats } from "./batch-stats.js";
 
 /** An error crossing the thread boundary (a `ServiceError` on either side). */
 export interface WireError {
@@ -52,23 +53,17 @@ export interface ResponseKindOf {
 
 /** Shard → main thread, unsolicited (piscina emits them as the pool's `message` event). */
 export type ShardNotice =
-  | {
-      kind: "batch";
-      shard: number;
-      /** Messages waiting in the mailbox when the batch was taken (the batch included). */
-      mailboxDepth: number;
-      items: number;
-      events: number;
-      /** Milliseconds from BEGIN to COMMIT; null when the batch had nothing to journal. */
-      commitMs: number | null;
-      ok: boolean;
-    }
-  /** Sent every few seconds while notices are on: what happened since the last one, and the shard as it is. */
+  /**
+   * Sent every few seconds while notices are on, and once more when the shard stops: what happened since the
+   * last one, and the shard as it is.
+   */
   | {
       kind: "stats";
       shard: number;
       /** Committed events counted by the core's `tally` since the last stats notice: series key → count. */
       tallies: Record<string, number>;
+      /** The batches taken since the last stats notice, folded into the engine's histogram buckets. */
+      batches: BatchStats;
       /** Accounts per `stateOf` label, now. */
       states: Record<string, number>;
       /** The shard thread's event-loop delay since the last stats notice (perf_hooks), in milliseconds. */
@@ -79,5 +74,5 @@ export type ShardNotice =
 
 export function isShardNotice(value: unknown): value is ShardNotice {
   if (typeof value !== "object" || value === null || !("kind" in value)) return false;
-  return value.kind === "batch" || value.kind === "stats" || value.kind === "log";
+  return value.kind === "stats" || value.kind === "log";
 }

@@ -26,13 +26,10 @@ type QueryRequest<T extends CoreTypes> = Extract<ShardRequest<T>, { kind: "query
 
 /** Optional observers (issue 6 exports them as Prometheus metrics). */
 export interface ShardMetrics {
-  /** Messages in a shard's mailbox when it took a batch (the batch included). */
-  mailboxDepth?(shard: number, depth: number): void;
-  /** Messages decided and events journaled by one batch. */
-  batchSize?(shard: number, items: number, events: number): void;
-  /** BEGIN…COMMIT of one batch, in milliseconds; `ok` false when the commit failed. */
-  commitLatency?(shard: number, ms: number, ok: boolean): void;
-  /** A shard's periodic stats notice (tallies of committed events, accounts per state, event-loop delay). */
+  /**
+   * A shard's periodic stats notice: tallies of committed events, its batches since the last notice (mailbox
+   * depth, messages and events per batch, commit time; folded in the thread), accounts per state, event-loop delay.
+   */
   stats?(notice: Extract<ShardNotice, { kind: "stats" }>): void;
   /** Seconds from handing a request to the shard to its answer (mailbox wait, decision and commit included). */
   requestLatency?(shard: number, kind: ShardRequest["kind"], seconds: number): void;
@@ -164,13 +161,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
         log[message.level]({ shard: message.shard, ...message.fields }, message.message);
         return;
       }
-      if (message.kind === "stats") {
-        metrics?.stats?.(message);
-        return;
-      }
-      metrics?.mailboxDepth?.(message.shard, message.mailboxDepth);
-      metrics?.batchSize?.(message.shard, message.items, message.events);
-      if (message.commitMs !== null) metrics?.commitLatency?.(message.shard, message.commitMs, message.ok);
+      metrics?.stats?.(message);
     });
     pool.on("error", (error: unknown) => {
       log.error({ shard, err: errorText(error) }, "shard thread failed");

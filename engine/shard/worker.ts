@@ -26,7 +26,7 @@ export interface ShardWorkerData {
   maxBatch: number;
   /** Connections of the shard's pool (it never needs two at once; more only help a slow reconnect). */
   poolSize: number;
-  /** Send batch statistics, and every `statsIntervalMs` a stats notice, to the main thread (metrics on). */
+  /** Send a stats notice (tallies, batch figures, loop delay) every `statsIntervalMs` and on stop (metrics on). */
   notices: boolean;
   statsIntervalMs: number;
   market: unknown;
@@ -63,6 +63,7 @@ pool.on("error", (error) => {
 });
 
 let statsTimer: NodeJS.Timeout | undefined;
+let postStats: (() => void) | undefined;
 const shard = new Shard<CoreTypes>({
   shard: data.shard,
   shards: data.shards,
@@ -74,26 +75,25 @@ const shard = new Shard<CoreTypes>({
   maxBatch: data.maxBatch,
   close: async () => {
     clearInterval(statsTimer);
+    // The figures since the last notice; a notice travels on its own port, so it may trail the stop's answer.
+    postStats?.();
     await pool.end();
     await stopTracing();
   },
   tally: data.notices,
-  notify: data.notices
-    ? post
-    : (notice) => {
-        if (notice.kind === "log") post(notice);
-      },
+  notify: post,
 });
 
 // The thread's own event-loop delay (the main thread's is in the default process metrics).
 if (data.notices) {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
-  statsTimer = setInterval(() => {
+  postStats = () => {
     const lag = { loopLagP99Ms: delay.percentile(99) / 1e6, loopLagMaxMs: delay.max / 1e6 };
     delay.reset();
     post({ kind: "stats", shard: data.shard, ...shard.takeStats(), ...lag });
-  }, data.statsIntervalMs);
+  };
+  statsTimer = setInterval(postStats, data.statsIntervalMs);
   statsTimer.unref();
 }
 
