@@ -1,5 +1,7 @@
 // The messages between the main thread and a shard thread: a discriminated union on `kind`, each carrying
-// the `requestId` of the call it belongs to. Everything here is plain data (structured clone).
+// the `requestId` of the call it belongs to. Everything here is plain data (structured clone). The main thread
+// hands the requests of one event-loop turn to a shard as one piscina task (`ShardTask`), answered by one
+// `ShardTaskResult`: one structured clone each way per turn instead of one per request.
 import type { ErrorCode } from "../../kernel/errors.js";
 import type { CoreTypes } from "./actor.js";
 import type { BatchStats } from "./batch-stats.js";
@@ -14,7 +16,7 @@ export interface WireError {
 /** Whom a command or query is for: an account, or an id one of its events made addressable. */
 export type Address = { accountId: string } | { key: string };
 
-/** Main thread → shard: one piscina task each. */
+/** Main thread → shard: one message of the shard's mailbox (handed over in a `ShardTask`). */
 export type ShardRequest<T extends CoreTypes = CoreTypes> =
   /** Waits for the shard's rebuild from the journal (sent once at start). */
   | { kind: "start"; requestId: number }
@@ -32,7 +34,7 @@ export function traceparentOf(request: ShardRequest): string | undefined {
   return request.kind === "command" || request.kind === "query" ? request.traceparent : undefined;
 }
 
-/** Shard → main thread: the result of one task. Replies are sent only after their batch committed. */
+/** Shard → main thread: the answer to one request. Replies are sent only after their batch committed. */
 export type ShardResponse<T extends CoreTypes = CoreTypes> =
   | { kind: "started"; requestId: number; shard: number; threadId: number; accounts: number; events: number }
   | { kind: "commandReply"; requestId: number; reply: T["reply"] }
@@ -49,6 +51,24 @@ export interface ResponseKindOf {
   query: "queryResult";
   market: "marketApplied";
   stop: "stopped";
+}
+
+/**
+ * Main thread → shard: one piscina task, the requests to one shard of one event-loop turn in the order they
+ * were made. The shard queues them in that order, at once, so they stay contiguous in its mailbox.
+ */
+export interface ShardTask<T extends CoreTypes = CoreTypes> {
+  kind: "requests";
+  requests: ShardRequest<T>[];
+}
+
+/**
+ * Shard → main thread: the result of one task, `responses[i]` answering `requests[i]` (each a success or
+ * `failed`: one request's error never fails its neighbours).
+ */
+export interface ShardTaskResult<T extends CoreTypes = CoreTypes> {
+  kind: "responses";
+  responses: ShardResponse<T>[];
 }
 
 /** Shard → main thread, unsolicited (piscina emits them as the pool's `message` event). */

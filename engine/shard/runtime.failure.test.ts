@@ -105,6 +105,39 @@ describe("a failed commit", () => {
   });
 });
 
+describe("a shard thread that dies", () => {
+  it("fails every request of its task with engine_error, and the shard goes on from the journal", async () => {
+    const url = await freshDatabase(server.url);
+    const handovers: number[] = [];
+    const runtime = await startLedger(url, { metrics: { handover: (_shard, requests) => handovers.push(requests) } });
+    try {
+      const [a, b] = accountsOnShard(0, 2, 2) as [string, string];
+      await openAll(runtime, [a, b]);
+      await runtime.command(a, { type: "deposit", amount: 10 });
+      handovers.length = 0;
+      // One turn, one task: the thread ends while it decides the second request.
+      const results = await Promise.allSettled([
+        runtime.command(a, { type: "deposit", amount: 5 }),
+        runtime.command(b, { type: "crash" }),
+        runtime.query(a, { type: "state" }),
+        runtime.command(b, { type: "deposit", amount: 1 }),
+      ]);
+      expect(handovers).toEqual([4]);
+      for (const result of results) {
+        expect(result.status).toBe("rejected");
+        if (result.status === "rejected") {
+          expect(result.reason).toMatchObject({ code: "engine_error", message: "shard unavailable" });
+        }
+      }
+      // piscina starts a new thread for the shard; it rebuilds from the journal, where the deposit never got.
+      expect(await runtime.query(a, { type: "state" })).toMatchObject({ balance: 10 });
+      expect(await runtime.command(b, { type: "deposit", amount: 3 })).toMatchObject({ ok: true, balance: 3 });
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
 describe("an apply that throws", () => {
   it("drops its whole batch and reloads the half-applied account", async () => {
     const url = await freshDatabase(server.url);

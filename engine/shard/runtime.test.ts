@@ -82,6 +82,113 @@ describe("pinning", () => {
   });
 });
 
+describe("hand-over", () => {
+  /** Records every task handed to a shard: [shard, requests]. */
+  const recorder = (): { handovers: [number, number][]; metrics: ShardMetrics } => {
+    const handovers: [number, number][] = [];
+    return { handovers, metrics: { handover: (shard, requests) => handovers.push([shard, requests]) } };
+  };
+
+  it("hands the requests of one turn to each shard as one task, commands and queries together", async () => {
+    const url = await freshDatabase(server.url);
+    const { handovers, metrics } = recorder();
+    const runtime = await startLedger(url, { metrics });
+    try {
+      const [a, b] = accountsOnShard(0, 2, 2) as [string, string];
+      const [c] = accountsOnShard(1, 2, 1) as [string];
+      await openAll(runtime, [a, b, c]);
+      handovers.length = 0;
+      const calls = Array.from({ length: 30 }, (_, i) => {
+        const id = [a, b, c][i % 3] ?? a;
+        return i % 2 === 0 ? runtime.command(id, { type: "deposit", amount: 1 }) : stateOf(runtime, id);
+      });
+      const settled = await Promise.all(calls);
+      expect(settled).toHaveLength(30);
+      expect(handovers.sort()).toEqual([
+        [0, 20],
+        [1, 10],
+      ]);
+      // Each query saw the deposits sent to its account before it in the same task.
+      expect(settled[3]).toMatchObject({ balance: 1 });
+      expect(settled[29]).toMatchObject({ balance: 5 });
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("keeps each shard's order across many tasks in flight, commands and queries mixed", async () => {
+    const url = await freshDatabase(server.url);
+    const { handovers, metrics } = recorder();
+    // At most 2 tasks on the thread: the rest wait in piscina's queue.
+    const runtime = await startLedger(url, { metrics, inFlightPerShard: 2 });
+    try {
+      const ids = Array.from({ length: 16 }, () => randomUUID());
+      await openAll(runtime, ids);
+      handovers.length = 0;
+      const random = mulberry32(7);
+      const sent = new Map<string, number>();
+      const touches: Promise<void>[] = [];
+      const reads: Promise<void>[] = [];
+      for (let turn = 0; turn < 40; turn++) {
+        const count = 1 + Math.floor(random() * 30);
+        for (let i = 0; i < count; i++) {
+          const id = ids[Math.floor(random() * ids.length)] ?? "";
+          const n = sent.get(id) ?? 0;
+          if (random() < 0.3) {
+            // A query sees exactly the touches sent to its account before it.
+            reads.push(
+              stateOf(runtime, id).then((state) => {
+                expect(state?.touches).toBe(n);
+              }),
+            );
+          } else {
+            sent.set(id, n + 1);
+            touches.push(
+              runtime.command(id, { type: "touch", n }).then((reply) => {
+                expect(expectOk(reply).touches).toBe(n);
+              }),
+            );
+          }
+        }
+        // The next requests are made in a later turn, before these are answered.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await Promise.all([...touches, ...reads]);
+      expect(reads.length).toBeGreaterThan(0);
+      expect(handovers.length).toBeGreaterThan(40);
+      expect(handovers.reduce((sum, [, requests]) => sum + requests, 0)).toBe(touches.length + reads.length);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("fails only the requests of a task that failed, each with its own error", async () => {
+    const url = await freshDatabase(server.url);
+    const { handovers, metrics } = recorder();
+    const runtime = await startLedger(url, { metrics });
+    try {
+      const [a] = accountsOnShard(0, 2, 1) as [string];
+      await runtime.command(a, { type: "open", userId: "u" });
+      handovers.length = 0;
+      const results = await Promise.allSettled([
+        runtime.command(a, { type: "deposit", amount: 1 }),
+        runtime.command(a, { type: "explode" }),
+        runtime.query(a, { type: "state" }),
+        runtime.command(a, { type: "withdraw", amount: 5 }),
+        runtime.command(a, { type: "deposit", amount: 2 }),
+      ]);
+      expect(handovers).toEqual([[0, 5]]);
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+      expect(results[1]).toMatchObject({ reason: { code: "conflict" } });
+      expect(results[2]).toMatchObject({ value: { balance: 1 } });
+      expect(results[3]).toMatchObject({ value: { ok: false, error: "insufficient_funds" } });
+      expect(results[4]).toMatchObject({ value: { ok: true, balance: 3 } });
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
 describe("group commit", () => {
   it("journals many concurrent commands in fewer transactions than commands", async () => {
     const url = await freshDatabase(server.url);

@@ -1,12 +1,13 @@
 // The shard thread: loads the core module named in workerData, opens the shard's own small pg pool, and
-// hands every piscina task to the shard's mailbox synchronously (piscina calls `handle` in arrival order).
+// hands the requests of every piscina task to the shard's mailbox synchronously, in order (piscina calls
+// `handle` in arrival order), answering the task with every request's response at once.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import pg from "pg";
 import { Journal } from "../store/journal.js";
 import type { Fence } from "../store/leases.js";
 import type { CoreModule, CoreTypes } from "./actor.js";
-import type { ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
+import type { ShardNotice, ShardRequest, ShardResponse, ShardTask, ShardTaskResult } from "./protocol.js";
 import { Shard } from "./shard.js";
 import { startTracing, stopTracing } from "../../kernel/tracing.js";
 import { endShardSpan, startMessageSpan } from "./tracing.js";
@@ -97,12 +98,22 @@ if (data.notices) {
   statsTimer.unref();
 }
 
-/** The piscina task handler: queues the request synchronously, resolves after its batch committed. */
-export function handle(request: ShardRequest): Promise<ShardResponse> {
+function enqueue(request: ShardRequest): Promise<ShardResponse> {
   const span = startMessageSpan(request, data.shard);
   if (span === undefined) return shard.enqueue(request);
   return shard.enqueue(request).then((response) => {
     endShardSpan(span, response);
     return response;
   });
+}
+
+/**
+ * The piscina task handler: queues the task's requests synchronously and in order, and answers once every one
+ * of them was answered (each after its own batch committed). A task's requests are contiguous in the mailbox,
+ * so they share one batch unless the mailbox holds more than `maxBatch` messages: then the first ones wait
+ * for the batch of the last one before the task is answered (one answer per task keeps one message back).
+ */
+export async function handle(task: ShardTask): Promise<ShardTaskResult> {
+  const responses = await Promise.all(task.requests.map(enqueue));
+  return { kind: "responses", responses };
 }
