@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ServiceError } from "../../kernel/errors.js";
 import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
@@ -9,6 +10,7 @@ import type { ShardMetrics } from "./runtime.js";
 import type { LedgerReply } from "./test-actor.js";
 import { accountsOnShard, freshDatabase, openAll, startLedger, stateOf, withPool } from "./test-support.js";
 import { mulberry32 } from "../../kernel/random.js";
+import { engineMetrics } from "../metrics.js";
 
 let server: PostgresServer;
 
@@ -478,6 +480,38 @@ describe("stats notices", () => {
         expect(notice.loopLagP99Ms).toBeGreaterThanOrEqual(0);
         expect(notice.loopLagMaxMs).toBeGreaterThanOrEqual(notice.loopLagP99Ms);
       }
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("bring every batch's figures to the engine's journal and mailbox series", async () => {
+    const url = await freshDatabase(server.url);
+    const registry = new Registry();
+    const runtime = await startLedger(url, { metrics: engineMetrics(registry, 2), statsIntervalMs: 100 });
+    try {
+      const ids = Array.from({ length: 10 }, () => randomUUID());
+      await openAll(runtime, ids);
+      await Promise.all(ids.map((id) => runtime.command(id, { type: "deposit", amount: 1 })));
+      await expect(runtime.command(ids[0] ?? "", { type: "poison" })).rejects.toThrow(ServiceError);
+      // Per shard its start, then the opens and the deposits; the poison: 23 messages, 21 events.
+      const value = (text: string, series: string): number =>
+        Number(new RegExp(`^${series.replace(/[{}"+]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+      await vi.waitFor(
+        async () => {
+          const text = await registry.metrics();
+          expect(value(text, "engine_journal_batch_messages_sum")).toBe(23);
+          expect(value(text, "engine_journal_batch_events_sum")).toBe(21);
+          expect(value(text, 'engine_journal_commit_duration_seconds_count{outcome="failed"}')).toBe(1);
+          expect(value(text, 'engine_journal_commit_duration_seconds_count{outcome="ok"}')).toBeGreaterThanOrEqual(2);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      const text = await registry.metrics();
+      expect(value(text, "engine_journal_batch_messages_count")).toBe(
+        value(text, 'engine_journal_batch_messages_bucket{le="+Inf"}'),
+      );
+      expect(text).toMatch(/^engine_shard_mailbox_depth\{shard="0"\} \d+$/m);
     } finally {
       await runtime.stop();
     }
