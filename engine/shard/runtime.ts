@@ -224,16 +224,16 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
     queues[shard] = [];
     handover?.(shard, waiting.length);
     const task: ShardTask<T> = { kind: "requests", requests: waiting.map((item) => item.request) };
-    (pool.run(task) as Promise<ShardTaskResult<T>>).then(
-      (result) => {
+    (pool.run(task) as Promise<ShardTaskResult<T>>)
+      .then((result) => {
         answer(shard, waiting, result);
-      },
-      (error: unknown) => {
-        // The thread died (or the task could not be handed over): none of its requests has an answer.
+      })
+      .catch((error: unknown) => {
+        // The thread died (or the task could not be handed over, or answering it threw): no request may be
+        // left waiting; rejecting one that was already answered does nothing.
         log.error({ shard, requests: waiting.length, err: errorText(error) }, "shard task failed");
         for (const item of waiting) item.reject(new ServiceError("engine_error", {}, "shard unavailable"));
-      },
-    );
+      });
   };
 
   /** Queues a request for the shard's next hand-over; resolves with its answer (rejects with `failed`'s error). */
