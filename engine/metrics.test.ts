@@ -1,9 +1,16 @@
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { engineMetrics } from "./metrics.js";
+import { BatchStatsCounter, type BatchStats } from "./shard/batch-stats.js";
 
-const stats = (shard: number, tallies: Record<string, number>, states: Record<string, number>) =>
-  ({ kind: "stats", shard, tallies, states, loopLagP99Ms: 2, loopLagMaxMs: 7 }) as const;
+const noBatches = (): BatchStats => new BatchStatsCounter().take();
+
+const stats = (
+  shard: number,
+  tallies: Record<string, number>,
+  states: Record<string, number>,
+  batches: BatchStats = noBatches(),
+) => ({ kind: "stats", shard, tallies, batches, states, loopLagP99Ms: 2, loopLagMaxMs: 7 }) as const;
 
 describe("engine metrics", () => {
   it("turn the shards' tallies into labelled counters and ignore keys they do not know", async () => {
@@ -35,8 +42,15 @@ describe("engine metrics", () => {
   it("report the deepest mailbox since the last scrape, then 0 for a shard that took no batch", async () => {
     const registry = new Registry();
     const metrics = engineMetrics(registry, 2);
-    for (const depth of [3, 40, 7]) metrics.mailboxDepth?.(1, depth);
+    const batches = new BatchStatsCounter();
+    for (const depth of [3, 40]) batches.observe(depth, 1, 0, null, true);
+    metrics.stats?.(stats(1, {}, {}, batches.take()));
+    batches.observe(7, 1, 0, null, true);
+    metrics.stats?.(stats(1, {}, {}, batches.take()));
     expect(await registry.metrics()).toContain('engine_shard_mailbox_depth{shard="1"} 40');
+    // No notice since the last scrape (scraped within one stats interval): the same figure again.
+    expect(await registry.metrics()).toContain('engine_shard_mailbox_depth{shard="1"} 40');
+    metrics.stats?.(stats(1, {}, {}, batches.take()));
     expect(await registry.metrics()).toContain('engine_shard_mailbox_depth{shard="1"} 0');
   });
 
@@ -45,12 +59,43 @@ describe("engine metrics", () => {
     const metrics = engineMetrics(registry, 2);
     metrics.requestLatency?.(0, "command", 0.002);
     metrics.requestLatency?.(0, "start", 1);
-    metrics.commitLatency?.(0, 3, true);
-    metrics.commitLatency?.(0, 9, false);
+    const batches = new BatchStatsCounter();
+    batches.observe(1, 1, 1, 3, true);
+    batches.observe(1, 1, 1, 9, false);
+    metrics.stats?.(stats(0, {}, {}, batches.take()));
     const text = await registry.metrics();
     expect(text).toContain('engine_shard_request_duration_seconds_count{shard="0",kind="command"} 1');
     expect(text).not.toContain('kind="start"');
     expect(text).toContain('engine_journal_commit_duration_seconds_count{outcome="ok"} 1');
     expect(text).toContain('engine_journal_commit_duration_seconds_count{outcome="failed"} 1');
+  });
+
+  it("merge the batch figures of every shard's notices into the journal histograms", async () => {
+    const registry = new Registry();
+    const metrics = engineMetrics(registry, 2);
+    const zero = new BatchStatsCounter();
+    const one = new BatchStatsCounter();
+    zero.observe(5, 3, 0, null, true);
+    zero.observe(2, 2, 4, 0.7, true);
+    one.observe(1, 1, 1, 30, true);
+    metrics.stats?.(stats(0, {}, {}, zero.take()));
+    metrics.stats?.(stats(1, {}, {}, one.take()));
+    one.observe(700, 700, 20_000, 3_000, false);
+    metrics.stats?.(stats(1, {}, {}, one.take()));
+    const text = await registry.metrics();
+    expect(text).toContain('engine_journal_batch_messages_bucket{le="2"} 2');
+    expect(text).toContain('engine_journal_batch_messages_bucket{le="4"} 3');
+    expect(text).toContain('engine_journal_batch_messages_bucket{le="+Inf"} 4');
+    expect(text).toContain("engine_journal_batch_messages_sum 706");
+    expect(text).toContain('engine_journal_batch_events_bucket{le="0"} 1');
+    expect(text).toContain('engine_journal_batch_events_bucket{le="16384"} 3');
+    expect(text).toContain("engine_journal_batch_events_count 4");
+    expect(text).toContain('engine_journal_commit_duration_seconds_bucket{le="0.001",outcome="ok"} 1');
+    expect(text).toContain('engine_journal_commit_duration_seconds_bucket{le="0.05",outcome="ok"} 2');
+    expect(text).toContain('engine_journal_commit_duration_seconds_count{outcome="ok"} 2');
+    expect(text).toContain('engine_journal_commit_duration_seconds_bucket{le="2.5",outcome="failed"} 0');
+    expect(text).toContain('engine_journal_commit_duration_seconds_count{outcome="failed"} 1');
+    expect(text).toContain('engine_shard_mailbox_depth{shard="0"} 5');
+    expect(text).toContain('engine_shard_mailbox_depth{shard="1"} 700');
   });
 });

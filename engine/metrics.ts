@@ -1,16 +1,16 @@
 // The engine's Prometheus metrics: the shard runtime's observers (mailbox depth, request latency, journal
 // batches and commits, each shard thread's event-loop delay) and the business counters the shards tally from
 // committed events (orders by kind/outcome/rule, fills, terminations, accounts per state; engine/telemetry.ts).
-// Per-batch observations go to FastHistograms; the tallies arrive every few seconds in one notice per shard.
+// The shard threads count their batches into the histograms' buckets themselves (engine/shard/batch-stats.ts)
+// and send them, with the tallies, every few seconds in one notice per shard, merged here into FastHistograms:
+// the journal and mailbox series trail the shards by up to one stats interval (ENGINE_STATS_INTERVAL_MS).
 import { Counter, Gauge, type Registry } from "prom-client";
 import { FastHistogram, FastHistogramVec } from "../kernel/fast-histogram.js";
 import { AccountStatus } from "./accounts/state.js";
+import { BATCH_BUCKETS, COMMIT_BUCKETS, EVENT_BUCKETS } from "./shard/batch-stats.js";
 import type { ShardMetrics } from "./shard/runtime.js";
 import { parseTallyKey } from "./telemetry.js";
 
-export const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] as const;
-export const EVENT_BUCKETS = [0, 1, 4, 16, 64, 256, 1024, 4096, 16384] as const;
-export const COMMIT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] as const;
 export const REQUEST_BUCKETS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5] as const;
 
 /** Registers the engine's metrics for `shards` shard threads and returns the runtime's observers. */
@@ -18,8 +18,10 @@ export function engineMetrics(registry: Registry, shards: number): ShardMetrics 
   const registers = [registry];
   const shardIds = Array.from({ length: shards }, (_, shard) => String(shard));
 
-  // The deepest mailbox each shard saw since the last scrape (0 when it took no batch: it was empty).
+  // The deepest mailbox in each shard's stats notices since the last scrape (0 when it took no batch: it was
+  // empty); when none came since (scrapes more often than the stats interval), the previous scrape's again.
   const deepest = new Float64Array(shards);
+  const reported = new Uint8Array(shards);
   new Gauge({
     name: "engine_shard_mailbox_depth",
     help: "Most messages waiting in a shard's mailbox when it took a batch, since the last scrape.",
@@ -29,7 +31,7 @@ export function engineMetrics(registry: Registry, shards: number): ShardMetrics 
       deepest.forEach((depth, shard) => {
         this.set({ shard: String(shard) }, depth);
       });
-      deepest.fill(0);
+      reported.fill(0);
     },
   });
   const requests = new FastHistogramVec<"shard" | "kind">({
@@ -116,16 +118,6 @@ export function engineMetrics(registry: Registry, shards: number): ShardMetrics 
   });
 
   return {
-    mailboxDepth(shard, depth) {
-      if (depth > (deepest[shard] ?? 0)) deepest[shard] = depth;
-    },
-    batchSize(_shard, items, events) {
-      batchMessages.observe(items);
-      batchEvents.observe(events);
-    },
-    commitLatency(_shard, ms, ok) {
-      (ok ? committed : failed).observe(ms / 1000);
-    },
     requestLatency(shard, kind, seconds) {
       if (kind !== "command" && kind !== "query" && kind !== "market") return;
       requestChildren[shard]?.[kind].observe(seconds);
@@ -133,6 +125,15 @@ export function engineMetrics(registry: Registry, shards: number): ShardMetrics 
     stats(notice) {
       const shard = String(notice.shard);
       statesByShard[notice.shard] = notice.states;
+      const batches = notice.batches;
+      if (reported[notice.shard] === 0 || batches.mailboxDepth > (deepest[notice.shard] ?? 0)) {
+        deepest[notice.shard] = batches.mailboxDepth;
+      }
+      reported[notice.shard] = 1;
+      batchMessages.merge(batches.messages);
+      batchEvents.merge(batches.events);
+      committed.merge(batches.commitOk);
+      failed.merge(batches.commitFailed);
       lagP99.set({ shard }, notice.loopLagP99Ms / 1000);
       lagMax.set({ shard }, notice.loopLagMaxMs / 1000);
       for (const [key, count] of Object.entries(notice.tallies)) {

@@ -1,6 +1,6 @@
 import { Histogram, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { FastHistogram, FastHistogramVec } from "./fast-histogram.js";
+import { BucketCounter, FastHistogram, FastHistogramVec } from "./fast-histogram.js";
 
 const BUCKETS = [0.000_01, 0.000_05, 0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05];
 
@@ -63,5 +63,41 @@ describe("FastHistogramVec", () => {
     expect(fast.child({ a: "x" })).toBe(fast.child({ a: "x" }));
     expect(fast.child({ a: "x" })).not.toBe(fast.child({ a: "y" }));
     expect([...fast.all()].map((c) => c.labels)).toEqual([{ a: "x" }, { a: "y" }]);
+  });
+});
+
+describe("BucketCounter", () => {
+  const values = [0, 0.000_01, 0.000_010_1, 0.000_3, 0.001, 0.04, 0.05, 0.2, 7];
+
+  it("merged into a FastHistogram or a child, exposes what observing there directly does", async () => {
+    const direct = new Registry();
+    const merged = new Registry();
+    const vec = { name: "v_seconds", help: "Help.", buckets: BUCKETS, labelNames: ["outcome"] as const };
+    const plain = { name: "h_seconds", help: "Help text.", buckets: BUCKETS };
+    const observed = new FastHistogram({ ...plain, registers: [direct] });
+    const observedVec = new FastHistogramVec({ ...vec, registers: [direct] });
+    const target = new FastHistogram({ ...plain, registers: [merged] });
+    const targetVec = new FastHistogramVec({ ...vec, registers: [merged] });
+    const counter = new BucketCounter(BUCKETS);
+    for (const value of values) {
+      observed.observe(value);
+      observedVec.child({ outcome: "ok" }).observe(value);
+      counter.observe(value);
+    }
+    const counts = counter.take();
+    target.merge(counts);
+    targetVec.child({ outcome: "ok" }).merge(counts);
+    expect(await merged.metrics()).toBe(await direct.metrics());
+    // Taking starts over: a second merge of nothing changes nothing.
+    expect(counter.take()).toEqual({ counts: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0, count: 0 });
+    target.merge(counter.take());
+    expect(await merged.metrics()).toBe(await direct.metrics());
+  });
+
+  it("refuses counts of other buckets", () => {
+    const fast = new FastHistogram({ name: "x", help: "x", buckets: [1, 2], registers: [] });
+    expect(() => {
+      fast.merge(new BucketCounter([1, 2, 3]).take());
+    }).toThrow(/4 bucket counts merged into 3 buckets/);
   });
 });

@@ -2,7 +2,8 @@
 // label/value pair, validates and hashes the (empty) label set and looks its buckets up by the bound's
 // string form on every observation; this one finds the bucket in a small array and adds to two numbers.
 // It registers in a prom-client Registry and exposes exactly what a prom-client Histogram with the same
-// name, help and buckets would (kernel/fast-histogram.test.ts compares the two).
+// name, help and buckets would (kernel/fast-histogram.test.ts compares the two). A `BucketCounter` counts
+// into the same buckets where no registry lives (a worker thread); its plain-data counts are `merge`d here.
 import type { Histogram, Registry } from "prom-client";
 
 export interface FastHistogramConfig {
@@ -23,6 +24,64 @@ interface Sample {
   exemplar?: null;
 }
 
+/** A histogram's observations as plain data (structured-clonable), for `merge`. */
+export interface HistogramCounts {
+  /** Per-bucket counts (not cumulative), one per bound and a last one for values above every bound. */
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+function ascending(name: string, buckets: readonly number[]): Float64Array {
+  const bounds = Float64Array.from(buckets);
+  for (let i = 1; i < bounds.length; i++) {
+    if (!((bounds[i] ?? 0) > (bounds[i - 1] ?? 0))) throw new Error(`${name}: buckets must ascend`);
+  }
+  return bounds;
+}
+
+function addCounts(name: string, into: Float64Array, from: HistogramCounts): void {
+  if (from.counts.length !== into.length) {
+    throw new Error(`${name}: ${from.counts.length} bucket counts merged into ${into.length} buckets`);
+  }
+  for (let i = 0; i < into.length; i++) into[i] = (into[i] ?? 0) + (from.counts[i] ?? 0);
+}
+
+/**
+ * Counts observations into a histogram's buckets without a registry, e.g. in a worker thread that ships
+ * `take()` to the thread holding the FastHistogram with the same buckets.
+ */
+export class BucketCounter {
+  private readonly bounds: Float64Array;
+  private counts: number[];
+  private sum = 0;
+  private count = 0;
+
+  constructor(buckets: readonly number[]) {
+    this.bounds = ascending("BucketCounter", buckets);
+    this.counts = new Array<number>(this.bounds.length + 1).fill(0);
+  }
+
+  observe(value: number): void {
+    if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
+    const bounds = this.bounds;
+    let i = 0;
+    while (i < bounds.length && value > (bounds[i] ?? 0)) i++;
+    this.counts[i] = (this.counts[i] ?? 0) + 1;
+    this.sum += value;
+    this.count += 1;
+  }
+
+  /** The observations since the last call, then starts over. */
+  take(): HistogramCounts {
+    const taken = { counts: this.counts, sum: this.sum, count: this.count };
+    this.counts = new Array<number>(this.bounds.length + 1).fill(0);
+    this.sum = 0;
+    this.count = 0;
+    return taken;
+  }
+}
+
 export class FastHistogram {
   readonly type = "histogram";
   readonly aggregator = "sum";
@@ -37,10 +96,7 @@ export class FastHistogram {
   constructor(config: FastHistogramConfig) {
     this.name = config.name;
     this.help = config.help;
-    this.bounds = Float64Array.from(config.buckets);
-    for (let i = 1; i < this.bounds.length; i++) {
-      if (!((this.bounds[i] ?? 0) > (this.bounds[i - 1] ?? 0))) throw new Error(`${config.name}: buckets must ascend`);
-    }
+    this.bounds = ascending(config.name, config.buckets);
     this.counts = new Float64Array(this.bounds.length + 1);
     // The registry needs only name, type, aggregator, get() and reset(): the shape of its own metrics.
     for (const registry of config.registers) registry.registerMetric(this as unknown as Histogram);
@@ -54,6 +110,13 @@ export class FastHistogram {
     this.counts[i] = (this.counts[i] ?? 0) + 1;
     this.sum += value;
     this.count += 1;
+  }
+
+  /** Adds observations counted elsewhere into the same buckets (a BucketCounter's `take()`). */
+  merge(counts: HistogramCounts): void {
+    addCounts(this.name, this.counts, counts);
+    this.sum += counts.sum;
+    this.count += counts.count;
   }
 
   reset(): void {
@@ -102,6 +165,13 @@ export class FastHistogramChild {
     this.sum += value;
     this.count += 1;
   }
+
+  /** Adds observations counted elsewhere into the same buckets (a BucketCounter's `take()`). */
+  merge(counts: HistogramCounts): void {
+    addCounts("FastHistogramChild", this.counts, counts);
+    this.sum += counts.sum;
+    this.count += counts.count;
+  }
 }
 
 export interface FastHistogramVecConfig<L extends string> extends FastHistogramConfig {
@@ -126,10 +196,7 @@ export class FastHistogramVec<L extends string> {
     this.name = config.name;
     this.help = config.help;
     this.labelNames = config.labelNames;
-    this.bounds = Float64Array.from(config.buckets);
-    for (let i = 1; i < this.bounds.length; i++) {
-      if (!((this.bounds[i] ?? 0) > (this.bounds[i - 1] ?? 0))) throw new Error(`${config.name}: buckets must ascend`);
-    }
+    this.bounds = ascending(config.name, config.buckets);
     for (const registry of config.registers) registry.registerMetric(this as unknown as Histogram);
   }
 

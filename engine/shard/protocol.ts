@@ -1,7 +1,10 @@
 // The messages between the main thread and a shard thread: a discriminated union on `kind`, each carrying
-// the `requestId` of the call it belongs to. Everything here is plain data (structured clone).
+// the `requestId` of the call it belongs to. Everything here is plain data (structured clone). The main thread
+// hands the requests of one event-loop turn to a shard as one piscina task (`ShardTask`), answered by one
+// `ShardTaskResult`: one structured clone each way per turn instead of one per request.
 import type { ErrorCode } from "../../kernel/errors.js";
 import type { CoreTypes } from "./actor.js";
+import type { BatchStats } from "./batch-stats.js";
 
 /** An error crossing the thread boundary (a `ServiceError` on either side). */
 export interface WireError {
@@ -13,7 +16,7 @@ export interface WireError {
 /** Whom a command or query is for: an account, or an id one of its events made addressable. */
 export type Address = { accountId: string } | { key: string };
 
-/** Main thread → shard: one piscina task each. */
+/** Main thread → shard: one message of the shard's mailbox (handed over in a `ShardTask`). */
 export type ShardRequest<T extends CoreTypes = CoreTypes> =
   /** Waits for the shard's rebuild from the journal (sent once at start). */
   | { kind: "start"; requestId: number }
@@ -31,7 +34,7 @@ export function traceparentOf(request: ShardRequest): string | undefined {
   return request.kind === "command" || request.kind === "query" ? request.traceparent : undefined;
 }
 
-/** Shard → main thread: the result of one task. Replies are sent only after their batch committed. */
+/** Shard → main thread: the answer to one request. Replies are sent only after their batch committed. */
 export type ShardResponse<T extends CoreTypes = CoreTypes> =
   | { kind: "started"; requestId: number; shard: number; threadId: number; accounts: number; events: number }
   | { kind: "commandReply"; requestId: number; reply: T["reply"] }
@@ -50,25 +53,37 @@ export interface ResponseKindOf {
   stop: "stopped";
 }
 
+/**
+ * Main thread → shard: one piscina task, the requests to one shard of one event-loop turn in the order they
+ * were made. The shard queues them in that order, at once, so they stay contiguous in its mailbox.
+ */
+export interface ShardTask<T extends CoreTypes = CoreTypes> {
+  kind: "requests";
+  requests: ShardRequest<T>[];
+}
+
+/**
+ * Shard → main thread: the result of one task, `responses[i]` answering `requests[i]` (each a success or
+ * `failed`: one request's error never fails its neighbours).
+ */
+export interface ShardTaskResult<T extends CoreTypes = CoreTypes> {
+  kind: "responses";
+  responses: ShardResponse<T>[];
+}
+
 /** Shard → main thread, unsolicited (piscina emits them as the pool's `message` event). */
 export type ShardNotice =
-  | {
-      kind: "batch";
-      shard: number;
-      /** Messages waiting in the mailbox when the batch was taken (the batch included). */
-      mailboxDepth: number;
-      items: number;
-      events: number;
-      /** Milliseconds from BEGIN to COMMIT; null when the batch had nothing to journal. */
-      commitMs: number | null;
-      ok: boolean;
-    }
-  /** Sent every few seconds while notices are on: what happened since the last one, and the shard as it is. */
+  /**
+   * Sent every few seconds while notices are on, and once more when the shard stops: what happened since the
+   * last one, and the shard as it is.
+   */
   | {
       kind: "stats";
       shard: number;
       /** Committed events counted by the core's `tally` since the last stats notice: series key → count. */
       tallies: Record<string, number>;
+      /** The batches taken since the last stats notice, folded into the engine's histogram buckets. */
+      batches: BatchStats;
       /** Accounts per `stateOf` label, now. */
       states: Record<string, number>;
       /** The shard thread's event-loop delay since the last stats notice (perf_hooks), in milliseconds. */
@@ -79,5 +94,5 @@ export type ShardNotice =
 
 export function isShardNotice(value: unknown): value is ShardNotice {
   if (typeof value !== "object" || value === null || !("kind" in value)) return false;
-  return value.kind === "batch" || value.kind === "stats" || value.kind === "log";
+  return value.kind === "stats" || value.kind === "log";
 }

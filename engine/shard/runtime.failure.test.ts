@@ -27,11 +27,11 @@ async function eventTypes(url: string, accountId: string): Promise<[number, stri
 describe("a failed commit", () => {
   it("fails every reply of its batch and leaves no ghost state", async () => {
     const url = await freshDatabase(server.url);
-    const commits: boolean[] = [];
+    let failedCommits = 0;
     const metrics: ShardMetrics = {
-      commitLatency: (_shard, _ms, ok) => commits.push(ok),
+      stats: (notice) => (failedCommits += notice.batches.commitFailed.count),
     };
-    const runtime = await startLedger(url, { metrics });
+    const runtime = await startLedger(url, { metrics, statsIntervalMs: 50 });
     try {
       const [a, b, c] = accountsOnShard(0, 2, 3) as [string, string, string];
       await openAll(runtime, [a, b, c]);
@@ -52,9 +52,9 @@ describe("a failed commit", () => {
         expect(result.status).toBe("rejected");
         if (result.status === "rejected") expect(result.reason).toMatchObject({ code: "engine_error" });
       }
-      // Notices travel on their own port, so the metric may trail the replies.
+      // The batch figures come with the shard's next stats notice, so the metric trails the replies.
       await vi.waitFor(() => {
-        expect(commits.filter((ok) => !ok)).toHaveLength(1);
+        expect(failedCommits).toBe(1);
       });
 
       // The decided-but-uncommitted events are gone from memory and from the journal.
@@ -99,6 +99,39 @@ describe("a failed commit", () => {
       await withPool(url, (pool) => pool.query("ALTER TABLE engine_events_away RENAME TO engine_events"));
       expect(await runtime.query(id, { type: "state" })).toMatchObject({ balance: 50 });
       expect(await runtime.command(id, { type: "deposit", amount: 7 })).toMatchObject({ ok: true, balance: 57 });
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
+describe("a shard thread that dies", () => {
+  it("fails every request of its task with engine_error, and the shard goes on from the journal", async () => {
+    const url = await freshDatabase(server.url);
+    const handovers: number[] = [];
+    const runtime = await startLedger(url, { metrics: { handover: (_shard, requests) => handovers.push(requests) } });
+    try {
+      const [a, b] = accountsOnShard(0, 2, 2) as [string, string];
+      await openAll(runtime, [a, b]);
+      await runtime.command(a, { type: "deposit", amount: 10 });
+      handovers.length = 0;
+      // One turn, one task: the thread ends while it decides the second request.
+      const results = await Promise.allSettled([
+        runtime.command(a, { type: "deposit", amount: 5 }),
+        runtime.command(b, { type: "crash" }),
+        runtime.query(a, { type: "state" }),
+        runtime.command(b, { type: "deposit", amount: 1 }),
+      ]);
+      expect(handovers).toEqual([4]);
+      for (const result of results) {
+        expect(result.status).toBe("rejected");
+        if (result.status === "rejected") {
+          expect(result.reason).toMatchObject({ code: "engine_error", message: "shard unavailable" });
+        }
+      }
+      // piscina starts a new thread for the shard; it rebuilds from the journal, where the deposit never got.
+      expect(await runtime.query(a, { type: "state" })).toMatchObject({ balance: 10 });
+      expect(await runtime.command(b, { type: "deposit", amount: 3 })).toMatchObject({ ok: true, balance: 3 });
     } finally {
       await runtime.stop();
     }

@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ServiceError } from "../../kernel/errors.js";
 import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
 import { partitionOf, shardOf } from "./partition.js";
+import type { BatchStats } from "./batch-stats.js";
 import type { ShardNotice } from "./protocol.js";
 import type { ShardMetrics } from "./runtime.js";
 import type { LedgerReply } from "./test-actor.js";
 import { accountsOnShard, freshDatabase, openAll, startLedger, stateOf, withPool } from "./test-support.js";
 import { mulberry32 } from "../../kernel/random.js";
+import { engineMetrics } from "../metrics.js";
 
 let server: PostgresServer;
 
@@ -81,21 +84,119 @@ describe("pinning", () => {
   });
 });
 
+describe("hand-over", () => {
+  /** Records every task handed to a shard: [shard, requests]. */
+  const recorder = (): { handovers: [number, number][]; metrics: ShardMetrics } => {
+    const handovers: [number, number][] = [];
+    return { handovers, metrics: { handover: (shard, requests) => handovers.push([shard, requests]) } };
+  };
+
+  it("hands the requests of one turn to each shard as one task, commands and queries together", async () => {
+    const url = await freshDatabase(server.url);
+    const { handovers, metrics } = recorder();
+    const runtime = await startLedger(url, { metrics });
+    try {
+      const [a, b] = accountsOnShard(0, 2, 2) as [string, string];
+      const [c] = accountsOnShard(1, 2, 1) as [string];
+      await openAll(runtime, [a, b, c]);
+      handovers.length = 0;
+      const calls = Array.from({ length: 30 }, (_, i) => {
+        const id = [a, b, c][i % 3] ?? a;
+        return i % 2 === 0 ? runtime.command(id, { type: "deposit", amount: 1 }) : stateOf(runtime, id);
+      });
+      const settled = await Promise.all(calls);
+      expect(settled).toHaveLength(30);
+      expect(handovers.sort()).toEqual([
+        [0, 20],
+        [1, 10],
+      ]);
+      // Each query saw the deposits sent to its account before it in the same task.
+      expect(settled[3]).toMatchObject({ balance: 1 });
+      expect(settled[29]).toMatchObject({ balance: 5 });
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("keeps each shard's order across many tasks in flight, commands and queries mixed", async () => {
+    const url = await freshDatabase(server.url);
+    const { handovers, metrics } = recorder();
+    // At most 2 tasks on the thread: the rest wait in piscina's queue.
+    const runtime = await startLedger(url, { metrics, inFlightPerShard: 2 });
+    try {
+      const ids = Array.from({ length: 16 }, () => randomUUID());
+      await openAll(runtime, ids);
+      handovers.length = 0;
+      const random = mulberry32(7);
+      const sent = new Map<string, number>();
+      const touches: Promise<void>[] = [];
+      const reads: Promise<void>[] = [];
+      for (let turn = 0; turn < 40; turn++) {
+        const count = 1 + Math.floor(random() * 30);
+        for (let i = 0; i < count; i++) {
+          const id = ids[Math.floor(random() * ids.length)] ?? "";
+          const n = sent.get(id) ?? 0;
+          if (random() < 0.3) {
+            // A query sees exactly the touches sent to its account before it.
+            reads.push(
+              stateOf(runtime, id).then((state) => {
+                expect(state?.touches).toBe(n);
+              }),
+            );
+          } else {
+            sent.set(id, n + 1);
+            touches.push(
+              runtime.command(id, { type: "touch", n }).then((reply) => {
+                expect(expectOk(reply).touches).toBe(n);
+              }),
+            );
+          }
+        }
+        // The next requests are made in a later turn, before these are answered.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await Promise.all([...touches, ...reads]);
+      expect(reads.length).toBeGreaterThan(0);
+      expect(handovers.length).toBeGreaterThan(40);
+      expect(handovers.reduce((sum, [, requests]) => sum + requests, 0)).toBe(touches.length + reads.length);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("fails only the requests of a task that failed, each with its own error", async () => {
+    const url = await freshDatabase(server.url);
+    const { handovers, metrics } = recorder();
+    const runtime = await startLedger(url, { metrics });
+    try {
+      const [a] = accountsOnShard(0, 2, 1) as [string];
+      await runtime.command(a, { type: "open", userId: "u" });
+      handovers.length = 0;
+      const results = await Promise.allSettled([
+        runtime.command(a, { type: "deposit", amount: 1 }),
+        runtime.command(a, { type: "explode" }),
+        runtime.query(a, { type: "state" }),
+        runtime.command(a, { type: "withdraw", amount: 5 }),
+        runtime.command(a, { type: "deposit", amount: 2 }),
+      ]);
+      expect(handovers).toEqual([[0, 5]]);
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+      expect(results[1]).toMatchObject({ reason: { code: "conflict" } });
+      expect(results[2]).toMatchObject({ value: { balance: 1 } });
+      expect(results[3]).toMatchObject({ value: { ok: false, error: "insufficient_funds" } });
+      expect(results[4]).toMatchObject({ value: { ok: true, balance: 3 } });
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
+
 describe("group commit", () => {
   it("journals many concurrent commands in fewer transactions than commands", async () => {
     const url = await freshDatabase(server.url);
-    const batches: { shard: number; items: number; events: number }[] = [];
-    const commits: number[] = [];
-    const depths: number[] = [];
-    const metrics: ShardMetrics = {
-      batchSize: (shard, items, events) => batches.push({ shard, items, events }),
-      commitLatency: (_shard, ms, ok) => {
-        expect(ok).toBe(true);
-        commits.push(ms);
-      },
-      mailboxDepth: (_shard, depth) => depths.push(depth),
-    };
-    const runtime = await startLedger(url, { metrics });
+    const batches: BatchStats[] = [];
+    const metrics: ShardMetrics = { stats: (notice) => batches.push(notice.batches) };
+    const runtime = await startLedger(url, { metrics, statsIntervalMs: 50 });
     try {
       const ids = Array.from({ length: 40 }, () => randomUUID());
       await openAll(runtime, ids);
@@ -115,9 +216,16 @@ describe("group commit", () => {
       });
       expect(transactions.rows).toBe(commands);
       expect(transactions.transactions).toBeLessThan(commands / 4);
-      expect(Math.max(...batches.map((b) => b.items))).toBeGreaterThan(1);
-      expect(Math.max(...depths)).toBeGreaterThan(1);
-      expect(commits.length).toBeGreaterThan(0);
+      // The batch figures arrive with the shards' stats notices (every 50 ms here).
+      await vi.waitFor(() => {
+        const sum = (pick: (b: BatchStats) => number): number => batches.reduce((total, b) => total + pick(b), 0);
+        expect(sum((b) => b.messages.sum)).toBeGreaterThanOrEqual(commands);
+        // Batches of more than one message (the first bucket counts batches of 1).
+        expect(sum((b) => b.messages.count - (b.messages.counts[0] ?? 0))).toBeGreaterThan(0);
+        expect(Math.max(...batches.map((b) => b.mailboxDepth))).toBeGreaterThan(1);
+        expect(sum((b) => b.commitOk.count)).toBeGreaterThan(0);
+        expect(sum((b) => b.commitFailed.count)).toBe(0);
+      });
       for (const id of ids) {
         expect((await stateOf(runtime, id))?.balance).toBe(commands / ids.length);
       }
@@ -372,6 +480,38 @@ describe("stats notices", () => {
         expect(notice.loopLagP99Ms).toBeGreaterThanOrEqual(0);
         expect(notice.loopLagMaxMs).toBeGreaterThanOrEqual(notice.loopLagP99Ms);
       }
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("bring every batch's figures to the engine's journal and mailbox series", async () => {
+    const url = await freshDatabase(server.url);
+    const registry = new Registry();
+    const runtime = await startLedger(url, { metrics: engineMetrics(registry, 2), statsIntervalMs: 100 });
+    try {
+      const ids = Array.from({ length: 10 }, () => randomUUID());
+      await openAll(runtime, ids);
+      await Promise.all(ids.map((id) => runtime.command(id, { type: "deposit", amount: 1 })));
+      await expect(runtime.command(ids[0] ?? "", { type: "poison" })).rejects.toThrow(ServiceError);
+      // Per shard its start, then the opens and the deposits; the poison: 23 messages, 21 events.
+      const value = (text: string, series: string): number =>
+        Number(new RegExp(`^${series.replace(/[{}"+]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+      await vi.waitFor(
+        async () => {
+          const text = await registry.metrics();
+          expect(value(text, "engine_journal_batch_messages_sum")).toBe(23);
+          expect(value(text, "engine_journal_batch_events_sum")).toBe(21);
+          expect(value(text, 'engine_journal_commit_duration_seconds_count{outcome="failed"}')).toBe(1);
+          expect(value(text, 'engine_journal_commit_duration_seconds_count{outcome="ok"}')).toBeGreaterThanOrEqual(2);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      const text = await registry.metrics();
+      expect(value(text, "engine_journal_batch_messages_count")).toBe(
+        value(text, 'engine_journal_batch_messages_bucket{le="+Inf"}'),
+      );
+      expect(text).toMatch(/^engine_shard_mailbox_depth\{shard="0"\} \d+$/m);
     } finally {
       await runtime.stop();
     }

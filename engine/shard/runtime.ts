@@ -6,6 +6,12 @@
 // `concurrentTasksPerWorker`, tasks wait in the pool's queue, and `stricterFIFO` puts a task it could not
 // hand over back at the head instead of the tail. No task carries an AbortSignal (piscina runs abortable
 // tasks alone and kills the thread to abort them).
+//
+// Hand-over: the requests to a shard wait in its queue until the end of the event-loop turn (`setImmediate`,
+// after the turn's I/O callbacks: gRPC delivers many calls per socket read, each reaching us after a few
+// promise hops, which a microtask flush would hand over one by one), then go as one task and come back as one
+// result: one structured clone each way per turn, not per request. Every request goes through the queue
+// (start, market and stop too), so a shard sees them in the order they were made.
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
@@ -16,7 +22,14 @@ import type { Fence } from "../store/leases.js";
 import { migrateEngine } from "../store/schema.js";
 import type { CoreTypes } from "./actor.js";
 import { engineOfPartition, partitionOf, partitionOfId, shardOfPartition } from "./partition.js";
-import type { ResponseKindOf, ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
+import type {
+  ResponseKindOf,
+  ShardNotice,
+  ShardRequest,
+  ShardResponse,
+  ShardTask,
+  ShardTaskResult,
+} from "./protocol.js";
 import { isShardNotice } from "./protocol.js";
 import type { ShardWorkerData } from "./worker.js";
 import { sampledTraceparent } from "../../kernel/tracing.js";
@@ -26,16 +39,15 @@ type QueryRequest<T extends CoreTypes> = Extract<ShardRequest<T>, { kind: "query
 
 /** Optional observers (issue 6 exports them as Prometheus metrics). */
 export interface ShardMetrics {
-  /** Messages in a shard's mailbox when it took a batch (the batch included). */
-  mailboxDepth?(shard: number, depth: number): void;
-  /** Messages decided and events journaled by one batch. */
-  batchSize?(shard: number, items: number, events: number): void;
-  /** BEGIN…COMMIT of one batch, in milliseconds; `ok` false when the commit failed. */
-  commitLatency?(shard: number, ms: number, ok: boolean): void;
-  /** A shard's periodic stats notice (tallies of committed events, accounts per state, event-loop delay). */
+  /**
+   * A shard's periodic stats notice: tallies of committed events, its batches since the last notice (mailbox
+   * depth, messages and events per batch, commit time; folded in the thread), accounts per state, event-loop delay.
+   */
   stats?(notice: Extract<ShardNotice, { kind: "stats" }>): void;
-  /** Seconds from handing a request to the shard to its answer (mailbox wait, decision and commit included). */
+  /** Seconds from a request's call to its answer (turn's hand-over, mailbox wait, decision and commit included). */
   requestLatency?(shard: number, kind: ShardRequest["kind"], seconds: number): void;
+  /** One piscina task handed to a shard, carrying the `requests` made to it in one event-loop turn. */
+  handover?(shard: number, requests: number): void;
 }
 
 export interface StartShardsOptions<T extends CoreTypes> {
@@ -50,7 +62,7 @@ export interface StartShardsOptions<T extends CoreTypes> {
   metrics?: ShardMetrics;
   /** Most messages in one batch (one transaction). Default 1024. */
   maxBatch?: number;
-  /** Tasks handed to a shard thread before piscina queues them. Default 4096. */
+  /** Tasks (one per event-loop turn with requests for the shard) handed to its thread before piscina queues them. Default 4096. */
   inFlightPerShard?: number;
   /** Apply the engine's migrations first. Default true. */
   migrate?: boolean;
@@ -99,6 +111,15 @@ export function accountKey(accountId: string): string {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A request waiting in its shard's queue, then for the answer of the task that carried it. */
+interface Waiting<T extends CoreTypes> {
+  request: ShardRequest<T>;
+  resolve: (response: ShardResponse<T>) => void;
+  reject: (error: unknown) => void;
+  /** performance.now() at the call (0 when request latency is not observed). */
+  started: number;
 }
 
 /** Starts the shard threads, each rebuilt from the journal before this resolves. */
@@ -164,13 +185,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
         log[message.level]({ shard: message.shard, ...message.fields }, message.message);
         return;
       }
-      if (message.kind === "stats") {
-        metrics?.stats?.(message);
-        return;
-      }
-      metrics?.mailboxDepth?.(message.shard, message.mailboxDepth);
-      metrics?.batchSize?.(message.shard, message.items, message.events);
-      if (message.commitMs !== null) metrics?.commitLatency?.(message.shard, message.commitMs, message.ok);
+      metrics?.stats?.(message);
     });
     pool.on("error", (error: unknown) => {
       log.error({ shard, err: errorText(error) }, "shard thread failed");
@@ -179,31 +194,65 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
   });
 
   const requestLatency = metrics?.requestLatency?.bind(metrics);
+  const handover = metrics?.handover?.bind(metrics);
   let nextRequestId = 1;
   let stopping: Promise<void> | undefined;
+  /** Per shard, the requests of this event-loop turn, in call order. */
+  const queues: Waiting<T>[][] = pools.map(() => []);
 
-  async function send<K extends ShardRequest["kind"]>(
+  /** Answers each request of a task from its result: `failed` rejects that request only. */
+  const answer = (shard: number, waiting: readonly Waiting<T>[], result: ShardTaskResult<T>): void => {
+    const now = requestLatency === undefined ? 0 : performance.now();
+    waiting.forEach((item, index) => {
+      const response = result.responses[index];
+      if (response?.requestId !== item.request.requestId) {
+        item.reject(new Error(`shard ${shard} answered request ${response?.requestId} to ${item.request.requestId}`));
+        return;
+      }
+      requestLatency?.(shard, item.request.kind, (now - item.started) / 1000);
+      if (response.kind === "failed") {
+        item.reject(new ServiceError(response.error.code, response.error.fields, response.error.message));
+      } else item.resolve(response);
+    });
+  };
+
+  /** Hands a shard's queued requests over as one task. */
+  const flush = (shard: number): void => {
+    const pool = pools[shard];
+    const waiting = queues[shard];
+    if (pool === undefined || waiting === undefined || waiting.length === 0) return;
+    queues[shard] = [];
+    handover?.(shard, waiting.length);
+    const task: ShardTask<T> = { kind: "requests", requests: waiting.map((item) => item.request) };
+    (pool.run(task) as Promise<ShardTaskResult<T>>)
+      .then((result) => {
+        answer(shard, waiting, result);
+      })
+      .catch((error: unknown) => {
+        // The thread died (or the task could not be handed over, or answering it threw): no request may be
+        // left waiting; rejecting one that was already answered does nothing.
+        log.error({ shard, requests: waiting.length, err: errorText(error) }, "shard task failed");
+        for (const item of waiting) item.reject(new ServiceError("engine_error", {}, "shard unavailable"));
+      });
+  };
+
+  /** Queues a request for the shard's next hand-over; resolves with its answer (rejects with `failed`'s error). */
+  function send<K extends ShardRequest["kind"]>(
     shard: number,
     request: Extract<ShardRequest<T>, { kind: K }>,
   ): Promise<Extract<ShardResponse<T>, { kind: ResponseKindOf[K] }>> {
-    const pool = pools[shard];
-    if (pool === undefined) throw new Error(`no shard ${shard}`);
-    let response: ShardResponse<T>;
-    const started = requestLatency === undefined ? 0 : performance.now();
-    try {
-      response = (await pool.run(request)) as ShardResponse<T>;
-      requestLatency?.(shard, request.kind, (performance.now() - started) / 1000);
-    } catch (error) {
-      log.error({ shard, kind: request.kind, err: errorText(error) }, "shard task failed");
-      throw new ServiceError("engine_error", {}, "shard unavailable");
-    }
-    if (response.kind === "failed") {
-      throw new ServiceError(response.error.code, response.error.fields, response.error.message);
-    }
-    if (response.requestId !== request.requestId) {
-      throw new Error(`shard ${shard} answered request ${response.requestId} to ${request.requestId}`);
-    }
-    return response as Extract<ShardResponse<T>, { kind: ResponseKindOf[K] }>;
+    const queue = queues[shard];
+    if (queue === undefined) return Promise.reject(new Error(`no shard ${shard}`));
+    return new Promise((resolve, reject) => {
+      queue.push({
+        request,
+        // The shard answers a request of kind K with ResponseKindOf[K] (or `failed`, rejected in `answer`).
+        resolve: resolve as (response: ShardResponse<T>) => void,
+        reject,
+        started: requestLatency === undefined ? 0 : performance.now(),
+      });
+      if (queue.length === 1) setImmediate(flush, shard);
+    });
   }
 
   const refuseWhenStopping = (): void => {

@@ -10,6 +10,7 @@ import type { EventRow, NewAccountRow, OutboxRow, ReadCounts, StoredEvent } from
 import { isDuplicateSeq } from "../store/journal.js";
 import { isFenced } from "../store/leases.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./actor.js";
+import { BatchStatsCounter, type BatchStats } from "./batch-stats.js";
 import { idInPartition, partitionOf, partitionsOfShard } from "./partition.js";
 import type { Address, ShardNotice, ShardRequest, ShardResponse, WireError } from "./protocol.js";
 import { endSpan } from "../../kernel/tracing.js";
@@ -36,7 +37,7 @@ export interface ShardOptions<T extends CoreTypes> {
   maxBatch: number;
   /** Called once, after the mailbox drained on a `stop` request (closes the database pool). */
   close: () => Promise<void>;
-  /** Batch statistics and log lines for the main thread. */
+  /** Log lines for the main thread. */
   notify?: (notice: ShardNotice) => void;
   /** Count committed events through the core's `tally` (metrics on). */
   tally?: boolean;
@@ -72,6 +73,7 @@ interface Pending {
 export interface ShardStats {
   tallies: Record<string, number>;
   states: Record<string, number>;
+  batches: BatchStats;
 }
 
 function toWireError(error: unknown): WireError {
@@ -108,6 +110,8 @@ export class Shard<T extends CoreTypes> {
   private readonly core: ActorCore<T>;
   /** Committed tallies since the last `takeStats`; undefined when not counting. */
   private tallies: Map<string, number> | undefined;
+  /** Batch figures since the last `takeStats` (a few additions per batch: always counted). */
+  private readonly batchStats = new BatchStatsCounter();
   private readonly now: () => number;
   private readonly nextId: () => string;
 
@@ -192,7 +196,7 @@ export class Shard<T extends CoreTypes> {
       await this.ensureCurrent();
     } catch (error) {
       this.log("error", "shard cannot load its accounts", { err: errorText(error) });
-      this.notifyBatch(depth, items.length, 0, null, false);
+      this.batchStats.observe(depth, items.length, 0, null, false);
       return failAll("shard cannot load its accounts");
     }
 
@@ -220,7 +224,7 @@ export class Shard<T extends CoreTypes> {
       // `apply` threw: the core has a bug and the touched states are half-applied. Nothing is journaled.
       this.evict(pending.touched);
       this.log("error", "apply failed; batch dropped", { err: errorText(error) });
-      this.notifyBatch(depth, items.length, 0, null, false);
+      this.batchStats.observe(depth, items.length, 0, null, false);
       return failAll("engine fault");
     }
 
@@ -243,14 +247,14 @@ export class Shard<T extends CoreTypes> {
             ? "journal refused a duplicate seq (second owner?)"
             : "commit failed";
         this.log("error", message, { err: errorText(error), events: pending.events.length });
-        this.notifyBatch(depth, items.length, pending.events.length, performance.now() - started, false);
+        this.batchStats.observe(depth, items.length, pending.events.length, performance.now() - started, false);
         return fenced ? failAll("partition lease not held", "engine_unavailable") : failAll("commit failed");
       }
     }
     if (pending.tallies !== undefined && this.tallies !== undefined) {
       for (const [key, count] of pending.tallies) this.tallies.set(key, (this.tallies.get(key) ?? 0) + count);
     }
-    this.notifyBatch(depth, items.length, pending.events.length, commitMs, true);
+    this.batchStats.observe(depth, items.length, pending.events.length, commitMs, true);
     return responses;
   }
 
@@ -473,8 +477,8 @@ export class Shard<T extends CoreTypes> {
   }
 
   /**
-   * The tallies committed since the last call (then cleared), and the accounts in memory per state now (an
-   * account evicted by a failed commit is counted again once the next batch reloaded it).
+   * The tallies and batch figures since the last call (then cleared), and the accounts in memory per state
+   * now (an account evicted by a failed commit is counted again once the next batch reloaded it).
    */
   takeStats(): ShardStats {
     const tallies: Record<string, number> = {};
@@ -490,19 +494,7 @@ export class Shard<T extends CoreTypes> {
         states[label] = (states[label] ?? 0) + 1;
       }
     }
-    return { tallies, states };
-  }
-
-  private notifyBatch(depth: number, items: number, events: number, commitMs: number | null, ok: boolean): void {
-    this.options.notify?.({
-      kind: "batch",
-      shard: this.options.shard,
-      mailboxDepth: depth,
-      items,
-      events,
-      commitMs,
-      ok,
-    });
+    return { tallies, states, batches: this.batchStats.take() };
   }
 
   private log(level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>): void {

@@ -1,5 +1,5 @@
-// A tiny ledger core for the shard runtime's tests (test-only: it reads the thread id and can busy-wait,
-// which a real core never does). Balances must not go negative; denials are replies, not errors.
+// A tiny ledger core for the shard runtime's tests (test-only: it reads the thread id, can busy-wait and can
+// end its thread, which a real core never does). Balances must not go negative; denials are replies, not errors.
 import { threadId } from "node:worker_threads";
 import { ServiceError } from "../../kernel/errors.js";
 import type { ActorCore, Decision } from "./actor.js";
@@ -29,7 +29,9 @@ export type LedgerCommand =
   /** Emits a deposit and then an event `apply` throws on (a core bug). */
   | { type: "break" }
   /** Mints an id (ctx.nextId) that addresses this account from now on (`keys`). */
-  | { type: "receipt" };
+  | { type: "receipt" }
+  /** Ends the shard thread while it decides (a thread that dies mid-batch). */
+  | { type: "crash" };
 
 export type LedgerEvent =
   | { type: "Opened"; userId: string }
@@ -86,6 +88,7 @@ export const core: ActorCore<LedgerTypes> = {
     if (command.type === "noop") return ok(state, []);
     if (command.type === "explode")
       throw new ServiceError("conflict", { reason: "exploded" }, "the test actor exploded");
+    if (command.type === "crash") process.exit(1);
     if (command.type === "spin") {
       const until = Date.now() + command.ms;
       while (Date.now() < until) {

@@ -1,12 +1,13 @@
 // The shard thread: loads the core module named in workerData, opens the shard's own small pg pool, and
-// hands every piscina task to the shard's mailbox synchronously (piscina calls `handle` in arrival order).
+// hands the requests of every piscina task to the shard's mailbox synchronously, in order (piscina calls
+// `handle` in arrival order), answering the task with every request's response at once.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import pg from "pg";
 import { Journal } from "../store/journal.js";
 import type { Fence } from "../store/leases.js";
 import type { CoreModule, CoreTypes } from "./actor.js";
-import type { ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
+import type { ShardNotice, ShardRequest, ShardResponse, ShardTask, ShardTaskResult } from "./protocol.js";
 import { Shard } from "./shard.js";
 import { startTracing, stopTracing } from "../../kernel/tracing.js";
 import { endShardSpan, startMessageSpan } from "./tracing.js";
@@ -26,7 +27,7 @@ export interface ShardWorkerData {
   maxBatch: number;
   /** Connections of the shard's pool (it never needs two at once; more only help a slow reconnect). */
   poolSize: number;
-  /** Send batch statistics, and every `statsIntervalMs` a stats notice, to the main thread (metrics on). */
+  /** Send a stats notice (tallies, batch figures, loop delay) every `statsIntervalMs` and on stop (metrics on). */
   notices: boolean;
   statsIntervalMs: number;
   market: unknown;
@@ -63,6 +64,7 @@ pool.on("error", (error) => {
 });
 
 let statsTimer: NodeJS.Timeout | undefined;
+let postStats: (() => void) | undefined;
 const shard = new Shard<CoreTypes>({
   shard: data.shard,
   shards: data.shards,
@@ -74,35 +76,44 @@ const shard = new Shard<CoreTypes>({
   maxBatch: data.maxBatch,
   close: async () => {
     clearInterval(statsTimer);
+    // The figures since the last notice; a notice travels on its own port, so it may trail the stop's answer.
+    postStats?.();
     await pool.end();
     await stopTracing();
   },
   tally: data.notices,
-  notify: data.notices
-    ? post
-    : (notice) => {
-        if (notice.kind === "log") post(notice);
-      },
+  notify: post,
 });
 
 // The thread's own event-loop delay (the main thread's is in the default process metrics).
 if (data.notices) {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
-  statsTimer = setInterval(() => {
+  postStats = () => {
     const lag = { loopLagP99Ms: delay.percentile(99) / 1e6, loopLagMaxMs: delay.max / 1e6 };
     delay.reset();
     post({ kind: "stats", shard: data.shard, ...shard.takeStats(), ...lag });
-  }, data.statsIntervalMs);
+  };
+  statsTimer = setInterval(postStats, data.statsIntervalMs);
   statsTimer.unref();
 }
 
-/** The piscina task handler: queues the request synchronously, resolves after its batch committed. */
-export function handle(request: ShardRequest): Promise<ShardResponse> {
+function enqueue(request: ShardRequest): Promise<ShardResponse> {
   const span = startMessageSpan(request, data.shard);
   if (span === undefined) return shard.enqueue(request);
   return shard.enqueue(request).then((response) => {
     endShardSpan(span, response);
     return response;
   });
+}
+
+/**
+ * The piscina task handler: queues the task's requests synchronously and in order, and answers once every one
+ * of them was answered (each after its own batch committed). A task's requests are contiguous in the mailbox,
+ * so they share one batch unless the mailbox holds more than `maxBatch` messages: then the first ones wait
+ * for the batch of the last one before the task is answered (one answer per task keeps one message back).
+ */
+export async function handle(task: ShardTask): Promise<ShardTaskResult> {
+  const responses = await Promise.all(task.requests.map(enqueue));
+  return { kind: "responses", responses };
 }
