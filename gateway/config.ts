@@ -1,6 +1,7 @@
 // Gateway settings (CONTRACT 8), parsed once at start.
 import { z } from "zod";
 import { checkEntry } from "../kernel/ip.js";
+import { DEFAULT_MAX_DELAY_MS } from "./ratelimit/index.js";
 import { bool, commonSettings, parseSettings, port, redisUrl, token } from "../kernel/config.js";
 
 const target = z.string().regex(/^[a-zA-Z0-9.:[\]-]+:\d+$/, "must be host:port");
@@ -47,6 +48,11 @@ const schema = z
     WALLET_ADMIN_TOKEN: token,
     RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
+    /**
+     * A request whose slot frees within this long is held until then instead of refused (docs/decisions.md);
+     * 0 never holds. Below RATE_LIMIT_WINDOW_MS.
+     */
+    RATE_LIMIT_MAX_DELAY_MS: z.coerce.number().int().min(0).default(DEFAULT_MAX_DELAY_MS),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(65_536),
     /** Answer key validations from a local cache kept exact by the wallet's WatchKeys stream. */
     KEY_CACHE: bool(true),
@@ -54,6 +60,10 @@ const schema = z
     /** Longest a cached validation is used before the wallet is asked again. */
     KEY_CACHE_TTL_MS: z.coerce.number().int().min(1_000).default(60_000),
     KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(100_000),
+  })
+  .refine((s) => s.RATE_LIMIT_MAX_DELAY_MS < s.RATE_LIMIT_WINDOW_MS, {
+    message: "must be below RATE_LIMIT_WINDOW_MS",
+    path: ["RATE_LIMIT_MAX_DELAY_MS"],
   })
   .transform((s) => {
     const engine = s.ENGINE_GRPC_TARGET ?? `${s.HOST}:${s.ENGINE_GRPC_PORT}`;

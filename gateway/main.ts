@@ -59,9 +59,9 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
   const decided = metricsOn
     ? scrapeCounter({
         name: "gateway_rate_limit_decisions_total",
-        help: "Per-key rate-limit decisions.",
+        help: "Per-key rate-limit decisions (held: accepted after waiting for a slot that freed within RATE_LIMIT_MAX_DELAY_MS).",
         label: "decision",
-        values: ["allowed", "limited", "revoked"] as const,
+        values: ["allowed", "held", "limited", "revoked"] as const,
         registers: [registry],
       })
     : noCount;
@@ -81,10 +81,13 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
   redis?.on("error", (error) => {
     log.warn({ err: error }, "redis error");
   });
+  const limits = {
+    limit: settings.RATE_LIMIT_MAX,
+    windowMs: settings.RATE_LIMIT_WINDOW_MS,
+    maxDelayMs: settings.RATE_LIMIT_MAX_DELAY_MS,
+  };
   const limiter: RateLimiter =
-    redis === undefined
-      ? new MemoryRateLimiter({ limit: settings.RATE_LIMIT_MAX, windowMs: settings.RATE_LIMIT_WINDOW_MS })
-      : new RedisRateLimiter({ redis, limit: settings.RATE_LIMIT_MAX, windowMs: settings.RATE_LIMIT_WINDOW_MS });
+    redis === undefined ? new MemoryRateLimiter(limits) : new RedisRateLimiter({ redis, ...limits });
 
   const keyCache = settings.KEY_CACHE
     ? new KeyCache({

@@ -11,6 +11,7 @@ const base: RateLimitDecision = {
   remaining: 1199,
   resetMs: 60_000,
   retryAfterMs: 0,
+  delayMs: 0,
 };
 
 describe("rateLimitHeaders", () => {

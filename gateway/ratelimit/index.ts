@@ -1,7 +1,7 @@
 // Public surface of the per-API-key rate limiter; the gateway imports from here only.
 
 export type { RateLimitDecision, RateLimiter, RateLimitOptions } from "./types.js";
-export { DEFAULT_LIMIT, DEFAULT_WINDOW_MS } from "./types.js";
+export { DEFAULT_LIMIT, DEFAULT_MAX_DELAY_MS, DEFAULT_WINDOW_MS } from "./types.js";
 export type { MemoryRateLimiterOptions } from "./memory.js";
 export { MemoryRateLimiter } from "./memory.js";
 export type { RedisRateLimiterOptions, RedisRateLimitDecision } from "./redis.js";

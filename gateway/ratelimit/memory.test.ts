@@ -1,9 +1,20 @@
-// Pins the exact sliding-log behaviour of the in-process limiter with a fake clock.
+// Pins the exact sliding-log behaviour of the in-process limiter with a fake clock: refusals when a slot is
+// far off, holds when it frees within maxDelayMs, and the bound over acceptance times under random arrivals.
 
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryRateLimiter } from "./memory.js";
 import type { RateLimitDecision } from "./types.js";
 import { mulberry32 as prng } from "../../kernel/random.js";
+import {
+  PATTERNS,
+  arrivals,
+  busiestWindow,
+  countInWindow,
+  earliestFit,
+  fitsAt,
+  insertSorted,
+  type Pattern,
+} from "./test-support.js";
 
 class FakeClock {
   t = 1_000_000;
@@ -14,8 +25,9 @@ class FakeClock {
 }
 
 const limiters: MemoryRateLimiter[] = [];
-function makeLimiter(limit: number, windowMs: number, clock: FakeClock): MemoryRateLimiter {
-  const limiter = new MemoryRateLimiter({ limit, windowMs, now: clock.now, sweepIntervalMs: 0 });
+/** maxDelayMs 0 (never hold) unless given: most of these tests pin exact refusals. */
+function makeLimiter(limit: number, windowMs: number, clock: FakeClock, maxDelayMs = 0): MemoryRateLimiter {
+  const limiter = new MemoryRateLimiter({ limit, windowMs, maxDelayMs, now: clock.now, sweepIntervalMs: 0 });
   limiters.push(limiter);
   return limiter;
 }
@@ -25,19 +37,24 @@ afterEach(async () => {
 });
 
 describe("MemoryRateLimiter", () => {
-  it("uses 1200 requests per 60 s when no limit or window is given", async () => {
+  it("uses 1200 requests per 60 s, holding up to 100 ms, when no limit, window or delay is given", async () => {
     const limiter = new MemoryRateLimiter({ sweepIntervalMs: 0 });
     limiters.push(limiter);
     expect(limiter.limit).toBe(1200);
     expect(limiter.windowMs).toBe(60_000);
+    expect(limiter.maxDelayMs).toBe(100);
     const d = await limiter.consume("k");
-    expect(d).toMatchObject({ allowed: true, limit: 1200, remaining: 1199, resetMs: 60_000 });
+    expect(d).toMatchObject({ allowed: true, limit: 1200, remaining: 1199, resetMs: 60_000, delayMs: 0 });
   });
 
-  it("rejects a limit or window that is not a positive integer", () => {
+  it("rejects a limit or window that is not a positive integer, and a delay not in [0, window)", () => {
     expect(() => new MemoryRateLimiter({ limit: 0 })).toThrow(RangeError);
     expect(() => new MemoryRateLimiter({ limit: 1.5 })).toThrow(RangeError);
     expect(() => new MemoryRateLimiter({ windowMs: -1 })).toThrow(RangeError);
+    expect(() => new MemoryRateLimiter({ maxDelayMs: -1 })).toThrow(RangeError);
+    expect(() => new MemoryRateLimiter({ maxDelayMs: 2.5 })).toThrow(RangeError);
+    expect(() => new MemoryRateLimiter({ windowMs: 1000, maxDelayMs: 1000 })).toThrow(RangeError);
+    expect(new MemoryRateLimiter({ windowMs: 1000, maxDelayMs: 999, sweepIntervalMs: 0 }).maxDelayMs).toBe(999);
   });
 
   it("never refuses a sender pacing exactly limit requests per window", async () => {
@@ -64,7 +81,15 @@ describe("MemoryRateLimiter", () => {
     const refused = second.slice(10);
     expect(refused).toHaveLength(5);
     for (const d of refused) {
-      expect(d).toEqual({ allowed: false, revoked: false, limit: 20, remaining: 0, resetMs: 700, retryAfterMs: 700 });
+      expect(d).toEqual({
+        allowed: false,
+        revoked: false,
+        limit: 20,
+        remaining: 0,
+        resetMs: 700,
+        retryAfterMs: 700,
+        delayMs: 0,
+      });
     }
 
     clock.advance(699);
@@ -86,6 +111,7 @@ describe("MemoryRateLimiter", () => {
       remaining: 4,
       resetMs: 1000,
       retryAfterMs: 0,
+      delayMs: 0,
     });
     clock.advance(250);
     expect(await limiter.consume("k")).toMatchObject({ remaining: 3, resetMs: 750 });
@@ -117,6 +143,7 @@ describe("MemoryRateLimiter", () => {
         remaining: 0,
         resetMs: 0,
         retryAfterMs: 0,
+        delayMs: 0,
       });
     }
     expect(limiter.trackedKeys).toBe(0);
@@ -139,7 +166,7 @@ describe("MemoryRateLimiter", () => {
     expect(limiter.trackedKeys).toBe(0);
   });
 
-  it("never accepts more than limit in any window under random arrivals, and refuses only when full", async () => {
+  it("with maxDelayMs 0, never holds: under random arrivals it refuses exactly when the window is full", async () => {
     const limit = 10;
     const windowMs = 100;
     const clock = new FakeClock();
@@ -156,6 +183,7 @@ describe("MemoryRateLimiter", () => {
       if (random() > 0.3) clock.advance(Math.floor(random() * (hot ? 6 : 40)));
       const key = keys[Math.floor(random() * keys.length)] ?? "k1";
       const d = await limiter.consume(key);
+      expect(d.delayMs).toBe(0);
       if (d.allowed) {
         const ts = accepted.get(key) ?? [];
         allowedDecisions.push({ key, t: clock.t, index: ts.length, d });
@@ -199,5 +227,184 @@ describe("MemoryRateLimiter", () => {
       expect(d.remaining).toBe(limit - window.length);
       expect(d.resetMs).toBe((window[0] ?? 0) + windowMs - t);
     }
+  });
+});
+
+/** Replays one key's arrivals (ms from now) on a fake clock; returns each decision with its arrival time. */
+function replay(
+  limiter: MemoryRateLimiter,
+  clock: FakeClock,
+  times: readonly number[],
+  key = "k",
+): { t: number; d: RateLimitDecision }[] {
+  const start = clock.t;
+  return times.map((at) => {
+    clock.t = start + at;
+    return { t: at, d: limiter.consumeSync(key) };
+  });
+}
+
+describe("MemoryRateLimiter holding requests", () => {
+  it("holds a request whose slot frees within maxDelayMs, reserving that slot, and refuses one further off", () => {
+    const clock = new FakeClock();
+    const t0 = clock.t;
+    const limiter = makeLimiter(3, 1000, clock, 100);
+    for (let i = 0; i < 3; i++) expect(limiter.consumeSync("k").delayMs).toBe(0);
+    clock.advance(950);
+    // The three slots taken at t0 free at t0 + 1000, 50 ms from now: three requests are held for them; as of
+    // t0 + 1000 the window (t0, t0 + 1000] holds only the held requests.
+    expect(limiter.consumeSync("k")).toEqual({
+      allowed: true,
+      revoked: false,
+      limit: 3,
+      remaining: 2,
+      resetMs: 1000,
+      retryAfterMs: 0,
+      delayMs: 50,
+    });
+    expect(limiter.consumeSync("k")).toMatchObject({ allowed: true, remaining: 1, delayMs: 50 });
+    expect(limiter.consumeSync("k")).toMatchObject({ allowed: true, remaining: 0, delayMs: 50 });
+    // The next slot is t0 + 2000: 1050 ms away.
+    expect(limiter.consumeSync("k")).toEqual({
+      allowed: false,
+      revoked: false,
+      limit: 3,
+      remaining: 0,
+      resetMs: 1050,
+      retryAfterMs: 1050,
+      delayMs: 0,
+    });
+    clock.t = t0 + 1000;
+    expect(limiter.consumeSync("k")).toMatchObject({ allowed: false, retryAfterMs: 1000 });
+    clock.t = t0 + 1950;
+    expect(limiter.consumeSync("k")).toMatchObject({ allowed: true, delayMs: 50, remaining: 2 });
+  });
+
+  it.each(PATTERNS.flatMap((p) => [0, 1, 100, 400].map((maxDelay) => [p, maxDelay] as [Pattern, number])))(
+    "accepts %s arrivals at the earliest ms within maxDelayMs %i that keeps every rolling window at most limit",
+    (pattern, maxDelayMs) => {
+      const limit = 10;
+      const windowMs = 1000;
+      for (const seed of [1, 2, 3]) {
+        const random = prng(seed * 7919 + maxDelayMs);
+        const times = arrivals(pattern, random, { limit, windowMs, durationMs: 20 * windowMs, jitterMs: 150 });
+        const clock = new FakeClock();
+        const limiter = makeLimiter(limit, windowMs, clock, maxDelayMs);
+        const accepted: number[] = [];
+        let held = 0;
+        let refused = 0;
+        for (const { t, d } of replay(limiter, clock, times)) {
+          const slot = earliestFit(accepted, t, maxDelayMs, limit, windowMs);
+          if (slot === undefined) {
+            refused++;
+            expect(d).toMatchObject({ allowed: false, remaining: 0, delayMs: 0 });
+            // Retry-After names the first ms at which the request would fit.
+            expect(fitsAt(accepted, t + d.retryAfterMs, limit, windowMs)).toBe(true);
+            if (d.retryAfterMs > 1) expect(fitsAt(accepted, t + d.retryAfterMs - 1, limit, windowMs)).toBe(false);
+            expect(d.resetMs).toBe(d.retryAfterMs);
+            continue;
+          }
+          expect(d.allowed).toBe(true);
+          expect(d.delayMs).toBe(slot - t);
+          if (d.delayMs > 0) held++;
+          insertSorted(accepted, slot);
+          const inWindow = countInWindow(accepted, slot, windowMs);
+          expect(d.remaining).toBe(limit - inWindow);
+          const oldest = accepted[accepted.length - inWindow] ?? 0;
+          expect(d.resetMs).toBe(oldest + windowMs - slot);
+        }
+        expect(busiestWindow(accepted, windowMs)).toBeLessThanOrEqual(limit);
+        if (pattern !== "steady") expect(refused + held).toBeGreaterThan(0);
+        if (maxDelayMs === 0) expect(held).toBe(0);
+      }
+    },
+  );
+
+  it("never refuses a client paced at exactly limit per window whose arrivals jitter by less than maxDelayMs", () => {
+    const limit = 20;
+    const windowMs = 1000;
+    let heldTotal = 0;
+    let refusedWithoutHolding = 0;
+    for (let seed = 1; seed <= 10; seed++) {
+      const times = arrivals("jitter", prng(seed), { limit, windowMs, durationMs: 30 * windowMs, jitterMs: 99 });
+      const clock = new FakeClock();
+      const decisions = replay(makeLimiter(limit, windowMs, clock, 100), clock, times);
+      expect(decisions.filter(({ d }) => !d.allowed)).toEqual([]);
+      const accepted = decisions.map(({ t, d }) => t + d.delayMs);
+      expect(busiestWindow(accepted, windowMs)).toBe(limit);
+      heldTotal += decisions.filter(({ d }) => d.delayMs > 0).length;
+
+      const strict = new FakeClock();
+      refusedWithoutHolding += replay(makeLimiter(limit, windowMs, strict, 0), strict, times).filter(
+        ({ d }) => !d.allowed,
+      ).length;
+    }
+    // The same arrivals without holding are refused now and then: the holds are what keeps them all.
+    expect(heldTotal).toBeGreaterThan(0);
+    expect(refusedWithoutHolding).toBeGreaterThan(0);
+
+    const steady = arrivals("steady", prng(0), { limit, windowMs, durationMs: 30 * windowMs, jitterMs: 0 });
+    const clock = new FakeClock();
+    for (const { d } of replay(makeLimiter(limit, windowMs, clock, 100), clock, steady)) {
+      expect(d).toMatchObject({ allowed: true, delayMs: 0 });
+    }
+  });
+
+  it("gives a client at 13/12 of the rate exactly limit per rolling window in steady state and refuses the rest", () => {
+    const limit = 120;
+    const windowMs = 6000;
+    const maxDelayMs = 100;
+    const durationMs = 12 * windowMs;
+    const random = prng(1300);
+    const interval = windowMs / ((limit * 13) / 12);
+    const times: number[] = [];
+    for (let k = 0; k * interval < durationMs; k++) times.push(Math.floor(k * interval + random() * 30));
+    times.sort((a, b) => a - b);
+    const clock = new FakeClock();
+    const decisions = replay(makeLimiter(limit, windowMs, clock, maxDelayMs), clock, times);
+    const accepted = decisions.filter(({ d }) => d.allowed).map(({ t, d }) => t + d.delayMs);
+    expect(busiestWindow(accepted, windowMs)).toBe(limit);
+    // Once the first window is full, every window ending at an acceptance holds exactly `limit`.
+    const steady = accepted.filter((t) => t >= 2 * windowMs);
+    expect(steady.length).toBeGreaterThan(5 * limit);
+    for (const t of steady) expect(countInWindow(accepted, t, windowMs)).toBe(limit);
+    // Over the steady part the key got limit per window and the excess (1 in 13) was refused.
+    const refusedLate = decisions.filter(({ t, d }) => !d.allowed && t >= 2 * windowMs).length;
+    const sentLate = decisions.filter(({ t }) => t >= 2 * windowMs).length;
+    expect(Math.abs(refusedLate - sentLate / 13)).toBeLessThan(limit / 12);
+    for (const { d } of decisions) expect(d.delayMs).toBeLessThanOrEqual(maxDelayMs);
+  });
+
+  it("gives each slot freeing within maxDelayMs to exactly one of many simultaneous requests", async () => {
+    const limit = 10;
+    const windowMs = 1000;
+    const clock = new FakeClock();
+    const t0 = clock.t;
+    const limiter = makeLimiter(limit, windowMs, clock, 500);
+    for (let i = 0; i < limit; i++) {
+      expect((await limiter.consume("k")).allowed).toBe(true);
+      clock.advance(10);
+    }
+    clock.t = t0 + 600;
+    const decisions = await Promise.all(Array.from({ length: 30 }, () => limiter.consume("k")));
+    const slots = decisions.filter((d) => d.allowed).map((d) => clock.t + d.delayMs);
+    expect(slots).toEqual(Array.from({ length: limit }, (_, i) => t0 + windowMs + 10 * i));
+    expect(decisions.filter((d) => !d.allowed)).toHaveLength(20);
+    const all = [...Array.from({ length: limit }, (_, i) => t0 + 10 * i), ...slots];
+    expect(busiestWindow(all, windowMs)).toBe(limit);
+  });
+
+  it("keeps a key with reserved slots through a sweep", () => {
+    const clock = new FakeClock();
+    const limiter = makeLimiter(1, 1000, clock, 500);
+    limiter.consumeSync("k");
+    clock.advance(600);
+    expect(limiter.consumeSync("k").delayMs).toBe(400);
+    clock.advance(1300);
+    limiter.sweep();
+    expect(limiter.trackedKeys).toBe(1);
+    clock.advance(100);
+    limiter.sweep();
+    expect(limiter.trackedKeys).toBe(0);
   });
 });

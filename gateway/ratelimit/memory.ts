@@ -1,5 +1,6 @@
 // In-process exact sliding-log rate limiter: for tests and single-replica deployments where
-// sharing counters through Redis is unnecessary. Same contract as the Redis limiter.
+// sharing counters through Redis is unnecessary. Same contract and decision as the Redis limiter
+// (types.ts has the rule and why it is exact).
 
 import type { RateLimitDecision, RateLimiter, RateLimitOptions } from "./types.js";
 import { resolveRateLimitOptions, revokedDecision } from "./types.js";
@@ -13,12 +14,12 @@ export interface MemoryRateLimiterOptions extends RateLimitOptions {
 
 const defaultNow = (): number => performance.timeOrigin + performance.now();
 
-/** Smallest ring allocated for a key; grows by doubling up to `limit`. */
+/** Smallest ring allocated for a key; grows by doubling up to `maxCapacity`. */
 const INITIAL_CAPACITY = 8;
 
 /**
- * Timestamps (ms) of the accepted requests still in the window, oldest first, in a ring buffer
- * that never needs more than `limit` slots because a full window refuses further requests.
+ * Accepted times (ms) still in the window or reserved ahead, oldest first, in a ring buffer. It needs at
+ * most 2 × limit slots (types.ts); a key that is never held needs at most limit.
  */
 class AcceptedLog {
   private buf: Float64Array;
@@ -33,19 +34,31 @@ class AcceptedLog {
     this.push(first);
   }
 
-  /** Oldest timestamp; only meaningful when size > 0. */
-  oldest(): number {
-    return this.buf[this.head] ?? 0;
+  /** The i-th oldest timestamp (0-based); only meaningful when i < size. */
+  at(i: number): number {
+    return this.buf[(this.head + i) % this.buf.length] ?? 0;
   }
 
   /** Newest timestamp; only meaningful when size > 0. */
   newest(): number {
-    return this.buf[(this.head + this.size - 1) % this.buf.length] ?? 0;
+    return this.at(this.size - 1);
+  }
+
+  /** Index of the first entry > cutoff (size if none). */
+  firstAfter(cutoff: number): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.at(mid) <= cutoff) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Drops entries that left the window (t - windowMs, t]. Amortised O(1): each entry leaves once. */
   prune(cutoff: number): void {
-    while (this.size > 0 && this.oldest() <= cutoff) {
+    while (this.size > 0 && this.at(0) <= cutoff) {
       this.head = (this.head + 1) % this.buf.length;
       this.size--;
     }
@@ -58,8 +71,8 @@ class AcceptedLog {
   }
 
   private grow(): void {
-    const next = new Float64Array(Math.min(this.buf.length * 2, this.maxCapacity));
-    for (let i = 0; i < this.size; i++) next[i] = this.buf[(this.head + i) % this.buf.length] ?? 0;
+    const next = new Float64Array(Math.max(this.size + 1, Math.min(this.buf.length * 2, this.maxCapacity)));
+    for (let i = 0; i < this.size; i++) next[i] = this.at(i);
     this.buf = next;
     this.head = 0;
   }
@@ -68,15 +81,17 @@ class AcceptedLog {
 export class MemoryRateLimiter implements RateLimiter {
   readonly limit: number;
   readonly windowMs: number;
+  readonly maxDelayMs: number;
   private readonly now: () => number;
   private readonly logs = new Map<string, AcceptedLog>();
   private readonly revoked = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(options: MemoryRateLimiterOptions = {}) {
-    const { limit, windowMs } = resolveRateLimitOptions(options);
+    const { limit, windowMs, maxDelayMs } = resolveRateLimitOptions(options);
     this.limit = limit;
     this.windowMs = windowMs;
+    this.maxDelayMs = maxDelayMs;
     this.now = options.now ?? defaultNow;
     const sweepMs = options.sweepIntervalMs ?? Math.max(windowMs, 1000);
     if (sweepMs > 0) {
@@ -96,31 +111,52 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve(this.consumeSync(keyId));
   }
 
-  /** Synchronous core of `consume()`; the in-process limiter never needs to wait. */
+  /** Synchronous core of `consume()`: one decision per call, so concurrent callers never share a slot. */
   consumeSync(keyId: string): RateLimitDecision {
     if (this.revoked.has(keyId)) return revokedDecision(this.limit);
     const { limit, windowMs } = this;
-    let t = this.now();
+    const now = this.now();
     const log = this.logs.get(keyId);
     if (log === undefined) {
-      this.logs.set(keyId, new AcceptedLog(limit, t));
-      return { allowed: true, revoked: false, limit, remaining: limit - 1, resetMs: windowMs, retryAfterMs: 0 };
+      this.logs.set(keyId, new AcceptedLog(2 * limit, now));
+      return {
+        allowed: true,
+        revoked: false,
+        limit,
+        remaining: limit - 1,
+        resetMs: windowMs,
+        retryAfterMs: 0,
+        delayMs: 0,
+      };
     }
-    // Keep the log sorted even if an injected clock steps backwards.
-    if (log.size > 0) t = Math.max(t, log.newest());
-    log.prune(t - windowMs);
-    if (log.size >= limit) {
-      const wait = Math.max(1, Math.ceil(log.oldest() + windowMs - t));
-      return { allowed: false, revoked: false, limit, remaining: 0, resetMs: wait, retryAfterMs: wait };
+    log.prune(now - windowMs);
+    let at = now;
+    if (log.size > 0) at = Math.max(at, log.newest());
+    if (log.size >= limit) at = Math.max(at, log.at(log.size - limit) + windowMs);
+    const wait = at - now;
+    if (wait > this.maxDelayMs) {
+      const retry = Math.max(1, Math.ceil(wait));
+      return {
+        allowed: false,
+        revoked: false,
+        limit,
+        remaining: 0,
+        resetMs: retry,
+        retryAfterMs: retry,
+        delayMs: 0,
+      };
     }
-    log.push(t);
+    log.push(at);
+    // As of `at`, when the request goes through: the entries in (at - windowMs, at].
+    const first = log.firstAfter(at - windowMs);
     return {
       allowed: true,
       revoked: false,
       limit,
-      remaining: limit - log.size,
-      resetMs: Math.ceil(log.oldest() + windowMs - t),
+      remaining: limit - (log.size - first),
+      resetMs: Math.ceil(log.at(first) + windowMs - at),
       retryAfterMs: 0,
+      delayMs: Math.ceil(wait),
     };
   }
 
@@ -130,7 +166,7 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve();
   }
 
-  /** Forgets keys with no request in the last window, so memory tracks active keys only. */
+  /** Forgets keys with no request in the last window (nor reserved ahead), so memory tracks active keys only. */
   sweep(): void {
     const cutoff = this.now() - this.windowMs;
     for (const [keyId, log] of this.logs) {

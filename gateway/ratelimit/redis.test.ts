@@ -1,4 +1,5 @@
-// Proves the shared Redis limiter is exact across gateway replicas, against a real redis-server.
+// Proves the shared Redis limiter is exact across gateway replicas, against a real redis-server, and makes
+// the same decisions as the in-process limiter (replayed on an injected clock).
 // Fails (never skips) when redis-server is missing: the harness throws in beforeAll.
 
 import { setTimeout as sleep } from "node:timers/promises";
@@ -10,6 +11,8 @@ import { rateLimitHeaders } from "./headers.js";
 import { RedisRateLimiter } from "./redis.js";
 import type { RedisRateLimitDecision } from "./redis.js";
 import { mulberry32 as prng } from "../../kernel/random.js";
+import { MemoryRateLimiter } from "./memory.js";
+import { PATTERNS, arrivals, busiestWindow, countInWindow } from "./test-support.js";
 
 let server: RedisServer | undefined;
 const clients: Redis[] = [];
@@ -39,6 +42,7 @@ describe("RedisRateLimiter", () => {
     const limit = 50;
     const windowMs = 1000;
     const windowUs = windowMs * 1000;
+    const maxDelayUs = 100_000;
     const a = new RedisRateLimiter({ redis: gatewayClient(), limit, windowMs });
     const b = new RedisRateLimiter({ redis: gatewayClient(), limit, windowMs });
     const key = freshKey("burst");
@@ -55,23 +59,28 @@ describe("RedisRateLimiter", () => {
       await sleep(Math.floor(random() * 200));
     }
 
-    // Scripts run one at a time, each at its own Redis TIME, so server times order every decision.
+    // Every request counts at its acceptance time: its script's Redis TIME, or the slot it was held for.
     const accepted = decisions
       .filter((d) => d.allowed)
-      .map((d) => d.serverTimeUs)
+      .map((d) => d.acceptedAtUs)
       .sort((x, y) => x - y);
-    const countAccepted = (t: number): number => accepted.filter((s) => s > t - windowUs && s <= t).length;
-    for (const t of accepted) expect(countAccepted(t)).toBeLessThanOrEqual(limit);
+    expect(busiestWindow(accepted, windowUs)).toBeLessThanOrEqual(limit);
+    for (const d of decisions.filter((d) => d.allowed)) {
+      expect(d.acceptedAtUs).toBeGreaterThanOrEqual(d.serverTimeUs);
+      expect(d.acceptedAtUs - d.serverTimeUs).toBeLessThanOrEqual(maxDelayUs);
+      expect(d.delayMs).toBe(Math.ceil((d.acceptedAtUs - d.serverTimeUs) / 1000));
+    }
     const refused = decisions.filter((d) => !d.allowed);
     for (const d of refused) {
-      expect(countAccepted(d.serverTimeUs)).toBe(limit);
+      // Refused only when every slot up to the longest hold was taken.
+      expect(countInWindow(accepted, d.serverTimeUs + maxDelayUs, windowUs)).toBe(limit);
       expect(d.revoked).toBe(false);
       expect(d.retryAfterMs).toBeGreaterThanOrEqual(1);
     }
     expect(accepted.length).toBeGreaterThan(limit * 2);
     expect(refused.length).toBeGreaterThan(0);
 
-    // Every accepted request still in the window is one distinct member of the sorted set.
+    // Every accepted request still in the window (or reserved ahead) is one distinct member of the sorted set.
     const lastT = Math.max(...decisions.map((d) => d.serverTimeUs));
     const stored = await clients[0]?.zrange(a.logKey(key), 0, "-1", "WITHSCORES");
     const storedScores = (stored ?? []).filter((_, i) => i % 2 === 1).map(Number);
@@ -168,5 +177,96 @@ describe("RedisRateLimiter", () => {
     await limiter.close();
     await expect(limiter.consume("k")).rejects.toThrow(/closed/);
     expect(await redis.ping()).toBe("PONG");
+  });
+  it.each(PATTERNS)("decides %s arrivals exactly as the in-process limiter, holds included", async (pattern) => {
+    // A long window so the keys outlive the test in real time; the clock is injected into the script.
+    const limit = 10;
+    const windowMs = 60_000;
+    const base = 1_800_000_000_000;
+    for (const maxDelayMs of [0, 400]) {
+      const times = arrivals(pattern, prng(maxDelayMs + pattern.length), {
+        limit,
+        windowMs,
+        durationMs: 4 * windowMs,
+        jitterMs: 450,
+      });
+      let now = base;
+      const redis = new RedisRateLimiter({
+        redis: gatewayClient(),
+        limit,
+        windowMs,
+        maxDelayMs,
+        clockUs: () => now * 1000,
+      });
+      const memory = new MemoryRateLimiter({ limit, windowMs, maxDelayMs, now: () => now, sweepIntervalMs: 0 });
+      const key = freshKey(`replay-${pattern}`);
+      const accepted: number[] = [];
+      for (const t of times) {
+        now = base + t;
+        const d = await redis.consume(key);
+        const { serverTimeUs, acceptedAtUs, ...decision } = d;
+        expect(decision).toEqual(memory.consumeSync(key));
+        expect(serverTimeUs).toBe(now * 1000);
+        if (d.allowed) {
+          expect(acceptedAtUs).toBe((now + d.delayMs) * 1000);
+          accepted.push(acceptedAtUs);
+        }
+      }
+      await memory.close();
+      expect(accepted.length).toBeGreaterThan(limit);
+      expect(busiestWindow(accepted, windowMs * 1000)).toBeLessThanOrEqual(limit);
+    }
+  });
+
+  it("stores requests held for the same slot as distinct members and keeps the log until the last slot leaves", async () => {
+    const redis = clients[0] ?? gatewayClient();
+    let now = 1_800_000_000_000;
+    const limiter = new RedisRateLimiter({
+      redis,
+      limit: 3,
+      windowMs: 1000,
+      maxDelayMs: 500,
+      clockUs: () => now * 1000,
+    });
+    const key = freshKey("same-slot");
+    for (let i = 0; i < 3; i++) expect((await limiter.consume(key)).delayMs).toBe(0);
+    now += 600;
+    const held = await Promise.all([limiter.consume(key), limiter.consume(key), limiter.consume(key)]);
+    expect(held.map((d) => [d.allowed, d.delayMs, d.acceptedAtUs])).toEqual(
+      Array.from({ length: 3 }, () => [true, 400, (now + 400) * 1000]),
+    );
+    expect(held.map((d) => d.remaining).sort()).toEqual([0, 1, 2]);
+    expect((await limiter.consume(key)).allowed).toBe(false);
+    expect(await redis.zcard(limiter.logKey(key))).toBe(6);
+    // The newest entry is 400 ms ahead and stays counted for a window after that.
+    const pttl = await redis.pttl(limiter.logKey(key));
+    expect(pttl).toBeGreaterThan(1000);
+    expect(pttl).toBeLessThanOrEqual(1400);
+  });
+
+  it("gives each slot freeing within the delay to one of many concurrent requests from two gateways", async () => {
+    const limit = 20;
+    const windowUs = 1_000_000;
+    const a = new RedisRateLimiter({ redis: gatewayClient(), limit, windowMs: 1000, maxDelayMs: 900 });
+    const b = new RedisRateLimiter({ redis: gatewayClient(), limit, windowMs: 1000, maxDelayMs: 900 });
+    const key = freshKey("contended");
+    const burst = (n: number): Promise<RedisRateLimitDecision[]> =>
+      Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a : b).consume(key)));
+    const first = await burst(limit);
+    expect(first.every((d) => d.allowed)).toBe(true);
+    await sleep(300);
+    const second = await burst(3 * limit);
+    const taken = second.filter((d) => d.allowed);
+    expect(taken).toHaveLength(limit);
+    // Each takes the slot one first-burst request frees (or its own arrival, if a slow machine got there late).
+    const freed = first.map((d) => d.acceptedAtUs + windowUs).sort((x, y) => x - y);
+    taken.sort((x, y) => x.acceptedAtUs - y.acceptedAtUs);
+    taken.forEach((d, i) => {
+      expect(d.acceptedAtUs).toBe(Math.max(freed[i] ?? 0, d.serverTimeUs));
+    });
+    const all = [...first, ...taken].map((d) => d.acceptedAtUs).sort((x, y) => x - y);
+    expect(busiestWindow(all, windowUs)).toBe(limit);
+    const lastT = Math.max(...second.map((d) => d.serverTimeUs));
+    expect(await clients[0]?.zcard(a.logKey(key))).toBe(all.filter((t) => t > lastT - windowUs).length);
   });
 });

@@ -1,5 +1,6 @@
 // Redis-backed exact sliding-log rate limiter shared by every gateway replica: one atomic Lua
-// script per request, clocked by Redis TIME so replicas with skewed clocks still agree.
+// script per request, clocked by Redis TIME so replicas with skewed clocks still agree. Same
+// decision as the in-process limiter (types.ts has the rule and why it is exact).
 //
 // The limiter does not own the connection. Create the client with auto-pipelining so concurrent
 // requests share round trips, e.g. `new Redis(url, { enableAutoPipelining: true })`, and quit it
@@ -17,49 +18,65 @@ declare module "ioredis" {
   interface RedisCommander<Context extends ClientContext = { type: "default" }> {
     /**
      * Registered by RedisRateLimiter. Replies
-     * [allowed, remaining, resetMs, retryAfterMs, revoked, serverTimeUs] as integers.
+     * [allowed, remaining, resetMs, retryAfterMs, revoked, serverTimeUs, acceptedAtUs] as integers.
      */
     ftsRateLimitConsume(
       logKey: RedisKey,
       revokedKey: RedisKey,
       limit: number,
       windowUs: number,
-      windowMs: number,
+      maxDelayUs: number,
       nonce: string,
+      nowUs?: number,
     ): Result<unknown, Context>;
   }
 }
 
 /**
- * KEYS[1] sorted set of accepted requests (score = Redis time in µs, member = "time-nonce"),
- * KEYS[2] revocation flag. ARGV: limit, window µs, window ms, unique nonce.
+ * KEYS[1] sorted set of accepted requests (score = Redis time in µs at which the request is accepted,
+ * possibly ahead of now for a held request; member = "score-nonce", unique even for equal scores),
+ * KEYS[2] revocation flag. ARGV: limit, window µs, max delay µs, unique nonce, and only from tests a
+ * time in µs that replaces Redis TIME.
  * Numbers going back into Redis are formatted with %.0f: Lua 5.1's tostring keeps only 14
  * significant digits, too few for a µs timestamp.
  */
 export const RATE_LIMIT_LUA = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now
+if ARGV[5] then
+  now = tonumber(ARGV[5])
+else
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
 if redis.call('EXISTS', KEYS[2]) == 1 then
-  return {0, 0, 0, 0, 1, now}
+  return {0, 0, 0, 0, 1, now, 0}
 end
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.0f', now - window))
 local count = redis.call('ZCARD', KEYS[1])
-if count >= limit then
-  local oldest = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
-  local wait = math.ceil((oldest + window - now) / 1000)
-  if wait < 1 then wait = 1 end
-  return {0, 0, wait, wait, 0, now}
-end
-local score = string.format('%.0f', now)
-redis.call('ZADD', KEYS[1], score, score .. '-' .. ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-local oldest = now
+local at = now
 if count > 0 then
-  oldest = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
+  local newest = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
+  if newest > at then at = newest end
 end
-return {1, limit - count - 1, math.ceil((oldest + window - now) / 1000), 0, 0, now}
+if count >= limit then
+  local e = tonumber(redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')[2])
+  if e + window > at then at = e + window end
+end
+local wait = at - now
+if wait > tonumber(ARGV[3]) then
+  local retry = math.ceil(wait / 1000)
+  if retry < 1 then retry = 1 end
+  return {0, 0, retry, retry, 0, now, 0}
+end
+local score = string.format('%.0f', at)
+redis.call('ZADD', KEYS[1], score, score .. '-' .. ARGV[4])
+redis.call('PEXPIRE', KEYS[1], string.format('%.0f', math.ceil((wait + window) / 1000)))
+local from = '(' .. string.format('%.0f', at - window)
+local counted = redis.call('ZCOUNT', KEYS[1], from, '+inf')
+local oldest = tonumber(redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2])
+return {1, limit - counted, math.ceil((oldest + window - at) / 1000), 0, 0, now, at}
 `;
 
 /** Revocation flags outlive any plausible key cache: 7 days. */
@@ -70,45 +87,56 @@ export interface RedisRateLimiterOptions extends RateLimitOptions {
   redis: Redis;
   /** Key namespace (default "fts:"). */
   prefix?: string;
+  /** Tests only: a clock in µs that replaces Redis TIME, so a decision sequence can be replayed exactly. */
+  clockUs?: () => number;
 }
 
-/** A decision plus the Redis time (µs since the epoch) at which the script ran. */
+/** A decision plus the Redis times (µs since the epoch) at which the script ran and the request was accepted. */
 export interface RedisRateLimitDecision extends RateLimitDecision {
   serverTimeUs: number;
+  /** The score recorded for an allowed request (serverTimeUs, or later when it is held); 0 otherwise. */
+  acceptedAtUs: number;
 }
 
 export class RedisRateLimiter implements RateLimiter {
   readonly limit: number;
   readonly windowMs: number;
+  readonly maxDelayMs: number;
   readonly prefix: string;
   private readonly redis: Redis;
+  private readonly clockUs: (() => number) | undefined;
   /** Makes sorted-set members unique across replicas even when two requests share a µs. */
   private readonly instanceId = randomBytes(6).toString("base64url");
   private seq = 0;
   private closed = false;
 
   constructor(options: RedisRateLimiterOptions) {
-    const { limit, windowMs } = resolveRateLimitOptions(options);
+    const { limit, windowMs, maxDelayMs } = resolveRateLimitOptions(options);
     this.limit = limit;
     this.windowMs = windowMs;
+    this.maxDelayMs = maxDelayMs;
     this.prefix = options.prefix ?? "fts:";
     this.redis = options.redis;
+    this.clockUs = options.clockUs;
     this.redis.defineCommand(COMMAND, { numberOfKeys: 2, lua: RATE_LIMIT_LUA });
   }
 
   async consume(keyId: string): Promise<RedisRateLimitDecision> {
     this.assertOpen();
     this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER;
-    const reply = await this.redis.ftsRateLimitConsume(
+    const args = [
       this.logKey(keyId),
       this.revokedKey(keyId),
       this.limit,
       this.windowMs * 1000,
-      this.windowMs,
+      this.maxDelayMs * 1000,
       `${this.instanceId}:${this.seq}`,
-    );
-    const [allowed, remaining, resetMs, retryAfterMs, revoked, serverTimeUs] = parseReply(reply);
-    if (revoked === 1) return { ...revokedDecision(this.limit), serverTimeUs };
+    ] as const;
+    const reply = await (this.clockUs === undefined
+      ? this.redis.ftsRateLimitConsume(...args)
+      : this.redis.ftsRateLimitConsume(...args, this.clockUs()));
+    const [allowed, remaining, resetMs, retryAfterMs, revoked, serverTimeUs, acceptedAtUs] = parseReply(reply);
+    if (revoked === 1) return { ...revokedDecision(this.limit), serverTimeUs, acceptedAtUs: 0 };
     return {
       allowed: allowed === 1,
       revoked: false,
@@ -116,7 +144,9 @@ export class RedisRateLimiter implements RateLimiter {
       remaining,
       resetMs,
       retryAfterMs,
+      delayMs: allowed === 1 ? Math.ceil((acceptedAtUs - serverTimeUs) / 1000) : 0,
       serverTimeUs,
+      acceptedAtUs,
     };
   }
 
@@ -144,11 +174,11 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
-type Reply = [number, number, number, number, number, number];
+type Reply = [number, number, number, number, number, number, number];
 
 /** The script's reply crosses a process boundary, so check its shape instead of trusting a cast. */
 function parseReply(reply: unknown): Reply {
-  if (!Array.isArray(reply) || reply.length !== 6) {
+  if (!Array.isArray(reply) || reply.length !== 7) {
     throw new Error(`unexpected rate-limit script reply: ${JSON.stringify(reply)}`);
   }
   const out = reply.map((v: unknown) => {
@@ -156,5 +186,5 @@ function parseReply(reply: unknown): Reply {
     if (!Number.isSafeInteger(n)) throw new Error(`unexpected rate-limit script reply: ${JSON.stringify(reply)}`);
     return n;
   });
-  return [out[0] ?? 0, out[1] ?? 0, out[2] ?? 0, out[3] ?? 0, out[4] ?? 0, out[5] ?? 0];
+  return [out[0] ?? 0, out[1] ?? 0, out[2] ?? 0, out[3] ?? 0, out[4] ?? 0, out[5] ?? 0, out[6] ?? 0];
 }

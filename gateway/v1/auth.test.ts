@@ -1,18 +1,19 @@
 // Scope enforcement of the /v1 authentication middleware against a real wallet (CONTRACT 2): any scope reads;
 // TRADE or MANAGE_ORDERS trades; only MANAGE_ORDERS cancels and amends. Denials still carry RateLimit headers.
+// A request whose rate-limit slot frees within the limiter's max delay is held until then, then served.
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../kernel/log.js";
 import { loadWalletSettings } from "../../wallet/config.js";
 import { startWallet, type RunningWallet } from "../../wallet/main.js";
 import { createClients, type Clients } from "../clients.js";
 import { errorResponder, requestId } from "../http/common.js";
 import { MemoryRateLimiter } from "../ratelimit/index.js";
-import { authenticate } from "./auth.js";
+import { authenticate, holdFor } from "./auth.js";
 
 const SCOPES = ["READ_ONLY", "TRADE", "MANAGE_ORDERS"] as const;
 
@@ -85,5 +86,101 @@ describe("authenticate(scope)", () => {
     if (status === 403) expect(await response.json()).toEqual({ error: "permission_denied" });
     expect(response.headers.get("ratelimit-policy")).toBe("1200;w=60");
     expect(response.headers.get("ratelimit")).toMatch(/^limit=1200, remaining=\d+, reset=\d+$/);
+  });
+  describe("holding a request for a slot that frees soon", () => {
+    let now = 1_000_000;
+    const t0 = now;
+    const holds: number[] = [];
+    const releases: (() => void)[] = [];
+    const decisions: string[] = [];
+    /** The limiter's clock when the route handler ran, per request. */
+    const served: number[] = [];
+    let heldServer: http.Server;
+    let heldBase = "";
+
+    beforeAll(async () => {
+      const limiter = new MemoryRateLimiter({
+        limit: 2,
+        windowMs: 1000,
+        maxDelayMs: 100,
+        now: () => now,
+        sweepIntervalMs: 0,
+      });
+      const deps = {
+        clients,
+        limiter,
+        windowMs: 1000,
+        onDecision: (d: string) => decisions.push(d),
+        hold: (ms: number) =>
+          new Promise<void>((resolve) => {
+            holds.push(ms);
+            releases.push(resolve);
+          }),
+      };
+      const app = express();
+      app.use(requestId());
+      app.get("/held", authenticate(deps, "READ_ONLY"), (_req, res) => {
+        served.push(now);
+        res.json({ ok: true });
+      });
+      app.use(errorResponder(log));
+      heldServer = http.createServer(app);
+      await new Promise<void>((resolve) => heldServer.listen(0, "127.0.0.1", resolve));
+      const address = heldServer.address();
+      heldBase = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+    });
+
+    afterAll(() => {
+      heldServer.close();
+    });
+
+    it("answers after the hold, not 429, with the RateLimit headers as of the reserved slot", async () => {
+      const key = keys.get("READ_ONLY");
+      if (key === undefined) throw new Error("key missing");
+      const get = () => fetch(`${heldBase}/held`, { headers: { "x-api-key": key.key, "x-api-secret": key.secret } });
+      for (let i = 0; i < 2; i++) expect((await get()).status).toBe(200);
+      expect(holds).toEqual([]);
+
+      // 50 ms before the two slots free: two requests are held for them, the next one is refused.
+      now = t0 + 950;
+      const first = get();
+      const second = get();
+      await vi.waitFor(() => {
+        expect(holds).toEqual([50, 50]);
+      });
+      const refused = await get();
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toEqual({ error: "rate_limited", retry_after_ms: 1050 });
+      expect(refused.headers.get("retry-after")).toBe("2");
+      expect(served).toEqual([t0, t0]);
+
+      now = t0 + 1000;
+      for (const release of releases) release();
+      const answers = await Promise.all([first, second]);
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      expect(served).toEqual([t0, t0, t0 + 1000, t0 + 1000]);
+      for (const answer of answers) {
+        expect(answer.headers.get("ratelimit-policy")).toBe("2;w=1");
+        expect(answer.headers.get("retry-after")).toBeNull();
+      }
+      expect(answers.map((r) => r.headers.get("ratelimit")).sort()).toEqual([
+        "limit=2, remaining=0, reset=1",
+        "limit=2, remaining=1, reset=1",
+      ]);
+      expect(decisions).toEqual(["allowed", "allowed", "held", "held", "limited"]);
+    });
+  });
+});
+
+describe("holdFor", () => {
+  it("never resumes before the delay has passed on the monotonic clock, though a timer may fire early", async () => {
+    for (let i = 0; i < 200; i++) {
+      // A busy moment of varying length first, so the timer starts from a stale event-loop time.
+      const busy = performance.now() + (i % 10) / 10;
+      while (performance.now() < busy);
+      const start = performance.now();
+      await holdFor(2);
+      expect(performance.now() - start).toBeGreaterThanOrEqual(2);
+    }
   });
 });

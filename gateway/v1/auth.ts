@@ -1,7 +1,9 @@
 // Authentication, per-key rate limiting and scope checks for every /v1 request, in that order:
 // bad credentials → 401 (nothing counted); then the key's budget is charged (429 when spent, 401 when the
-// key was revoked a moment ago on another replica); then IP allow-list and scope → 403. Every response to
-// an authenticated key carries the RateLimit headers.
+// key was revoked a moment ago on another replica; a request whose slot frees within RATE_LIMIT_MAX_DELAY_MS
+// is held until then instead); then IP allow-list and scope → 403. Every response to an authenticated key
+// carries the RateLimit headers.
+import { setTimeout as sleep } from "node:timers/promises";
 import type { RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
@@ -30,7 +32,20 @@ export interface AuthDeps {
   onValidation?: (source: "cache" | "wallet") => void;
   limiter: RateLimiter;
   windowMs: number;
-  onDecision?: (decision: "allowed" | "limited" | "revoked") => void;
+  /** "held": allowed, after waiting for a slot reserved a little ahead (RateLimitDecision.delayMs). */
+  onDecision?: (decision: "allowed" | "held" | "limited" | "revoked") => void;
+  /** Waits out a held request's delay; tests inject their own. Default: a timer (`holdFor`). */
+  hold?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Resolves once `ms` have passed on the monotonic clock. A Node timer can fire up to a millisecond early (it
+ * counts whole ms of the event loop's clock), so it sleeps again for what is left: the request goes on no
+ * earlier than the slot the limiter reserved for it.
+ */
+export async function holdFor(ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  for (let left = ms; left > 0; left = until - performance.now()) await sleep(Math.ceil(left));
 }
 
 export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandler {
@@ -70,7 +85,14 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandl
       res.status(429).json(retryAfterBody(decision));
       return;
     }
-    deps.onDecision?.("allowed");
+    if (decision.delayMs > 0) {
+      // The slot is reserved and counted whatever happens now: a client that hangs up meanwhile is
+      // forwarded all the same, like a request already in flight.
+      deps.onDecision?.("held");
+      await (deps.hold ?? holdFor)(decision.delayMs);
+    } else {
+      deps.onDecision?.("allowed");
+    }
     if (!result.valid) {
       sendError(
         res,

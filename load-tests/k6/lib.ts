@@ -112,8 +112,8 @@ export const accepted = new Counter("accepted");
 export const unexpected = new Counter("unexpected_status");
 /**
  * After each accepted answer: how many of this VU's accepted requests were certainly inside the rolling window
- * that ends now (sent after now − window, answered by now). With one VU per key (over-limit) it is a lower
- * bound of what the server counted, so max > the limit proves the limit broken.
+ * that ends now (sent after now − window, answered by now; a held request is counted at its slot, between the
+ * two). It is a lower bound of what the server counted for the key, so max > the limit proves the limit broken.
  */
 export const acceptedInWindow = new Trend("accepted_in_window");
 

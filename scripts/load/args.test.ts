@@ -30,6 +30,14 @@ describe("parseArgs", () => {
     expect(parseArgs(["--scenario=soak"])).toMatchObject({ keys: 30, durationMs: 1_800_000 });
   });
 
+  it("holds up to 100 ms by default; --max-delay 0 never holds, and a hold must be below the window", () => {
+    expect(parseArgs(["--scenario", "per-key"]).maxDelayMs).toBe(100);
+    expect(parseArgs(["--scenario", "per-key", "--max-delay", "0"]).maxDelayMs).toBe(0);
+    expect(parseArgs(["--scenario", "per-key", "--window", "2s", "--max-delay", "1500ms"]).maxDelayMs).toBe(1500);
+    expect(() => parseArgs(["--scenario", "per-key", "--window", "2s", "--max-delay", "2s"])).toThrow(/max-delay/);
+    expect(() => parseArgs(["--scenario", "per-key", "--max-delay", "soon"])).toThrow();
+  });
+
   it("reads options in both spellings", () => {
     const args = parseArgs([
       "--scenario",

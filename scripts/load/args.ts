@@ -33,6 +33,8 @@ export interface LoadArgs {
   /** The limit and window the target enforces; given to the gateway when the driver starts the stack. */
   limit: number;
   windowMs: number;
+  /** RATE_LIMIT_MAX_DELAY_MS: how long the target holds a request for a slot about to free (0: never). */
+  maxDelayMs: number;
   spikeBase: number;
   symbols: string[];
   /** A provisioning file (npm run load:provision) to use instead of creating keys. */
@@ -63,6 +65,7 @@ export const USAGE = `npm run load -- --scenario <${SCENARIOS.join("|")}> [optio
   --no-redis          start the stack without Redis (limits in process)
   --limit N           rate limit per key per window (1200); given to a stack the driver starts
   --window D          the rate-limit window (60s); same
+  --max-delay D       longest hold for a slot about to free, 0 to refuse at once (100ms); same
   --spike-base F      spike: share of the keys active outside the middle third (0.2)
   --symbols A,B       symbols traded, one per key round-robin (BTC-USD,ETH-USD)
   --keys-file F       use keys from a provisioning file instead of creating them
@@ -105,6 +108,7 @@ export function parseArgs(argv: readonly string[]): LoadArgs {
     "backend",
     "limit",
     "window",
+    "max-delay",
     "spike-base",
     "symbols",
     "keys-file",
@@ -132,7 +136,13 @@ export function parseArgs(argv: readonly string[]): LoadArgs {
   const window = values.get("window");
   const drain = values.get("drain");
   const warmup = values.get("warmup");
+  const maxDelay = values.get("max-delay");
   const keys = positive("keys", defaults.keys, true);
+  const windowMs = window === undefined ? 60_000 : parseDuration(window);
+  const maxDelayMs = maxDelay === undefined ? 100 : maxDelay === "0" ? 0 : parseDuration(maxDelay);
+  if (!Number.isInteger(maxDelayMs) || maxDelayMs >= windowMs) {
+    throw new Error("--max-delay must be a whole number of ms below --window");
+  }
   return {
     scenario,
     keys,
@@ -146,7 +156,8 @@ export function parseArgs(argv: readonly string[]): LoadArgs {
     backend,
     redis: !flags.has("no-redis"),
     limit: positive("limit", 1200, true),
-    windowMs: window === undefined ? 60_000 : parseDuration(window),
+    windowMs,
+    maxDelayMs,
     spikeBase,
     symbols: (values.get("symbols") ?? "BTC-USD,ETH-USD")
       .split(",")

@@ -79,7 +79,11 @@ async function main(args: LoadArgs): Promise<void> {
       stack = await stackOn(args.backend, {
         redis: args.redis,
         env: { PRICE_FEED: "push", LOG_LEVEL: "info" },
-        gatewayEnv: { RATE_LIMIT_MAX: String(args.limit), RATE_LIMIT_WINDOW_MS: String(args.windowMs) },
+        gatewayEnv: {
+          RATE_LIMIT_MAX: String(args.limit),
+          RATE_LIMIT_WINDOW_MS: String(args.windowMs),
+          RATE_LIMIT_MAX_DELAY_MS: String(args.maxDelayMs),
+        },
       });
       const started = stack;
       cleanups.push(() => started.stop());
@@ -153,6 +157,7 @@ async function main(args: LoadArgs): Promise<void> {
       warmupMs: args.warmupMs,
       limit: args.limit,
       windowMs: args.windowMs,
+      maxDelayMs: args.maxDelayMs,
       target: args.target ?? `a stack started here (${args.backend}${args.redis ? " + Redis" : ""})`,
     });
     process.stdout.write(`${formatSummary(summary)}\n`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Operation } from "./mix.js";
-import { summarizeRun, type ReportSettings } from "./report.js";
+import { formatSummary, summarizeRun, type ReportSettings } from "./report.js";
 import { NO_ANSWER, Recording, type RunOutcome } from "./run.js";
 
 function outcome(rows: { due: number; latency?: number; status: number; op: Operation; key?: number }[]): RunOutcome {
@@ -61,6 +61,25 @@ describe("summarizeRun", () => {
       settings,
     );
     expect(s.keys[0]).toMatchObject({ accepted: 5, acceptedPerWindow: [4, 1, 0, 0, 0], maxRolling: 4 });
+  });
+
+  it("judges the limit by the send-to-answer bounds, which a held request cannot fool, not by send time", () => {
+    // Limit 3 per 2 s: three requests at 0, 10 and 20 ms; one sent at 1,990 ms that the gateway held for the
+    // slot freeing at 2,000 ms and answered at 2,015. By send time [0, 2000) holds 4; the server never held more
+    // than 3, and no window certainly holds the fourth with the other three.
+    const s = summarizeRun(
+      outcome([
+        { due: 0, status: 200, op: "account" },
+        { due: 10, status: 200, op: "account" },
+        { due: 20, status: 200, op: "account" },
+        { due: 1990, status: 200, op: "account", latency: 25 },
+      ]),
+      { ...settings, maxDelayMs: 100 },
+    );
+    expect(s.keys[0]).toMatchObject({ maxRollingBySend: 4, certain: 3, possible: 4 });
+    const text = formatSummary(s);
+    expect(text).not.toMatch(/LIMIT BROKEN/);
+    expect(text).toMatch(/held up to 100 ms/);
   });
 
   it("leaves the warm-up out of the figures but not out of the keys' windows", () => {

@@ -14,6 +14,8 @@ export interface ReportSettings {
   /** The rate limit the target enforces (per key per window), for the verdicts. */
   limit: number;
   windowMs: number;
+  /** How long the target may hold a request for its slot (RATE_LIMIT_MAX_DELAY_MS); unknown when absent. */
+  maxDelayMs?: number;
   target: string;
   /** Only keys up to this many are listed one by one. */
   listKeys?: number;
@@ -28,9 +30,17 @@ export interface KeyWindow {
   acceptedPerWindow: number[];
   /** Most accepted in any rolling window, by answer time. */
   maxRolling: number;
-  /** The same by send time (closer to when the gateway counted them: before the engine's work). */
+  /**
+   * The same by send time. The gateway counts a request before the engine's work, but a held request at the
+   * slot it waited for (up to maxDelayMs after it arrived), so this may exceed the limit with every window at
+   * the server within it: it is not a verdict.
+   */
   maxRollingBySend: number;
-  /** The true most in any rolling window at the server lies in [certain, possible] (see stats.windowBounds). */
+  /**
+   * The true most in any rolling window at the server lies in [certain, possible] (see stats.windowBounds): the
+   * gateway counts each request, held or not, between its send and its answer. `certain` above the limit is the
+   * only proof of a broken limit the client can have.
+   */
   certain: number;
   possible: number;
 }
@@ -262,7 +272,8 @@ export function formatSummary(s: Summary): string {
   const lines: string[] = [];
   lines.push(
     `scenario ${settings.scenario}: ${settings.keys} keys × ${settings.ratePerMinute}/min for ${settings.durationMs / 1000} s ` +
-      `against ${settings.target} (limit ${settings.limit} per ${w} s)`,
+      `against ${settings.target} (limit ${settings.limit} per ${w} s` +
+      `${settings.maxDelayMs === undefined ? "" : `, early requests held up to ${settings.maxDelayMs} ms`})`,
   );
   lines.push("");
   const l = s.latencyMs;
@@ -331,8 +342,9 @@ export function formatSummary(s: Summary): string {
     );
   }
   lines.push(
-    `  max rolling: by answer time; by send: by send time; bounds: the server counted each request between its` +
-      ` send and its answer, so its busiest window held between "certain" and "possible" of them`,
+    `  max rolling: by answer time; by send: by send time (a held request counts at its slot, after its send, so` +
+      ` this may exceed the limit when the server's windows do not); bounds: the server counted each request` +
+      ` between its send and its answer, so its busiest window held between "certain" and "possible" of them`,
   );
   const worst = Math.max(...s.keys.map((k) => k.certain));
   if (worst > settings.limit) lines.push(`  LIMIT BROKEN: a key certainly got ${worst} > ${settings.limit} in ${w} s`);

@@ -1,5 +1,7 @@
 // The per-key rate limit through the real gateway (CONTRACT 2), with the window shrunk to 2 s and the limit
-// to 20 so the rules can be exercised quickly: in memory (one gateway) and through Redis (two gateways).
+// to 20 so the rules can be exercised quickly: in memory (one gateway) and through Redis (two gateways), with
+// the default RATE_LIMIT_MAX_DELAY_MS (100 ms: every refusal here is for a slot much further off); and a request
+// held for a slot that frees within a longer RATE_LIMIT_MAX_DELAY_MS.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type JsonResponse } from "../harness/client.js";
@@ -106,5 +108,48 @@ describe.each([
     );
     for (let i = 1; i < LIMIT; i++) await v1(base, "/v1/tickers", key);
     expectLimited(await v1(base, "/v1/tickers", key));
+  });
+});
+
+describe("a request held for a slot that frees soon", () => {
+  const limit = 5;
+  const windowMs = 2_000;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await stackOn("pglite", {
+      redis: true,
+      gatewayEnv: {
+        RATE_LIMIT_MAX: String(limit),
+        RATE_LIMIT_WINDOW_MS: String(windowMs),
+        RATE_LIMIT_MAX_DELAY_MS: "1500",
+      },
+    });
+  });
+  afterAll(async () => {
+    await stack.stop();
+  });
+
+  it("is answered, not 429, once the first request's slot frees, with the RateLimit headers", async () => {
+    const gateway = stack.gateways[0];
+    if (gateway === undefined) throw new Error("no gateway");
+    const key = await newKey(gateway.api, "held");
+    const firstSent = Date.now();
+    for (let i = 0; i < limit; i++) expect((await v1(gateway.v1, "/v1/tickers", key)).status).toBe(200);
+    // The first slot frees at (its acceptance) + 2 s, at most 1.5 s after this request arrives: it is held.
+    await sleep(firstSent + 600 - Date.now());
+    const held = await v1(gateway.v1, "/v1/tickers", key);
+    const answered = Date.now();
+    expect(held.status).toBe(200);
+    expect(Array.isArray(held.body.data)).toBe(true);
+    // Forwarded no earlier than the slot, which is at least a window after the first request was sent.
+    expect(answered - firstSent).toBeGreaterThanOrEqual(windowMs);
+    expect(held.headers.get("ratelimit-policy")).toBe(`${limit};w=${windowMs / 1000}`);
+    // As of its slot the window holds requests 2-5 and itself.
+    expect(held.headers.get("ratelimit")).toBe(`limit=${limit}, remaining=0, reset=1`);
+    expect(held.headers.get("retry-after")).toBeNull();
+
+    const metrics = await (await fetch(`${gateway.api}/metrics`)).text();
+    expect(metrics).toMatch(/^gateway_rate_limit_decisions_total\{[^}]*decision="held"[^}]*\} 1$/m);
   });
 });
