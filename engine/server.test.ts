@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { marketClient } from "../test/harness/market.js";
 import { createClients, type Clients } from "../gateway/clients.js";
+import { untraced } from "../gateway/origin.js";
 import { ServiceError, fromGrpcError } from "../kernel/errors.js";
 
 const TOKEN = "engine-test-internal-token";
@@ -166,7 +167,7 @@ describe("the gateway's engine client: session stream and unary calls", () => {
       const run = async (clients: Clients) => {
         const account = await clients.engine.createAccount(
           { user_id: "user-session", plan_id: "48a184ce-7d26-4b3f-82e3-cbf4f08383ba" },
-          "req-create",
+          untraced("req-create"),
         );
         const order = await clients.engine.placeOrder(
           {
@@ -178,17 +179,17 @@ describe("the gateway's engine client: session stream and unary calls", () => {
             quantity: "0.01",
             limit_price: "1000",
           },
-          "req-place",
+          untraced("req-place"),
         );
         const orders = await clients.engine.listOrders(
           { user_id: "user-session", account_id: account.account_id },
-          "req-list",
+          untraced("req-list"),
         );
         const missing = await clients.engine
-          .getSummary({ user_id: "someone-else", account_id: account.account_id }, "req-404")
+          .getSummary({ user_id: "someone-else", account_id: account.account_id }, untraced("req-404"))
           .catch((error: unknown) => fromGrpcError(error));
         const cancelOther = await clients.engine
-          .cancelOrder({ user_id: "someone-else", order_id: order.order?.order_id ?? "" }, "req-cancel")
+          .cancelOrder({ user_id: "someone-else", order_id: order.order?.order_id ?? "" }, untraced("req-cancel"))
           .catch((error: unknown) => fromGrpcError(error));
         return { account, order, orders, missing, cancelOther };
       };
@@ -218,7 +219,7 @@ describe("the gateway's engine client: session stream and unary calls", () => {
   it("a session opened with the wrong internal token fails its calls as a unary call would", async () => {
     const wrong = createClients("127.0.0.1:9", [`127.0.0.1:${engine.grpcPort}`], "not-the-token", undefined, true);
     try {
-      const error = await wrong.engine.listPlans("req-plans").catch((e: unknown) => e);
+      const error = await wrong.engine.listPlans(untraced("req-plans")).catch((e: unknown) => e);
       expect((error as grpc.ServiceError).code).toBe(grpc.status.UNAUTHENTICATED);
     } finally {
       wrong.close();

@@ -5,7 +5,8 @@ import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/gr
 import type { RpcMetrics, RpcObserver } from "../kernel/rpc-metrics.js";
 import { createWalletClient } from "../kernel/wallet-codec.js";
 import { EngineRouter } from "./engine-router.js";
-import { endSpan, startCarriedClientSpan, startClientSpan, tracingOn } from "../kernel/tracing.js";
+import { endSpan, ROOT_CONTEXT, startCarriedClientSpan, startClientSpan, tracingOn } from "../kernel/tracing.js";
+import type { Origin } from "./origin.js";
 import { SessionClient } from "../kernel/session-client.js";
 import { ENGINE_SESSION_PATH } from "../kernel/session-codec.js";
 import type { WalletClient } from "../proto/gen/wallet/v1/Wallet.js";
@@ -63,7 +64,8 @@ function settleTimed<T>(
 }
 
 /**
- * Promise form of unary calls, with the request id, the internal token and (when tracing) the trace context;
+ * Promise form of unary calls, with the request id, the internal token and (when tracing) the trace context of
+ * the request the call serves (its `Origin`: the gateway's context manager does not follow awaits);
  * with metrics on, each call's latency by method and code (`grpc_client_handling_seconds`).
  */
 abstract class UnaryApi {
@@ -76,10 +78,10 @@ abstract class UnaryApi {
     private readonly metrics: RpcMetrics | undefined,
   ) {}
 
-  protected call<Res>(method: string, requestId: string, start: Start<Res>): Promise<Res> {
-    if (tracingOn()) return this.traced(method, requestId, start);
+  protected call<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
+    if (tracingOn()) return this.traced(method, origin, start);
     return new Promise((resolve, reject) => {
-      start(outgoingMetadata(requestId, this.token), options(), this.settler(method, resolve, reject));
+      start(outgoingMetadata(origin.requestId, this.token), options(), this.settler(method, resolve, reject));
     });
   }
 
@@ -105,6 +107,7 @@ abstract class UnaryApi {
    */
   protected carry<Res>(
     method: string,
+    origin: Origin,
     send: (traceparent: string | undefined, callback: grpc.requestCallback<Res>) => void,
   ): Promise<Res> {
     return new Promise((resolve, reject) => {
@@ -113,7 +116,7 @@ abstract class UnaryApi {
         send(undefined, done);
         return;
       }
-      const { span, traceparent } = startCarriedClientSpan(`${this.service}/${method}`);
+      const { span, traceparent } = startCarriedClientSpan(`${this.service}/${method}`, origin.trace ?? ROOT_CONTEXT);
       if (span === undefined) {
         send(traceparent, done);
         return;
@@ -125,9 +128,9 @@ abstract class UnaryApi {
     });
   }
 
-  private traced<Res>(method: string, requestId: string, start: Start<Res>): Promise<Res> {
-    const metadata = outgoingMetadata(requestId, this.token);
-    const span = startClientSpan(`${this.service}/${method}`, metadata);
+  private traced<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
+    const metadata = outgoingMetadata(origin.requestId, this.token);
+    const span = startClientSpan(`${this.service}/${method}`, metadata, origin.trace ?? ROOT_CONTEXT);
     if (span === undefined) {
       return new Promise((resolve, reject) => {
         start(metadata, options(), this.settler(method, resolve, reject));
@@ -152,22 +155,20 @@ export class WalletApi extends UnaryApi {
     super(token, "wallet.v1.Wallet", metrics);
   }
 
-  createApiKey(request: CreateApiKeyRequest, requestId: string): Promise<CreateApiKeyResponse__Output> {
-    return this.call("CreateApiKey", requestId, (m, o, cb) => this.client.CreateApiKey(request, m, o, cb));
+  createApiKey(request: CreateApiKeyRequest, origin: Origin): Promise<CreateApiKeyResponse__Output> {
+    return this.call("CreateApiKey", origin, (m, o, cb) => this.client.CreateApiKey(request, m, o, cb));
   }
 
-  listApiKeys(userId: string, requestId: string): Promise<ListApiKeysResponse__Output> {
-    return this.call("ListApiKeys", requestId, (m, o, cb) => this.client.ListApiKeys({ user_id: userId }, m, o, cb));
+  listApiKeys(userId: string, origin: Origin): Promise<ListApiKeysResponse__Output> {
+    return this.call("ListApiKeys", origin, (m, o, cb) => this.client.ListApiKeys({ user_id: userId }, m, o, cb));
   }
 
-  revokeApiKey(userId: string, id: string, requestId: string): Promise<RevokeApiKeyResponse__Output> {
-    return this.call("RevokeApiKey", requestId, (m, o, cb) =>
-      this.client.RevokeApiKey({ user_id: userId, id }, m, o, cb),
-    );
+  revokeApiKey(userId: string, id: string, origin: Origin): Promise<RevokeApiKeyResponse__Output> {
+    return this.call("RevokeApiKey", origin, (m, o, cb) => this.client.RevokeApiKey({ user_id: userId, id }, m, o, cb));
   }
 
-  validateApiKey(request: ValidateApiKeyRequest, requestId: string): Promise<ValidateApiKeyResponse__Output> {
-    return this.call("ValidateApiKey", requestId, (m, o, cb) => this.client.ValidateApiKey(request, m, o, cb));
+  validateApiKey(request: ValidateApiKeyRequest, origin: Origin): Promise<ValidateApiKeyResponse__Output> {
+    return this.call("ValidateApiKey", origin, (m, o, cb) => this.client.ValidateApiKey(request, m, o, cb));
   }
 }
 
@@ -191,11 +192,11 @@ export class EngineApi extends UnaryApi {
     super(token, "engine.v1.Engine", metrics);
   }
 
-  private invoke<M extends EngineMethod>(method: M, request: RequestOf<M>, requestId: string): Promise<ResponseOf<M>> {
+  private invoke<M extends EngineMethod>(method: M, request: RequestOf<M>, origin: Origin): Promise<ResponseOf<M>> {
     const definition = this.definitions[method] as unknown as grpc.MethodDefinition<RequestOf<M>, ResponseOf<M>>;
     const session = this.session;
     if (session === undefined) {
-      return this.call(method, requestId, (metadata, options, callback) =>
+      return this.call(method, origin, (metadata, options, callback) =>
         this.client.makeUnaryRequest(
           definition.path,
           definition.requestSerialize,
@@ -207,7 +208,7 @@ export class EngineApi extends UnaryApi {
         ),
       );
     }
-    return this.carry<ResponseOf<M>>(method, (traceparent, callback) => {
+    return this.carry<ResponseOf<M>>(method, origin, (traceparent, callback) => {
       let payload: Buffer;
       try {
         payload = definition.requestSerialize(request);
@@ -221,7 +222,7 @@ export class EngineApi extends UnaryApi {
         );
         return;
       }
-      session.call(method, payload, requestId, traceparent, DEADLINE_MS, (error, reply) => {
+      session.call(method, payload, origin.requestId, traceparent, DEADLINE_MS, (error, reply) => {
         if (error !== null) callback(error);
         else if (reply === undefined) callback(null, undefined);
         else callback(null, definition.responseDeserialize(reply));
@@ -229,33 +230,30 @@ export class EngineApi extends UnaryApi {
     });
   }
 
-  listTickers = (requestId: string) => this.invoke("ListTickers", {}, requestId);
-  listPlans = (requestId: string) => this.invoke("ListPlans", {}, requestId);
-  getCalendar = (request: GetCalendarRequest, requestId: string) => this.invoke("GetCalendar", request, requestId);
-  createAccount = (request: CreateAccountRequest, requestId: string) =>
-    this.invoke("CreateAccount", request, requestId);
-  getAccount = (ref: AccountRef, requestId: string) => this.invoke("GetAccount", ref, requestId);
-  getSummary = (ref: AccountRef, requestId: string) => this.invoke("GetSummary", ref, requestId);
-  listPositions = (ref: AccountRef, requestId: string) => this.invoke("ListPositions", ref, requestId);
-  listPositionHistory = (request: ListRangeRequest, requestId: string) =>
-    this.invoke("ListPositionHistory", request, requestId);
-  listTrades = (request: ListRangeRequest, requestId: string) => this.invoke("ListTrades", request, requestId);
-  listOrders = (ref: AccountRef, requestId: string) => this.invoke("ListOrders", ref, requestId);
-  listFunding = (ref: AccountRef, requestId: string) => this.invoke("ListFunding", ref, requestId);
-  listEvents = (request: ListEventsRequest, requestId: string) => this.invoke("ListEvents", request, requestId);
-  listDeliveries = (request: ListDeliveriesRequest, requestId: string) =>
-    this.invoke("ListDeliveries", request, requestId);
-  redeliver = (request: RedeliverRequest, requestId: string) => this.invoke("Redeliver", request, requestId);
-  listBreaches = (ref: AccountRef, requestId: string) => this.invoke("ListBreaches", ref, requestId);
-  listViolations = (ref: AccountRef, requestId: string) => this.invoke("ListViolations", ref, requestId);
-  getAnalytics = (ref: AccountRef, requestId: string) => this.invoke("GetAnalytics", ref, requestId);
-  placeOrder = (request: PlaceOrderRequest, requestId: string) => this.invoke("PlaceOrder", request, requestId);
-  cancelOrder = (ref: OrderRef, requestId: string) => this.invoke("CancelOrder", ref, requestId);
-  amendOrder = (request: AmendOrderRequest, requestId: string) => this.invoke("AmendOrder", request, requestId);
-  closePosition = (request: ClosePositionRequest, requestId: string) =>
-    this.invoke("ClosePosition", request, requestId);
+  listTickers = (origin: Origin) => this.invoke("ListTickers", {}, origin);
+  listPlans = (origin: Origin) => this.invoke("ListPlans", {}, origin);
+  getCalendar = (request: GetCalendarRequest, origin: Origin) => this.invoke("GetCalendar", request, origin);
+  createAccount = (request: CreateAccountRequest, origin: Origin) => this.invoke("CreateAccount", request, origin);
+  getAccount = (ref: AccountRef, origin: Origin) => this.invoke("GetAccount", ref, origin);
+  getSummary = (ref: AccountRef, origin: Origin) => this.invoke("GetSummary", ref, origin);
+  listPositions = (ref: AccountRef, origin: Origin) => this.invoke("ListPositions", ref, origin);
+  listPositionHistory = (request: ListRangeRequest, origin: Origin) =>
+    this.invoke("ListPositionHistory", request, origin);
+  listTrades = (request: ListRangeRequest, origin: Origin) => this.invoke("ListTrades", request, origin);
+  listOrders = (ref: AccountRef, origin: Origin) => this.invoke("ListOrders", ref, origin);
+  listFunding = (ref: AccountRef, origin: Origin) => this.invoke("ListFunding", ref, origin);
+  listEvents = (request: ListEventsRequest, origin: Origin) => this.invoke("ListEvents", request, origin);
+  listDeliveries = (request: ListDeliveriesRequest, origin: Origin) => this.invoke("ListDeliveries", request, origin);
+  redeliver = (request: RedeliverRequest, origin: Origin) => this.invoke("Redeliver", request, origin);
+  listBreaches = (ref: AccountRef, origin: Origin) => this.invoke("ListBreaches", ref, origin);
+  listViolations = (ref: AccountRef, origin: Origin) => this.invoke("ListViolations", ref, origin);
+  getAnalytics = (ref: AccountRef, origin: Origin) => this.invoke("GetAnalytics", ref, origin);
+  placeOrder = (request: PlaceOrderRequest, origin: Origin) => this.invoke("PlaceOrder", request, origin);
+  cancelOrder = (ref: OrderRef, origin: Origin) => this.invoke("CancelOrder", ref, origin);
+  amendOrder = (request: AmendOrderRequest, origin: Origin) => this.invoke("AmendOrder", request, origin);
+  closePosition = (request: ClosePositionRequest, origin: Origin) => this.invoke("ClosePosition", request, origin);
   /** Runs every pre-trade check of an order against the account as it is; places nothing. */
-  testOrder = (request: PlaceOrderRequest, requestId: string) => this.invoke("TestOrder", request, requestId);
+  testOrder = (request: PlaceOrderRequest, origin: Origin) => this.invoke("TestOrder", request, origin);
 }
 
 export interface Clients {

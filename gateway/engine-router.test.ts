@@ -6,6 +6,9 @@ import { describe, expect, it } from "vitest";
 import { idInPartition, partitionOf } from "../engine/shard/partition.js";
 import { ServiceError, fromGrpcError, toGrpcStatus } from "../kernel/errors.js";
 import { EngineRouter, type EngineCalls } from "./engine-router.js";
+import { untraced } from "./origin.js";
+
+const origin = untraced("r");
 
 /** A stand-in engine answering with its index, or failing every call with `failure`. */
 function engine(index: number, calls: number[], failure?: () => Error): EngineCalls {
@@ -44,8 +47,8 @@ describe("EngineRouter", () => {
     const router = new EngineRouter([0, 1, 2].map((i) => engine(i, calls)));
     for (const owner of [0, 1, 2]) {
       const id = accountOn(owner, 3);
-      await router.getAccount({ user_id: "u", account_id: id.toUpperCase() }, "r");
-      await router.placeOrder({ user_id: "u", account_id: id }, "r");
+      await router.getAccount({ user_id: "u", account_id: id.toUpperCase() }, origin);
+      await router.placeOrder({ user_id: "u", account_id: id }, origin);
     }
     expect(calls).toEqual([0, 0, 1, 1, 2, 2]);
   });
@@ -53,24 +56,24 @@ describe("EngineRouter", () => {
   it("sends cancels to the engine owning the partition the order id names", async () => {
     const calls: number[] = [];
     const router = new EngineRouter([0, 1].map((i) => engine(i, calls)));
-    await router.cancelOrder({ user_id: "u", order_id: idInPartition(7, randomUUID()) }, "r");
-    await router.cancelOrder({ user_id: "u", order_id: idInPartition(8, randomUUID()) }, "r");
+    await router.cancelOrder({ user_id: "u", order_id: idInPartition(7, randomUUID()) }, origin);
+    await router.cancelOrder({ user_id: "u", order_id: idInPartition(8, randomUUID()) }, origin);
     expect(calls).toEqual([1, 0]);
   });
 
   it("spreads new accounts and catalogue reads round-robin over the engines", async () => {
     const calls: number[] = [];
     const router = new EngineRouter([0, 1].map((i) => engine(i, calls)));
-    await router.createAccount({ user_id: "u", plan_id: "p" }, "r");
-    await router.createAccount({ user_id: "u", plan_id: "p" }, "r");
-    await router.listTickers("r");
+    await router.createAccount({ user_id: "u", plan_id: "p" }, origin);
+    await router.createAccount({ user_id: "u", plan_id: "p" }, origin);
+    await router.listTickers(origin);
     expect(calls).toEqual([0, 1, 0]);
   });
 
   it("answers engine_unavailable for an account whose engine is unreachable, without asking another engine", async () => {
     const calls: number[] = [];
     const router = new EngineRouter([engine(0, calls), engine(1, calls, unreachable)]);
-    const error = await router.getAccount({ user_id: "u", account_id: accountOn(1, 2) }, "r").then(
+    const error = await router.getAccount({ user_id: "u", account_id: accountOn(1, 2) }, origin).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -83,9 +86,9 @@ describe("EngineRouter", () => {
   it("skips unreachable engines for calls about no account, and is unavailable only when none answers", async () => {
     const calls: number[] = [];
     const router = new EngineRouter([engine(0, calls, unreachable), engine(1, calls)]);
-    expect(await router.createAccount({ user_id: "u", plan_id: "p" }, "r")).toEqual({ engine: 1 });
+    expect(await router.createAccount({ user_id: "u", plan_id: "p" }, origin)).toEqual({ engine: 1 });
     const down = new EngineRouter([engine(0, [], unreachable), engine(1, [], unreachable)]);
-    await expect(down.listTickers("r")).rejects.toMatchObject({ code: "engine_unavailable" });
+    await expect(down.listTickers(origin)).rejects.toMatchObject({ code: "engine_unavailable" });
   });
 
   it("passes an engine's own errors through to the registry mapping", async () => {
@@ -93,9 +96,9 @@ describe("EngineRouter", () => {
       engine(0, [], registry("engine_unavailable")),
       engine(1, [], registry("not_found")),
     ]);
-    const refused = await router.getAccount({ user_id: "u", account_id: accountOn(0, 2) }, "r").catch(fromGrpcError);
+    const refused = await router.getAccount({ user_id: "u", account_id: accountOn(0, 2) }, origin).catch(fromGrpcError);
     expect(refused).toMatchObject({ code: "engine_unavailable" });
-    const missing = await router.getAccount({ user_id: "u", account_id: accountOn(1, 2) }, "r").catch(fromGrpcError);
+    const missing = await router.getAccount({ user_id: "u", account_id: accountOn(1, 2) }, origin).catch(fromGrpcError);
     expect(missing).toMatchObject({ code: "not_found" });
   });
 });

@@ -7,6 +7,7 @@
 import { Metadata, status, type Client } from "@grpc/grpc-js";
 import { ERROR_METADATA_KEY, ServiceError } from "../kernel/errors.js";
 import { PARTITIONS, engineOfPartition, partitionOf, partitionOfId } from "../engine/shard/partition.js";
+import type { Origin } from "./origin.js";
 import type { ListTickersResponse__Output } from "../proto/gen/engine/v1/ListTickersResponse.js";
 import type { ListPlansResponse__Output } from "../proto/gen/engine/v1/ListPlansResponse.js";
 import type { Account__Output } from "../proto/gen/engine/v1/Account.js";
@@ -41,28 +42,28 @@ import type { RedeliverRequest } from "../proto/gen/engine/v1/RedeliverRequest.j
 /** One engine's calls, as the router needs them (EngineApi in gateway/clients.ts has them). */
 export interface EngineCalls {
   readonly client: Client;
-  listTickers(requestId: string): Promise<ListTickersResponse__Output>;
-  listPlans(requestId: string): Promise<ListPlansResponse__Output>;
-  getCalendar(request: GetCalendarRequest, requestId: string): Promise<Calendar__Output>;
-  createAccount(request: CreateAccountRequest, requestId: string): Promise<Account__Output>;
-  getAccount(ref: AccountRef, requestId: string): Promise<Account__Output>;
-  getSummary(ref: AccountRef, requestId: string): Promise<Summary__Output>;
-  listPositions(ref: AccountRef, requestId: string): Promise<ListPositionsResponse__Output>;
-  listPositionHistory(request: ListRangeRequest, requestId: string): Promise<ListClosedPositionsResponse__Output>;
-  listTrades(request: ListRangeRequest, requestId: string): Promise<ListFillsResponse__Output>;
-  listOrders(ref: AccountRef, requestId: string): Promise<ListOrdersResponse__Output>;
-  listFunding(ref: AccountRef, requestId: string): Promise<FundingReport__Output>;
-  listEvents(request: ListEventsRequest, requestId: string): Promise<ListEventsResponse__Output>;
-  listDeliveries(request: ListDeliveriesRequest, requestId: string): Promise<ListDeliveriesResponse__Output>;
-  redeliver(request: RedeliverRequest, requestId: string): Promise<Delivery__Output>;
-  listBreaches(ref: AccountRef, requestId: string): Promise<ListBreachesResponse__Output>;
-  listViolations(ref: AccountRef, requestId: string): Promise<ListViolationsResponse__Output>;
-  getAnalytics(ref: AccountRef, requestId: string): Promise<Analytics__Output>;
-  placeOrder(request: PlaceOrderRequest, requestId: string): Promise<OrderResponse__Output>;
-  cancelOrder(ref: OrderRef, requestId: string): Promise<OrderReply__Output>;
-  amendOrder(request: AmendOrderRequest, requestId: string): Promise<OrderReply__Output>;
-  closePosition(request: ClosePositionRequest, requestId: string): Promise<OrderResponse__Output>;
-  testOrder(request: PlaceOrderRequest, requestId: string): Promise<OrderTestResponse__Output>;
+  listTickers(origin: Origin): Promise<ListTickersResponse__Output>;
+  listPlans(origin: Origin): Promise<ListPlansResponse__Output>;
+  getCalendar(request: GetCalendarRequest, origin: Origin): Promise<Calendar__Output>;
+  createAccount(request: CreateAccountRequest, origin: Origin): Promise<Account__Output>;
+  getAccount(ref: AccountRef, origin: Origin): Promise<Account__Output>;
+  getSummary(ref: AccountRef, origin: Origin): Promise<Summary__Output>;
+  listPositions(ref: AccountRef, origin: Origin): Promise<ListPositionsResponse__Output>;
+  listPositionHistory(request: ListRangeRequest, origin: Origin): Promise<ListClosedPositionsResponse__Output>;
+  listTrades(request: ListRangeRequest, origin: Origin): Promise<ListFillsResponse__Output>;
+  listOrders(ref: AccountRef, origin: Origin): Promise<ListOrdersResponse__Output>;
+  listFunding(ref: AccountRef, origin: Origin): Promise<FundingReport__Output>;
+  listEvents(request: ListEventsRequest, origin: Origin): Promise<ListEventsResponse__Output>;
+  listDeliveries(request: ListDeliveriesRequest, origin: Origin): Promise<ListDeliveriesResponse__Output>;
+  redeliver(request: RedeliverRequest, origin: Origin): Promise<Delivery__Output>;
+  listBreaches(ref: AccountRef, origin: Origin): Promise<ListBreachesResponse__Output>;
+  listViolations(ref: AccountRef, origin: Origin): Promise<ListViolationsResponse__Output>;
+  getAnalytics(ref: AccountRef, origin: Origin): Promise<Analytics__Output>;
+  placeOrder(request: PlaceOrderRequest, origin: Origin): Promise<OrderResponse__Output>;
+  cancelOrder(ref: OrderRef, origin: Origin): Promise<OrderReply__Output>;
+  amendOrder(request: AmendOrderRequest, origin: Origin): Promise<OrderReply__Output>;
+  closePosition(request: ClosePositionRequest, origin: Origin): Promise<OrderResponse__Output>;
+  testOrder(request: PlaceOrderRequest, origin: Origin): Promise<OrderTestResponse__Output>;
 }
 
 /** A gRPC failure that never reached an engine's handler (connection refused, channel down). */
@@ -128,47 +129,46 @@ export class EngineRouter {
     return this.on(this.engineOfOrder(orderId), call);
   }
 
-  listTickers: EngineCalls["listTickers"] = (requestId) => this.any((e) => e.listTickers(requestId));
-  listPlans: EngineCalls["listPlans"] = (requestId) => this.any((e) => e.listPlans(requestId));
-  getCalendar: EngineCalls["getCalendar"] = (request, requestId) => this.any((e) => e.getCalendar(request, requestId));
-  listDeliveries: EngineCalls["listDeliveries"] = (request, requestId) =>
-    this.any((e) => e.listDeliveries(request, requestId));
-  redeliver: EngineCalls["redeliver"] = (request, requestId) => this.any((e) => e.redeliver(request, requestId));
+  listTickers: EngineCalls["listTickers"] = (origin) => this.any((e) => e.listTickers(origin));
+  listPlans: EngineCalls["listPlans"] = (origin) => this.any((e) => e.listPlans(origin));
+  getCalendar: EngineCalls["getCalendar"] = (request, origin) => this.any((e) => e.getCalendar(request, origin));
+  listDeliveries: EngineCalls["listDeliveries"] = (request, origin) =>
+    this.any((e) => e.listDeliveries(request, origin));
+  redeliver: EngineCalls["redeliver"] = (request, origin) => this.any((e) => e.redeliver(request, origin));
 
   /** Round-robin over the engines that answer: each mints the id in a partition it owns. */
-  createAccount: EngineCalls["createAccount"] = (request, requestId) =>
-    this.any((e) => e.createAccount(request, requestId));
+  createAccount: EngineCalls["createAccount"] = (request, origin) => this.any((e) => e.createAccount(request, origin));
 
-  getAccount: EngineCalls["getAccount"] = (ref, requestId) =>
-    this.byAccount(ref.account_id ?? "", (e) => e.getAccount(ref, requestId));
-  getSummary: EngineCalls["getSummary"] = (ref, requestId) =>
-    this.byAccount(ref.account_id ?? "", (e) => e.getSummary(ref, requestId));
-  listPositions: EngineCalls["listPositions"] = (ref, requestId) =>
-    this.byAccount(ref.account_id ?? "", (e) => e.listPositions(ref, requestId));
-  listPositionHistory: EngineCalls["listPositionHistory"] = (request, requestId) =>
-    this.byAccount(request.account_id ?? "", (e) => e.listPositionHistory(request, requestId));
-  listTrades: EngineCalls["listTrades"] = (request, requestId) =>
-    this.byAccount(request.account_id ?? "", (e) => e.listTrades(request, requestId));
-  listOrders: EngineCalls["listOrders"] = (ref, requestId) =>
-    this.byAccount(ref.account_id ?? "", (e) => e.listOrders(ref, requestId));
-  listFunding: EngineCalls["listFunding"] = (ref, requestId) =>
-    this.byAccount(ref.account_id ?? "", (e) => e.listFunding(ref, requestId));
-  listBreaches: EngineCalls["listBreaches"] = (ref, requestId) =>
-    this.byAccount(ref.account_id ?? "", (e) => e.listBreaches(ref, requestId));
-  listViolations: EngineCalls["listViolations"] = (ref, requestId) =>
-    this.byAccount(ref.account_id ?? "", (e) => e.listViolations(ref, requestId));
-  getAnalytics: EngineCalls["getAnalytics"] = (ref, requestId) =>
-    this.byAccount(ref.account_id ?? "", (e) => e.getAnalytics(ref, requestId));
+  getAccount: EngineCalls["getAccount"] = (ref, origin) =>
+    this.byAccount(ref.account_id ?? "", (e) => e.getAccount(ref, origin));
+  getSummary: EngineCalls["getSummary"] = (ref, origin) =>
+    this.byAccount(ref.account_id ?? "", (e) => e.getSummary(ref, origin));
+  listPositions: EngineCalls["listPositions"] = (ref, origin) =>
+    this.byAccount(ref.account_id ?? "", (e) => e.listPositions(ref, origin));
+  listPositionHistory: EngineCalls["listPositionHistory"] = (request, origin) =>
+    this.byAccount(request.account_id ?? "", (e) => e.listPositionHistory(request, origin));
+  listTrades: EngineCalls["listTrades"] = (request, origin) =>
+    this.byAccount(request.account_id ?? "", (e) => e.listTrades(request, origin));
+  listOrders: EngineCalls["listOrders"] = (ref, origin) =>
+    this.byAccount(ref.account_id ?? "", (e) => e.listOrders(ref, origin));
+  listFunding: EngineCalls["listFunding"] = (ref, origin) =>
+    this.byAccount(ref.account_id ?? "", (e) => e.listFunding(ref, origin));
+  listBreaches: EngineCalls["listBreaches"] = (ref, origin) =>
+    this.byAccount(ref.account_id ?? "", (e) => e.listBreaches(ref, origin));
+  listViolations: EngineCalls["listViolations"] = (ref, origin) =>
+    this.byAccount(ref.account_id ?? "", (e) => e.listViolations(ref, origin));
+  getAnalytics: EngineCalls["getAnalytics"] = (ref, origin) =>
+    this.byAccount(ref.account_id ?? "", (e) => e.getAnalytics(ref, origin));
   /** The catch-up log is committed rows of the shared database: any engine reads it, even the owner's down. */
-  listEvents: EngineCalls["listEvents"] = (request, requestId) => this.any((e) => e.listEvents(request, requestId));
-  placeOrder: EngineCalls["placeOrder"] = (request, requestId) =>
-    this.byAccount(request.account_id ?? "", (e) => e.placeOrder(request, requestId));
-  testOrder: EngineCalls["testOrder"] = (request, requestId) =>
-    this.byAccount(request.account_id ?? "", (e) => e.testOrder(request, requestId));
-  closePosition: EngineCalls["closePosition"] = (request, requestId) =>
-    this.byAccount(request.account_id ?? "", (e) => e.closePosition(request, requestId));
-  cancelOrder: EngineCalls["cancelOrder"] = (ref, requestId) =>
-    this.byOrder(ref.order_id ?? "", (e) => e.cancelOrder(ref, requestId));
-  amendOrder: EngineCalls["amendOrder"] = (request, requestId) =>
-    this.byOrder(request.order_id ?? "", (e) => e.amendOrder(request, requestId));
+  listEvents: EngineCalls["listEvents"] = (request, origin) => this.any((e) => e.listEvents(request, origin));
+  placeOrder: EngineCalls["placeOrder"] = (request, origin) =>
+    this.byAccount(request.account_id ?? "", (e) => e.placeOrder(request, origin));
+  testOrder: EngineCalls["testOrder"] = (request, origin) =>
+    this.byAccount(request.account_id ?? "", (e) => e.testOrder(request, origin));
+  closePosition: EngineCalls["closePosition"] = (request, origin) =>
+    this.byAccount(request.account_id ?? "", (e) => e.closePosition(request, origin));
+  cancelOrder: EngineCalls["cancelOrder"] = (ref, origin) =>
+    this.byOrder(ref.order_id ?? "", (e) => e.cancelOrder(ref, origin));
+  amendOrder: EngineCalls["amendOrder"] = (request, origin) =>
+    this.byOrder(request.order_id ?? "", (e) => e.amendOrder(request, origin));
 }

@@ -232,22 +232,18 @@ const metadataGetter: TextMapGetter<Metadata> = {
 };
 
 /**
- * Starts a gRPC client span and writes its context into the call's metadata. Under an unsampled caller no span
- * is made (with parent-based sampling it would record nothing): the caller's context is passed on as it is,
- * so the server does not start a trace of its own. Call only when `tracingOn()`.
+ * Starts a gRPC client span as a child of `parent` (the calling request's context) and writes its context into
+ * the call's metadata. Under an unsampled caller no span is made (with parent-based sampling it would record
+ * nothing): the caller's context is passed on as it is, so the server does not start a trace of its own. Call
+ * only when `tracingOn()`.
  */
-export function startClientSpan(method: string, metadata: Metadata): Span | undefined {
-  const active = context.active();
-  const parent = trace.getSpan(active);
-  if (parent !== undefined && (parent.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) {
-    propagation.inject(active, metadata, metadataSetter);
+export function startClientSpan(method: string, metadata: Metadata, parent: Context): Span | undefined {
+  if (unsampledParent(parent)) {
+    propagation.inject(parent, metadata, metadataSetter);
     return undefined;
   }
-  const span = tracer.startSpan(method, {
-    kind: SpanKind.CLIENT,
-    attributes: { "rpc.system": "grpc", "rpc.method": method },
-  });
-  propagation.inject(trace.setSpan(context.active(), span), metadata, metadataSetter);
+  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes: clientAttributes(method) }, parent);
+  propagation.inject(trace.setSpan(parent, span), metadata, metadataSetter);
   return span;
 }
 
@@ -256,17 +252,19 @@ export function startClientSpan(method: string, metadata: Metadata): Span | unde
  * `traceparent` the frame carries instead of metadata (the caller's own when it did not sample, so the server
  * does not start a trace of its own). Call only when `tracingOn()`.
  */
-export function startCarriedClientSpan(method: string): { span: Span | undefined; traceparent: string | undefined } {
-  const parent = trace.getSpan(context.active());
-  if (parent !== undefined && (parent.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) {
-    return { span: undefined, traceparent: formatTraceparent(parent.spanContext()) };
+export function startCarriedClientSpan(
+  method: string,
+  parent: Context,
+): { span: Span | undefined; traceparent: string | undefined } {
+  const caller = trace.getSpanContext(parent);
+  if (caller !== undefined && (caller.traceFlags & TraceFlags.SAMPLED) === 0) {
+    return { span: undefined, traceparent: formatTraceparent(caller) };
   }
-  const span = tracer.startSpan(method, {
-    kind: SpanKind.CLIENT,
-    attributes: { "rpc.system": "grpc", "rpc.method": method },
-  });
+  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes: clientAttributes(method) }, parent);
   return { span, traceparent: formatTraceparent(span.spanContext()) };
 }
+
+const clientAttributes = (method: string): Attributes => ({ "rpc.system": "grpc", "rpc.method": method });
 
 /** The context a gRPC server call continues (the caller's, from its metadata). */
 export function contextOfMetadata(metadata: Metadata): Context {

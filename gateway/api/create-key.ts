@@ -3,7 +3,7 @@ import type { RequestHandler } from "express";
 import { z } from "zod";
 import { fromGrpcError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
-import { bodyOf, parse, requestIdOf } from "../http/common.js";
+import { bodyOf, parse, originOf } from "../http/common.js";
 import { keyJson, renameIssues, userIdOf } from "./shared.js";
 
 const CreateKeyBody = z.strictObject({
@@ -28,7 +28,7 @@ export function createKey(clients: Clients): RequestHandler {
           webhook_url: body.webhookUrl,
           expires_at: body.expiresAt,
         },
-        requestIdOf(res),
+        originOf(res),
       );
       const apiKey = created.api_key;
       if (apiKey === null) throw new Error("wallet returned no api_key");

@@ -5,7 +5,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Delivery__Output } from "../../proto/gen/engine/v1/Delivery.js";
 import type { Clients } from "../clients.js";
-import { parse, requestIdOf } from "../http/common.js";
+import { parse, originOf } from "../http/common.js";
 import { DeliveriesQuery, isUuid } from "../v1/schemas.js";
 import { userIdOf } from "./shared.js";
 
@@ -40,7 +40,7 @@ async function ownedKey(clients: Clients, req: Request, res: Response): Promise<
   const userId = userIdOf(req);
   const keyId = typeof req.params.id === "string" ? req.params.id.toLowerCase() : "";
   if (!isUuid(keyId)) throw new ServiceError("not_found");
-  const keys = await clients.wallet.listApiKeys(userId, requestIdOf(res));
+  const keys = await clients.wallet.listApiKeys(userId, originOf(res));
   if (!keys.api_keys.some((key) => key.id === keyId)) throw new ServiceError("not_found");
   return { userId, keyId };
 }
@@ -52,7 +52,7 @@ export function listDeliveries(clients: Clients): RequestHandler {
     const query = parse(DeliveriesQuery, req.query);
     const reply = await clients.engine.listDeliveries(
       { user_id: userId, api_key_id: keyId, limit: query.limit ?? 0, before: query.before?.toLowerCase() ?? "" },
-      requestIdOf(res),
+      originOf(res),
     );
     res.status(200).json({ deliveries: reply.deliveries.map(deliveryJson), hasMore: reply.has_more });
   };
@@ -65,7 +65,7 @@ export function redeliver(clients: Clients): RequestHandler {
     if (!isUuid(deliveryId)) throw new ServiceError("not_found");
     const delivery = await clients.engine.redeliver(
       { user_id: userId, api_key_id: keyId, delivery_id: deliveryId },
-      requestIdOf(res),
+      originOf(res),
     );
     res.status(202).json({ delivery: deliveryJson(delivery) });
   };

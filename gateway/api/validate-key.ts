@@ -3,7 +3,7 @@ import type { RequestHandler } from "express";
 import { z } from "zod";
 import { ServiceError, fromGrpcError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
-import { bodyOf, parse, requestIdOf } from "../http/common.js";
+import { bodyOf, parse, originOf } from "../http/common.js";
 import { renameIssues } from "./shared.js";
 
 const ValidateBody = z.strictObject({
@@ -22,7 +22,7 @@ export function validateKey(clients: Clients): RequestHandler {
     try {
       result = await clients.wallet.validateApiKey(
         { key: body.key, secret: body.secret, ip: body.ip, permission: body.permission ?? "" },
-        requestIdOf(res),
+        originOf(res),
       );
     } catch (error) {
       throw renameIssues(fromGrpcError(error));

@@ -1,5 +1,6 @@
-// HTTP plumbing shared by both gateway listeners: request ids, JSON bodies with a size limit, zod input
-// validation into the `invalid_payload` + `issues` shape, and the one error responder.
+// HTTP plumbing shared by both gateway listeners: request ids and trace contexts (a request's `Origin`), JSON
+// bodies with a size limit, zod input validation into the `invalid_payload` + `issues` shape, and the one error
+// responder.
 import { randomUUID } from "node:crypto";
 import express, {
   type ErrorRequestHandler,
@@ -20,8 +21,9 @@ import {
   SpanStatusCode,
   startSpan,
   trace,
-  tracingOn,
+  type Context,
 } from "../../kernel/tracing.js";
+import type { Origin } from "../origin.js";
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -39,15 +41,40 @@ export function requestIdOf(res: Response): string {
   return typeof res.locals.requestId === "string" ? res.locals.requestId : "";
 }
 
+/** Where `traceRequests` keeps the request's context: on its response, so it goes when the response does. */
+const TRACE = "traceContext";
+
+/** The request's trace context (its server span active); undefined when tracing is off. */
+export function traceOf(res: Response): Context | undefined {
+  return res.locals[TRACE] as Context | undefined;
+}
+
+/** What a backend call made for this request carries: its id and its trace context (gateway/origin.ts). */
+export function originOf(res: Response): Origin {
+  return { requestId: requestIdOf(res), trace: traceOf(res) };
+}
+
+/**
+ * Runs `write` (a log line of the request) with the request's context active, so that the logger adds its
+ * trace ids. The gateway's context manager is synchronous: the context is active for this call only.
+ */
+function inTraceOf(res: Response, write: () => void): void {
+  const traced = traceOf(res);
+  if (traced === undefined) write();
+  else context.with(traced, write);
+}
+
 /**
  * The request's server span (installed only while tracing is on): continues the client's `traceparent`,
- * named by the route template once routed, ended when the response is done; every later middleware and
- * handler runs inside it, so the gRPC calls they make are its children.
+ * named by the route template once routed, ended when the response is done (sent, or the client gone). Its
+ * context stays on the response (`traceOf`): the context manager does not follow awaits, so every gRPC call
+ * and log line of the request is given it explicitly (`originOf`).
  */
 export function traceRequests(): RequestHandler {
   return (req, res, next) => {
     const parent = contextOfHeaders(req.headers);
     const span = startSpan(req.method, SpanKind.SERVER, parent);
+    res.locals[TRACE] = trace.setSpan(parent, span);
     res.once("close", () => {
       if (span.isRecording()) {
         const route = routeOf(req);
@@ -62,24 +89,16 @@ export function traceRequests(): RequestHandler {
       }
       span.end();
     });
-    context.with(trace.setSpan(parent, span), next);
+    next();
   };
 }
 
 export function jsonBody(limitBytes: number): RequestHandler {
-  const parser: RequestHandler = express.json({
+  return express.json({
     limit: limitBytes,
     strict: true,
     type: ["application/json", "application/*+json"],
   });
-  if (!tracingOn()) return parser;
-  // The parser calls `next` from the socket's 'end' event, outside the request's span: bring it back.
-  return (req, res, next) => {
-    const active = context.active();
-    parser(req, res, (error?: unknown) => {
-      context.with(active, next, undefined, error);
-    });
-  };
 }
 
 /** Converts zod issues into the contract's `{ path, message }` entries, dotted paths. */
@@ -154,10 +173,12 @@ export function errorResponder(log: Logger): ErrorRequestHandler {
     }
     const serviceError = fromGrpcError(error);
     if (serviceError.httpStatus >= 500) {
-      log.error(
-        { err: error, request_id: requestIdOf(res), method: req.method, route: routeOf(req) },
-        "request failed",
-      );
+      inTraceOf(res, () => {
+        log.error(
+          { err: error, request_id: requestIdOf(res), method: req.method, route: routeOf(req) },
+          "request failed",
+        );
+      });
     }
     sendError(res, serviceError);
   };
@@ -209,7 +230,11 @@ export function observe(listener: string, metrics: HttpMetrics | undefined, log:
       if (metrics === undefined && !debug) return;
       const labels = { listener, method: req.method, route: routeOf(req), status: String(res.statusCode) };
       metrics?.duration.child(labels).observe(seconds);
-      if (debug) log.debug({ request_id: requestIdOf(res), ...labels, ms: seconds * 1000 }, "request");
+      if (debug) {
+        inTraceOf(res, () => {
+          log.debug({ request_id: requestIdOf(res), ...labels, ms: seconds * 1000 }, "request");
+        });
+      }
     });
     next();
   };

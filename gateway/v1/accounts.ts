@@ -5,7 +5,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { ServiceError, type Issue } from "../../kernel/errors.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
 import type { Clients } from "../clients.js";
-import { bodyOf, parse, requestIdOf, toIssues } from "../http/common.js";
+import { bodyOf, parse, originOf, toIssues } from "../http/common.js";
 import { callerOf } from "./auth.js";
 import {
   accountJson,
@@ -33,7 +33,7 @@ export function createAccount(clients: Clients): RequestHandler {
     const body = parse(CreateAccountBody, bodyOf(req));
     const account = await clients.engine.createAccount(
       { user_id: callerOf(res).userId, plan_id: body.plan_id, default_venue: body.default_venue, label: body.label },
-      requestIdOf(res),
+      originOf(res),
     );
     res.status(201).json(accountJson(account));
   };
@@ -41,53 +41,53 @@ export function createAccount(clients: Clients): RequestHandler {
 
 export function getAccount(clients: Clients): RequestHandler {
   return async (req, res) => {
-    res.status(200).json(accountJson(await clients.engine.getAccount(accountRef(req, res), requestIdOf(res))));
+    res.status(200).json(accountJson(await clients.engine.getAccount(accountRef(req, res), originOf(res))));
   };
 }
 
 export function getSummary(clients: Clients): RequestHandler {
   return async (req, res) => {
-    res.status(200).json(summaryJson(await clients.engine.getSummary(accountRef(req, res), requestIdOf(res))));
+    res.status(200).json(summaryJson(await clients.engine.getSummary(accountRef(req, res), originOf(res))));
   };
 }
 
 export function listPositions(clients: Clients): RequestHandler {
   return async (req, res) => {
-    const reply = await clients.engine.listPositions(accountRef(req, res), requestIdOf(res));
+    const reply = await clients.engine.listPositions(accountRef(req, res), originOf(res));
     res.status(200).json({ data: reply.data.map(positionJson) });
   };
 }
 
 export function listOrders(clients: Clients): RequestHandler {
   return async (req, res) => {
-    const reply = await clients.engine.listOrders(accountRef(req, res), requestIdOf(res));
+    const reply = await clients.engine.listOrders(accountRef(req, res), originOf(res));
     res.status(200).json({ data: reply.data.map(orderJson) });
   };
 }
 
 export function listFunding(clients: Clients): RequestHandler {
   return async (req, res) => {
-    res.status(200).json(fundingReportJson(await clients.engine.listFunding(accountRef(req, res), requestIdOf(res))));
+    res.status(200).json(fundingReportJson(await clients.engine.listFunding(accountRef(req, res), originOf(res))));
   };
 }
 
 export function listBreaches(clients: Clients): RequestHandler {
   return async (req, res) => {
-    const reply = await clients.engine.listBreaches(accountRef(req, res), requestIdOf(res));
+    const reply = await clients.engine.listBreaches(accountRef(req, res), originOf(res));
     res.status(200).json({ data: reply.data.map(breachJson) });
   };
 }
 
 export function listViolations(clients: Clients): RequestHandler {
   return async (req, res) => {
-    const reply = await clients.engine.listViolations(accountRef(req, res), requestIdOf(res));
+    const reply = await clients.engine.listViolations(accountRef(req, res), originOf(res));
     res.status(200).json({ data: reply.data.map(violationRecordJson) });
   };
 }
 
 export function getAnalytics(clients: Clients): RequestHandler {
   return async (req, res) => {
-    res.status(200).json(analyticsJson(await clients.engine.getAnalytics(accountRef(req, res), requestIdOf(res))));
+    res.status(200).json(analyticsJson(await clients.engine.getAnalytics(accountRef(req, res), originOf(res))));
   };
 }
 
@@ -114,14 +114,14 @@ function range(req: Request, res: Response) {
 
 export function listPositionHistory(clients: Clients): RequestHandler {
   return async (req, res) => {
-    const reply = await clients.engine.listPositionHistory(range(req, res), requestIdOf(res));
+    const reply = await clients.engine.listPositionHistory(range(req, res), originOf(res));
     res.status(200).json({ data: reply.data.map(closedPositionJson), has_more: reply.has_more });
   };
 }
 
 export function listTrades(clients: Clients): RequestHandler {
   return async (req, res) => {
-    const reply = await clients.engine.listTrades(range(req, res), requestIdOf(res));
+    const reply = await clients.engine.listTrades(range(req, res), originOf(res));
     res.status(200).json({ data: reply.data.map(fillJson), has_more: reply.has_more });
   };
 }

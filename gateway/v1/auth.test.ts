@@ -11,6 +11,7 @@ import { createLogger } from "../../kernel/log.js";
 import { loadWalletSettings } from "../../wallet/config.js";
 import { startWallet, type RunningWallet } from "../../wallet/main.js";
 import { createClients, type Clients } from "../clients.js";
+import { untraced } from "../origin.js";
 import { errorResponder, requestId } from "../http/common.js";
 import { MemoryRateLimiter } from "../ratelimit/index.js";
 import { authenticate, holdFor } from "./auth.js";
@@ -35,7 +36,7 @@ describe("authenticate(scope)", () => {
     for (const scope of SCOPES) {
       const created = await clients.wallet.createApiKey(
         { user_id: "scopes", label: scope, permissions: [scope], ip_whitelist: [] },
-        "test",
+        untraced("test"),
       );
       keys.set(scope, { key: created.key, secret: created.secret });
     }

@@ -8,7 +8,7 @@ import type { RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
 import type { KeyCache, Validation } from "../../kernel/key-cache.js";
-import { requestIdOf, sendError } from "../http/common.js";
+import { originOf, sendError } from "../http/common.js";
 import { rateLimitHeaders, retryAfterBody, type RateLimiter } from "../ratelimit/index.js";
 
 export type RequiredScope = "" | "READ_ONLY" | "TRADE" | "MANAGE_ORDERS";
@@ -61,7 +61,7 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandl
     let result: Validation;
     if (cached === undefined) {
       const ticket = deps.keyCache?.ticket();
-      const answer = await deps.clients.wallet.validateApiKey({ key, secret, ip, permission: scope }, requestIdOf(res));
+      const answer = await deps.clients.wallet.validateApiKey({ key, secret, ip, permission: scope }, originOf(res));
       if (ticket !== undefined) deps.keyCache?.remember(ticket, key, secret, answer);
       deps.onValidation?.("wallet");
       result = answer;

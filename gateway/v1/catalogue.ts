@@ -2,12 +2,12 @@
 // through as snake_case JSON.
 import type { RequestHandler } from "express";
 import type { Clients } from "../clients.js";
-import { parse, requestIdOf } from "../http/common.js";
+import { parse, originOf } from "../http/common.js";
 import { CalendarQuery } from "./schemas.js";
 
 export function listTickers(clients: Clients): RequestHandler {
   return async (_req, res) => {
-    const reply = await clients.engine.listTickers(requestIdOf(res));
+    const reply = await clients.engine.listTickers(originOf(res));
     res.status(200).json({
       data: reply.data.map((t) => ({
         symbol: t.symbol,
@@ -29,7 +29,7 @@ export function listTickers(clients: Clients): RequestHandler {
 
 export function listPlans(clients: Clients): RequestHandler {
   return async (_req, res) => {
-    const reply = await clients.engine.listPlans(requestIdOf(res));
+    const reply = await clients.engine.listPlans(originOf(res));
     res.status(200).json({
       data: reply.data.map((p) => ({
         plan_id: p.plan_id,
@@ -57,7 +57,7 @@ export function getCalendar(clients: Clients): RequestHandler {
     const query = parse(CalendarQuery, req.query);
     const reply = await clients.engine.getCalendar(
       { from: query.from ?? "", to: query.to ?? "", symbol: query.symbol ?? "" },
-      requestIdOf(res),
+      originOf(res),
     );
     res.status(200).json({
       data: reply.events.map((e) => ({

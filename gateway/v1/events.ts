@@ -4,7 +4,7 @@ import type { RequestHandler } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { WebhookEvent__Output } from "../../proto/gen/engine/v1/WebhookEvent.js";
 import type { Clients } from "../clients.js";
-import { parse, requestIdOf } from "../http/common.js";
+import { parse, originOf } from "../http/common.js";
 import { callerOf } from "./auth.js";
 import { EventsQuery, isUuid } from "./schemas.js";
 
@@ -29,7 +29,7 @@ export function listEvents(clients: Clients): RequestHandler {
     const caller = callerOf(res);
     const reply = await clients.engine.listEvents(
       { user_id: caller.userId, account_id: accountId.toLowerCase(), after: query.after ?? 0, limit: query.limit ?? 0 },
-      requestIdOf(res),
+      originOf(res),
     );
     res.status(200).json({ data: reply.events.map((e) => envelopeJson(e, caller.keyId)), has_more: reply.has_more });
   };

@@ -5,7 +5,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { OrderResponse__Output } from "../../proto/gen/engine/v1/OrderResponse.js";
 import type { Clients } from "../clients.js";
-import { bodyOf, parse, requestIdOf } from "../http/common.js";
+import { bodyOf, parse, originOf } from "../http/common.js";
 import { callerOf } from "./auth.js";
 import { orderJson, orderResponseJson, orderTestJson } from "./records.js";
 import { AmendOrderBody, ClosePositionBody, PlaceOrderBody, isUuid } from "./schemas.js";
@@ -26,7 +26,7 @@ export function placeOrder(clients: Clients): RequestHandler {
     const body = parse(PlaceOrderBody, bodyOf(req));
     const reply = await clients.engine.placeOrder(
       { ...body, account_id: body.account_id.toLowerCase(), user_id: callerOf(res).userId },
-      requestIdOf(res),
+      originOf(res),
     );
     sendOrderResponse(res, reply);
   };
@@ -38,7 +38,7 @@ export function testOrder(clients: Clients): RequestHandler {
     const body = parse(PlaceOrderBody, bodyOf(req));
     const reply = await clients.engine.testOrder(
       { ...body, account_id: body.account_id.toLowerCase(), user_id: callerOf(res).userId },
-      requestIdOf(res),
+      originOf(res),
     );
     res.status(200).json(orderTestJson(reply));
   };
@@ -49,7 +49,7 @@ export function closePosition(clients: Clients): RequestHandler {
     const body = parse(ClosePositionBody, bodyOf(req));
     const reply = await clients.engine.closePosition(
       { ...body, account_id: body.account_id.toLowerCase(), user_id: callerOf(res).userId },
-      requestIdOf(res),
+      originOf(res),
     );
     sendOrderResponse(res, reply);
   };
@@ -59,7 +59,7 @@ export function cancelOrder(clients: Clients): RequestHandler {
   return async (req, res) => {
     const reply = await clients.engine.cancelOrder(
       { user_id: callerOf(res).userId, order_id: orderId(req) },
-      requestIdOf(res),
+      originOf(res),
     );
     if (reply.order === null) throw new Error("engine returned no order");
     res.status(200).json({ order: orderJson(reply.order) });
@@ -72,7 +72,7 @@ export function amendOrder(clients: Clients): RequestHandler {
     const body = parse(AmendOrderBody, bodyOf(req));
     const reply = await clients.engine.amendOrder(
       { ...body, user_id: callerOf(res).userId, order_id: id },
-      requestIdOf(res),
+      originOf(res),
     );
     if (reply.order === null) throw new Error("engine returned no order");
     res.status(200).json({ order: orderJson(reply.order) });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partitionOf, partitionOfId } from "../../engine/shard/partition.js";
 import { fromGrpcError } from "../../kernel/errors.js";
 import { createClients, type Clients } from "../../gateway/clients.js";
+import { untraced } from "../../gateway/origin.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { marketClient, type Market } from "../harness/market.js";
@@ -198,7 +199,7 @@ describe("scale-out: two engines, two gateways", () => {
     const direct: Clients = createClients(stack.walletGrpc[0] ?? "", [stack.engineGrpcs[0] ?? ""], undefined);
     try {
       const refused: unknown = await direct.engine
-        .getAccount({ user_id: "scaler", account_id: accountOn(1) }, "scale-out-direct")
+        .getAccount({ user_id: "scaler", account_id: accountOn(1) }, untraced("scale-out-direct"))
         .then(
           () => undefined,
           (e: unknown) => e,
@@ -214,7 +215,7 @@ describe("scale-out: two engines, two gateways", () => {
             kind: "MARKET",
             quantity: "0.01",
           },
-          "scale-out-direct",
+          untraced("scale-out-direct"),
         )
         .then(
           () => undefined,
