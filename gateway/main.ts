@@ -162,4 +162,8 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
   };
 }
 
-if (isEntryPoint(import.meta.url)) runService("gateway", loadGatewaySettings, startGateway);
+// The request's trace context travels with the request (gateway/origin.ts), not through awaits: no
+// AsyncLocalStorage and its cost on every promise.
+if (isEntryPoint(import.meta.url)) {
+  runService("gateway", loadGatewaySettings, startGateway, { asyncContext: false });
+}
