@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { migrate, readMigrations } from "../../kernel/migrate.js";
+import { freshDatabase } from "../shard/test-support.js";
 import { Journal, isDuplicateSeq, type StoredEvent } from "./journal.js";
-import { migrateEngine } from "./schema.js";
+import { ENGINE_MIGRATIONS_DIR, migrateEngine } from "./schema.js";
 import { migratedEngineDatabase } from "./test-database.js";
 
 const db = migratedEngineDatabase(2);
@@ -30,7 +33,56 @@ describe("migrations", () => {
       { version: 2, name: "calendar" },
       { version: 3, name: "outbox" },
       { version: 4, name: "partition_leases" },
+      { version: 5, name: "outbox_pending" },
     ]);
+  });
+
+  it("moves the events not fanned out yet to engine_outbox_pending and drops the flag (005)", async () => {
+    const pool = new pg.Pool({ connectionString: await freshDatabase(db.serverUrl), max: 1 });
+    try {
+      await migrate(pool, "engine", readMigrations(ENGINE_MIGRATIONS_DIR).slice(0, 4));
+      const a = randomUUID();
+      await pool.query("INSERT INTO engine_accounts (account_id, user_id, partition) VALUES ($1, 'ua', 0)", [a]);
+      // Sequences 1 and 3 fanned out, 2 and 4 not; created_at with microseconds, which the move must keep.
+      const rows = [
+        [1, true, "2026-11-25 12:00:00.000001+00"],
+        [2, false, "2026-11-25 12:00:00.000002+00"],
+        [3, true, "2026-11-25 12:00:00.000003+00"],
+        [4, false, "2026-11-25 12:00:00.000004+00"],
+      ] as const;
+      const ids = rows.map(() => randomUUID());
+      for (const [i, [sequence, fanned, at]] of rows.entries()) {
+        await pool.query(
+          `INSERT INTO engine_outbox (account_id, sequence, event_id, type, user_id, created_at, data, fanned_out)
+           VALUES ($1, $2, $3, 'order.ack', 'ua', $4, '{}', $5)`,
+          [a, sequence, ids[i], at, fanned],
+        );
+      }
+
+      expect(await migrateEngine(pool)).toEqual([5]);
+      const pending = await pool.query<{ event_id: string; user_id: string; created_at: string }>(
+        "SELECT event_id, user_id, created_at::text FROM engine_outbox_pending ORDER BY created_at",
+      );
+      expect(pending.rows).toEqual([
+        { event_id: ids[1], user_id: "ua", created_at: "2026-11-25 12:00:00.000002+00" },
+        { event_id: ids[3], user_id: "ua", created_at: "2026-11-25 12:00:00.000004+00" },
+      ]);
+      const outbox = await pool.query("SELECT * FROM engine_outbox ORDER BY sequence");
+      expect(outbox.rows).toHaveLength(4);
+      expect(Object.keys(outbox.rows[0] as object)).not.toContain("fanned_out");
+      // One index on the queue (its primary key) and none left over from the flag.
+      const indexes = await pool.query<{ tablename: string; indexname: string }>(
+        `SELECT tablename, indexname FROM pg_indexes
+          WHERE tablename IN ('engine_outbox', 'engine_outbox_pending') ORDER BY tablename, indexname`,
+      );
+      expect(indexes.rows).toEqual([
+        { tablename: "engine_outbox", indexname: "engine_outbox_event_id_key" },
+        { tablename: "engine_outbox", indexname: "engine_outbox_pkey" },
+        { tablename: "engine_outbox_pending", indexname: "engine_outbox_pending_pkey" },
+      ]);
+    } finally {
+      await pool.end();
+    }
   });
 });
 
@@ -127,13 +179,13 @@ describe("Journal", () => {
       data: JSON.stringify({ n: sequence, text: 'quotes " and \\ backslashes' }),
     });
     await journal.append([{ accountId: a, userId: "u", partition: 0 }], events(a, 1, 2), [row(a, 1), row(a, 2)]);
-    const stored = await db.pool.query<{ sequence: string; created_at: Date; data: unknown; fanned_out: boolean }>(
-      "SELECT sequence, created_at, data, fanned_out FROM engine_outbox WHERE account_id = $1 ORDER BY sequence",
+    const stored = await db.pool.query<{ sequence: string; created_at: Date; data: unknown }>(
+      "SELECT sequence, created_at, data FROM engine_outbox WHERE account_id = $1 ORDER BY sequence",
       [a],
     );
-    expect(stored.rows.map((r) => [Number(r.sequence), r.created_at.getTime(), r.data, r.fanned_out])).toEqual([
-      [1, at, { n: 1, text: 'quotes " and \\ backslashes' }, false],
-      [2, at, { n: 2, text: 'quotes " and \\ backslashes' }, false],
+    expect(stored.rows.map((r) => [Number(r.sequence), r.created_at.getTime(), r.data])).toEqual([
+      [1, at, { n: 1, text: 'quotes " and \\ backslashes' }],
+      [2, at, { n: 2, text: 'quotes " and \\ backslashes' }],
     ]);
 
     // A duplicate seq of a fails the statement: b's account, events and outbox rows are all gone.
@@ -151,6 +203,46 @@ describe("Journal", () => {
     await expect(journal.append([], events(a, 3, 1), [row(a, 2)])).rejects.toThrow();
     const events3 = await db.pool.query("SELECT 1 FROM engine_events WHERE account_id = $1 AND seq = 3", [a]);
     expect(events3.rowCount).toBe(0);
+  });
+
+  it("queues each outbox row for fan-out in the same statement, with the row's key: all of them or none", async () => {
+    const journal = new Journal(db.pool);
+    const [a, b] = [randomUUID(), randomUUID()];
+    const row = (accountId: string, sequence: number, userId: string) => ({
+      accountId,
+      sequence,
+      eventId: randomUUID(),
+      type: "order.ack",
+      userId,
+      at: Date.parse("2026-11-25T12:00:00.000Z") + sequence,
+      data: "{}",
+    });
+    const queue = async (): Promise<{ event_id: string; user_id: string; same_time: boolean }[]> =>
+      (
+        await db.pool.query<{ event_id: string; user_id: string; same_time: boolean }>(
+          `SELECT p.event_id, p.user_id, p.created_at = o.created_at AS same_time
+             FROM engine_outbox_pending p LEFT JOIN engine_outbox o ON o.event_id = p.event_id
+            ORDER BY p.created_at`,
+        )
+      ).rows;
+
+    // Events without outbox rows queue nothing.
+    await journal.append([{ accountId: a, userId: "ua", partition: 0 }], events(a, 1, 2));
+    expect(await queue()).toEqual([]);
+
+    const written = [row(a, 1, "ua"), row(a, 2, "ua")];
+    await journal.append([], events(a, 3, 1), written);
+    expect(await queue()).toEqual(written.map((r) => ({ event_id: r.eventId, user_id: "ua", same_time: true })));
+
+    // A failed append (duplicate seq of a) queues none of its outbox rows.
+    await expect(
+      journal.append(
+        [{ accountId: b, userId: "ub", partition: 0 }],
+        [...events(b, 1, 1), ...events(a, 3, 1)],
+        [row(b, 1, "ub"), row(a, 3, "ua")],
+      ),
+    ).rejects.toThrow();
+    expect(await queue()).toHaveLength(2);
   });
 
   it("refuses events of an account it has no row for", async () => {

@@ -65,7 +65,10 @@ export function isDuplicateSeq(error: unknown): boolean {
   return typeof error === "object" && error !== null && "code" in error && error.code === "23505";
 }
 
-/** The data-modifying CTEs of an append: the new accounts and the outbox rows. */
+/**
+ * The data-modifying CTEs of an append: the new accounts, the outbox rows, and for each outbox row its entry in
+ * the dispatcher's queue (engine_outbox_pending, taken from what the outbox insert returned: the same key).
+ */
 const INSERT_ACCOUNTS_AND_OUTBOX = `new_accounts AS (
     INSERT INTO engine_accounts (account_id, user_id, partition)
     SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[])
@@ -75,6 +78,9 @@ const INSERT_ACCOUNTS_AND_OUTBOX = `new_accounts AS (
       FROM unnest($8::uuid[], $9::bigint[], $10::uuid[], $11::text[], $12::text[], $13::float8[])
              WITH ORDINALITY AS x(a, s, e, t, u, ms, i)
       JOIN json_array_elements($14::json) WITH ORDINALITY AS j(d, i) ON j.i = x.i
+    RETURNING created_at, event_id, user_id
+  ), new_pending AS (
+    INSERT INTO engine_outbox_pending (created_at, event_id, user_id) SELECT * FROM new_outbox
   )`;
 
 // The JSON payloads travel as ONE array document ($7, $14), not as jsonb[]/json[] parameters: pg escapes an
@@ -121,12 +127,13 @@ export class Journal {
 
   /**
    * Appends new accounts, events and their outbox rows atomically in ONE statement (data-modifying CTEs insert
-   * the accounts and the outbox rows, the outer INSERT the events): one round trip per batch instead of BEGIN,
-   * three INSERTs and COMMIT, which cost the shard threads more in socket writes than the batch itself. A
-   * duplicate (account_id, seq) fails the whole statement: it means two writers own the account. The foreign
-   * keys see the accounts the CTE inserted (constraints are checked at the end of the statement). With a fence,
-   * the same statement first checks the writer's partition leases (engine_fence, docs/scale-out.md) and raises
-   * FTS01 if one was lost, so a stale owner writes nothing; the happy path stays one round trip.
+   * the accounts, the outbox rows and their fan-out queue entries, the outer INSERT the events): one round trip
+   * per batch instead of BEGIN, several INSERTs and COMMIT, which cost the shard threads more in socket writes
+   * than the batch itself. A duplicate (account_id, seq) fails the whole statement: it means two writers own the
+   * account. The foreign keys see the accounts the CTE inserted (constraints are checked at the end of the
+   * statement). With a fence, the same statement first checks the writer's partition leases (engine_fence,
+   * docs/scale-out.md) and raises FTS01 if one was lost, so a stale owner writes nothing; the happy path stays
+   * one round trip.
    */
   async append(
     accounts: readonly NewAccountRow[],

@@ -45,13 +45,20 @@ function batch(accountId: string, partition: number) {
   };
 }
 
-async function counts(): Promise<{ accounts: number; events: number; outbox: number }> {
-  const result = await db.pool.query<{ accounts: string; events: string; outbox: string }>(
+/** What an append wrote; `pending` counts the fan-out queue's entries that match an outbox row. */
+async function counts(): Promise<{ accounts: number; events: number; outbox: number; pending: number }> {
+  const result = await db.pool.query<{ accounts: string; events: string; outbox: string; pending: string }>(
     `SELECT (SELECT count(*) FROM engine_accounts) AS accounts, (SELECT count(*) FROM engine_events) AS events,
-            (SELECT count(*) FROM engine_outbox) AS outbox`,
+            (SELECT count(*) FROM engine_outbox) AS outbox,
+            (SELECT count(*) FROM engine_outbox_pending JOIN engine_outbox USING (created_at, event_id)) AS pending`,
   );
   const row = result.rows[0];
-  return { accounts: Number(row?.accounts), events: Number(row?.events), outbox: Number(row?.outbox) };
+  return {
+    accounts: Number(row?.accounts),
+    events: Number(row?.events),
+    outbox: Number(row?.outbox),
+    pending: Number(row?.pending),
+  };
 }
 
 function fenceOf(owner: string, epochs: Map<number, number>): Fence {
@@ -142,7 +149,7 @@ describe("the journal's lease fence", () => {
     const journal = new Journal(db.pool, 100, fenceOf(a.owner, await a.acquire([3])));
     const b = batch(accountIn(3), 3);
     await journal.append(b.accounts, b.events, b.outbox);
-    expect(await counts()).toEqual({ accounts: 1, events: 1, outbox: 1 });
+    expect(await counts()).toEqual({ accounts: 1, events: 1, outbox: 1, pending: 1 });
   });
 
   it("refuses a stale owner whose lease was taken over (epoch moved) and writes nothing", async () => {
@@ -161,7 +168,7 @@ describe("the journal's lease fence", () => {
         (e: unknown) => e,
       );
     expect(isFenced(error)).toBe(true);
-    expect(await counts()).toEqual({ accounts: 0, events: 0, outbox: 0 });
+    expect(await counts()).toEqual({ accounts: 0, events: 0, outbox: 0, pending: 0 });
   });
 
   it("refuses an owner whose lease expired even if nobody took it", async () => {
@@ -170,7 +177,7 @@ describe("the journal's lease fence", () => {
     await expire([3]);
     const b = batch(accountIn(3), 3);
     await expect(journal.append(b.accounts, b.events, b.outbox)).rejects.toMatchObject({ code: "FTS01" });
-    expect(await counts()).toEqual({ accounts: 0, events: 0, outbox: 0 });
+    expect(await counts()).toEqual({ accounts: 0, events: 0, outbox: 0, pending: 0 });
   });
 
   it("refuses a batch touching a partition the writer never leased", async () => {
@@ -178,7 +185,7 @@ describe("the journal's lease fence", () => {
     const journal = new Journal(db.pool, 100, fenceOf(a.owner, await a.acquire([3])));
     const b = batch(accountIn(4), 4);
     await expect(journal.append(b.accounts, b.events, b.outbox)).rejects.toMatchObject({ code: "FTS01" });
-    expect(await counts()).toEqual({ accounts: 0, events: 0, outbox: 0 });
+    expect(await counts()).toEqual({ accounts: 0, events: 0, outbox: 0, pending: 0 });
   });
 
   it("orders an append behind a takeover in flight: it waits for the row lock, sees the new epoch, writes nothing", async () => {
@@ -213,6 +220,6 @@ describe("the journal's lease fence", () => {
     } finally {
       takeover.release();
     }
-    expect(await counts()).toEqual({ accounts: 0, events: 0, outbox: 0 });
+    expect(await counts()).toEqual({ accounts: 0, events: 0, outbox: 0, pending: 0 });
   });
 });

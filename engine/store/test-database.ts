@@ -6,7 +6,7 @@ import { startPostgres, type PostgresServer } from "../../test/harness/postgres.
 import { freshDatabase } from "../shard/test-support.js";
 import { migrateEngine } from "./schema.js";
 
-export function migratedEngineDatabase(maxConnections = 4): { readonly pool: pg.Pool } {
+export function migratedEngineDatabase(maxConnections = 4): { readonly pool: pg.Pool; readonly serverUrl: string } {
   let server: PostgresServer | undefined;
   let current: pg.Pool | undefined;
   beforeAll(async () => {
@@ -28,6 +28,11 @@ export function migratedEngineDatabase(maxConnections = 4): { readonly pool: pg.
     get pool(): pg.Pool {
       if (current === undefined) throw new Error("no engine database outside a test");
       return current;
+    },
+    /** The server's own database, for a test that makes a database of its own (freshDatabase). */
+    get serverUrl(): string {
+      if (server === undefined) throw new Error("PostgreSQL did not start");
+      return server.url;
     },
   };
 }

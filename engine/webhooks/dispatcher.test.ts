@@ -1,7 +1,9 @@
 // The dispatcher and its SQL against a real PostgreSQL, with a scripted receiver and a scripted wallet:
-// fan-out, signatures, retries on the schedule, Retry-After, 410 Gone, revoked keys, running out of
-// attempts, a slow receiver beside a fast one, two dispatchers never attempting one delivery twice.
+// fan-out (oldest first, off the queue, two dispatchers racing), signatures, retries on the schedule,
+// Retry-After, 410 Gone, revoked keys, running out of attempts, a slow receiver beside a fast one, two
+// dispatchers never attempting one delivery twice.
 import { randomUUID } from "node:crypto";
+import type pg from "pg";
 import { Webhook } from "standardwebhooks";
 import { beforeEach, describe, expect, it } from "vitest";
 import { silentLog } from "../shard/test-support.js";
@@ -30,8 +32,8 @@ beforeEach(() => {
 const T0 = Math.floor(Date.now() / 1000) * 1000;
 const secret = (): string => `whsec_${Buffer.from(randomUUID()).toString("base64")}`;
 
-/** One account of `userId` with `count` outbox events (sequence 1..count), committed like a shard does. */
-async function account(userId: string, count: number, from = 1): Promise<string> {
+/** One account of `userId` with `count` outbox events (sequence 1..count, at `at` + i), committed like a shard does. */
+async function account(userId: string, count: number, from = 1, at = T0): Promise<string> {
   const accountId = randomUUID();
   const rows: OutboxRow[] = Array.from({ length: count }, (_, i) => ({
     accountId,
@@ -39,7 +41,7 @@ async function account(userId: string, count: number, from = 1): Promise<string>
     eventId: randomUUID(),
     type: "order.ack",
     userId,
-    at: T0 + i,
+    at: at + i,
     data: JSON.stringify({ order_id: `o${from + i}`, n: from + i }),
   }));
   const events = Array.from({ length: count }, (_, i) => ({
@@ -442,7 +444,7 @@ describe("store", () => {
     const a = wallet.add("u1", "https://a.example/hook");
     const events = await store.unfanned(10);
     await store.fanOut(
-      events.map((e) => e.eventId),
+      events,
       events.map((e) => ({
         deliveryId: randomUUID(),
         eventId: e.eventId,
@@ -460,6 +462,79 @@ describe("store", () => {
     expect(await store.claimDue(T0 + 2, 10, 5, 60_000, [])).toEqual([]);
     // Once the lease is over it is due again.
     expect(await store.claimDue(T0 + 60_001, 10, 5, 60_000, [])).toHaveLength(1);
+  });
+
+  it("fans out the oldest queued events first and takes exactly those off the queue", async () => {
+    const later = await account("u1", 2, 1, T0 + 10);
+    const earlier = await account("u2", 2, 1, T0);
+    const queued = await store.unfanned(3);
+    expect(queued.map((e) => e.userId)).toEqual(["u2", "u2", "u1"]);
+    const key = randomUUID();
+    await store.fanOut(
+      queued,
+      queued.map((e) => ({ deliveryId: randomUUID(), eventId: e.eventId, apiKeyId: key, userId: e.userId, url: "u" })),
+      T0,
+    );
+    const left = await store.unfanned(10);
+    const [firstOfLater, secondOfLater] = (await store.listEvents("u1", later, 0, 10)).events;
+    expect(left.map((e) => e.eventId)).toEqual([secondOfLater?.eventId]);
+    const delivered = await db.pool.query<{ event_id: string }>("SELECT event_id FROM webhook_deliveries");
+    expect(delivered.rows.map((r) => r.event_id).sort()).toEqual(
+      [...(await store.listEvents("u2", earlier, 0, 10)).events.map((e) => e.eventId), firstOfLater?.eventId].sort(),
+    );
+    expect(await store.backlog(T0 + 11)).toEqual({ size: 4, oldestMs: 11 }); // 1 queued event + 3 deliveries
+  });
+
+  it("two dispatchers fanning out the same events at once create one delivery per event and key, and lose none", async () => {
+    await account("u1", 3);
+    const queued = await store.unfanned(2);
+    expect(queued).toHaveLength(2);
+    const keys = [randomUUID(), randomUUID()];
+    const deliveries = () =>
+      queued.flatMap((e) =>
+        keys.map((apiKeyId) => ({ deliveryId: randomUUID(), eventId: e.eventId, apiKeyId, userId: "u1", url: "u" })),
+      );
+    const first = deliveries();
+    const second = deliveries();
+    const client = await db.pool.connect();
+    try {
+      // The first dispatcher's statement has run but not committed; the second's must wait for it.
+      await client.query("BEGIN");
+      await new WebhookStore({ query: client.query.bind(client) } as unknown as pg.Pool).fanOut(queued, first, T0);
+      let settled = false;
+      const racing = store.fanOut(queued, second, T0).finally(() => (settled = true));
+      while (!settled) {
+        // On its own connection: inside a transaction pg_stat_activity is a snapshot that never changes.
+        const waiting = await db.pool.query<{ n: string }>(
+          `SELECT count(*) AS n FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE '%engine_outbox_pending%'`,
+        );
+        if (Number(waiting.rows[0]?.n) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(settled).toBe(false);
+      await client.query("COMMIT");
+      await racing;
+    } finally {
+      client.release();
+    }
+    const rows = await db.pool.query<{ delivery_id: string }>("SELECT delivery_id FROM webhook_deliveries");
+    expect(rows.rows.map((r) => r.delivery_id).sort()).toEqual(first.map((d) => d.deliveryId).sort());
+    // The third event was in neither batch: still queued, alone.
+    const left = await store.unfanned(10);
+    expect(left).toHaveLength(1);
+    expect(queued.map((e) => e.eventId)).not.toContain(left[0]?.eventId);
+  });
+
+  it("never prunes an event that is not fanned out yet, however old", async () => {
+    const accountId = await account("u1", 2);
+    const [fanned] = await store.unfanned(1);
+    if (fanned === undefined) throw new Error("nothing queued");
+    await store.fanOut([fanned], [], T0);
+    expect(await store.prune(T0 + 86_400_000, 100)).toBe(1);
+    const kept = (await store.listEvents("u1", accountId, 0, 10)).events;
+    expect(kept.map((e) => e.sequence)).toEqual([2]);
+    expect((await store.unfanned(10)).map((e) => e.eventId)).toEqual([kept[0]?.eventId]);
   });
 
   it("reports the backlog and the age of its oldest event", async () => {

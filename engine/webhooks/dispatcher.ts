@@ -211,11 +211,7 @@ export class WebhookDispatcher {
           });
         }
       }
-      await this.options.store.fanOut(
-        events.map((event) => event.eventId),
-        deliveries,
-        this.now(),
-      );
+      await this.options.store.fanOut(events, deliveries, this.now());
       if (events.length < (this.options.fanOutLimit ?? 500)) return;
     }
   }

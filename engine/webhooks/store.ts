@@ -1,7 +1,8 @@
-// The webhook tables (engine/migrations/003_outbox.sql) through `pg`: the outbox the shards write, the
-// deliveries the dispatcher creates from it and works through, and the reads of the catch-up endpoint and
-// the delivery log. Every write is ONE statement (PGlite serialises connections: no transaction may wait on
-// anything), and every claim is guarded by a lease so several engines can dispatch side by side.
+// The webhook tables (engine/migrations/003_outbox.sql, 005_outbox_pending.sql) through `pg`: the outbox the
+// shards write with its queue of events not fanned out yet, the deliveries the dispatcher creates from them and
+// works through, and the reads of the catch-up endpoint and the delivery log. Every write is ONE statement
+// (PGlite serialises connections: no transaction may wait on anything), and every claim is guarded by a lease so
+// several engines can dispatch side by side.
 import type pg from "pg";
 import { ServiceError } from "../../kernel/errors.js";
 
@@ -22,6 +23,8 @@ export interface OutboxEvent {
 export interface UnfannedEvent {
   eventId: string;
   userId: string;
+  /** Its queue entry's `created_at` as PostgreSQL's text (exact to the microsecond): half of the entry's key. */
+  queuedAt: string;
 }
 
 export interface NewDelivery {
@@ -157,21 +160,23 @@ export class WebhookStore {
     return { events: result.rows.slice(0, limit).map(eventOf), hasMore: result.rows.length > limit };
   }
 
-  /** Events whose deliveries were not created yet, oldest first. */
+  /** Events whose deliveries were not created yet (engine_outbox_pending), oldest first. */
   async unfanned(limit: number): Promise<UnfannedEvent[]> {
-    const result = await this.pool.query<{ event_id: string; user_id: string }>(
-      "SELECT event_id, user_id FROM engine_outbox WHERE NOT fanned_out ORDER BY created_at LIMIT $1",
+    const result = await this.pool.query<{ event_id: string; user_id: string; queued_at: string }>(
+      `SELECT event_id, user_id, created_at::text AS queued_at
+         FROM engine_outbox_pending ORDER BY created_at, event_id LIMIT $1`,
       [limit],
     );
-    return result.rows.map((row) => ({ eventId: row.event_id, userId: row.user_id }));
+    return result.rows.map((row) => ({ eventId: row.event_id, userId: row.user_id, queuedAt: row.queued_at }));
   }
 
   /**
-   * Creates the deliveries of these events and marks them fanned out, in one statement. Idempotent: a second
-   * dispatcher doing the same events creates nothing twice (one delivery per event and key).
+   * Creates the deliveries of these events and takes them off the queue (by its primary key), in one
+   * statement. Idempotent: a second dispatcher doing the same events at the same time waits for the first's
+   * rows, then creates nothing twice (one delivery per event and key) and finds nothing left to delete.
    */
-  async fanOut(eventIds: readonly string[], deliveries: readonly NewDelivery[], now: number): Promise<void> {
-    if (eventIds.length === 0) return;
+  async fanOut(events: readonly UnfannedEvent[], deliveries: readonly NewDelivery[], now: number): Promise<void> {
+    if (events.length === 0) return;
     await this.pool.query(
       `WITH created AS (
          INSERT INTO webhook_deliveries (delivery_id, event_id, api_key_id, user_id, url, status, attempts,
@@ -181,15 +186,18 @@ export class WebhookStore {
            FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[]) AS x(d, e, k, u, url)
          ON CONFLICT (event_id, api_key_id) DO NOTHING
        )
-       UPDATE engine_outbox SET fanned_out = true WHERE event_id = ANY($1::uuid[]) AND NOT fanned_out`,
+       DELETE FROM engine_outbox_pending p
+        USING unnest($1::uuid[], $8::timestamptz[]) AS f(event_id, created_at)
+        WHERE p.created_at = f.created_at AND p.event_id = f.event_id`,
       [
-        eventIds,
+        events.map((e) => e.eventId),
         deliveries.map((d) => d.deliveryId),
         deliveries.map((d) => d.eventId),
         deliveries.map((d) => d.apiKeyId),
         deliveries.map((d) => d.userId),
         deliveries.map((d) => d.url),
         now,
+        events.map((e) => e.queuedAt),
       ],
     );
   }
@@ -350,14 +358,17 @@ export class WebhookStore {
   }
 
   /**
-   * Deletes up to `limit` events older than `before` that are settled (fanned out, no delivery pending), with
-   * their deliveries and attempts, in one statement; returns how many events went.
+   * Deletes up to `limit` events older than `before` that are settled (fanned out, i.e. no longer queued in
+   * engine_outbox_pending, and no delivery pending), with their deliveries and attempts, in one statement;
+   * returns how many events went.
    */
   async prune(before: number, limit: number): Promise<number> {
     const result = await this.pool.query(
       `WITH old AS (
          SELECT o.event_id FROM engine_outbox o
-          WHERE o.created_at < to_timestamp($1 / 1000.0) AND o.fanned_out
+          WHERE o.created_at < to_timestamp($1 / 1000.0)
+            AND NOT EXISTS (SELECT 1 FROM engine_outbox_pending p
+                             WHERE p.created_at = o.created_at AND p.event_id = o.event_id)
             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.event_id AND d.status = 'pending')
           LIMIT $2
        ), attempts AS (
@@ -374,9 +385,9 @@ export class WebhookStore {
 
   async backlog(now: number): Promise<Backlog> {
     const result = await this.pool.query<{ size: string; oldest: Date | null }>(
-      `SELECT (SELECT count(*) FROM engine_outbox WHERE NOT fanned_out)
+      `SELECT (SELECT count(*) FROM engine_outbox_pending)
             + (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS size,
-              LEAST((SELECT min(created_at) FROM engine_outbox WHERE NOT fanned_out),
+              LEAST((SELECT min(created_at) FROM engine_outbox_pending),
                     (SELECT min(created_at) FROM webhook_deliveries WHERE status = 'pending')) AS oldest`,
     );
     const row = result.rows[0];
