@@ -464,25 +464,27 @@ describe("store", () => {
     expect(await store.claimDue(T0 + 60_001, 10, 5, 60_000, [])).toHaveLength(1);
   });
 
-  it("fans out the oldest queued events first and takes exactly those off the queue", async () => {
+  it("reads the oldest queued events first, and fan-out takes exactly its events off the queue", async () => {
     const later = await account("u1", 2, 1, T0 + 10);
     const earlier = await account("u2", 2, 1, T0);
+    const [u2First, u2Second] = (await store.listEvents("u2", earlier, 0, 10)).events.map((e) => e.eventId);
+    const [u1First, u1Second] = (await store.listEvents("u1", later, 0, 10)).events.map((e) => e.eventId);
     const queued = await store.unfanned(3);
-    expect(queued.map((e) => e.userId)).toEqual(["u2", "u2", "u1"]);
+    expect(queued.map((e) => e.eventId)).toEqual([u2First, u2Second, u1First]);
+
+    // Two of them, around one that stays (u2's second, between them in time).
+    const batch = [queued[0], queued[2]].filter((e) => e !== undefined);
     const key = randomUUID();
     await store.fanOut(
-      queued,
-      queued.map((e) => ({ deliveryId: randomUUID(), eventId: e.eventId, apiKeyId: key, userId: e.userId, url: "u" })),
+      batch,
+      batch.map((e) => ({ deliveryId: randomUUID(), eventId: e.eventId, apiKeyId: key, userId: e.userId, url: "u" })),
       T0,
     );
-    const left = await store.unfanned(10);
-    const [firstOfLater, secondOfLater] = (await store.listEvents("u1", later, 0, 10)).events;
-    expect(left.map((e) => e.eventId)).toEqual([secondOfLater?.eventId]);
+    expect((await store.unfanned(10)).map((e) => e.eventId)).toEqual([u2Second, u1Second]);
     const delivered = await db.pool.query<{ event_id: string }>("SELECT event_id FROM webhook_deliveries");
-    expect(delivered.rows.map((r) => r.event_id).sort()).toEqual(
-      [...(await store.listEvents("u2", earlier, 0, 10)).events.map((e) => e.eventId), firstOfLater?.eventId].sort(),
-    );
-    expect(await store.backlog(T0 + 11)).toEqual({ size: 4, oldestMs: 11 }); // 1 queued event + 3 deliveries
+    expect(delivered.rows.map((r) => r.event_id).sort()).toEqual([u2First, u1First].sort());
+    // 2 queued events and 2 pending deliveries; the oldest of them all is a delivery, created at T0.
+    expect(await store.backlog(T0 + 11)).toEqual({ size: 4, oldestMs: 11 });
   });
 
   it("two dispatchers fanning out the same events at once create one delivery per event and key, and lose none", async () => {

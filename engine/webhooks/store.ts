@@ -171,9 +171,10 @@ export class WebhookStore {
   }
 
   /**
-   * Creates the deliveries of these events and takes them off the queue (by its primary key), in one
-   * statement. Idempotent: a second dispatcher doing the same events at the same time waits for the first's
-   * rows, then creates nothing twice (one delivery per event and key) and finds nothing left to delete.
+   * Creates the deliveries of these events (as `unfanned` returned them: the oldest queued) and takes them off
+   * the queue, in one statement. Idempotent: a second dispatcher doing the same events at the same time waits
+   * for the first's rows, then creates nothing twice (one delivery per event and key) and finds nothing left to
+   * delete.
    */
   async fanOut(events: readonly UnfannedEvent[], deliveries: readonly NewDelivery[], now: number): Promise<void> {
     if (events.length === 0) return;
@@ -185,10 +186,13 @@ export class WebhookStore {
                 to_timestamp($7 / 1000.0)
            FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[]) AS x(d, e, k, u, url)
          ON CONFLICT (event_id, api_key_id) DO NOTHING
+       ), queued AS (
+         SELECT min(c) AS oldest, max(c) AS newest FROM unnest($8::timestamptz[]) AS c
        )
-       DELETE FROM engine_outbox_pending p
-        USING unnest($1::uuid[], $8::timestamptz[]) AS f(event_id, created_at)
-        WHERE p.created_at = f.created_at AND p.event_id = f.event_id`,
+       -- A range of the primary key, then the ids: the planner would rather hash the whole queue than probe it
+       -- once per event, which costs as much as a large backlog each time.
+       DELETE FROM engine_outbox_pending p USING queued
+        WHERE p.created_at BETWEEN queued.oldest AND queued.newest AND p.event_id = ANY($1::uuid[])`,
       [
         events.map((e) => e.eventId),
         deliveries.map((d) => d.deliveryId),
