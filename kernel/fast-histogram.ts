@@ -47,6 +47,14 @@ function addCounts(name: string, into: Float64Array, from: HistogramCounts): voi
   for (let i = 0; i < into.length; i++) into[i] = (into[i] ?? 0) + (from.counts[i] ?? 0);
 }
 
+/** The slot a value counts in: the first bound it does not exceed, or the last slot (above every bound). */
+function bucketOf(bounds: Float64Array, value: number): number {
+  if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
+  let i = 0;
+  while (i < bounds.length && value > (bounds[i] ?? 0)) i++;
+  return i;
+}
+
 /**
  * Counts observations into a histogram's buckets without a registry, e.g. in a worker thread that ships
  * `take()` to the thread holding the FastHistogram with the same buckets.
@@ -63,10 +71,7 @@ export class BucketCounter {
   }
 
   observe(value: number): void {
-    if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
-    const bounds = this.bounds;
-    let i = 0;
-    while (i < bounds.length && value > (bounds[i] ?? 0)) i++;
+    const i = bucketOf(this.bounds, value);
     this.counts[i] = (this.counts[i] ?? 0) + 1;
     this.sum += value;
     this.count += 1;
@@ -82,67 +87,7 @@ export class BucketCounter {
   }
 }
 
-export class FastHistogram {
-  readonly type = "histogram";
-  readonly aggregator = "sum";
-  readonly name: string;
-  readonly help: string;
-  private readonly bounds: Float64Array;
-  /** Per-bucket counts (not cumulative); the last slot counts values above every bound. */
-  private readonly counts: Float64Array;
-  private sum = 0;
-  private count = 0;
-
-  constructor(config: FastHistogramConfig) {
-    this.name = config.name;
-    this.help = config.help;
-    this.bounds = ascending(config.name, config.buckets);
-    this.counts = new Float64Array(this.bounds.length + 1);
-    // The registry needs only name, type, aggregator, get() and reset(): the shape of its own metrics.
-    for (const registry of config.registers) registry.registerMetric(this as unknown as Histogram);
-  }
-
-  observe(value: number): void {
-    if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
-    const bounds = this.bounds;
-    let i = 0;
-    while (i < bounds.length && value > (bounds[i] ?? 0)) i++;
-    this.counts[i] = (this.counts[i] ?? 0) + 1;
-    this.sum += value;
-    this.count += 1;
-  }
-
-  /** Adds observations counted elsewhere into the same buckets (a BucketCounter's `take()`). */
-  merge(counts: HistogramCounts): void {
-    addCounts(this.name, this.counts, counts);
-    this.sum += counts.sum;
-    this.count += counts.count;
-  }
-
-  reset(): void {
-    this.counts.fill(0);
-    this.sum = 0;
-    this.count = 0;
-  }
-
-  get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: Sample[] }> {
-    const bucket = `${this.name}_bucket`;
-    const values: Sample[] = [];
-    let cumulative = 0;
-    for (let i = 0; i < this.bounds.length; i++) {
-      cumulative += this.counts[i] ?? 0;
-      values.push({ value: cumulative, labels: { le: this.bounds[i] ?? 0 }, metricName: bucket, exemplar: null });
-    }
-    values.push(
-      { value: this.count, labels: { le: "+Inf" }, metricName: bucket, exemplar: null },
-      { value: this.sum, labels: {}, metricName: `${this.name}_sum` },
-      { value: this.count, labels: {}, metricName: `${this.name}_count` },
-    );
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
-  }
-}
-
-/** One label set of a FastHistogramVec: observe() is as cheap as FastHistogram's. */
+/** The counts of one label set of a FastHistogramVec, and of a FastHistogram (which has one, unlabelled). */
 export class FastHistogramChild {
   /** Per-bucket counts (not cumulative); the last slot counts values above every bound. */
   readonly counts: Float64Array;
@@ -157,10 +102,7 @@ export class FastHistogramChild {
   }
 
   observe(value: number): void {
-    if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
-    const bounds = this.bounds;
-    let i = 0;
-    while (i < bounds.length && value > (bounds[i] ?? 0)) i++;
+    const i = bucketOf(this.bounds, value);
     this.counts[i] = (this.counts[i] ?? 0) + 1;
     this.sum += value;
     this.count += 1;
@@ -171,6 +113,60 @@ export class FastHistogramChild {
     addCounts("FastHistogramChild", this.counts, counts);
     this.sum += counts.sum;
     this.count += counts.count;
+  }
+
+  reset(): void {
+    this.counts.fill(0);
+    this.sum = 0;
+    this.count = 0;
+  }
+}
+
+export class FastHistogram {
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  readonly name: string;
+  readonly help: string;
+  private readonly bounds: Float64Array;
+  private readonly data: FastHistogramChild;
+
+  constructor(config: FastHistogramConfig) {
+    this.name = config.name;
+    this.help = config.help;
+    this.bounds = ascending(config.name, config.buckets);
+    this.data = new FastHistogramChild(this.bounds, {});
+    // The registry needs only name, type, aggregator, get() and reset(): the shape of its own metrics.
+    for (const registry of config.registers) registry.registerMetric(this as unknown as Histogram);
+  }
+
+  observe(value: number): void {
+    this.data.observe(value);
+  }
+
+  /** Adds observations counted elsewhere into the same buckets (a BucketCounter's `take()`). */
+  merge(counts: HistogramCounts): void {
+    this.data.merge(counts);
+  }
+
+  reset(): void {
+    this.data.reset();
+  }
+
+  get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: Sample[] }> {
+    const bucket = `${this.name}_bucket`;
+    const { counts, sum, count } = this.data;
+    const values: Sample[] = [];
+    let cumulative = 0;
+    for (let i = 0; i < this.bounds.length; i++) {
+      cumulative += counts[i] ?? 0;
+      values.push({ value: cumulative, labels: { le: this.bounds[i] ?? 0 }, metricName: bucket, exemplar: null });
+    }
+    values.push(
+      { value: count, labels: { le: "+Inf" }, metricName: bucket, exemplar: null },
+      { value: sum, labels: {}, metricName: `${this.name}_sum` },
+      { value: count, labels: {}, metricName: `${this.name}_count` },
+    );
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
   }
 }
 
@@ -220,11 +216,7 @@ export class FastHistogramVec<L extends string> {
   }
 
   reset(): void {
-    for (const child of this.children.values()) {
-      child.counts.fill(0);
-      child.sum = 0;
-      child.count = 0;
-    }
+    for (const child of this.children.values()) child.reset();
   }
 
   get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: Sample[] }> {
