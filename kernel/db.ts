@@ -95,6 +95,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   };
 }
 
+/** The SQLSTATE of a failed query (pg puts it in `code`), or undefined for any other error. */
+export function sqlStateOf(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
+  return typeof error.code === "string" ? error.code : undefined;
+}
+
 /** Runs `fn` inside one transaction on one connection, rolling back on any error. */
 export async function transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

@@ -1,6 +1,7 @@
 // The engine's event journal in PostgreSQL. A shard appends a whole batch in one transaction and reads
 // its accounts back on start (or after a failed commit) in (account, seq) order, a page at a time.
 import type pg from "pg";
+import { sqlStateOf } from "../../kernel/db.js";
 import { partitionOf } from "../shard/partition.js";
 import type { Fence } from "./leases.js";
 
@@ -62,7 +63,7 @@ function fenceOf(
 
 /** PostgreSQL's unique_violation: in the journal, a second writer of the same (account, seq). */
 export function isDuplicateSeq(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && error.code === "23505";
+  return sqlStateOf(error) === "23505";
 }
 
 /**
@@ -109,9 +110,8 @@ const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
 /** duplicate_prepared_statement or invalid_sql_statement_name: a named statement the session disagrees on. */
 function isPreparedNameClash(error: unknown): boolean {
-  return (
-    typeof error === "object" && error !== null && "code" in error && (error.code === "42P05" || error.code === "26000")
-  );
+  const state = sqlStateOf(error);
+  return state === "42P05" || state === "26000";
 }
 
 export class Journal {

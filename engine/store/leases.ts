@@ -2,13 +2,14 @@
 // they are free or expired by the database's clock, each takeover raising the partition's epoch, and renews them
 // while it runs. The journal's appends are fenced by (owner, epochs) in the same statement (engine_fence).
 import type pg from "pg";
+import { sqlStateOf } from "../../kernel/db.js";
 
 /** SQLSTATE raised by engine_fence: the writer no longer holds a partition of the batch. */
 export const FENCED_SQLSTATE = "FTS01";
 
 /** True for an append refused by the lease fence. */
 export function isFenced(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && error.code === FENCED_SQLSTATE;
+  return sqlStateOf(error) === FENCED_SQLSTATE;
 }
 
 /** Who may write a shard's partitions: the lease owner and the epoch it holds each partition under. */
