@@ -38,9 +38,25 @@ export interface CoreBenchOptions {
   quantity: string;
   buyLimit: string;
   sellLimit: string;
+  /** The scenarios to run (default: all, in SCENARIOS order). */
+  scenarios?: readonly ScenarioName[];
 }
 
-export type ScenarioName = "limit" | "market" | "mix" | "limit+shell";
+export const SCENARIOS = ["limit", "market", "mix", "limit+shell"] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+/** `--core-scenarios=limit,market`: only those scenarios of the pure core (for profiling one of them). */
+export function coreScenariosArg(argv: readonly string[]): ScenarioName[] | undefined {
+  const arg = argv.find((a) => a.startsWith("--core-scenarios="));
+  if (arg === undefined) return undefined;
+  const names = arg.slice("--core-scenarios=".length).split(",");
+  for (const name of names) {
+    if (!(SCENARIOS as readonly string[]).includes(name)) {
+      throw new Error(`unknown core scenario ${name}: one of ${SCENARIOS.join(", ")}`);
+    }
+  }
+  return names as ScenarioName[];
+}
 
 export interface ScenarioResult {
   name: ScenarioName;
@@ -413,7 +429,7 @@ async function runScenario(scenario: ScenarioName, options: CoreBenchOptions): P
 async function main(options: CoreBenchOptions): Promise<void> {
   gcObserver.observe({ entryTypes: ["gc"] });
   const scenarios: ScenarioResult[] = [];
-  for (const name of ["limit", "market", "mix", "limit+shell"] as const) {
+  for (const name of options.scenarios ?? SCENARIOS) {
     scenarios.push(await runScenario(name, options));
   }
   gcObserver.disconnect();

@@ -21,6 +21,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { coreScenariosArg } from "./bench-engine-core.js";
 import { median, round } from "./bench-engine-load.js";
 import { table } from "./bench-report.js";
 import {
@@ -72,8 +73,9 @@ async function main(): Promise<void> {
     `core: worker thread with resourceLimits ${JSON.stringify(SHARD_RESOURCE_LIMITS)} (as the shards), ` +
       `${fmt(CORE.commandsPerRound)} commands per round over ${fmt(CORE.accounts)} accounts`,
   );
-  const core = await benchCore();
-  // `--only=core`: the core figures as JSON, no servers, no report file (for profiling).
+  const core = await benchCore(coreScenariosArg(process.argv));
+  // `--only=core`: the core figures as JSON, no servers, no report file (for profiling; with
+  // `--core-scenarios=limit,...` only those scenarios).
   if (process.argv.includes("--only=core")) {
     say(JSON.stringify(core, null, 2));
     return;

@@ -16,7 +16,12 @@ import { startPostgres } from "../test/harness/postgres.js";
 import { startRedis } from "../test/harness/redis.js";
 import { startStack, type GatewayEndpoints, type Stack } from "../test/harness/stack.js";
 import type { Scope } from "../kernel/scopes.js";
-import type { CoreBenchOptions, CoreBenchResult, CoreMessage } from "./bench-engine-core.js";
+import {
+  type CoreBenchOptions,
+  type CoreBenchResult,
+  type CoreMessage,
+  type ScenarioName,
+} from "./bench-engine-core.js";
 import {
   childProcesses,
   closedLoop,
@@ -233,13 +238,17 @@ export const fmt = (n: number): string => (Number.isFinite(n) ? Math.round(n).to
 
 // ---------------------------------------------------------------- 1. the pure core in a shard-like thread
 
-export async function benchCore(): Promise<CoreBenchResult> {
+export async function benchCore(scenarios?: readonly ScenarioName[]): Promise<CoreBenchResult> {
   // tsx cannot start a .ts worker file on Node 20: the thread registers tsx, then imports the module.
   const code = [
     `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})`,
     `.then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(CORE_SCRIPT).href)}); })`,
   ].join("");
-  const worker = new Worker(code, { eval: true, workerData: CORE, resourceLimits: SHARD_RESOURCE_LIMITS });
+  const worker = new Worker(code, {
+    eval: true,
+    workerData: scenarios === undefined ? CORE : { ...CORE, scenarios },
+    resourceLimits: SHARD_RESOURCE_LIMITS,
+  });
   onCleanup("core worker", async () => {
     await worker.terminate();
   });

