@@ -105,7 +105,8 @@ export type CoreMessage = { type: "progress"; line: string } | { type: "result";
 interface Account {
   id: string;
   userId: string;
-  partition: number;
+  /** The shard's id minter of the account's partition (made once per partition, as the shard does). */
+  nextId: () => string;
   state: AccountState;
   /** Order ids of this account's resting LIMIT orders, oldest first (for cancels in `mix`). */
   resting: string[];
@@ -138,9 +139,12 @@ let lastNow = 0;
 const now = (): number => (lastNow = Math.max(lastNow, Date.now()));
 
 function contextFor(account: Account, market: MarketView): { now: number; market: MarketView; nextId: () => string } {
-  const partition = account.partition;
-  return { now: now(), market, nextId: () => idInPartition(partition, randomUUID()) };
+  return { now: now(), market, nextId: account.nextId };
 }
+
+const minters: (() => string)[] = [];
+const minterOf = (partition: number): (() => string) =>
+  (minters[partition] ??= () => idInPartition(partition, randomUUID()));
 
 function applyAll(account: Account, events: readonly EngineEvent[], market: MarketView): void {
   let state: AccountState | undefined = account.state;
@@ -171,7 +175,8 @@ function openAccounts(options: CoreBenchOptions, market: MarketView, round: numb
     let state: AccountState | undefined;
     for (const event of decision.events) state = core.apply(state, event);
     if (state === undefined) throw new Error("OpenAccount produced no state");
-    accounts.push({ id, userId, partition: partitionOf(id), state, resting: [], restingHead: 0 });
+    const partition = partitionOf(id);
+    accounts.push({ id, userId, nextId: minterOf(partition), state, resting: [], restingHead: 0 });
   }
   return accounts;
 }

@@ -25,6 +25,8 @@ export function notionalAtMark(position: Position, market: MarketView): number {
 
 /** Signed notional (long positive) of the symbol's open positions at the mark (at entry without a price). */
 export function positionNotional(state: AccountState, market: MarketView, symbol: string): number {
+  // A flat account (every resting order, most of the time) has nothing to look up: no keys to build.
+  if (state.positions.size === 0) return 0;
   let total = 0;
   for (const venue of VENUES) {
     const position = state.positions.get(positionKey(symbol, venue));

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   PARTITIONS,
@@ -19,6 +20,21 @@ describe("fnv1a32", () => {
     ["foobar", 0xbf9cf968],
   ])("hashes %j to the published FNV-1a 32-bit value", (text, hash) => {
     expect(fnv1a32(text)).toBe(hash);
+  });
+
+  it("hashes the UTF-8 bytes of any text, ASCII or not", () => {
+    const overBytes = (text: string): number => {
+      let hash = 0x811c9dc5;
+      for (const byte of Buffer.from(text, "utf8")) hash = Math.imul(hash ^ byte, 0x01000193);
+      return hash >>> 0;
+    };
+    expect(fnv1a32("é")).toBe(overBytes("é"));
+    expect(fnv1a32("abc\u{1F600}")).toBe(overBytes("abc\u{1F600}"));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.uuid()), (text) => {
+        expect(fnv1a32(text)).toBe(overBytes(text));
+      }),
+    );
   });
 });
 

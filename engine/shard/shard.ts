@@ -114,6 +114,8 @@ export class Shard<T extends CoreTypes> {
   private readonly batchStats = new BatchStatsCounter();
   private readonly now: () => number;
   private readonly nextId: () => string;
+  /** One id minter per partition, made on first use: a decision's context then allocates no closure. */
+  private readonly minters: (() => string)[] = [];
 
   constructor(private readonly options: ShardOptions<T>) {
     this.core = options.core;
@@ -406,7 +408,8 @@ export class Shard<T extends CoreTypes> {
   /** Ids minted for an account name its partition (see `idInPartition`). */
   private context(accountId: string): DecideContext<T["market"]> {
     const partition = partitionOf(accountId);
-    return { now: this.now(), market: this.market, nextId: () => idInPartition(partition, this.nextId()) };
+    const nextId = (this.minters[partition] ??= () => idInPartition(partition, this.nextId()));
+    return { now: this.now(), market: this.market, nextId };
   }
 
   private resolve(to: Address): string {
