@@ -18,8 +18,9 @@ import { consume, type BookSide, type MarketView } from "./market/book.js";
 import { VENUES, type Venue } from "./market/types.js";
 import { CATALOGUE } from "./market/catalogue.js";
 import { addSafe, notionalOf, unitsFor, usdToUnits } from "./market/units.js";
-import type { EngineEvent } from "./orders/events.js";
+import type { EngineEvent, NewEngineEvent } from "./orders/events.js";
 import { crosses, expireDue, onPriceUpdate, triggerReached } from "./orders/execution.js";
+import { idempotencyRecord } from "./orders/idempotency.js";
 import { amend, cancel, type AmendOrderRequest, type CancelOrderRequest } from "./orders/manage.js";
 import { closePosition, placeOrder, testOrder } from "./orders/placement.js";
 import type { NewsEvent } from "./market/calendar.js";
@@ -185,7 +186,7 @@ class DecisionRun implements Run {
     return this.ctx.nextId();
   }
 
-  emit(event: EngineEvent): void {
+  emit(event: NewEngineEvent): void {
     this.events.push(event);
     if (event.type === "OrderFilled") {
       this.fills++;
@@ -571,11 +572,7 @@ export function apply(state: AccountState | undefined, event: EngineEvent): Acco
       break;
     }
     case "IdempotencyRecorded":
-      state.client_ids.set(event.client_id, {
-        order_id: event.order_id,
-        fingerprint: event.fingerprint,
-        response: event.response,
-      });
+      state.client_ids.set(event.client_id, idempotencyRecord(state.orders.get(event.order_id), state.fills, event));
       break;
   }
   state.seq += 1;

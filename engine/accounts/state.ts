@@ -5,7 +5,7 @@ import type { Venue } from "../market/types.js";
 import type { AccountOpened } from "../orders/events.js";
 import type { PlaceOrderResponse } from "../orders/replies.js";
 import type { Fill, Order } from "../orders/types.js";
-import type { Breach, FundingPayment, RuleViolation } from "../risk/types.js";
+import type { Breach, FundingPayment, RiskHeadroom, RuleViolation, Violation } from "../risk/types.js";
 import type { ClosedPosition, Position } from "../positions/types.js";
 import { utcDate, utcDayStart } from "../orders/time.js";
 
@@ -26,7 +26,26 @@ export interface Table<K, V> extends Iterable<[K, V]> {
   values(): Iterable<V>;
 }
 
-export interface IdempotencyRecord {
+/**
+ * A used client_id: its order and what its first answer was made of. A retry rebuilds that answer with the
+ * same record functions (orders/idempotency.ts); records of old journals hold the answer itself.
+ */
+export type IdempotencyRecord = RecordedOrder | RecordedResponse;
+
+export interface RecordedOrder {
+  readonly order_id: string;
+  readonly fingerprint: string;
+  /** The order as it stood after its placing decision (orders are copy-on-write: this object never changes). */
+  readonly order: Order;
+  /** Its fills of that decision, oldest first. */
+  readonly fills: readonly Fill[];
+  readonly violations: Violation[];
+  readonly risk_headroom: RiskHeadroom;
+  readonly response?: never;
+}
+
+/** From an IdempotencyRecorded event of the first shape (docs/engine.md): the response as it was sent. */
+export interface RecordedResponse {
   readonly order_id: string;
   readonly fingerprint: string;
   readonly response: PlaceOrderResponse;

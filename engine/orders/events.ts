@@ -4,7 +4,7 @@
 import type { Plan } from "../accounts/plans.js";
 import type { Venue } from "../market/types.js";
 import type { PositionEffect } from "../positions/types.js";
-import type { Breach, FundingPayment, RuleViolation, Violation } from "../risk/types.js";
+import type { Breach, FundingPayment, RiskHeadroom, RuleViolation, Violation } from "../risk/types.js";
 import type { PlaceOrderResponse } from "./replies.js";
 import type { CancelReason, ExpireReason, Fill, Order } from "./types.js";
 
@@ -95,8 +95,26 @@ export interface OrderAmended {
   reserve: number;
 }
 
-/** `client_id` → the order and the response sent the first time (answered again on a retry). */
+/**
+ * `client_id` → its order and what a retry is answered with. Only what the state cannot give back: the
+ * order and its fills are the ones in the state when the event is applied (docs/engine.md, "Idempotency").
+ */
 export interface IdempotencyRecorded {
+  type: "IdempotencyRecorded";
+  at: number;
+  client_id: string;
+  order_id: string;
+  fingerprint: string;
+  violations: Violation[];
+  risk_headroom: RiskHeadroom;
+  response?: never;
+}
+
+/**
+ * The first shape of IdempotencyRecorded: the whole response sent the first time. Journals written before
+ * the compact shape hold it, so `apply` still accepts it; nothing writes it any more.
+ */
+export interface IdempotencyRecordedWithResponse {
   type: "IdempotencyRecorded";
   at: number;
   client_id: string;
@@ -165,6 +183,10 @@ export type EngineEvent =
   | OrderCanceled
   | OrderExpired
   | OrderAmended
-  | IdempotencyRecorded;
+  | IdempotencyRecorded
+  | IdempotencyRecordedWithResponse;
+
+/** What a decision writes: every event but the shapes kept only for journals already written. */
+export type NewEngineEvent = Exclude<EngineEvent, IdempotencyRecordedWithResponse>;
 
 export type EngineEventType = EngineEvent["type"];

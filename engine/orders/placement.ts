@@ -4,6 +4,7 @@
 // same path after its own lookup.
 import type { AccountState } from "../accounts/state.js";
 import type { SymbolQuote } from "../market/book.js";
+import type { Catalogue } from "../market/catalogue.js";
 import type { Venue } from "../market/types.js";
 import type { TickerUnits } from "../market/units.js";
 import { positionKey, type Position } from "../positions/types.js";
@@ -12,6 +13,7 @@ import { headroomOf, riskInput } from "../risk/input.js";
 import type { RiskHeadroom } from "../risk/types.js";
 import { firstViolation } from "../risk/pipeline.js";
 import { critical, type Violation } from "../risk/types.js";
+import { recordedResponse } from "./idempotency.js";
 import { crosses, executeOrder, oppositePosition, reducibleOf, reservePrice } from "./execution.js";
 import { toFillRecord, toOrderRecord, type FillRecord } from "./record.js";
 import {
@@ -30,7 +32,6 @@ import {
   type ErrorReply,
   type Issue,
   type PlaceOrderReply,
-  type PlaceOrderResponse,
   type TestOrderReply,
 } from "./replies.js";
 import type { Run } from "./run.js";
@@ -39,8 +40,8 @@ import { isWorking, opposite, type Order } from "./types.js";
 const NO_CHILDREN: readonly string[] = Object.freeze([]);
 /**
  * The empty lists of a response, shared: every accepted order answers `violations: []` and every resting
- * one `fills: []`, and responses stay in the state for idempotency. Frozen, so a consumer that tried to
- * add to one would throw instead of changing every response (nothing does: responses are read-only).
+ * one `fills: []`, and the violations stay in the state for idempotency. Frozen, so a consumer that tried
+ * to add to one would throw instead of changing every response (nothing does: responses are read-only).
  */
 const NO_FILLS: FillRecord[] = [];
 Object.freeze(NO_FILLS);
@@ -74,7 +75,7 @@ function place(run: Run, request: PlaceOrderRequest, test: boolean): PlaceOrderR
   const intent = normalized.value;
   const fingerprint = intent.client_id === null ? null : orderFingerprint(intent);
   // `retry` already looked the client_id up: an unknown one has nothing to replay.
-  const replay = retry ? replayed(state, intent.client_id, fingerprint) : undefined;
+  const replay = retry ? replayed(state, run.market.catalogue, intent.client_id, fingerprint) : undefined;
   if (replay !== undefined) return replay;
 
   let venue: Venue | null = intent.venue;
@@ -118,7 +119,7 @@ export function closePosition(run: Run, request: ClosePositionRequest): PlaceOrd
   if (!normalized.ok) return invalid(normalized.issues);
   const close = normalized.value;
   const fingerprint = close.client_id === null ? null : closeFingerprint(close);
-  const replay = replayed(state, close.client_id, fingerprint);
+  const replay = replayed(state, run.market.catalogue, close.client_id, fingerprint);
   if (replay !== undefined) return replay;
 
   let position: Position | undefined;
@@ -176,6 +177,7 @@ function findPosition(state: AccountState, positionId: string): Position | undef
 /** Rule 1: a used client_id answers the original response, or 409 when the body differs. */
 function replayed(
   state: AccountState,
+  catalogue: Catalogue,
   clientId: string | null,
   fingerprint: string | null,
 ): PlaceOrderReply | undefined {
@@ -183,7 +185,7 @@ function replayed(
   const record = state.client_ids.get(clientId);
   if (record === undefined) return undefined;
   if (record.fingerprint !== fingerprint) return conflict({ client_id: clientId, order_id: record.order_id });
-  return { kind: "replayed", ...record.response };
+  return { kind: "replayed", ...recordedResponse(record, state.account_id, catalogue) };
 }
 
 /** Rules 4 to 7 and the immediate execution, for a normalised order whose venue is settled. */
@@ -273,7 +275,10 @@ function postOnlyWouldTake(order: Order, quote: SymbolQuote | undefined): Violat
   return critical("post_only_would_take", "the post-only order would take liquidity at the current mark");
 }
 
-/** The response (order as it stands after execution, its fills), recorded for the client_id if any. */
+/**
+ * The response (order as it stands after execution, its fills), recorded for the client_id if any; a retry
+ * rebuilds it from the record (orders/idempotency.ts) the same way, so keep the two in step.
+ */
 function finish(
   run: Run,
   kind: "created" | "rejected",
@@ -292,28 +297,17 @@ function finish(
     if (fills === NO_FILLS) fills = [];
     fills.push(toFillRecord(fill, state.account_id, units));
   }
-  const response: PlaceOrderResponse = {
-    order: toOrderRecord(order, units),
-    fills,
-    violations,
-    risk_headroom: headroom,
-  };
   if (order.client_id !== null && fingerprint !== null) {
+    // The order and its fills are in the state when this is applied: only the rest is journaled.
     run.emit({
       type: "IdempotencyRecorded",
       at: run.now,
       client_id: order.client_id,
       order_id: orderId,
       fingerprint,
-      response,
+      violations,
+      risk_headroom: headroom,
     });
   }
-  // Named fields rather than a spread: the same keys in the same order, one literal.
-  return {
-    kind,
-    order: response.order,
-    fills: response.fills,
-    violations: response.violations,
-    risk_headroom: response.risk_headroom,
-  };
+  return { kind, order: toOrderRecord(order, units), fills, violations, risk_headroom: headroom };
 }

@@ -4,7 +4,7 @@
 import type { AccountState } from "../accounts/state.js";
 import type { BookSide, MarketView } from "../market/book.js";
 import type { NewsEvent } from "../market/calendar.js";
-import type { EngineEvent } from "./events.js";
+import type { NewEngineEvent } from "./events.js";
 
 export interface Run {
   readonly now: number;
@@ -15,7 +15,7 @@ export interface Run {
   nextId(): string;
   /** The state after the events emitted so far; never the caller's state once an event is emitted. */
   readonly state: AccountState;
-  emit(event: EngineEvent): void;
+  emit(event: NewEngineEvent): void;
   /** Steps this decision has taken from a side of the symbol's current book (not yet in the view). */
   localTaken(symbol: string, side: BookSide): number;
   /** HELD children activated by fills in this decision, in order. */

@@ -1,0 +1,65 @@
+// Idempotency by client_id (docs/engine.md, "Idempotency"): what `apply` keeps of an IdempotencyRecorded
+// event and how a retry's answer is rebuilt from it. The event carries only what the state cannot give back
+// (violations, headroom); the order and its fills are taken from the state as the event is applied, and the
+// answer is rebuilt with the record functions the first answer was built with, so it is the same JSON.
+import type { IdempotencyRecord } from "../accounts/state.js";
+import type { Catalogue } from "../market/catalogue.js";
+import { unitsFor } from "../market/units.js";
+import type { IdempotencyRecorded, IdempotencyRecordedWithResponse } from "./events.js";
+import { toFillRecord, toOrderRecord } from "./record.js";
+import type { PlaceOrderResponse } from "./replies.js";
+import type { Fill, Order } from "./types.js";
+
+const NO_FILLS: readonly Fill[] = Object.freeze([]);
+
+/**
+ * The record of an IdempotencyRecorded event, applied right after the events of its decision that placed
+ * the order: `order` is the order as the answer showed it, and `fills` (the live state's fills, or in a
+ * draft only the decision's) end with that decision's fills. Every fill of a brand-new order is in its
+ * placing decision, executed at the event's time; older fills are left at the first one executed earlier.
+ */
+export function idempotencyRecord(
+  order: Order | undefined,
+  fills: readonly Fill[],
+  event: IdempotencyRecorded | IdempotencyRecordedWithResponse,
+): IdempotencyRecord {
+  if (event.response !== undefined) {
+    return { order_id: event.order_id, fingerprint: event.fingerprint, response: event.response };
+  }
+  if (order === undefined) throw new Error(`idempotency record for unknown order ${event.order_id}`);
+  let own: Fill[] | undefined;
+  for (let i = fills.length - 1; i >= 0; i--) {
+    const fill = fills[i] as Fill;
+    if (fill.executed_at < event.at) break;
+    if (fill.order_id === event.order_id) (own ??= []).push(fill);
+  }
+  return {
+    order_id: event.order_id,
+    fingerprint: event.fingerprint,
+    order,
+    fills: own === undefined ? NO_FILLS : own.reverse(),
+    violations: event.violations,
+    risk_headroom: event.risk_headroom,
+  };
+}
+
+/**
+ * The answer first given for a record, rebuilt as `finish` (placement.ts) built it: the same record
+ * functions, with the units of the order's symbol from the same catalogue.
+ */
+export function recordedResponse(
+  record: IdempotencyRecord,
+  accountId: string,
+  catalogue: Catalogue,
+): PlaceOrderResponse {
+  if (record.response !== undefined) return record.response;
+  const order = record.order;
+  const units = unitsFor(catalogue, order.symbol);
+  const fills = record.fills.map((fill) => toFillRecord(fill, accountId, units));
+  return {
+    order: toOrderRecord(order, units),
+    fills,
+    violations: record.violations,
+    risk_headroom: record.risk_headroom,
+  };
+}
