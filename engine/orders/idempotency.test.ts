@@ -193,6 +193,21 @@ describe("the IdempotencyRecorded event", () => {
     const rebuilt = { kind: decision.reply.kind, ...recordedResponse(inLive, ACCOUNT_ID, CATALOGUE) };
     expect(JSON.stringify(rebuilt)).toBe(JSON.stringify(decision.reply));
   });
+  it("refuses a record applied after its order's decision, whose fills it would miss", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "100000");
+    const placed = h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.001" });
+    const late: IdempotencyRecorded = {
+      type: "IdempotencyRecorded",
+      at: h.now + 1_000,
+      client_id: "late-1",
+      order_id: placed.order.order_id,
+      fingerprint: "f",
+      violations: [],
+      risk_headroom: placed.risk_headroom,
+    };
+    expect(() => apply(h.account, late)).toThrow(/do not add up/);
+  });
 });
 
 describe("the units a retry rebuilds with", () => {

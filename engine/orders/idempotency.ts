@@ -28,10 +28,18 @@ export function idempotencyRecord(
   }
   if (order === undefined) throw new Error(`idempotency record for unknown order ${event.order_id}`);
   let own: Fill[] | undefined;
+  let steps = 0;
   for (let i = fills.length - 1; i >= 0; i--) {
     const fill = fills[i] as Fill;
     if (fill.executed_at < event.at) break;
-    if (fill.order_id === event.order_id) (own ??= []).push(fill);
+    if (fill.order_id !== event.order_id) continue;
+    (own ??= []).push(fill);
+    steps += fill.quantity;
+  }
+  // The order has been filled by exactly these fills so far: anything else means the event was not applied
+  // right after its order's decision, and the answer would not be the one given.
+  if (steps !== order.filled_quantity) {
+    throw new Error(`idempotency record for order ${order.order_id}: its fills of ${event.at} do not add up`);
   }
   return {
     order_id: event.order_id,
