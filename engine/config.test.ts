@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../kernel/config.js";
-import { loadEngineSettings } from "./config.js";
+import { defaultShards, loadEngineSettings } from "./config.js";
 
 describe("engine settings", () => {
   it("fall back to the documented defaults", () => {
@@ -12,8 +12,12 @@ describe("engine settings", () => {
       ENGINE_GRPC_PORT: 50051,
       ENGINE_METRICS_PORT: 9101,
       PRICE_FEED: "simulator",
-      ENGINE_SHARDS: 2,
+      ENGINE_SHARDS: defaultShards(),
     });
+  });
+
+  it("run half as many shards as there are cores by default, at least one", () => {
+    expect([1, 2, 3, 4, 8, 16].map((cores) => defaultShards(cores))).toEqual([1, 1, 1, 2, 4, 8]);
   });
 
   it("read every engine setting from the environment", () => {
@@ -76,7 +80,7 @@ describe("engine settings", () => {
   });
 
   it("treat an empty value as unset", () => {
-    expect(loadEngineSettings({ ENGINE_SHARDS: "" }).ENGINE_SHARDS).toBe(2);
+    expect(loadEngineSettings({ ENGINE_SHARDS: "" }).ENGINE_SHARDS).toBe(defaultShards());
   });
 
   it("default to one engine owning every partition, with 10 s leases renewed every 3 s", () => {

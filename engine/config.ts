@@ -1,5 +1,6 @@
 // The engine's settings: one zod schema over the environment, parsed once at start. Every bad value is
 // reported together and stops the process (see kernel/config.ts); each setting has a default.
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { bool, commonSettings, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
 import { DEFAULT_SCHEDULE_MS } from "./webhooks/dispatcher.js";
@@ -12,13 +13,24 @@ export const PriceFeed = {
 } as const;
 export type PriceFeed = (typeof PriceFeed)[keyof typeof PriceFeed];
 
+/**
+ * Shard threads when ENGINE_SHARDS is not set: half the cores, at least one. The engine's main thread, the
+ * gateway and PostgreSQL need cores too, and a shard with more to do per batch commits bigger batches: on two
+ * cores one shard costs ~25% less engine and PostgreSQL CPU per order than two, at the same throughput
+ * (docs/performance.md). `availableParallelism` sees the CPUs the process may run on, not a container's CPU
+ * quota: deployments set ENGINE_SHARDS (deploy/).
+ */
+export function defaultShards(cores = availableParallelism()): number {
+  return Math.max(1, Math.floor(cores / 2));
+}
+
 export const engineSettingsSchema = z
   .object({
     ...commonSettings,
     ENGINE_GRPC_PORT: port(50051),
     ENGINE_METRICS_PORT: port(9101),
     PRICE_FEED: z.enum(PriceFeed).default(PriceFeed.simulator),
-    ENGINE_SHARDS: z.coerce.number().int().min(1).max(256).default(2),
+    ENGINE_SHARDS: z.coerce.number().int().min(1).max(256).default(defaultShards),
     /** Milliseconds between each shard thread's stats report (business counters, accounts per state, loop delay). */
     ENGINE_STATS_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
     /** Engine processes sharing the database (docs/scale-out.md); this one owns the partitions p % N == k. */

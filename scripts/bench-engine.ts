@@ -21,6 +21,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { defaultShards } from "../engine/config.js";
 import { coreScenariosArg } from "./bench-engine-core.js";
 import { median, round } from "./bench-engine-load.js";
 import { table } from "./bench-report.js";
@@ -165,7 +166,7 @@ async function main(): Promise<void> {
         feedIntervalMs: FEED_INTERVAL_MS,
         feedPushes: feed.pushes,
         feedFailures: feed.failures,
-        env: { PRICE_FEED: "push", LOG_LEVEL: "info", ENGINE_SHARDS: "default (2)" },
+        env: { PRICE_FEED: "push", LOG_LEVEL: "info", ENGINE_SHARDS: `default (${defaultShards()})` },
         gatewayEnv: { RATE_LIMIT_MAX: "100000000" },
         setupSeconds: e2e.setupSeconds,
       },
