@@ -12,6 +12,7 @@ import {
   decodeValidateResponse,
   encodeValidateRequest,
   encodeValidateResponse,
+  encodeValidateResponseOnce,
   walletServiceDefinition,
 } from "./wallet-codec.js";
 import type { ValidateApiKeyRequest__Output } from "../proto/gen/wallet/v1/ValidateApiKeyRequest.js";
@@ -142,6 +143,38 @@ describe("ValidateApiKey codec", () => {
     // Field 1 (key) as a varint, then a real key.
     const odd = Buffer.concat([Buffer.from([0x08, 0x2a]), encodeValidateRequest({ key: "k" })]);
     expect(decodeValidateRequest(odd)).toEqual({ key: "k", secret: "", ip: "", permission: "" });
+  });
+
+  it("a frozen response is encoded once and its bytes reused; any other response is encoded each time", () => {
+    const fields = {
+      valid: true,
+      user_id: "erin",
+      key_id: "3f6c1f0e-2f55-4d8b-a8a4-1b2d8c3e9f70",
+      permissions: Object.freeze(["READ_ONLY", "TRADE"]) as string[],
+      expires_at_ms: 1_893_456_000_000,
+      code: "",
+      ip_whitelist: Object.freeze(["10.0.0.0/8"]) as string[],
+    };
+    const frozen = Object.freeze({ ...fields });
+    const first = encodeValidateResponseOnce(frozen);
+    expect(first.equals(encodeValidateResponse(frozen))).toBe(true);
+    expect(encodeValidateResponseOnce(frozen)).toBe(first);
+    // An equal but different object gets bytes of its own.
+    expect(encodeValidateResponseOnce(Object.freeze({ ...fields }))).not.toBe(first);
+
+    const open = { ...fields };
+    const before = encodeValidateResponseOnce(open);
+    open.user_id = "frank";
+    const after = encodeValidateResponseOnce(open);
+    expect(after).not.toBe(before);
+    expect(decodeValidateResponse(after).user_id).toBe("frank");
+  });
+
+  it("the service definition encodes ValidateApiKey responses through encodeValidateResponseOnce", () => {
+    const frozen = Object.freeze({ valid: false, code: "unauthorized" });
+    const serialize = walletServiceDefinition().ValidateApiKey.responseSerialize;
+    expect(serialize(frozen)).toBe(serialize(frozen));
+    expect(decodeValidateResponse(serialize(frozen))).toMatchObject({ valid: false, code: "unauthorized" });
   });
 
   it("rejects what protobufjs rejects: a non-object message", () => {

@@ -211,6 +211,25 @@ export function encodeValidateResponse(response: ValidateApiKeyResponse): Buffer
   return buf;
 }
 
+/** Bytes of frozen responses already encoded; weak keys, so they go with their response objects. */
+const encodedResponses = new WeakMap<object, Buffer>();
+
+/**
+ * `encodeValidateResponse`, but a frozen response (one that cannot change) is encoded once and its bytes
+ * reused: the wallet answers a key's validations with the same frozen object (wallet/server.ts). grpc-js copies
+ * the returned bytes into its own frame, so the kept Buffer is never handed out for writing. The lists of a
+ * frozen response must not change either (the wallet freezes them).
+ */
+export function encodeValidateResponseOnce(response: ValidateApiKeyResponse): Buffer {
+  if (!Object.isFrozen(response)) return encodeValidateResponse(response);
+  let bytes = encodedResponses.get(response);
+  if (bytes === undefined) {
+    bytes = encodeValidateResponse(response);
+    encodedResponses.set(response, bytes);
+  }
+  return bytes;
+}
+
 /** Decodes a ValidateApiKeyResponse with every field present (defaults: true); unknown fields are skipped. */
 export function decodeValidateResponse(buf: Buffer): ValidateApiKeyResponse__Output {
   const out: ValidateApiKeyResponse__Output = {
@@ -282,7 +301,7 @@ export function walletServiceDefinition(): WalletDefinition {
       requestDeserialize: decodeValidateRequest,
       responseSerialize: (response: ValidateApiKeyResponse) => {
         requireObject(response, "ValidateApiKeyResponse");
-        return encodeValidateResponse(response);
+        return encodeValidateResponseOnce(response);
       },
       responseDeserialize: decodeValidateResponse,
     },

@@ -378,3 +378,91 @@ describe("KeyIndex: load failures", () => {
     expect(loads).toHaveLength(2);
   });
 });
+
+describe("KeyIndex: by public key", () => {
+  const publicKey = (name: string): string => `svc_ak_${sha(name).toString("hex").slice(0, 48)}`;
+  const rowFor = (name: string, overrides: Partial<KeyRow> = {}): KeyRow =>
+    keyRow(name, { keyHash: sha(publicKey(name)), ...overrides });
+
+  it("finds a key by its public part, through the SHA-256 of it, and again without loading", () => {
+    const { index, loads } = setup();
+    const row = rowFor("a");
+    index.put(row.keyHash, row);
+    expect(index.lookupKey(publicKey("a"))).toMatchObject({ id: row.id });
+    expect(index.lookupKey(publicKey("a"))).toMatchObject({ id: row.id });
+    expect(loads).toHaveLength(0);
+  });
+
+  it("when a key is malformed then it answers undefined without loading", () => {
+    const { index, loads } = setup();
+    for (const key of ["", "svc_ak_", "svc_sk_" + "0".repeat(48), publicKey("a").toUpperCase(), publicKey("a") + "0"]) {
+      expect(index.lookupKey(key)).toBeUndefined();
+    }
+    expect(loads).toHaveLength(0);
+  });
+
+  it("when a key found by its public part is revoked then it is not found any more", () => {
+    const { index, loads } = setup();
+    const row = rowFor("a");
+    index.put(row.keyHash, row);
+    expect(index.lookupKey(publicKey("a"))).toMatchObject({ id: row.id });
+    index.revoke(row.keyHash);
+    expect(index.lookupKey(publicKey("a"))).toBeUndefined();
+    expect(loads).toHaveLength(0);
+  });
+
+  it("when a key found by its public part is put again then the newer row answers", () => {
+    const { index } = setup();
+    const row = rowFor("a");
+    index.put(row.keyHash, row);
+    expect(index.lookupKey(publicKey("a"))).toMatchObject({ permissions: ["READ_ONLY", "TRADE"] });
+    index.put(row.keyHash, { ...row, permissions: ["MANAGE_ORDERS"] });
+    expect(index.lookupKey(publicKey("a"))).toMatchObject({ permissions: ["MANAGE_ORDERS"] });
+  });
+
+  it("when a key must be loaded then it is found by its public part after the load", async () => {
+    const { index, loads, store } = setup();
+    const row = rowFor("a");
+    store(row);
+    expect(await index.lookupKey(publicKey("a"))).toMatchObject({ id: row.id });
+    expect(index.lookupKey(publicKey("a"))).toMatchObject({ id: row.id });
+    expect(loads).toHaveLength(1);
+  });
+});
+
+describe("KeyIndex: answers", () => {
+  it("builds each key's answers once, frozen, lists included", () => {
+    const { index } = setup();
+    const row = keyRow("a", { ipWhitelist: ["10.0.0.0/8"], expiresAt: new Date("2030-01-01T00:00:00.000Z") });
+    index.put(row.keyHash, row);
+    const found = index.lookup(row.keyHash);
+    if (found === undefined || found instanceof Promise) throw new Error("expected a hit");
+    const { granted, ipDenied, scopeDenied } = found.answers;
+    expect(granted).toEqual({
+      valid: true,
+      userId: row.userId,
+      keyId: row.id,
+      permissions: ["READ_ONLY", "TRADE"],
+      ipWhitelist: ["10.0.0.0/8"],
+      expiresAtMs: Date.parse("2030-01-01T00:00:00.000Z"),
+    });
+    expect(ipDenied).toEqual({ valid: false, code: "ip_not_whitelisted", userId: row.userId, keyId: row.id });
+    expect(scopeDenied).toEqual({ valid: false, code: "permission_denied", userId: row.userId, keyId: row.id });
+    for (const frozen of [found.answers, granted, ipDenied, scopeDenied, granted.permissions, granted.ipWhitelist]) {
+      expect(Object.isFrozen(frozen)).toBe(true);
+    }
+    expect(index.lookup(row.keyHash)).toBe(found);
+  });
+
+  it("a change to the row's lists after indexing does not reach the answers", () => {
+    const { index } = setup();
+    const row = keyRow("a", { ipWhitelist: ["10.0.0.0/8"] });
+    index.put(row.keyHash, row);
+    row.permissions.push("MANAGE_ORDERS");
+    row.ipWhitelist.push("0.0.0.0/0");
+    const found = index.lookup(row.keyHash);
+    if (found === undefined || found instanceof Promise) throw new Error("expected a hit");
+    expect(found.answers.granted.permissions).toEqual(["READ_ONLY", "TRADE"]);
+    expect(found.answers.granted.ipWhitelist).toEqual(["10.0.0.0/8"]);
+  });
+});

@@ -5,6 +5,8 @@ import type { AllowList } from "../kernel/ip.js";
 import { compileAllowList } from "../kernel/ip.js";
 import type { Scope } from "../kernel/scopes.js";
 import type { KeyRow } from "./store.js";
+import { keyAnswers, type KeyAnswers } from "./validation.js";
+import { looksLikeKey, sha256Base64 } from "./keys/material.js";
 
 export interface IndexedKey {
   id: string;
@@ -15,6 +17,8 @@ export interface IndexedKey {
   /** The allow-list as stored, for callers that judge addresses themselves (the gateways' key caches). */
   ipWhitelist: readonly string[];
   expiresAtMs: number | null;
+  /** What a validation of this key answers, built once (frozen, like the lists above). */
+  answers: KeyAnswers;
 }
 
 /** Answers remembered per key: a key is used from few addresses, and a BlockList check costs ~1.5 µs. */
@@ -44,14 +48,19 @@ function remembering(list: AllowList): AllowList {
 
 export function toIndexed(row: KeyRow): IndexedKey {
   const list = compileAllowList(row.ipWhitelist);
+  // Frozen copies: the answers (and the response bytes encoded from them) must never see a list change.
+  const permissions = Object.freeze([...row.permissions]);
+  const ipWhitelist = Object.freeze([...row.ipWhitelist]);
+  const expiresAtMs = row.expiresAt?.getTime() ?? null;
   return {
     id: row.id,
     userId: row.userId,
     secretHash: row.secretHash,
-    permissions: row.permissions,
+    permissions,
     allow: row.ipWhitelist.length === 0 ? list : remembering(list),
-    ipWhitelist: row.ipWhitelist,
-    expiresAtMs: row.expiresAt?.getTime() ?? null,
+    ipWhitelist,
+    expiresAtMs,
+    answers: keyAnswers({ id: row.id, userId: row.userId, permissions, ipWhitelist, expiresAtMs }),
   };
 }
 
@@ -90,6 +99,13 @@ export interface KeyIndexOptions {
 
 export class KeyIndex {
   private readonly byHash = new Map<string, IndexedKey>();
+  /**
+   * Indexed keys by their public part (not a secret), for keys a validation has found: a repeat validation
+   * then hashes only the secret. `publicKeyOf` maps a hash id back, so a revocation or a replacement removes
+   * the entry with the key it names.
+   */
+  private readonly byPublicKey = new Map<string, IndexedKey>();
+  private readonly publicKeyOf = new Map<string, string>();
   private readonly inFlight = new Map<string, Promise<IndexedKey | undefined>>();
   private readonly tombstones = new BoundedSet(200_000);
   private readonly misses = new BoundedSet(100_000);
@@ -108,6 +124,7 @@ export class KeyIndex {
     const id = hash.toString("base64");
     if (this.tombstones.has(id, this.options.now())) return;
     this.misses.delete(id);
+    this.forgetPublicKey(id);
     this.byHash.set(id, toIndexed(row));
   }
 
@@ -115,7 +132,33 @@ export class KeyIndex {
   revoke(hash: Buffer): void {
     const id = hash.toString("base64");
     this.byHash.delete(id);
+    this.forgetPublicKey(id);
     this.tombstones.add(id, Number.MAX_SAFE_INTEGER);
+  }
+
+  private forgetPublicKey(id: string): void {
+    const publicKey = this.publicKeyOf.get(id);
+    if (publicKey === undefined) return;
+    this.publicKeyOf.delete(id);
+    this.byPublicKey.delete(publicKey);
+  }
+
+  /**
+   * `lookup` by the key itself (its public part, as presented): undefined when it is not well formed, else
+   * the entry of its SHA-256. A key found once is then found without hashing (`byPublicKey`).
+   */
+  lookupKey(key: string): IndexedKey | Promise<IndexedKey | undefined> | undefined {
+    const known = this.byPublicKey.get(key);
+    if (known !== undefined) return known;
+    if (!looksLikeKey(key)) return undefined;
+    const id = sha256Base64(key);
+    const found = this.lookupBase64(id);
+    // Only a synchronous hit is remembered: it is the current entry of `id` at this moment.
+    if (found !== undefined && !(found instanceof Promise)) {
+      this.byPublicKey.set(key, found);
+      this.publicKeyOf.set(id, key);
+    }
+    return found;
   }
 
   /** The indexed key, loading it on a miss; the fast path is synchronous. */

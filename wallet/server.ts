@@ -5,7 +5,8 @@ import { walletServiceDefinition } from "../kernel/wallet-codec.js";
 import type { WalletHandlers } from "../proto/gen/wallet/v1/Wallet.js";
 import type { ApiKey } from "../proto/gen/wallet/v1/ApiKey.js";
 import type { ValidateApiKeyResponse } from "../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
-import type { ApiKeyView, Validation, WalletService } from "./service.js";
+import type { ApiKeyView, WalletService } from "./service.js";
+import type { Validation } from "./validation.js";
 import { watchKeysHandler, type KeyWatchers } from "./watchers.js";
 import type { RpcMetrics } from "../kernel/rpc-metrics.js";
 
@@ -23,7 +24,7 @@ function toProto(view: ApiKeyView): ApiKey {
   };
 }
 
-// The arrays are the index's own (read-only) lists, passed without a copy: ValidateApiKey's serializer
+// The arrays are the index's own frozen lists, passed without a copy: ValidateApiKey's serializer
 // (kernel/wallet-codec.ts) only reads them, synchronously, when the answer is sent.
 function toValidateResponse(result: Validation): ValidateApiKeyResponse {
   if (result.valid) {
@@ -45,6 +46,24 @@ function toValidateResponse(result: Validation): ValidateApiKeyResponse {
   };
 }
 
+/**
+ * Validations are mostly a key's frozen answers (wallet/validation.ts), the same object on every call: each
+ * gets one frozen response, which the codec encodes once (kernel/wallet-codec.ts, `encodeValidateResponseOnce`).
+ * Weak keys: an answer and its response go when the key leaves the index.
+ */
+function validateResponses(): (result: Validation) => ValidateApiKeyResponse {
+  const responses = new WeakMap<Validation, ValidateApiKeyResponse>();
+  return (result) => {
+    if (!Object.isFrozen(result)) return toValidateResponse(result);
+    let response = responses.get(result);
+    if (response === undefined) {
+      response = Object.freeze(toValidateResponse(result));
+      responses.set(result, response);
+    }
+    return response;
+  };
+}
+
 export interface WalletServerOptions {
   internalToken: string | undefined;
   /** The gateways' key caches (WatchKeys). */
@@ -57,6 +76,7 @@ export interface WalletServerOptions {
 export function createWalletServer(service: WalletService, options: WalletServerOptions): grpc.Server {
   const server = new grpc.Server(CHANNEL_OPTIONS);
   const unaryOptions = { ...options, service: "wallet.v1.Wallet" };
+  const respond = validateResponses();
   const handlers: WalletHandlers = {
     CreateApiKey: unary(
       "CreateApiKey",
@@ -95,7 +115,7 @@ export function createWalletServer(service: WalletService, options: WalletServer
       "ValidateApiKey",
       (request) => {
         const result = service.validateNow(request);
-        return result instanceof Promise ? result.then(toValidateResponse) : toValidateResponse(result);
+        return result instanceof Promise ? result.then(respond) : respond(result);
       },
       unaryOptions,
     ),

@@ -2,7 +2,8 @@
 // answered while that write is in flight must still show them (the write has not landed yet).
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../kernel/log.js";
-import type { KeyIndex } from "./key-index.js";
+import { KeyIndex } from "./key-index.js";
+import { generateKeyMaterial } from "./keys/material.js";
 import { masterKeyFromBase64, Sealer } from "./keys/sealed.js";
 import type { RevocationBus } from "./revocation-bus.js";
 import { WalletService } from "./service.js";
@@ -22,6 +23,80 @@ const ROW: KeyRow = {
   createdAt: new Date("2026-11-25T12:00:00.000Z"),
   lastUsedAt: null,
 };
+
+describe("validate", () => {
+  function setup() {
+    const material = generateKeyMaterial();
+    const row: KeyRow = {
+      ...ROW,
+      keyHash: material.keyHash,
+      secretHash: material.secretHash,
+      ipWhitelist: ["10.0.0.0/8"],
+    };
+    const index = new KeyIndex({ load: () => Promise.resolve(undefined), now: () => 0 });
+    index.put(row.keyHash, row);
+    let revoked: (notice: { keyId: string; keyHash: string }) => void = () => undefined;
+    const service = new WalletService({
+      store: {} as unknown as KeyStore,
+      index,
+      bus: {
+        onRevoked: (listener: typeof revoked) => {
+          revoked = listener;
+        },
+      } as unknown as RevocationBus,
+      sealer: new Sealer(masterKeyFromBase64(Buffer.alloc(32, 7).toString("base64"))),
+      log: createLogger("wallet", "silent"),
+      now: () => Date.parse("2026-11-25T12:05:00.000Z"),
+    });
+    const input = { key: material.key, secret: material.secret, ip: "10.1.2.3", permission: "READ_ONLY" };
+    const revoke = (): void => {
+      revoked({ keyId: row.id, keyHash: row.keyHash.toString("base64") });
+    };
+    return { service, row, input, revoke };
+  }
+
+  it("answers repeat validations of a key with the same frozen answer, for each outcome", () => {
+    const { service, row, input } = setup();
+    const granted = service.validateNow(input);
+    expect(granted).toEqual({
+      valid: true,
+      userId: row.userId,
+      keyId: row.id,
+      permissions: ["READ_ONLY"],
+      ipWhitelist: ["10.0.0.0/8"],
+      expiresAtMs: null,
+    });
+    expect(Object.isFrozen(granted)).toBe(true);
+    expect(service.validateNow(input)).toBe(granted);
+    const outside = { ...input, ip: "203.0.113.9" };
+    expect(service.validateNow(outside)).toMatchObject({ valid: false, code: "ip_not_whitelisted", keyId: row.id });
+    expect(service.validateNow(outside)).toBe(service.validateNow(outside));
+    const manage = { ...input, permission: "MANAGE_ORDERS" };
+    expect(service.validateNow(manage)).toMatchObject({ valid: false, code: "permission_denied", keyId: row.id });
+    const wrong = { ...input, secret: "svc_sk_" + "0".repeat(48) };
+    expect(service.validateNow(wrong)).toEqual({ valid: false, code: "unauthorized" });
+  });
+
+  it("when a key that was validated is revoked then its next validation is unauthorized", () => {
+    const { service, input, revoke } = setup();
+    expect(service.validateNow(input)).toMatchObject({ valid: true });
+    expect(service.validateNow(input)).toMatchObject({ valid: true });
+    revoke();
+    expect(service.validateNow(input)).toEqual({ valid: false, code: "unauthorized" });
+  });
+
+  it("when the key or the secret is malformed then the answer is unauthorized", () => {
+    const { service, input } = setup();
+    expect(service.validateNow({ ...input, key: input.key.toUpperCase() })).toEqual({
+      valid: false,
+      code: "unauthorized",
+    });
+    expect(service.validateNow({ ...input, secret: input.secret + "0" })).toEqual({
+      valid: false,
+      code: "unauthorized",
+    });
+  });
+});
 
 describe("last used", () => {
   it("shows a use while its write is in flight, and after it landed", async () => {
