@@ -293,11 +293,11 @@ async function main(): Promise<void> {
     ...validateGrpc.modes.map((m) => ({
       figure: `ValidateApiKey p99 / empty call p99, ${m.name}`,
       unit: "×",
-      // Per adjacent pair of rounds; the target is on the ratio of the medians.
+      // Per adjacent pair of rounds; the target is on the pooled ratio (every call of every round).
       values: m.p99RatioPerPair,
       target: {
-        text: `≤ ${TARGET_P99_RATIO} (of medians: ${m.p99Ratio})`,
-        ok: m.p99RatioMedianOfPairs <= TARGET_P99_RATIO,
+        text: `≤ ${TARGET_P99_RATIO} (pooled: ${m.pooledP99Ratio})`,
+        ok: m.pooledP99Ratio <= TARGET_P99_RATIO,
       },
     })),
     {
