@@ -5,7 +5,7 @@
 //   2. Over gRPC on loopback: the real wallet (`startWallet`) in a child process, next to an empty unary
 //      method in the same process as the baseline, with PGlite hosted by a third process as `npm start`
 //      does. Rounds alternate empty/validate (ABBA) for one call in flight and for 16 and 64 in flight; each
-//      round also records both processes' CPU time and GC pauses. The verdict of a mode is the pooled ratio:
+//      round also records both processes' CPU time and GC pauses. Rounds are short (0.1–0.25 s) and many. The verdict of a mode is the pooled ratio:
 //      the p99 of all its ValidateApiKey calls over the p99 of all its empty calls, every round together (a
 //      round's own p99 rests on its 10–30 slowest calls, a handful of stalls, so it scatters; the pooled p99
 //      rests on hundreds). Beside it: the pooled ratio of each half of the rounds and the spread of the
@@ -57,17 +57,17 @@ const PROBES = 1 << 16;
 const MIX = { valid: 0.7, wrong_secret: 0.1, ip_denied: 0.1, scope_denied: 0.1 } as const;
 
 const IN_PROCESS = { warmupMs: 1_500, roundMs: 2_000, rounds: 7 };
-const GRPC_MODES = [
-  { name: "sequential", concurrency: 1, calls: 1_000 },
-  { name: "16 in flight", concurrency: 16, calls: 2_000 },
-  { name: "64 in flight", concurrency: 64, calls: 3_000 },
-] as const;
 /**
- * Rounds per method and mode. Short rounds, many of them, in the order empty/validate, validate/empty (ABBA):
- * whatever else the machine does at a given moment then lands on both methods alike. 40 rounds put 40,000
- * (sequential) to 120,000 (64 in flight) calls of each method under its pooled p99.
+ * Calls per round and rounds per method. Short rounds, many of them, in the order empty/validate,
+ * validate/empty (ABBA): whatever else the machine does at a given moment, and whatever recurs every second or
+ * so (a timer, a GC cycle), then lands on both methods alike. A sequential round lasts ~0.1 s, one in flight
+ * ~0.15–0.25 s. 40,000 (sequential) to 120,000 (64 in flight) calls of each method under its pooled p99.
  */
-const GRPC_ROUNDS = 40;
+const GRPC_MODES = [
+  { name: "sequential", concurrency: 1, calls: 250, rounds: 160 },
+  { name: "16 in flight", concurrency: 16, calls: 1_000, rounds: 80 },
+  { name: "64 in flight", concurrency: 64, calls: 1_500, rounds: 80 },
+] as const;
 /** Warm-up calls per method and mode before any round, alternating the methods this many times. */
 const WARMUP = { calls: 2_000, passes: 2 };
 const DEADLINE_MS = 10_000;
@@ -512,7 +512,9 @@ function summarize(measured: Measured[]): MethodSummary {
   const rounds = measured.map((m) => m.stats);
   const all = pooled(measured);
   const costs = measured.flatMap((m) => (m.cost === undefined ? [] : [m.cost]));
-  const costMedian = (pick: (c: RoundCost) => number): number => round(median(costs.map(pick)), 1);
+  // Means: a short round's GC count is mostly 0 or 1, so its median says little.
+  const costMean = (pick: (c: RoundCost) => number): number =>
+    round(costs.reduce((sum, c) => sum + pick(c), 0) / costs.length, 1);
   return {
     p50Ms: round(median(rounds.map((r) => r.p50Ms))),
     p90Ms: round(median(rounds.map((r) => r.p90Ms))),
@@ -521,12 +523,12 @@ function summarize(measured: Measured[]): MethodSummary {
     callsPerSecond: Math.round(median(rounds.map((r) => r.callsPerSecond))),
     pooled: { calls: all.length, p50Ms: round(percentile(all, 50)), p99Ms: round(percentile(all, 99)) },
     cost: {
-      clientCpuUsPerCall: costMedian((c) => c.clientCpuUsPerCall),
-      serverCpuUsPerCall: costMedian((c) => c.serverCpuUsPerCall),
-      clientGcPauses: costMedian((c) => c.clientGcPauses),
-      clientGcMs: costMedian((c) => c.clientGcMs),
-      serverGcPauses: costMedian((c) => c.serverGcPauses),
-      serverGcMs: costMedian((c) => c.serverGcMs),
+      clientCpuUsPerCall: costMean((c) => c.clientCpuUsPerCall),
+      serverCpuUsPerCall: costMean((c) => c.serverCpuUsPerCall),
+      clientGcPauses: costMean((c) => c.clientGcPauses),
+      clientGcMs: costMean((c) => c.clientGcMs),
+      serverGcPauses: costMean((c) => c.serverGcPauses),
+      serverGcMs: costMean((c) => c.serverGcMs),
     },
     rounds: measured.map((m) => ({ ...m.stats, cost: m.cost })),
   };
@@ -538,7 +540,7 @@ const EMPTY_REQUEST = Buffer.alloc(0);
 export interface GrpcResult {
   keys: number;
   internalToken: boolean;
-  roundsPerMethod: number;
+  roundsPerMethod: Record<string, number>;
   modes: ModeResult[];
   /** Cross-check: sequential, the methods alternating call by call (calls/s there: 1 / mean latency). */
   alternating: ModeResult;
@@ -712,7 +714,7 @@ export async function benchGrpc(): Promise<GrpcResult> {
         const call = (i: number): Promise<void> => validate(base + i);
         validateRounds.push(await measureWithCost(mode.calls, mode.concurrency, call, clientMeter, wallet.child));
       };
-      for (let r = 0; r < GRPC_ROUNDS; r++) {
+      for (let r = 0; r < mode.rounds; r++) {
         if (r % 2 === 0) {
           await runEmpty();
           await runValidate();
@@ -772,7 +774,8 @@ export async function benchGrpc(): Promise<GrpcResult> {
       `gRPC ${alternating.name}: pooled p99 empty ${alternating.empty.pooled.p99Ms} ms, ` +
         `validate ${alternating.validate.pooled.p99Ms} ms (ratio ${alternating.pooledP99Ratio})\n`,
     );
-    return { keys: keys.length, internalToken: true, roundsPerMethod: GRPC_ROUNDS, modes, alternating };
+    const roundsPerMethod = Object.fromEntries(GRPC_MODES.map((m) => [m.name, m.rounds]));
+    return { keys: keys.length, internalToken: true, roundsPerMethod, modes, alternating };
   } finally {
     for (const client of clients) client.close();
     for (const child of children.reverse()) await child.stop();
@@ -871,7 +874,8 @@ async function main(): Promise<void> {
       ]),
       "",
       `Over gRPC: loopback, wallet in a child process (PGlite in a third, as npm start), internal token on; ` +
-        `${GRPC_ROUNDS} rounds per method and mode, ABBA order; p50 and p99 of all the rounds' calls together`,
+        `${GRPC_MODES.map((m) => `${m.name} ${m.rounds} × ${m.calls}`).join(", ")} calls per method in ABBA-ordered ` +
+        `rounds; p50 and p99 of all the rounds' calls together`,
       table([
         [
           "mode",
@@ -884,7 +888,7 @@ async function main(): Promise<void> {
           "max ms",
           "client µs/call",
           "server µs/call",
-          "server GC ms/round",
+          "server GC ms/1k calls",
           "p99 ratio",
           "halves",
           "of medians",
@@ -906,7 +910,7 @@ async function main(): Promise<void> {
               x.maxMs,
               orDash(x.cost.clientCpuUsPerCall),
               orDash(x.cost.serverCpuUsPerCall),
-              orDash(x.cost.serverGcMs),
+              orDash(round((x.cost.serverGcMs * 1000) / m.callsPerRound, 1)),
               first ? "" : m.pooledP99Ratio,
               first ? "" : m.pooledP99RatioHalves.join(", "),
               first ? "" : m.p99Ratio,
@@ -919,8 +923,8 @@ async function main(): Promise<void> {
       "p99 ratio = p99 of all ValidateApiKey calls / p99 of all empty calls of the mode (the target); halves = " +
         "the same over the first and the second half of the rounds; of medians = median of the rounds' validate " +
         "p99s / median of the rounds' empty p99s (round p99 ms); pairs = the ratios of adjacent rounds. calls/s " +
-        "and CPU are medians over rounds. The last mode alternates the two methods call by call (a cross-check " +
-        "immune to drift; its calls/s is 1 / mean latency, and CPU is not split).",
+        "is the median over rounds, CPU and GC the mean. The last mode alternates the two methods call by call " +
+        "(a cross-check immune to drift; its calls/s is 1 / mean latency, and CPU is not split).",
       `Load average at start / end: ${loadStart} / ${loadEnd} (other work on this machine shows up in the tails).`,
       "",
       `Wrote ${path.relative(ROOT, RESULTS_FILE)} (${results.durationSeconds} s)`,
