@@ -22,6 +22,20 @@ function events(
   }));
 }
 
+/** A fresh database with the first `count` engine migrations applied and one account of user "ua" in it. */
+async function migratedUpTo(count: number): Promise<{ pool: pg.Pool; a: string }> {
+  const pool = new pg.Pool({ connectionString: await freshDatabase(db.serverUrl), max: 1 });
+  try {
+    await migrate(pool, "engine", readMigrations(ENGINE_MIGRATIONS_DIR).slice(0, count));
+    const a = randomUUID();
+    await pool.query("INSERT INTO engine_accounts (account_id, user_id, partition) VALUES ($1, 'ua', 0)", [a]);
+    return { pool, a };
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+}
+
 describe("migrations", () => {
   it("applies each engine migration once under service engine", async () => {
     expect(await migrateEngine(db.pool)).toEqual([]);
@@ -39,11 +53,8 @@ describe("migrations", () => {
   });
 
   it("moves the events not fanned out yet to engine_outbox_pending and drops the flag (005)", async () => {
-    const pool = new pg.Pool({ connectionString: await freshDatabase(db.serverUrl), max: 1 });
+    const { pool, a } = await migratedUpTo(4);
     try {
-      await migrate(pool, "engine", readMigrations(ENGINE_MIGRATIONS_DIR).slice(0, 4));
-      const a = randomUUID();
-      await pool.query("INSERT INTO engine_accounts (account_id, user_id, partition) VALUES ($1, 'ua', 0)", [a]);
       // Sequences 1 and 3 fanned out, 2 and 4 not; created_at with microseconds, which the move must keep.
       const rows = [
         [1, true, "2026-11-25 12:00:00.000001+00"],
@@ -87,11 +98,8 @@ describe("migrations", () => {
   });
 
   it("turns the payloads into json text that replays the same events, and old jsonb writers still work (006)", async () => {
-    const pool = new pg.Pool({ connectionString: await freshDatabase(db.serverUrl), max: 1 });
+    const { pool, a } = await migratedUpTo(5);
     try {
-      await migrate(pool, "engine", readMigrations(ENGINE_MIGRATIONS_DIR).slice(0, 5));
-      const a = randomUUID();
-      await pool.query("INSERT INTO engine_accounts (account_id, user_id, partition) VALUES ($1, 'ua', 0)", [a]);
       const before = events(a, 1, 2).map((e) => ({
         ...e,
         payload: JSON.stringify({ ...(JSON.parse(e.payload) as object), big: 2 ** 53 - 1, nested: { x: [1, null] } }),
