@@ -186,6 +186,10 @@ class DecisionRun implements Run {
     return this.ctx.nextId();
   }
 
+  get emitted(): number {
+    return this.events.length;
+  }
+
   emit(event: NewEngineEvent): void {
     this.events.push(event);
     if (event.type === "OrderFilled") {

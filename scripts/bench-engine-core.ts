@@ -1,7 +1,7 @@
 // The pure-core part of `npm run bench:engine`, run in a worker thread started exactly like a shard thread
 // (engine/shard/runtime.ts: `resourceLimits.maxYoungGenerationSizeMb: 64`). It drives the engine's actor
 // (`core` of engine/actor.ts, the module the shards load) as the shard shell does: for each command a context
-// (shell clock, the shard's market view, `idInPartition(partition, randomUUID())` ids), `decide`, `apply` of
+// (shell clock, the shard's market view, `mintIdInPartition(partition)` ids), `decide`, `apply` of
 // every event, `onDecided` (book depth taken by fills). No journal, no messaging, no I/O.
 //
 // Scenarios (one thread, the same accounts round-robin; every round starts from freshly opened accounts):
@@ -21,7 +21,7 @@ import { core, type EngineCommand } from "../engine/actor.js";
 import type { AccountState, EngineEvent, Reply } from "../engine/core.js";
 import type { MarketView } from "../engine/market/book.js";
 import type { TickQuote } from "../engine/market/prices.js";
-import { idInPartition, partitionOf } from "../engine/shard/partition.js";
+import { mintIdInPartition, partitionOf } from "../engine/shard/partition.js";
 
 export interface CoreBenchOptions {
   role: "bench-engine-core";
@@ -143,8 +143,7 @@ function contextFor(account: Account, market: MarketView): { now: number; market
 }
 
 const minters: (() => string)[] = [];
-const minterOf = (partition: number): (() => string) =>
-  (minters[partition] ??= () => idInPartition(partition, randomUUID()));
+const minterOf = (partition: number): (() => string) => (minters[partition] ??= () => mintIdInPartition(partition));
 
 function applyAll(account: Account, events: readonly EngineEvent[], market: MarketView): void {
   let state: AccountState | undefined = account.state;

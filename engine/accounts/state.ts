@@ -288,7 +288,24 @@ export class OverlayTable<K, V> implements Table<K, V> {
     return true;
   }
 
-  *[Symbol.iterator](): Generator<[K, V]> {
+  // Iteration: while the draft has not touched the table (most tables of most decisions), the base's own
+  // iterators, with no generator and no entry arrays in between.
+  [Symbol.iterator](): Iterator<[K, V]> {
+    if (this.changed === undefined && this.removed === undefined) return this.base[Symbol.iterator]();
+    return this.overlaidEntries();
+  }
+
+  keys(): Iterable<K> {
+    if (this.changed === undefined && this.removed === undefined) return this.base.keys();
+    return this.overlaidKeys();
+  }
+
+  values(): Iterable<V> {
+    if (this.changed === undefined && this.removed === undefined) return this.base.values();
+    return this.overlaidValues();
+  }
+
+  private *overlaidEntries(): Generator<[K, V]> {
     const changed = this.changed;
     const removed = this.removed;
     for (const [key, value] of this.base) {
@@ -299,12 +316,19 @@ export class OverlayTable<K, V> implements Table<K, V> {
     if (changed !== undefined) for (const entry of changed.entries()) if (!this.base.has(entry[0])) yield entry;
   }
 
-  *keys(): Generator<K> {
-    for (const [key] of this) yield key;
+  private *overlaidKeys(): Generator<K> {
+    for (const [key] of this.overlaidEntries()) yield key;
   }
 
-  *values(): Generator<V> {
-    for (const [, value] of this) yield value;
+  private *overlaidValues(): Generator<V> {
+    const changed = this.changed;
+    const removed = this.removed;
+    for (const [key, value] of this.base) {
+      if (removed !== undefined && removed.find(key) >= 0) continue;
+      const slot = changed === undefined ? -1 : changed.find(key);
+      yield slot < 0 || changed === undefined ? value : changed.valueAt(slot);
+    }
+    if (changed !== undefined) for (const [key, value] of changed.entries()) if (!this.base.has(key)) yield value;
   }
 }
 

@@ -106,8 +106,10 @@ export function expireDue(run: Run): void {
  * Executes one working order against the current quote. IOC/FOK apply when the order can execute now:
  * a MARKET or LIMIT at placement, a STOP/TAKE_PROFIT once triggered.
  */
-export function executeOrder(run: Run, orderId: string, phase: Phase): void {
-  let order = working(run.state, orderId);
+export function executeOrder(run: Run, orderId: string, phase: Phase, current?: Order): void {
+  // `current`: the caller's object is the order as it stands (it was just accepted and nothing since touched
+  // it), so a resting order is looked at without building the decision's draft state.
+  let order = current ?? working(run.state, orderId);
   if (order === undefined || order.status === "HELD") return;
   const quote = run.market.quotes.get(order.symbol);
   const open = quote !== undefined && isQuoteOpen(quote, run.now);
@@ -135,7 +137,8 @@ export function executeOrder(run: Run, orderId: string, phase: Phase): void {
       if (open) take(run, order, quote, null);
       break;
   }
-  if (!immediate) return;
+  // Only IOC and FOK do anything with a remainder (the time in force never changes within a decision).
+  if (!immediate || (order.time_in_force !== "IOC" && order.time_in_force !== "FOK")) return;
   const rest = working(run.state, orderId);
   if (rest === undefined) return;
   if (rest.time_in_force === "IOC") cancelOrder(run, orderId, "ioc_remainder");

@@ -262,11 +262,14 @@ function submit(
   if (violation !== undefined) {
     const rejected: Order = { ...order, status: "REJECTED", reserve: 0 };
     run.emit({ type: "OrderRejected", at: run.now, order: rejected, violations: [violation] });
-    return finish(run, "rejected", rejected.order_id, intent.units, fingerprint, [violation], headroom);
+    return finish(run, "rejected", rejected.order_id, intent.units, fingerprint, [violation], headroom, rejected);
   }
   run.emit({ type: "OrderAccepted", at: run.now, order });
-  executeOrder(run, order.order_id, "placement");
-  return finish(run, "created", order.order_id, intent.units, fingerprint, NO_VIOLATIONS, headroom);
+  const accepted = run.emitted;
+  executeOrder(run, order.order_id, "placement", order);
+  // Nothing emitted since: the order rests as accepted, without fills (no draft state needed to answer).
+  const settled = run.emitted === accepted ? order : undefined;
+  return finish(run, "created", order.order_id, intent.units, fingerprint, NO_VIOLATIONS, headroom, settled);
 }
 
 /** Rule 6: a post-only LIMIT that would take now (buy ≥ mark, sell ≤ mark). */
@@ -287,15 +290,20 @@ function finish(
   fingerprint: string | null,
   violations: Violation[],
   headroom: RiskHeadroom,
+  settled?: Order,
 ): PlaceOrderReply {
-  const state = run.state;
-  const order = state.orders.get(orderId);
-  if (order === undefined) throw new Error(`order ${orderId} vanished from its own decision`);
+  let order = settled;
   let fills = NO_FILLS;
-  for (const fill of state.fills) {
-    if (fill.order_id !== orderId) continue;
-    if (fills === NO_FILLS) fills = [];
-    fills.push(toFillRecord(fill, state.account_id, units));
+  // `settled`: the order as the decision's last event left it, without fills (nothing to look up).
+  if (order === undefined) {
+    const state = run.state;
+    order = state.orders.get(orderId);
+    if (order === undefined) throw new Error(`order ${orderId} vanished from its own decision`);
+    for (const fill of state.fills) {
+      if (fill.order_id !== orderId) continue;
+      if (fills === NO_FILLS) fills = [];
+      fills.push(toFillRecord(fill, state.account_id, units));
+    }
   }
   if (order.client_id !== null && fingerprint !== null) {
     // The order and its fills are in the state when this is applied: only the rest is journaled.

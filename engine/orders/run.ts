@@ -16,6 +16,8 @@ export interface Run {
   /** The state after the events emitted so far; never the caller's state once an event is emitted. */
   readonly state: AccountState;
   emit(event: NewEngineEvent): void;
+  /** How many events this decision has emitted so far. */
+  readonly emitted: number;
   /** Steps this decision has taken from a side of the symbol's current book (not yet in the view). */
   localTaken(symbol: string, side: BookSide): number;
   /** HELD children activated by fills in this decision, in order. */

@@ -6,7 +6,10 @@ import {
   accountIdFor,
   engineOfPartition,
   fnv1a32,
+  idInPartition,
+  mintIdInPartition,
   partitionOf,
+  partitionOfId,
   partitionsOfEngine,
   partitionsOfShard,
   shardOf,
@@ -120,5 +123,42 @@ describe("engine ownership", () => {
         expect(shardOf(id, 2, 3)).toBe(shardOfPartition(partitionOf(id), 2, 3));
       }
     }
+  });
+});
+
+describe("mintIdInPartition", () => {
+  const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it("mints v4 UUIDs that name their partition, like idInPartition over randomUUID", () => {
+    for (let partition = 0; partition < PARTITIONS; partition++) {
+      for (let i = 0; i < 40; i++) {
+        const id = mintIdInPartition(partition);
+        expect(id).toMatch(V4);
+        expect(partitionOfId(id)).toBe(partition);
+        expect(partitionOfId(idInPartition(partition, randomUUID()))).toBe(partition);
+      }
+    }
+  });
+
+  it("never repeats an id across many refills of its entropy pool", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 100_000; i++) seen.add(mintIdInPartition(i % PARTITIONS));
+    expect(seen.size).toBe(100_000);
+  });
+
+  it("draws every random nibble: each hex digit appears in each random position", () => {
+    // 30 random hex positions (32 less the partition byte's two), 4,000 ids: a stuck digit would show.
+    const digits = Array.from({ length: 36 }, () => new Set<string>());
+    for (let i = 0; i < 4_000; i++) {
+      const id = mintIdInPartition(7);
+      for (let at = 0; at < 36; at++) digits[at]?.add(id.charAt(at));
+    }
+    const fixed = new Set([0, 1, 8, 13, 14, 18, 19, 23]);
+    for (let at = 0; at < 36; at++) {
+      if (fixed.has(at)) continue;
+      expect(digits[at]?.size, `position ${at}`).toBe(16);
+    }
+    expect([...(digits[14] ?? [])]).toEqual(["4"]);
+    expect([...(digits[19] ?? [])].sort()).toEqual(["8", "9", "a", "b"]);
   });
 });

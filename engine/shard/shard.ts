@@ -11,7 +11,7 @@ import { isDuplicateSeq } from "../store/journal.js";
 import { isFenced } from "../store/leases.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./actor.js";
 import { BatchStatsCounter, type BatchStats } from "./batch-stats.js";
-import { idInPartition, partitionOf, partitionsOfShard } from "./partition.js";
+import { idInPartition, mintIdInPartition, partitionOf, partitionsOfShard } from "./partition.js";
 import type { Address, ShardNotice, ShardRequest, ShardResponse, WireError } from "./protocol.js";
 import { endSpan } from "../../kernel/tracing.js";
 import { endShardSpan, startCommitSpan, startDecideSpan } from "./tracing.js";
@@ -408,7 +408,10 @@ export class Shard<T extends CoreTypes> {
   /** Ids minted for an account name its partition (see `idInPartition`). */
   private context(accountId: string): DecideContext<T["market"]> {
     const partition = partitionOf(accountId);
-    const nextId = (this.minters[partition] ??= () => idInPartition(partition, this.nextId()));
+    const nextId = (this.minters[partition] ??=
+      this.options.nextId === undefined
+        ? () => mintIdInPartition(partition)
+        : () => idInPartition(partition, this.nextId()));
     return { now: this.now(), market: this.market, nextId };
   }
 
