@@ -226,11 +226,12 @@ class ChangeLog<K, V> {
     return true;
   }
 
-  *entries(): Generator<[K, V]> {
+  /** Calls `visit` for each live slot, in insertion order. */
+  forEach(visit: (key: K, value: V) => void): void {
     const slots = this.slots;
     for (let i = 0; i < slots.length; i += 2) {
       const key = slots[i];
-      if (key !== GONE) yield [key as K, slots[i + 1] as V];
+      if (key !== GONE) visit(key as K, slots[i + 1] as V);
     }
   }
 
@@ -253,7 +254,9 @@ export class OverlayTable<K, V> implements Table<K, V> {
 
   get size(): number {
     let size = this.base.size - (this.removed?.size ?? 0);
-    if (this.changed !== undefined) for (const [key] of this.changed.entries()) if (!this.base.has(key)) size++;
+    this.changed?.forEach((key) => {
+      if (!this.base.has(key)) size++;
+    });
     return size;
   }
 
@@ -289,46 +292,42 @@ export class OverlayTable<K, V> implements Table<K, V> {
   }
 
   // Iteration: while the draft has not touched the table (most tables of most decisions), the base's own
-  // iterators, with no generator and no entry arrays in between.
+  // iterators. Otherwise a list made at once (no generator, no iterator result per step): a decision reads
+  // small tables (its positions) several times, and every caller that changes the state while it walks a table
+  // collects ids first, so a list taken at the call sees what a live walk would.
   [Symbol.iterator](): Iterator<[K, V]> {
     if (this.changed === undefined && this.removed === undefined) return this.base[Symbol.iterator]();
-    return this.overlaidEntries();
+    const entries: [K, V][] = [];
+    this.visit((key, value) => entries.push([key, value]));
+    return entries[Symbol.iterator]();
   }
 
   keys(): Iterable<K> {
     if (this.changed === undefined && this.removed === undefined) return this.base.keys();
-    return this.overlaidKeys();
+    const keys: K[] = [];
+    this.visit((key) => keys.push(key));
+    return keys;
   }
 
   values(): Iterable<V> {
     if (this.changed === undefined && this.removed === undefined) return this.base.values();
-    return this.overlaidValues();
+    const values: V[] = [];
+    this.visit((_key, value) => values.push(value));
+    return values;
   }
 
-  private *overlaidEntries(): Generator<[K, V]> {
+  /** Every entry as a Map would hold it: the base's order with overrides in place, then the new keys. */
+  private visit(each: (key: K, value: V) => void): void {
     const changed = this.changed;
     const removed = this.removed;
-    for (const [key, value] of this.base) {
+    for (const key of this.base.keys()) {
       if (removed !== undefined && removed.find(key) >= 0) continue;
       const slot = changed === undefined ? -1 : changed.find(key);
-      yield [key, slot < 0 || changed === undefined ? value : changed.valueAt(slot)];
+      each(key, slot < 0 || changed === undefined ? (this.base.get(key) as V) : changed.valueAt(slot));
     }
-    if (changed !== undefined) for (const entry of changed.entries()) if (!this.base.has(entry[0])) yield entry;
-  }
-
-  private *overlaidKeys(): Generator<K> {
-    for (const [key] of this.overlaidEntries()) yield key;
-  }
-
-  private *overlaidValues(): Generator<V> {
-    const changed = this.changed;
-    const removed = this.removed;
-    for (const [key, value] of this.base) {
-      if (removed !== undefined && removed.find(key) >= 0) continue;
-      const slot = changed === undefined ? -1 : changed.find(key);
-      yield slot < 0 || changed === undefined ? value : changed.valueAt(slot);
-    }
-    if (changed !== undefined) for (const [key, value] of changed.entries()) if (!this.base.has(key)) yield value;
+    changed?.forEach((key, value) => {
+      if (!this.base.has(key)) each(key, value);
+    });
   }
 }
 

@@ -45,9 +45,14 @@ export function unrealizedOf(state: AccountState, market: MarketView): number {
 
 /** The account's margin at the view's marks (a position on a symbol without a price counts at entry). */
 export function marginSnapshot(state: AccountState, market: MarketView): MarginSnapshot {
-  const unrealized = unrealizedOf(state, market);
+  // One walk over the positions for both sums (unrealizedOf's, and the margin they lock).
+  let unrealized = 0;
   let locked = 0;
-  for (const position of state.positions.values()) locked += positionMargin(position);
+  for (const position of state.positions.values()) {
+    const quote = market.quotes.get(position.symbol);
+    if (quote !== undefined) unrealized += unrealizedPnl(position, quote.mark, quote.units);
+    locked += positionMargin(position);
+  }
   const equity = state.balance + unrealized;
   const reserved = state.reserved_margin;
   return { unrealized, equity, locked, reserved, available: equity - locked - reserved };
