@@ -16,6 +16,8 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { PerformanceObserver, performance } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { core, type EngineCommand } from "../engine/actor.js";
 import type { AccountState, EngineEvent, Reply } from "../engine/core.js";
@@ -272,6 +274,16 @@ function threadCpuSeconds(): number | undefined {
   }
 }
 
+/** A full collection between rounds (V8's `gc`, exposed at run time: the thread's flags are the process's). */
+const collectGarbage: () => void = (() => {
+  setFlagsFromString("--expose-gc");
+  const gc: unknown = runInNewContext("gc");
+  if (typeof gc !== "function") throw new Error("cannot expose V8's gc");
+  return () => {
+    (gc as () => void)();
+  };
+})();
+
 const gcPauses: { start: number; duration: number }[] = [];
 const gcObserver = new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) gcPauses.push({ start: entry.startTime, duration: entry.duration });
@@ -290,6 +302,9 @@ async function gcBetween(start: number, end: number): Promise<number> {
 async function runRound(scenario: ScenarioName, options: CoreBenchOptions, round: number): Promise<RoundResult> {
   const market = core.updateMarket?.(undefined, quote(options, 0));
   if (market === undefined) throw new Error("the actor has no updateMarket");
+  // The previous round's accounts are garbage now: collect them before the clock starts, so no round pays
+  // for the one before it (a full collection of ~0.5 GB landed in a random round and made rounds scatter).
+  collectGarbage();
   const accounts = openAccounts(options, market, round);
   const prepared = prepare(scenario, options, accounts, round);
   const withUpdates = scenario === "market" || scenario === "mix";

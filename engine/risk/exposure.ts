@@ -50,12 +50,19 @@ export function symbolExposure(state: AccountState, market: MarketView, symbol: 
   return Math.max(Math.abs(position + buy), Math.abs(position - sell));
 }
 
-/** Every symbol with an open position or working orders, once. */
-function symbolsInUse(state: AccountState, extra?: ExtraExposure): Set<string> {
-  const symbols = new Set<string>();
-  for (const position of state.positions.values()) symbols.add(position.symbol);
-  for (const [symbol, sides] of state.order_exposure) if (sides.buy !== 0 || sides.sell !== 0) symbols.add(symbol);
-  if (extra !== undefined) symbols.add(extra.symbol);
+/**
+ * Every symbol with an open position or working orders, once, in first-seen order. A list, not a Set: an
+ * account trades a few symbols, and this runs for every order (a Set per call cost more than the scans).
+ */
+function symbolsInUse(state: AccountState, extra?: ExtraExposure): string[] {
+  const symbols: string[] = [];
+  for (const position of state.positions.values()) {
+    if (!symbols.includes(position.symbol)) symbols.push(position.symbol);
+  }
+  for (const [symbol, sides] of state.order_exposure) {
+    if ((sides.buy !== 0 || sides.sell !== 0) && !symbols.includes(symbol)) symbols.push(symbol);
+  }
+  if (extra !== undefined && !symbols.includes(extra.symbol)) symbols.push(extra.symbol);
   return symbols;
 }
 
