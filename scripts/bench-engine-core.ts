@@ -274,15 +274,20 @@ function threadCpuSeconds(): number | undefined {
   }
 }
 
-/** A full collection between rounds (V8's `gc`, exposed at run time: the thread's flags are the process's). */
-const collectGarbage: () => void = (() => {
-  setFlagsFromString("--expose-gc");
-  const gc: unknown = runInNewContext("gc");
-  if (typeof gc !== "function") throw new Error("cannot expose V8's gc");
-  return () => {
-    (gc as () => void)();
-  };
-})();
+/**
+ * A full collection between rounds: V8's `gc`, exposed on first use (only when rounds run, never on import:
+ * the flag is the whole process's).
+ */
+let fullGc: (() => void) | undefined;
+function collectGarbage(): void {
+  if (fullGc === undefined) {
+    setFlagsFromString("--expose-gc");
+    const gc: unknown = runInNewContext("gc");
+    if (typeof gc !== "function") throw new Error("cannot expose V8's gc");
+    fullGc = gc as () => void;
+  }
+  fullGc();
+}
 
 const gcPauses: { start: number; duration: number }[] = [];
 const gcObserver = new PerformanceObserver((list) => {
