@@ -95,11 +95,11 @@ export function mintIdInPartition(partition: number): string {
   let at = 0;
   for (let i = 0; i < 16; i++) {
     if (i === 4 || i === 6 || i === 8 || i === 10) idText[at++] = 0x2d; // "-"
+    // Byte 0 is the partition; byte 6 carries the version (4), byte 8 the RFC 4122 variant (10xx xxxx).
     let byte = entropy[from + i] ?? 0;
     if (i === 0) byte = partition & 0xff;
-    else if (i === 6)
-      byte = (byte & 0x0f) | 0x40; // version 4
-    else if (i === 8) byte = (byte & 0x3f) | 0x80; // RFC 4122 variant
+    else if (i === 6) byte = (byte & 0x0f) | 0x40;
+    else if (i === 8) byte = (byte & 0x3f) | 0x80;
     idText[at++] = HEX_DIGITS[byte >> 4] ?? 0;
     idText[at++] = HEX_DIGITS[byte & 0x0f] ?? 0;
   }
