@@ -106,12 +106,14 @@ describe("metrics of the running stack", () => {
     );
     expect(statuses.filter((s) => s === 429)).toHaveLength(1);
 
-    // The shards report their tallies every ENGINE_STATS_INTERVAL_MS: wait for the fill to arrive.
+    // The shards report their tallies every ENGINE_STATS_INTERVAL_MS, so one report can hold the fill and the
+    // next the rejection that followed it: wait for the last order's tally (and the fill) to arrive.
     const deadline = Date.now() + 30_000;
     for (;;) {
       pages.engine = await scrape(stack.engineAdmin);
-      if (total(pages.engine, "engine_fills_total") >= 1) break;
-      if (Date.now() > deadline) throw new Error(`no engine_fills_total within 30 s:\n${pages.engine}`);
+      const rejectedSeen = total(pages.engine, "engine_orders_total", { kind: "MARKET", outcome: "rejected" }) >= 1;
+      if (rejectedSeen && total(pages.engine, "engine_fills_total") >= 1) break;
+      if (Date.now() > deadline) throw new Error(`no fill or rejection tallied within 30 s:\n${pages.engine}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     pages.gateway = await scrape(gateway.api);
