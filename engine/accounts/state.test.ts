@@ -37,6 +37,10 @@ describe("OverlayTable", () => {
         expect(overlay.size).toBe(copy.size);
         expect(new Map(overlay)).toEqual(copy);
         expect([...overlay.keys()].sort()).toEqual([...copy.keys()].sort());
+        // keys() and values() walk the entries in the entries' own order.
+        const entries = [...overlay];
+        expect([...overlay.keys()]).toEqual(entries.map(([key]) => key));
+        expect([...overlay.values()]).toEqual(entries.map(([, value]) => value));
         for (let key = 0; key <= 12; key++) {
           expect(overlay.has(key)).toBe(copy.has(key));
           expect(overlay.get(key)).toBe(copy.get(key));
@@ -67,12 +71,47 @@ describe("OverlayTable", () => {
           expect(overlay.size).toBe(map.size);
         }
         expect([...overlay]).toEqual([...map]);
+        expect([...overlay.keys()]).toEqual([...map.keys()]);
+        expect([...overlay.values()]).toEqual([...map.values()]);
         for (let key = 0; key <= 30; key++) {
           expect(overlay.has(key)).toBe(map.has(key));
           expect(overlay.get(key)).toBe(map.get(key));
         }
       }),
     );
+  });
+
+  it("walks the table as it was when the walk began, touched or not (callers collect ids, then write)", () => {
+    const untouched = new OverlayTable(
+      new Map([
+        [1, "a"],
+        [2, "b"],
+        [3, "c"],
+      ]),
+    );
+    const seen: number[] = [];
+    for (const key of untouched.keys()) {
+      seen.push(key);
+      untouched.delete(3);
+      untouched.set(9, "z");
+    }
+    expect(seen).toEqual([1, 2, 3]);
+    expect([...untouched.keys()]).toEqual([1, 2, 9]);
+
+    const touched = new OverlayTable(
+      new Map([
+        [1, "a"],
+        [2, "b"],
+      ]),
+    );
+    touched.set(4, "d");
+    const values: string[] = [];
+    for (const value of touched.values()) {
+      values.push(value);
+      touched.delete(4);
+    }
+    expect(values).toEqual(["a", "b", "d"]);
+    expect([...touched.values()]).toEqual(["a", "b"]);
   });
 
   it("iterates base keys in place, then new keys in insertion order", () => {
