@@ -7,6 +7,7 @@ import type { TickerSpec } from "../market/catalogue.js";
 import type { MarketView } from "../market/book.js";
 import { marginFor, notionalOf, tickerUnits, type TickerUnits } from "../market/units.js";
 import { positionMargin, unrealizedPnl } from "../positions/ledger.js";
+import type { Position } from "../positions/types.js";
 
 /** Leverage of a position on a ticker: the lower of the plan's for its asset class and the ticker's. */
 export function leverageFor(plan: Plan, spec: TickerSpec): number {
@@ -33,13 +34,16 @@ export interface MarginSnapshot {
   readonly available: number;
 }
 
+/** A position's unrealized P&L at the view's mark (0 on a symbol without a price: it counts at entry). */
+function unrealizedAtMark(position: Position, market: MarketView): number {
+  const quote = market.quotes.get(position.symbol);
+  return quote === undefined ? 0 : unrealizedPnl(position, quote.mark, quote.units);
+}
+
 /** Σ unrealized P&L at the view's marks (a position on a symbol without a price counts at entry: 0). */
 export function unrealizedOf(state: AccountState, market: MarketView): number {
   let unrealized = 0;
-  for (const position of state.positions.values()) {
-    const quote = market.quotes.get(position.symbol);
-    if (quote !== undefined) unrealized += unrealizedPnl(position, quote.mark, quote.units);
-  }
+  for (const position of state.positions.values()) unrealized += unrealizedAtMark(position, market);
   return unrealized;
 }
 
@@ -49,8 +53,7 @@ export function marginSnapshot(state: AccountState, market: MarketView): MarginS
   let unrealized = 0;
   let locked = 0;
   for (const position of state.positions.values()) {
-    const quote = market.quotes.get(position.symbol);
-    if (quote !== undefined) unrealized += unrealizedPnl(position, quote.mark, quote.units);
+    unrealized += unrealizedAtMark(position, market);
     locked += positionMargin(position);
   }
   const equity = state.balance + unrealized;
