@@ -28,6 +28,11 @@ function expectReplays(h: Harness, command: Command, first: PlacedReply): void {
   }
 }
 
+/** A BUY LIMIT at 99,000 that rests under a 100,000 mark, with a client_id. */
+function restingBuy(clientId: string): Omit<PlaceOrderRequest, "account_id"> {
+  return { symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "99000", client_id: clientId };
+}
+
 function placeCommand(request: Omit<PlaceOrderRequest, "account_id">): Command {
   return { type: "PlaceOrder", request: { account_id: ACCOUNT_ID, ...request } };
 }
@@ -58,14 +63,7 @@ describe("a retried client_id", () => {
   it("answers a resting LIMIT with its first body after the order filled later", () => {
     const h = new Harness().open(PLAN.c10k);
     h.quote("BTC-USD", "100000");
-    const request = {
-      symbol: "BTC-USD",
-      side: "BUY",
-      kind: "LIMIT",
-      quantity: "0.01",
-      limit_price: "99000",
-      client_id: "l-1",
-    };
+    const request = restingBuy("l-1");
     const first = h.placed(request);
     expect(first).toMatchObject({ order: { status: "NEW" }, fills: [] });
     h.now += 1_000;
@@ -104,14 +102,7 @@ describe("a retried client_id", () => {
   it("answers an event of the first shape (the whole response journaled) with that response", () => {
     const h = new Harness().open(PLAN.c10k);
     h.quote("BTC-USD", "100000");
-    const request = {
-      symbol: "BTC-USD",
-      side: "BUY",
-      kind: "LIMIT",
-      quantity: "0.01",
-      limit_price: "99000",
-      client_id: "old-1",
-    };
+    const request = restingBuy("old-1");
     const first = h.placed(request);
     const compact = recordedEvent(h.lastEvents);
     // As journaled before the compact shape: no violations or headroom, the response (here one journaled
