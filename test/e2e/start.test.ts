@@ -10,16 +10,27 @@ import { newKey, request, v1 } from "../harness/client.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+/**
+ * Polls `check` until it holds; fails at the deadline, or at once when `failed` names a reason (the stack
+ * exited before it was ready), with the reason and the stack's output in the error.
+ */
+async function until(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  failed: () => string | undefined,
+  output: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error("timed out");
+    const reason = failed() ?? (Date.now() > deadline ? `not ready within ${String(timeoutMs)} ms` : undefined);
+    if (reason !== undefined) throw new Error(`${reason}; its output:\n${output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 describe("npm start", () => {
-  it("serves /api and /v1 on the embedded defaults and stops cleanly on SIGTERM", async () => {
+  // The test's own timeout leaves room for the 60 s readiness wait to fail with the stack's output.
+  it("serves /api and /v1 on the embedded defaults and stops cleanly on SIGTERM", { timeout: 90_000 }, async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "fts-start-"));
     const ports = {
       HTTP_PORT: await freePort(),
@@ -35,15 +46,22 @@ describe("npm start", () => {
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    let exitCode: number | null | undefined;
     const exited = new Promise<number | null>((resolve) =>
       child.once("exit", (code) => {
+        exitCode = code;
         resolve(code);
       }),
     );
     try {
       const v1Base = `http://127.0.0.1:${ports.HTTP_PORT}`;
       const api = `http://127.0.0.1:${ports.WALLET_HTTP_PORT}`;
-      await until(async () => (await fetch(`${v1Base}/readyz`)).ok && (await fetch(`${api}/readyz`)).ok, 60_000);
+      await until(
+        async () => (await fetch(`${v1Base}/readyz`)).ok && (await fetch(`${api}/readyz`)).ok,
+        60_000,
+        () => (exitCode === undefined ? undefined : `npm start exited with ${String(exitCode)} before ready`),
+        () => output,
+      );
       for (const base of [v1Base, api]) expect((await request(`${base}/healthz`)).body).toEqual({ status: "ok" });
       const key = await newKey(api, "starter");
       const tickers = await v1(v1Base, "/v1/tickers", key);
