@@ -64,6 +64,8 @@ describe("OpenAccount", () => {
     ["an unknown venue", { default_venue: "BINANCE" }, "default_venue"],
     ["a venue the plan does not allow", { plan_id: PLAN.c100kOstium, default_venue: "GMX" }, "default_venue"],
     ["a label over 100 characters", { label: "x".repeat(101) }, "label"],
+    ["a label with a NUL", { label: "a\u0000b" }, "label"],
+    ["a label with a newline", { label: "line\nbreak" }, "label"],
   ])("refuses %s with 400", (_label, request, path) => {
     expect(open(request)).toEqual({
       events: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isNonPublicAddress } from "./ssrf.js";
+import { embeddedIPv4, isNonPublicAddress } from "./ssrf.js";
 
 describe("isNonPublicAddress", () => {
   it.each([
@@ -23,6 +23,14 @@ describe("isNonPublicAddress", () => {
     "::ffff:127.0.0.1",
     "::ffff:10.0.0.1",
     "64:ff9b::10.0.0.1",
+    // The same forms as the URL parser writes them, in hex: NAT64, IPv4-compatible, 6to4.
+    "64:ff9b::a9fe:a9fe",
+    "64:ff9b:0:0:0:0:7f00:1",
+    "::7f00:1",
+    "::127.0.0.1",
+    "::a00:1",
+    "2002:a9fe:a9fe::1",
+    "2002:7f00:1::",
     "[::1]",
     "not-an-address",
   ])("refuses %s", (address) => {
@@ -37,7 +45,29 @@ describe("isNonPublicAddress", () => {
     "2606:4700::1111",
     "::ffff:8.8.8.8",
     "64:ff9b::8.8.8.8",
+    "64:ff9b::808:808",
+    "::808:808",
+    "2002:808:808::1",
   ])("allows the public address %s", (address) => {
     expect(isNonPublicAddress(address)).toBe(false);
   });
+});
+
+describe("embeddedIPv4", () => {
+  it.each([
+    ["64:ff9b::a9fe:a9fe", "169.254.169.254"],
+    ["64:ff9b::169.254.169.254", "169.254.169.254"],
+    ["::7f00:1", "127.0.0.1"],
+    ["0:0:0:0:0:0:c0a8:101", "192.168.1.1"],
+    ["2002:c0a8:101:1::5", "192.168.1.1"],
+  ])("reads %s as %s", (address, v4) => {
+    expect(embeddedIPv4(address)).toBe(v4);
+  });
+
+  it.each(["2606:4700::1111", "fe80::1", "64:ff9b:1::a9fe:a9fe", "not-an-address", "1.2.3.4"])(
+    "finds no IPv4 address in %s",
+    (address) => {
+      expect(embeddedIPv4(address)).toBeUndefined();
+    },
+  );
 });

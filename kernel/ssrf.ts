@@ -43,8 +43,45 @@ export function isNonPublicAddress(address: string): boolean {
   const family = isIP(plain);
   if (family === 0) return true; // not an address at all: never treat it as public
   if (family === 4) return NON_PUBLIC.check(plain, "ipv4");
-  // IPv4-compatible / NAT64 well-known prefix forms carrying a v4 address are judged by that address.
-  const nat64 = /^64:ff9b::(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(plain);
-  if (nat64?.[1] !== undefined) return NON_PUBLIC.check(nat64[1], "ipv4");
-  return NON_PUBLIC.check(plain, "ipv6");
+  if (NON_PUBLIC.check(plain, "ipv6")) return true;
+  // Forms that carry an IPv4 address are judged by that address too, in whatever notation they came
+  // (the URL parser writes them in hex: "[64:ff9b::a9fe:a9fe]" is 169.254.169.254).
+  const embedded = embeddedIPv4(plain);
+  return embedded !== undefined && NON_PUBLIC.check(embedded, "ipv4");
+}
+
+/**
+ * The IPv4 address inside an IPv6 address of the NAT64 well-known prefix (64:ff9b::/96), the deprecated
+ * IPv4-compatible form (::/96) or 6to4 (2002::/16, the address in bits 16–47); undefined for any other.
+ */
+export function embeddedIPv4(address: string): string | undefined {
+  const words = ipv6Words(address);
+  if (words === undefined) return undefined;
+  const v4 = (high: number, low: number): string => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  const zeroUpTo = (n: number): boolean => words.slice(0, n).every((w) => w === 0);
+  if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0)) {
+    return v4(words[6] ?? 0, words[7] ?? 0);
+  }
+  if (zeroUpTo(6)) return v4(words[6] ?? 0, words[7] ?? 0);
+  if (words[0] === 0x2002) return v4(words[1] ?? 0, words[2] ?? 0);
+  return undefined;
+}
+
+/** The eight 16-bit words of an IPv6 address (a trailing dotted IPv4 part allowed); undefined if malformed. */
+function ipv6Words(address: string): number[] | undefined {
+  if (isIP(address) !== 6) return undefined;
+  let text = address.split("%")[0] ?? "";
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted !== null) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split("::");
+  const parse = (part: string | undefined): number[] =>
+    part === undefined || part === "" ? [] : part.split(":").map((w) => Number.parseInt(w, 16));
+  const head = parse(halves[0]);
+  const tail = parse(halves[1]);
+  const words =
+    halves.length === 2 ? [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail] : head;
+  return words.length === 8 && words.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffff) ? words : undefined;
 }

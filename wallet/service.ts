@@ -144,11 +144,13 @@ export class WalletService {
     requireUser(userId);
     const revoked = await this.deps.store.revoke(userId, id, new Date(this.deps.now()));
     if (revoked === undefined) throw new ServiceError("not_found");
+    // The stored id, not the caller's spelling of it (a UUID in upper case names the same key).
+    const keyId = revoked.id;
     this.deps.index.revoke(revoked.keyHash);
-    this.lastUsed.delete(id);
-    await this.deps.bus.publish({ keyId: id, keyHash: revoked.keyHash.toString("base64") });
-    this.deps.log.info({ userId, keyId: id }, "api key revoked");
-    return { id, revokedAt: revoked.revokedAt.toISOString() };
+    this.lastUsed.delete(keyId);
+    await this.deps.bus.publish({ keyId, keyHash: revoked.keyHash.toString("base64") });
+    this.deps.log.info({ userId, keyId }, "api key revoked");
+    return { id: keyId, revokedAt: revoked.revokedAt.toISOString() };
   }
 
   /** The hot path: one hash, one map lookup, one constant-time compare. See `validateNow`. */

@@ -108,15 +108,23 @@ export class KeyStore {
   }
 
   /** Revokes an active key of this user; undefined when there is none (unknown, foreign or already revoked). */
-  async revoke(userId: string, id: string, now: Date): Promise<{ keyHash: Buffer; revokedAt: Date } | undefined> {
+  /**
+   * Revokes a key; answers with the key's own id as stored (lower case), whatever case `id` came in: every
+   * cache and flag downstream (gateway key caches, the limiter, the webhook guard) matches on that form.
+   */
+  async revoke(
+    userId: string,
+    id: string,
+    now: Date,
+  ): Promise<{ id: string; keyHash: Buffer; revokedAt: Date } | undefined> {
     if (!UUID.test(id)) return undefined;
-    const result = await this.pool.query<{ key_hash: Buffer; revoked_at: Date }>(
+    const result = await this.pool.query<{ id: string; key_hash: Buffer; revoked_at: Date }>(
       `UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
-       RETURNING key_hash, revoked_at`,
+       RETURNING id, key_hash, revoked_at`,
       [id, userId, now],
     );
     const row = result.rows[0];
-    return row === undefined ? undefined : { keyHash: row.key_hash, revokedAt: row.revoked_at };
+    return row === undefined ? undefined : { id: row.id, keyHash: row.key_hash, revokedAt: row.revoked_at };
   }
 
   /** A non-revoked key by the hash of its public part (expiry is checked by the caller). */

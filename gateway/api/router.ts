@@ -4,6 +4,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { Router, type RequestHandler } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
+import { malformedPath } from "../http/common.js";
 import { createKey } from "./create-key.js";
 import { listDeliveries, redeliver } from "./deliveries.js";
 import { listKeys } from "./list-keys.js";
@@ -34,6 +35,7 @@ export interface ApiRouterOptions {
 export function apiRouter(clients: Clients, options: ApiRouterOptions): Router {
   const router = Router();
   router.use(adminToken(options.adminToken));
+  router.use(malformedPath());
   router.post("/api-keys/validate", validateKey(clients));
   router.get("/api-keys", listKeys(clients));
   router.post("/api-keys", createKey(clients));

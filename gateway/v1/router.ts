@@ -2,7 +2,7 @@
 // bodies are parsed only after authentication.
 import { Router, type RequestHandler } from "express";
 import type { Clients } from "../clients.js";
-import { notFound } from "../http/common.js";
+import { malformedPath, notFound } from "../http/common.js";
 import {
   createAccount,
   getAccount,
@@ -26,6 +26,7 @@ export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler)
   const read = authenticate(auth, "READ_ONLY");
   const trade = authenticate(auth, "TRADE");
   const manage = authenticate(auth, "MANAGE_ORDERS");
+  router.use(malformedPath(authenticate(auth, "")));
   router.get("/tickers", read, listTickers(clients));
   router.get("/plans", read, listPlans(clients));
   router.get("/calendar", read, getCalendar(clients));

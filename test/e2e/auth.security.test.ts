@@ -57,6 +57,32 @@ describe("/v1 authentication", () => {
     expect(found.headers.get("ratelimit-policy")).toBe("1200;w=60");
   });
 
+  it("authenticates a path that is not valid percent-encoding first, then answers 400 (never 500)", async () => {
+    const key = remember(await newKey(api, "u-pct"));
+    const issue = {
+      error: "invalid_payload",
+      issues: [{ path: "", message: "the URL path is not valid percent-encoding" }],
+    };
+    for (const [method, path] of [
+      ["GET", "/v1/account/%zz"],
+      ["GET", "/v1/account/%E0%A4%A/summary"],
+      ["DELETE", "/v1/order/%zz"],
+      ["GET", "/v1/nowhere/%"],
+    ] as const) {
+      const anonymous = await v1(base, path, undefined, { method });
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).toEqual({ error: "unauthorized" });
+      const known = await v1(base, path, key, { method });
+      expect(known.status).toBe(400);
+      expect(known.body).toEqual(issue);
+    }
+    const revoked = await request(`${api}/api/api-keys/%zz`, { method: "DELETE", headers: { "x-user-id": "u-pct" } });
+    expect(revoked.status).toBe(400);
+    expect(revoked.body).toEqual(issue);
+    // A valid escape still reaches the route: an unknown account is 404.
+    expect((await v1(base, "/v1/account/%61bc", key)).status).toBe(404);
+  });
+
   it("admits any active scope to GET endpoints", async () => {
     for (const scope of ["READ_ONLY", "TRADE", "MANAGE_ORDERS"]) {
       const key = remember(await newKey(api, `u-scope-${scope}`, { label: scope, permissions: [scope] }));

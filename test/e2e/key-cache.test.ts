@@ -79,6 +79,25 @@ describe("gateway key cache", () => {
     }
   });
 
+  it("refuses a key revoked by its id in upper case on the very next request, and answers the stored id", async () => {
+    const userId = "u-upper";
+    const key: CreatedKey = await newKey(api, userId);
+    expect((await v1(base, "/v1/tickers", key)).status).toBe(200);
+    const cached = await cacheAnswers(api);
+    expect((await v1(base, "/v1/tickers", key)).status).toBe(200);
+    expect(await cacheAnswers(api)).toBe(cached + 1);
+
+    const revoked = await request(`${api}/api/api-keys/${key.id.toUpperCase()}`, {
+      method: "DELETE",
+      headers: { "x-user-id": userId },
+    });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.id).toBe(key.id);
+    const next = await v1(base, "/v1/tickers", key);
+    expect(next.status).toBe(401);
+    expect(next.body).toEqual({ error: "unauthorized" });
+  });
+
   it("keeps last_used_at current for requests the cache answered", async () => {
     const key = await newKey(api, "u-last-used");
     expect((await v1(base, "/v1/tickers", key)).status).toBe(200);

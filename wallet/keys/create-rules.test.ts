@@ -68,6 +68,17 @@ describe("checkCreate: label", () => {
     expect(accepted({ label: `  ${"a".repeat(MAX_LABEL_LENGTH)}  ` }).label).toHaveLength(MAX_LABEL_LENGTH);
   });
 
+  it.each(["a\u0000b", "a\u0007b", "tab\tinside", "line\nbreak", "del\u007f"])(
+    "refuses the label %j, which holds a control character",
+    (label) => {
+      expect(refused({ label })).toEqual([{ path: "label", message: "label must not contain control characters" }]);
+    },
+  );
+
+  it("accepts a label in any script, emoji included", () => {
+    expect(accepted({ label: "bot ünïcode 机器人 🚀" }).label).toBe("bot ünïcode 机器人 🚀");
+  });
+
   it(`refuses a label of ${MAX_LABEL_LENGTH + 1} characters`, () => {
     expect(refused({ label: "a".repeat(MAX_LABEL_LENGTH + 1) })).toEqual([
       { path: "label", message: `label must be at most ${MAX_LABEL_LENGTH} characters` },
@@ -176,7 +187,11 @@ describe("checkCreate: webhook_url", () => {
     ["hooks.example.com", "must start with https://"],
     ["", "must start with https://"],
     ["https://", "must be a valid URL"],
-    ["https://exa mple.com", "must be a valid URL"],
+    ["https://exa mple.com", "must not contain spaces or control characters"],
+    ["https://hooks.example.com/a\u0000b", "must not contain spaces or control characters"],
+    ["https://hooks.example.com/\thook", "must not contain spaces or control characters"],
+    ["https://hooks.exa\nmple.com/hook", "must not contain spaces or control characters"],
+    ["https://hooks.example.com/hook\u007f", "must not contain spaces or control characters"],
     ["https://user:pass@hooks.example.com", "must not contain credentials"],
     ["https://user@hooks.example.com/hook", "must not contain credentials"],
     ["https://:pass@hooks.example.com", "must not contain credentials"],
@@ -209,6 +224,11 @@ describe("checkCreate: webhook_url", () => {
     "https://224.0.0.1/hook",
     "https://[::ffff:127.0.0.1]/hook",
     "https://0.0.0.0/hook",
+    // IPv4 inside IPv6, as NAT64, IPv4-compatible and 6to4 addresses (the URL parser writes them in hex).
+    "https://[64:ff9b::a9fe:a9fe]/x",
+    "https://[64:ff9b::169.254.169.254]/x",
+    "https://[::127.0.0.1]/x",
+    "https://[2002:a00:1::]/x",
   ])("refuses the non-public address literal %j (SSRF)", (webhook_url) => {
     expect(refused({ webhook_url })).toEqual([
       { path: "webhook_url", message: "must not point at a loopback, private, link-local or multicast address" },

@@ -11,6 +11,11 @@ export const MAX_LABEL_LENGTH = 100;
 export const MAX_IP_ENTRIES = 100;
 export const MAX_URL_LENGTH = 2048;
 
+/** C0 controls and DEL: never meant in a label, and PostgreSQL text cannot hold NUL at all. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Controls, space and DEL: the URL parser drops tabs and newlines silently, so what is stored would not be what is called. */
+const URL_UNSAFE = /[\u0000-\u0020\u007f]/;
+
 export interface CreateInput {
   label: string;
   permissions: readonly string[];
@@ -42,6 +47,7 @@ export function checkCreate(
   if (label.length === 0) issues.push({ path: "label", message: "label is required" });
   else if (label.length > MAX_LABEL_LENGTH)
     issues.push({ path: "label", message: `label must be at most ${MAX_LABEL_LENGTH} characters` });
+  else if (CONTROL.test(label)) issues.push({ path: "label", message: "label must not contain control characters" });
 
   const permissions: Scope[] = [];
   if (input.permissions.length === 0) issues.push({ path: "permissions", message: "at least one scope is required" });
@@ -85,6 +91,7 @@ export function checkCreate(
 function checkWebhookUrl(raw: string, allowPrivate: boolean): { href: string } | { problem: string } {
   if (raw.length > MAX_URL_LENGTH) return { problem: `must be at most ${MAX_URL_LENGTH} characters` };
   if (!raw.startsWith("https://")) return { problem: "must start with https://" };
+  if (URL_UNSAFE.test(raw)) return { problem: "must not contain spaces or control characters" };
   // The WHATWG parser skips extra slashes ("https:///x" reads as host "x"); refuse what a reader would misread.
   if (/^https:\/\/[/\\]/.test(raw)) return { problem: "must be an https:// URL with a host" };
   let url: URL;
