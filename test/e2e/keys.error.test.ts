@@ -38,6 +38,28 @@ describe.each(BACKENDS)("key management refusals on %s", (backend) => {
     expect(eleventh.body).toEqual({ error: "key_limit_reached", limit: 10 });
   });
 
+  it("counts only active keys toward the 10: a revoked key and an expired key each free a slot", async () => {
+    const user = "kate";
+    const soon = new Date(Date.now() + 1_500).toISOString();
+    const expiring = await createKey(api, user, { label: "bot", permissions: ["READ_ONLY"], expiresAt: soon });
+    expect(expiring.status).toBe(201);
+    const ids: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const created = await createKey(api, user);
+      expect(created.status).toBe(201);
+      ids.push((created.body.apiKey as { id: string }).id);
+    }
+    expect((await createKey(api, user)).status).toBe(409);
+    // Revoked: its slot is free at once.
+    expect((await revoke(api, user, ids[0] ?? "")).status).toBe(200);
+    expect((await createKey(api, user)).status).toBe(201);
+    expect((await createKey(api, user)).status).toBe(409);
+    // Expired (never revoked): its slot is free once expiresAt has passed.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(soon) - Date.now()) + 100));
+    expect((await createKey(api, user)).status).toBe(201);
+    expect((await createKey(api, user)).status).toBe(409);
+  });
+
   it("leaves exactly 10 active keys after 50 concurrent creates for one user", async () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => createKey(api, "judy")));
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
