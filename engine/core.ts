@@ -16,8 +16,7 @@ import {
 } from "./accounts/state.js";
 import { consume, type BookSide, type MarketView } from "./market/book.js";
 import { VENUES, type Venue } from "./market/types.js";
-import { CATALOGUE } from "./market/catalogue.js";
-import { addSafe, notionalOf, unitsFor, usdToUnits } from "./market/units.js";
+import { addSafe, usdToUnits } from "./market/units.js";
 import type { EngineEvent, NewEngineEvent } from "./orders/events.js";
 import { crosses, expireDue, onPriceUpdate, triggerReached } from "./orders/execution.js";
 import { idempotencyRecord } from "./orders/idempotency.js";
@@ -26,6 +25,7 @@ import { closePosition, placeOrder, testOrder } from "./orders/placement.js";
 import type { NewsEvent } from "./market/calendar.js";
 import { utcDate, utcDayStart } from "./orders/time.js";
 import { payFunding, type FundingRates } from "./risk/funding.js";
+import { workingOrderExposure } from "./risk/exposure.js";
 import { marginSnapshot } from "./risk/margin.js";
 import { monitor, monitorWouldAct } from "./risk/monitor.js";
 import { cachedBand } from "./risk/quiet-band.js";
@@ -383,21 +383,9 @@ export function consumeFills(market: MarketView, events: readonly EngineEvent[])
   }
 }
 
-/**
- * Notional (units) a working order could add to its side of the symbol's exposure (docs/risk.md,
- * `exposure_cap`): its remaining steps at its own price; 0 for reduce-only orders, final orders and MARKET
- * orders (they never outlive their decision; the order being checked is counted by the check itself).
- */
-function exposureOf(order: Order | undefined): number {
-  if (order === undefined || order.reduce_only || order.kind === "MARKET" || !isWorking(order.status)) return 0;
-  const price = order.limit_price ?? order.trigger_price;
-  if (price === null) return 0;
-  return notionalOf(price, order.quantity - order.filled_quantity, unitsFor(CATALOGUE, order.symbol).unitsPerTickStep);
-}
-
 function putOrder(state: AccountState, order: Order): void {
-  const before = exposureOf(state.orders.get(order.order_id));
-  const after = exposureOf(order);
+  const before = workingOrderExposure(state.orders.get(order.order_id));
+  const after = workingOrderExposure(order);
   if (before !== after) {
     const sides = state.order_exposure.get(order.symbol) ?? NO_EXPOSURE;
     const delta = after - before;

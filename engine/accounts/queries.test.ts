@@ -265,11 +265,14 @@ describe("trades and position history", () => {
       leverage: 2,
       closed_at: "2026-11-25T12:01:00.000Z",
     });
-    // No stop-loss was placed: R is net P&L over 1% of the starting balance (docs/risk.md, "Analytics").
+    // No stop-loss was placed: R is the realized P&L (before fees and funding) over 1% of the starting balance
+    // (CONTRACT section 5, docs/risk.md "Analytics"): −0.0002 / 100 is 0 at 4 decimals, where the net P&L
+    // (fees included) would have made it negative.
     if (row === undefined) throw new Error("no row");
     const oneR = (h.account.starting_balance / 1e8) * 0.01;
-    expect(row.r_multiple).toBe(Math.round(((row.realized_pnl - row.fees + row.funding) / oneR) * 10_000) / 10_000);
-    expect(row.r_multiple).toBeLessThan(0);
+    expect(row.r_multiple).toBe(Math.round((row.realized_pnl / oneR) * 10_000) / 10_000);
+    expect(row.r_multiple).toBeCloseTo(0, 4);
+    expect(Math.round(((row.realized_pnl - row.fees) / oneR) * 10_000)).toBeLessThan(0);
     expect(positionHistory(h.account, h.market, { ...all, from: iso("2026-11-25T12:01:00.001Z") }).data).toEqual([]);
   });
 });

@@ -110,6 +110,8 @@ export function violations(state: AccountState): { data: ViolationRow[] } {
   };
 }
 
+const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
+
 /** Net P&L of a closed position (units): realized minus fees plus funding. */
 export function netPnl(closed: ClosedPosition): number {
   return closed.realized_pnl - closed.fees + closed.funding;
@@ -129,9 +131,17 @@ export function initialRisk(state: AccountState, market: MarketView, closed: Clo
   return percentOf(state.starting_balance, 1);
 }
 
-/** R multiple of a closed position: net P&L over initial risk, rounded to 4 decimals. */
+/**
+ * R multiple of a closed position (CONTRACT section 5): its realized P&L (the history row's `realized_pnl`,
+ * before fees and funding) over its initial risk, unrounded. Win rate and profit factor read the net P&L.
+ */
+function rRatio(state: AccountState, market: MarketView, closed: ClosedPosition): number {
+  return closed.realized_pnl / initialRisk(state, market, closed);
+}
+
+/** R multiple of a closed position: realized P&L over initial risk, rounded to 4 decimals. */
 export function rMultiple(state: AccountState, market: MarketView, closed: ClosedPosition): number {
-  return Math.round((netPnl(closed) / initialRisk(state, market, closed)) * 10_000) / 10_000;
+  return round4(rRatio(state, market, closed));
 }
 
 export interface ExposureRow {
@@ -148,8 +158,6 @@ export interface Analytics {
   exposure: ExposureRow[];
 }
 
-const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
-
 export function analytics(state: AccountState, market: MarketView): Analytics {
   const closed = state.closed_positions;
   let wins = 0;
@@ -164,7 +172,7 @@ export function analytics(state: AccountState, market: MarketView): Analytics {
     } else {
       losses -= net;
     }
-    rSum += net / initialRisk(state, market, position);
+    rSum += rRatio(state, market, position);
   }
   const count = closed.length;
   const exposure = new Map<string, ExposureRow & { units: number }>();

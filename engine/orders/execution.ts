@@ -163,7 +163,12 @@ function take(run: Run, order: Order, quote: SymbolQuote, cap: number | null): v
   const want = wanted(run, order);
   if (want === 0) return;
   const already = taken(run, quote, order);
-  if (order.time_in_force === "FOK" && fillableSteps(quote, order.side, cap, already) < want) {
+  // FOK fills its whole remainder or nothing: a reduce-only cap below it (a close larger than the position)
+  // expires the order like a book too thin.
+  if (
+    order.time_in_force === "FOK" &&
+    (want < remainingOf(order) || fillableSteps(quote, order.side, cap, already) < want)
+  ) {
     expireOrder(run, order.order_id, "fok");
     return;
   }

@@ -3,9 +3,14 @@
 // order is looked at again at once: a limit moved across the mark takes, a trigger moved past the reference
 // fires.
 import type { TickerSpec } from "../market/catalogue.js";
-import { toGridCount, unitsFor, type DecimalInput, type Grid } from "../market/units.js";
+import { notionalOf, toGridCount, unitsFor, type DecimalInput, type Grid } from "../market/units.js";
+import { dailyLossLimit, drawdownGate, exposureCap, exposureRule, newsFreeze, type RiskCheck } from "../risk/checks.js";
+import { addingSteps, workingOrderExposure } from "../risk/exposure.js";
+import { riskInput } from "../risk/input.js";
 import { leverageFor, marginSnapshot, reserveFor } from "../risk/margin.js";
-import { cancelOrder, crosses, executeOrder, reservePrice } from "./execution.js";
+import { firstViolation } from "../risk/pipeline.js";
+import type { Violation } from "../risk/types.js";
+import { cancelOrder, crosses, executeOrder, oppositePosition, reservePrice } from "./execution.js";
 import { toOrderRecord, type OrderRecord } from "./record.js";
 import { conflict, invalid, notFound, type Issue, type OrderReply } from "./replies.js";
 import type { Run } from "./run.js";
@@ -34,6 +39,40 @@ function specOf(run: Run, order: Order): TickerSpec {
   const spec = run.market.catalogue.bySymbol(order.symbol);
   if (spec === undefined) throw new Error(`order ${order.order_id} is on an unlisted symbol`);
   return spec;
+}
+
+/** The amend checks: the exposure rules of placement (margin is the reserve check above), first denial wins. */
+const AMEND_CHECKS: readonly RiskCheck[] = [
+  exposureRule(drawdownGate),
+  exposureRule(dailyLossLimit),
+  exposureRule(newsFreeze),
+  exposureRule(exposureCap),
+];
+
+/**
+ * The first rule the amended order breaks, judged as if it replaced `old`: it adds what its remainder adds
+ * beyond the opposite position, and the exposure cap counts it instead of the old order.
+ */
+function amendViolation(run: Run, amended: Order, old: Order, priceTicks: number): Violation | undefined {
+  const state = run.state;
+  const spec = specOf(run, old);
+  const units = unitsFor(run.market.catalogue, old.symbol);
+  const remaining = amended.quantity - amended.filled_quantity;
+  const opposite = oppositePosition(state, old.symbol, old.venue, old.side);
+  const input = riskInput({
+    state,
+    market: run.market,
+    now: run.now,
+    calendar: run.calendar,
+    spec,
+    quote: run.market.quotes.get(old.symbol),
+    order: amended,
+    exposureSteps: addingSteps(state, amended, remaining, opposite, old.order_id),
+    priceTicks,
+    leverage: leverageFor(state.plan, spec),
+    countedNotional: notionalOf(priceTicks, remaining, units.unitsPerTickStep) - workingOrderExposure(old),
+  });
+  return firstViolation(input, AMEND_CHECKS);
 }
 
 function current(run: Run, orderId: string): Order {
@@ -129,6 +168,20 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
   );
   if (reserve > order.reserve && reserve - order.reserve > marginSnapshot(run.state, run.market).available) {
     return conflict({ reason: "insufficient_margin", order_id: order.order_id });
+  }
+  // An amend that could add exposure (more quantity, or a price moved) is checked like the amended order
+  // placed in the old one's stead (docs/risk.md, "Amending"); lowering the quantity only needs no check.
+  const grows = quantity > order.quantity || limitPrice !== order.limit_price || triggerPrice !== order.trigger_price;
+  if (grows && !order.reduce_only) {
+    const violation = amendViolation(
+      run,
+      { ...order, quantity, limit_price: limitPrice, trigger_price: triggerPrice, reserve },
+      order,
+      price,
+    );
+    if (violation !== undefined) {
+      return conflict({ reason: violation.rule, order_id: order.order_id, violations: [violation] });
+    }
   }
   run.emit({
     type: "OrderAmended",

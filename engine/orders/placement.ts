@@ -6,9 +6,10 @@ import type { AccountState } from "../accounts/state.js";
 import type { SymbolQuote } from "../market/book.js";
 import type { Catalogue } from "../market/catalogue.js";
 import type { Venue } from "../market/types.js";
-import type { TickerUnits } from "../market/units.js";
+import { notionalOf, type TickerUnits } from "../market/units.js";
 import { positionKey, type Position } from "../positions/types.js";
 import { leverageFor, reserveFor } from "../risk/margin.js";
+import { addingSteps } from "../risk/exposure.js";
 import { headroomOf, riskInput } from "../risk/input.js";
 import type { RiskHeadroom } from "../risk/types.js";
 import { firstViolation } from "../risk/pipeline.js";
@@ -73,9 +74,11 @@ function place(run: Run, request: PlaceOrderRequest, test: boolean): PlaceOrderR
   const normalized = normalizePlaceOrder(request, run.market.catalogue, retry ? null : run.now);
   if (!normalized.ok) return invalid(normalized.issues);
   const intent = normalized.value;
-  const fingerprint = intent.client_id === null ? null : orderFingerprint(intent);
+  const fingerprint = intent.client_id === null ? null : orderFingerprint(intent, state.default_venue);
   // `retry` already looked the client_id up: an unknown one has nothing to replay.
-  const replay = retry ? replayed(state, run.market.catalogue, intent.client_id, fingerprint) : undefined;
+  const replay = retry
+    ? replayed(state, run.market.catalogue, intent.client_id, fingerprint, () => orderFingerprint(intent))
+    : undefined;
   if (replay !== undefined) return replay;
 
   let venue: Venue | null = intent.venue;
@@ -180,11 +183,15 @@ function replayed(
   catalogue: Catalogue,
   clientId: string | null,
   fingerprint: string | null,
+  /** The fingerprint in the form records had before `fingerprint`'s (journals keep them). */
+  earlierForm?: () => string,
 ): PlaceOrderReply | undefined {
   if (clientId === null) return undefined;
   const record = state.client_ids.get(clientId);
   if (record === undefined) return undefined;
-  if (record.fingerprint !== fingerprint) return conflict({ client_id: clientId, order_id: record.order_id });
+  if (record.fingerprint !== fingerprint && (earlierForm === undefined || record.fingerprint !== earlierForm())) {
+    return conflict({ client_id: clientId, order_id: record.order_id });
+  }
   return { kind: "replayed", ...recordedResponse(record, state.account_id, catalogue) };
 }
 
@@ -206,7 +213,8 @@ function submit(
   // One lookup of the opposite position serves rule 4 and the exposure the risk checks value.
   const opposite = oppositePosition(state, intent.symbol, venue, intent.side);
   const reducible = reducibleOf(opposite, intent.position_id);
-  if (intent.reduce_only && !parentUnfilled && reducible === 0) {
+  // A terminated account answers every order with the account_terminated rejection (rule 1), not a 409.
+  if (intent.reduce_only && !parentUnfilled && reducible === 0 && state.state !== "TERMINATED") {
     return conflict({ reason: "reduce_only_would_increase" });
   }
   const price = reservePrice(intent, quote);
@@ -252,9 +260,10 @@ function submit(
     spec: intent.spec,
     quote,
     order,
-    exposureSteps: intent.reduce_only ? 0 : Math.max(0, intent.quantity - (opposite?.quantity ?? 0)),
+    exposureSteps: addingSteps(state, order, intent.quantity, opposite),
     priceTicks: price,
     leverage,
+    countedNotional: intent.reduce_only ? 0 : notionalOf(price, intent.quantity, intent.units.unitsPerTickStep),
   });
   const violation = firstViolation(input) ?? postOnlyWouldTake(order, quote);
   const headroom = headroomOf(input);

@@ -101,9 +101,10 @@ function flag(issues: Issue[], path: string, value: unknown): boolean {
   return false;
 }
 
+/** An order or position id: UUIDs are case-insensitive (CONTRACT 0), and the engine mints them in lower case. */
 function optionalId(issues: Issue[], path: string, value: unknown): string | null {
   if (isAbsent(value)) return null;
-  if (typeof value === "string" && value.length > 0) return value;
+  if (typeof value === "string" && value.length > 0) return value.toLowerCase();
   issues.push({ path, message: "must be an identifier string" });
   return null;
 }
@@ -350,8 +351,13 @@ export function normalizeClose(request: ClosePositionRequest, catalogue: Catalog
 const ORDER_PARTS: (string | number | boolean | null)[] = Array.from({ length: 16 }, () => null);
 const CLOSE_PARTS: (string | number | null)[] = Array.from({ length: 8 }, () => null);
 
-/** The idempotency fingerprint of a normalised place-order request (everything but the client id). */
-export function orderFingerprint(order: NormalizedOrder): string {
+/**
+ * The idempotency fingerprint of a normalised place-order request (everything but the client id). With
+ * `defaultVenue` (the account's), equal bodies spelled differently fingerprint alike: GTX is GTC + post_only
+ * (CONTRACT 4) and an absent venue is the default one. Without it, the form records made before that
+ * (a retry of such a record is compared with both).
+ */
+export function orderFingerprint(order: NormalizedOrder, defaultVenue?: string): string {
   const parts = ORDER_PARTS;
   parts[0] = "order";
   parts[1] = order.symbol;
@@ -360,13 +366,13 @@ export function orderFingerprint(order: NormalizedOrder): string {
   parts[4] = order.quantity;
   parts[5] = order.limit_price;
   parts[6] = order.trigger_price;
-  parts[7] = order.time_in_force;
+  parts[7] = defaultVenue !== undefined && order.time_in_force === "GTX" ? "GTC" : order.time_in_force;
   parts[8] = order.expire_at;
   parts[9] = order.post_only;
   parts[10] = order.reduce_only;
   parts[11] = order.index_trigger;
   parts[12] = order.mark_trigger;
-  parts[13] = order.venue;
+  parts[13] = defaultVenue !== undefined ? (order.venue ?? defaultVenue) : order.venue;
   parts[14] = order.parent_order_id;
   parts[15] = order.position_id;
   return parts.join("|");

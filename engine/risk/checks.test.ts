@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { AccountState } from "../accounts/state.js";
 import { CATALOGUE } from "../market/catalogue.js";
 import { parseCalendar, type NewsEvent } from "../market/calendar.js";
+import { notionalOf, tickerUnits } from "../market/units.js";
 import { Harness, PLAN, usd } from "../orders/testing.js";
 import type { Order } from "../orders/types.js";
 import {
@@ -43,6 +44,7 @@ function inputFor(h: Harness, patch: { steps?: number; price?: number; side?: "B
     exposureSteps: patch.steps ?? 1,
     priceTicks: patch.price ?? 1_000_000,
     leverage: 2,
+    countedNotional: notionalOf(patch.price ?? 1_000_000, patch.steps ?? 1, tickerUnits(spec).unitsPerTickStep),
   });
 }
 

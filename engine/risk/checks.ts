@@ -7,6 +7,7 @@ import { isQuoteOpen, type MarketView, type SymbolQuote } from "../market/book.j
 import { affects, type NewsEvent } from "../market/calendar.js";
 import { marginFor, notionalOf, tickerUnits, unitsToDecimalString } from "../market/units.js";
 import type { Order } from "../orders/types.js";
+import { positionKey } from "../positions/types.js";
 import { fee } from "../venues/fees.js";
 import { dailyLoss, type Limits } from "./limits.js";
 import type { MarginSnapshot } from "./margin.js";
@@ -23,6 +24,8 @@ export interface RiskInput {
   readonly order: Order;
   /** Steps of the order that would add exposure (beyond the opposite position it would reduce). */
   readonly exposureSteps: number;
+  /** Notional the order counts in `B` or `S` of the exposure cap (its whole quantity; see risk/input.ts). */
+  readonly countedNotional: number;
   /** The price (ticks) exposure is valued at: the limit, the trigger or the mark. */
   readonly priceTicks: number;
   readonly leverage: number;
@@ -99,15 +102,20 @@ export const drawdownGate: RiskCheck = ({ margin, openingFee, limits }) => {
 
 /**
  * The order's worst case (docs/risk.md): its opening fee, plus the loss to the nearest stop-loss already
- * protecting the position it adds to, with that stop's closing fee.
+ * protecting the position it adds to (working, not HELD), with that stop's closing fee.
  */
 export function worstCase(input: RiskInput): number {
   const { order, state, spec, quote } = input;
   if (input.exposureSteps <= 0) return 0;
   const long = order.side === "BUY";
+  // Only a stop working against a position the order adds to protects it: a flat account's order opens a
+  // position no stop covers yet, and a HELD child stop waits for another order's entry.
+  const position = state.positions.get(positionKey(order.symbol, order.venue));
+  if (position?.side !== order.side) return input.openingFee;
   let nearest: number | undefined;
   for (const stop of state.stop_losses.values()) {
     if (stop.symbol !== order.symbol || stop.venue !== order.venue || stop.side === order.side) continue;
+    if (stop.status === "HELD") continue;
     const trigger = stop.trigger_price;
     if (trigger === null) continue;
     if (nearest === undefined || (long ? trigger > nearest : trigger < nearest)) nearest = trigger;

@@ -4,10 +4,54 @@
 // account's total is the sum over symbols. Everything in units; O(symbols in use) per call.
 import type { AccountState } from "../accounts/state.js";
 import type { MarketView } from "../market/book.js";
+import { CATALOGUE } from "../market/catalogue.js";
 import { VENUES } from "../market/types.js";
-import { notionalOf } from "../market/units.js";
-import type { Side } from "../orders/types.js";
+import { notionalOf, unitsFor } from "../market/units.js";
+import { isWorking, type Order, type Side } from "../orders/types.js";
 import { positionKey, type Position } from "../positions/types.js";
+
+/**
+ * Notional (units) a working order could add to its side of the symbol's exposure, as `order_exposure` keeps
+ * it: its remaining steps at its own price; 0 for reduce-only orders, final orders and MARKET orders (they
+ * never outlive their decision; the order being checked is counted by the check itself).
+ */
+export function workingOrderExposure(order: Order | undefined): number {
+  if (order === undefined || order.reduce_only || order.kind === "MARKET" || !isWorking(order.status)) return 0;
+  const price = order.limit_price ?? order.trigger_price;
+  if (price === null) return 0;
+  return notionalOf(price, order.quantity - order.filled_quantity, unitsFor(CATALOGUE, order.symbol).unitsPerTickStep);
+}
+
+/**
+ * Steps of a non-reduce-only order that could add exposure: its `steps` beyond what is left of the opposite
+ * position once the working orders on the same side (not reduce-only; `except` aside, the order being
+ * amended) have reduced it first. Five SELL orders each the size of a long only reduce it once between them.
+ */
+export function addingSteps(
+  state: AccountState,
+  order: Pick<Order, "symbol" | "venue" | "side" | "reduce_only">,
+  steps: number,
+  opposite: Position | undefined,
+  except?: string,
+): number {
+  if (order.reduce_only) return 0;
+  if (opposite === undefined) return steps;
+  let left = opposite.quantity;
+  for (const other of state.working.values()) {
+    if (left <= 0) break;
+    if (
+      other.order_id === except ||
+      other.reduce_only ||
+      other.symbol !== order.symbol ||
+      other.venue !== order.venue ||
+      other.side !== order.side
+    ) {
+      continue;
+    }
+    left -= other.quantity - other.filled_quantity;
+  }
+  return Math.max(0, steps - Math.max(0, left));
+}
 
 /** An order being checked: its side and the notional it could add (units). */
 export interface ExtraExposure {

@@ -20,16 +20,22 @@ export interface RiskInputParts {
   spec: TickerSpec;
   quote: SymbolQuote | undefined;
   order: Order;
+  /** Steps that could add exposure (beyond the opposite position): what fee, margin and worst case are charged on. */
   exposureSteps: number;
   priceTicks: number;
   leverage: number;
+  /**
+   * Notional (units) the order counts in `B` or `S` of the exposure cap (docs/risk.md): its whole quantity at
+   * its price, 0 when reduce-only; for an amend, the amended order's less what the old one counted.
+   */
+  countedNotional: number;
 }
 
 export function riskInput(parts: RiskInputParts): RiskInput {
   const { state, market, order, spec, quote } = parts;
   const exposureNotional =
     parts.exposureSteps > 0 ? notionalOf(parts.priceTicks, parts.exposureSteps, tickerUnits(spec).unitsPerTickStep) : 0;
-  const extra = { symbol: order.symbol, side: order.side, notional: exposureNotional };
+  const extra = { symbol: order.symbol, side: order.side, notional: parts.countedNotional };
   // Field by field, not a spread: one fixed-shape literal (a spread of the parts cost ~7 µs per order).
   return {
     state,
@@ -40,6 +46,7 @@ export function riskInput(parts: RiskInputParts): RiskInput {
     quote,
     order,
     exposureSteps: parts.exposureSteps,
+    countedNotional: parts.countedNotional,
     priceTicks: parts.priceTicks,
     leverage: parts.leverage,
     margin: marginSnapshot(state, market),

@@ -183,7 +183,7 @@ describe("analytics", () => {
       closed_positions: 0,
       exposure: [],
     });
-    // A win with a stop-loss at 99,000: risk 100, net 200 − 6 − 6.12 = 187.88 → R 1.8788.
+    // A win with a stop-loss at 99,000: risk 100, realized 200 → R 2 (net 200 − 6 − 6.12 = 187.88).
     h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
     h.placed({
       symbol: "BTC-USD",
@@ -203,7 +203,7 @@ describe("analytics", () => {
     });
     h.quote("BTC-USD", "102000");
     h.close({ symbol: "BTC-USD" });
-    // A loss without one: net −100 − 6 − 5.94 = −111.94 over 1% of 10,000 → R −1.1194.
+    // A loss without one: realized −100 over 1% of 10,000 → R −1 (net −100 − 6 − 5.94 = −111.94).
     h.quote("BTC-USD", "100000");
     h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
     h.quote("BTC-USD", "99000");
@@ -212,10 +212,10 @@ describe("analytics", () => {
     h.placed({ symbol: "ETH-USD", side: "BUY", kind: "MARKET", quantity: "1", venue: "OSTIUM" });
 
     const history = positionHistory(h.account, h.market, { from: null, to: null, limit: 10 }).data;
-    expect(history.map((r) => r.r_multiple)).toEqual([1.8788, -1.1194]);
+    expect(history.map((r) => r.r_multiple)).toEqual([2, -1]);
     expect(analytics(h.account, h.market)).toEqual({
       win_rate: 0.5,
-      avg_r_multiple: Math.round(((1.8788 - 1.1194) / 2) * 10_000) / 10_000,
+      avg_r_multiple: 0.5,
       profit_factor: Math.round((187.88 / 111.94) * 10_000) / 10_000,
       closed_positions: 2,
       exposure: [{ asset_class: "crypto", venue: "OSTIUM", notional: 2500 }],

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AccountState } from "../accounts/state.js";
 import { createMarketView, setQuote } from "../market/book.js";
 import { CATALOGUE } from "../market/catalogue.js";
+import { notionalOf, tickerUnits } from "../market/units.js";
 import { Harness, PLAN } from "../orders/testing.js";
 import type { Order } from "../orders/types.js";
 import {
@@ -55,6 +56,7 @@ function input(patch: {
     exposureSteps: patch.exposure ?? 0,
     priceTicks: 1_000_000,
     leverage: 2,
+    countedNotional: notionalOf(1_000_000, patch.exposure ?? 0, tickerUnits(spec).unitsPerTickStep),
   });
 }
 

@@ -92,7 +92,9 @@ export const ListQuery = z.strictObject({
       .string()
       .regex(/^\d+$/, "must be a positive integer")
       .transform(Number)
-      .refine((n) => n >= 1, "must be at least 1"),
+      .refine((n) => n >= 1, "must be at least 1")
+      // Clamped here, not only by the engine: the gRPC field is an int32, and 4294967297 would arrive as 1.
+      .transform((n) => Math.min(n, 1000)),
   ),
 });
 

@@ -957,6 +957,28 @@ describe("docs/openapi.yaml against the running gateway", () => {
     const tooBig = await amend(key, limit, { quantity: 1000 });
     expect(tooBig.status).toBe(409);
     expect(tooBig.json).toEqual({ error: "conflict", reason: "insufficient_margin", order_id: limit });
+    // Growing an order past a risk rule (here the 10K plan's 25,000 USD symbol cap; the margin would fit at
+    // forex leverage) is a 409 naming the rule, and the order stays as it was.
+    await prices().push({ "EUR-USD": 1 });
+    const eur = orderIdOf(
+      await place(key, {
+        account_id: accountId,
+        symbol: "EUR-USD",
+        side: "BUY",
+        kind: "LIMIT",
+        quantity: "10000",
+        limit_price: "0.9",
+        venue: "OSTIUM",
+      }),
+    );
+    const capped = await amend(key, eur, { quantity: "100000" });
+    expect(capped.status).toBe(409);
+    expect(capped.json).toMatchObject({
+      error: "conflict",
+      reason: "exposure_cap",
+      order_id: eur,
+      violations: [{ rule: "exposure_cap", severity: "critical" }],
+    });
     const refused: [unknown, string[]][] = [
       [{}, [""]],
       [{ limit_price: null }, [""]],
@@ -1181,19 +1203,22 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(await analytics()).toMatchObject({ win_rate: 1, profit_factor: null, closed_positions: 1 });
     await trade(110, 105);
     const history = await read(key, "/v1/account/{account_id}/positions/history", accountId);
-    const nets = (field(history, "data") as Json[]).map(
-      (p) => Number(p.realized_pnl) - Number(p.fees) + Number(p.funding),
-    );
+    const closedRows = field(history, "data") as Json[];
+    const nets = closedRows.map((p) => Number(p.realized_pnl) - Number(p.fees) + Number(p.funding));
     expect(nets).toHaveLength(2);
     const [win = 0, loss = 0] = nets;
     expect(win).toBeGreaterThan(0);
     expect(loss).toBeLessThan(0);
-    // Without a stop-loss the initial risk is 1% of the 10,000 starting balance.
+    // R is the realized P&L (before fees and funding) over the initial risk: without a stop-loss, 1% of the
+    // 10,000 starting balance. 10 SOL: +100 realized → R 1, −50 → R −0.5.
+    expect(closedRows.map((p) => [p.realized_pnl, p.r_multiple])).toEqual([
+      [100, 1],
+      [-50, -0.5],
+    ]);
     const both = await analytics();
-    expect(both).toMatchObject({ win_rate: 0.5, closed_positions: 2, exposure: [] });
-    // The ratios are rounded to 4 decimals.
+    expect(both).toMatchObject({ win_rate: 0.5, avg_r_multiple: 0.25, closed_positions: 2, exposure: [] });
+    // The profit factor reads the net P&L, rounded to 4 decimals.
     expect(both.profit_factor).toBeCloseTo(win / -loss, 3);
-    expect(both.avg_r_multiple).toBeCloseTo((win / 100 + loss / 100) / 2, 3);
 
     expect((await place(key, { ...sol, side: "BUY", kind: "MARKET", quantity: 10 })).status).toBe(201);
     await prices().push({ "SOL-USD": 104 });

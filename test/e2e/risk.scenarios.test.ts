@@ -171,11 +171,12 @@ describe("risk scenarios through market.v1 and REST", () => {
     await t.order({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
     await market.push({ "BTC-USD": 99_000 });
     expect((await t.close({ symbol: "BTC-USD" })).status).toBe(201);
-    // Win: net 200 − 6 − 6.12 = 187.88 over a 100 USD risk to the stop. Loss: −111.94 over 1% of 10,000.
-    expect(rows(await t.get("/positions/history")).map((r) => r.r_multiple)).toEqual([1.8788, -1.1194]);
+    // R is realized P&L over initial risk (CONTRACT section 5). Win: realized 200 over a 100 USD risk to the
+    // stop. Loss: realized −100 over 1% of 10,000. The profit factor reads the net P&L: 187.88 and −111.94.
+    expect(rows(await t.get("/positions/history")).map((r) => r.r_multiple)).toEqual([2, -1]);
     expect((await t.get("/analytics")).body).toEqual({
       win_rate: 0.5,
-      avg_r_multiple: 0.3797,
+      avg_r_multiple: 0.5,
       profit_factor: Math.round((187.88 / 111.94) * 10_000) / 10_000,
       closed_positions: 2,
       exposure: [],

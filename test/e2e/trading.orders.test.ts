@@ -846,6 +846,12 @@ describe("orders end to end", () => {
       expect(clamped.body.has_more).toBe(true);
       const capped = await get(`/v1/account/${account}/trades?limit=1000`);
       expect(capped.body).toEqual(clamped.body);
+      // Past the 32-bit range too: neither refused nor wrapped around (4294967297 would read as 1).
+      for (const huge of ["2147483648", "4294967297", "99999999999999999999999"]) {
+        const wide = await get(`/v1/account/${account}/trades?limit=${huge}`);
+        expect(wide.status, huge).toBe(200);
+        expect(wide.body, huge).toEqual(clamped.body);
+      }
       const byDefault = await get(`/v1/account/${account}/trades`);
       expect(dataOf(byDefault)).toEqual(dataOf(clamped).slice(0, 100));
       expect(byDefault.body.has_more).toBe(true);

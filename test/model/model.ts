@@ -415,13 +415,22 @@ export class AccountModel {
     const reduceOnly = request.reduceOnly ?? false;
     const position = this.positions.get(keyOf(request.symbol, request.venue));
     const oppositeQty = position !== undefined && position.side !== request.side ? position.quantity : 0n;
-    if (reduceOnly && oppositeQty === 0n) return { kind: "error", code: "conflict" };
+    // A terminated account rejects every order with account_terminated, even one with nothing to reduce.
+    if (reduceOnly && oppositeQty === 0n && this.status !== "TERMINATED") return { kind: "error", code: "conflict" };
     const limit = request.limit ?? null;
     const trigger = request.trigger ?? null;
     const price = limit ?? trigger ?? quote.mark;
     const leverage = this.leverageOf(spec);
-    const exposureSteps = reduceOnly ? 0n : max(0n, request.quantity - oppositeQty);
+    // What the order may close is what the working orders already on its side (not reduce-only) leave of the
+    // opposite position; the rest adds exposure. The cap counts the whole order (docs/risk.md).
+    let closable = oppositeQty;
+    for (const other of this.working) {
+      if (other.reduceOnly || other.symbol !== request.symbol || other.venue !== request.venue) continue;
+      if (other.side === request.side) closable -= other.quantity - other.filled;
+    }
+    const exposureSteps = reduceOnly ? 0n : max(0n, request.quantity - max(0n, closable));
     const exposureNotional = notional(price, exposureSteps, spec);
+    const countedNotional = reduceOnly ? 0n : notional(price, request.quantity, spec);
     const openingFee =
       exposureNotional > 0n
         ? feeOf(exposureNotional, request.venue, spec.assetClass, "TAKER", "open", request.side, quote.skew)
@@ -429,7 +438,7 @@ export class AccountModel {
     const equity = this.equity();
     const limits = this.limits();
     const loss = this.dailyLoss(equity);
-    const extra = { symbol: request.symbol, side: request.side, notional: exposureNotional };
+    const extra = { symbol: request.symbol, side: request.side, notional: countedNotional };
     const symbolExposure = this.symbolExposure(request.symbol, extra);
     const totalExposure = this.totalExposure(extra);
 
@@ -503,6 +512,9 @@ export class AccountModel {
   private worstCase(request: OrderRequest, spec: Ticker, price: bigint, steps: bigint, openingFee: bigint): bigint {
     if (steps <= 0n) return 0n;
     const long = request.side === "BUY";
+    // Only stops against a position the order adds to protect it.
+    const own = this.positions.get(keyOf(request.symbol, request.venue));
+    if (own === undefined || own.side !== request.side) return openingFee;
     let nearest: bigint | undefined;
     for (const stop of this.working) {
       if (stop.kind !== "STOP" || !stop.reduceOnly || stop.trigger === null) continue;

@@ -1,0 +1,163 @@
+// The exposure rules against the ways around them (docs/risk.md, `exposure_cap` and "Amending"): orders
+// stacked against one position, an order that flips a position, amends that grow an order, and stop-losses
+// that do not protect the order being checked. 10K plan on OSTIUM: EUR-USD symbol cap 25,000 USD.
+import { describe, expect, it } from "vitest";
+import { Harness, PLAN } from "../orders/testing.js";
+import type { PlaceOrderReply } from "../core.js";
+import { symbolExposure } from "./exposure.js";
+
+const EUR = "EUR-USD";
+
+function eurAccount(): Harness {
+  const h = new Harness().open(PLAN.c10k, "OSTIUM");
+  h.quote(EUR, "1", { depth: 1_000_000_000 });
+  return h;
+}
+
+function rulesOf(reply: PlaceOrderReply): string[] {
+  if (reply.kind === "error") throw new Error(`expected an order, got ${JSON.stringify(reply)}`);
+  return reply.violations.map((v) => v.rule);
+}
+
+const exposureUsd = (h: Harness): number => symbolExposure(h.account, h.market, EUR) / 1e8;
+
+describe("exposure_cap: orders against an open position", () => {
+  it("lets the orders on the closing side reduce the position once between them, not once each", () => {
+    const h = eurAccount();
+    h.placed({ symbol: EUR, side: "BUY", kind: "MARKET", quantity: "20000" });
+    const sell = () => h.place({ symbol: EUR, side: "SELL", kind: "LIMIT", quantity: "20000", limit_price: "1.01" });
+    // The first only closes the long; the second would leave a short of 20,200 at its price: within 25,000.
+    expect(rulesOf(sell())).toEqual([]);
+    expect(rulesOf(sell())).toEqual([]);
+    // The third would leave a short of 40,400 if all filled: refused, as one fresh SELL of that size is.
+    const third = sell();
+    expect(third.kind).toBe("rejected");
+    expect(rulesOf(third)).toEqual(["exposure_cap"]);
+    expect(exposureUsd(h)).toBeLessThanOrEqual(25_000);
+  });
+
+  it("counts an order that flips a position at its whole size, so the new position stays within the cap", () => {
+    const h = eurAccount();
+    h.placed({ symbol: EUR, side: "BUY", kind: "MARKET", quantity: "25000" });
+    // Long 25,000 → short 50,000 would be twice the cap.
+    const flip = h.place({ symbol: EUR, side: "SELL", kind: "MARKET", quantity: "75000" });
+    expect(rulesOf(flip)).toEqual(["exposure_cap"]);
+    expect([...h.account.positions.values()].map((p) => [p.side, p.quantity])).toEqual([["BUY", 25_000]]);
+    // Long 25,000 → short 25,000 is at the cap: accepted.
+    const flat = h.place({ symbol: EUR, side: "SELL", kind: "MARKET", quantity: "50000" });
+    expect(rulesOf(flat)).toEqual([]);
+    expect([...h.account.positions.values()].map((p) => p.side)).toEqual(["SELL"]);
+  });
+
+  it("agrees with the exposure the engine keeps once a flipping LIMIT rests", () => {
+    const h = eurAccount();
+    h.placed({ symbol: EUR, side: "BUY", kind: "MARKET", quantity: "20000" });
+    const resting = h.place({ symbol: EUR, side: "SELL", kind: "LIMIT", quantity: "60000", limit_price: "1.05" });
+    // |20,000 − 63,000| = 43,000 > 25,000.
+    expect(rulesOf(resting)).toEqual(["exposure_cap"]);
+    const fits = h.place({ symbol: EUR, side: "SELL", kind: "LIMIT", quantity: "40000", limit_price: "1.05" });
+    expect(rulesOf(fits)).toEqual([]);
+    if (fits.kind === "error") throw new Error("unreachable");
+    expect(exposureUsd(h)).toBe(25_000 - fits.risk_headroom.symbol_exposure_remaining);
+  });
+
+  it("still never blocks an order that only closes (nothing else on its side)", () => {
+    const h = eurAccount();
+    h.placed({ symbol: EUR, side: "BUY", kind: "MARKET", quantity: "25000" });
+    h.calendar = [
+      {
+        id: "nfp",
+        title: "NFP",
+        scheduled_at: new Date(h.now).toISOString(),
+        at: h.now,
+        symbols: [],
+        asset_classes: ["forex"],
+      },
+    ];
+    expect(rulesOf(h.place({ symbol: EUR, side: "SELL", kind: "MARKET", quantity: "25000" }))).toEqual([]);
+    expect(h.account.positions.size).toBe(0);
+  });
+});
+
+describe("amending an order", () => {
+  it("refuses growing a resting order past the exposure cap with 409 and leaves the order as it was", () => {
+    const h = eurAccount();
+    const direct = h.place({ symbol: EUR, side: "BUY", kind: "LIMIT", quantity: "100000", limit_price: "0.9" });
+    expect(rulesOf(direct)).toEqual(["exposure_cap"]);
+    const small = h.placed({ symbol: EUR, side: "BUY", kind: "LIMIT", quantity: "10000", limit_price: "0.9" });
+    const amended = h.amend({ order_id: small.order.order_id, quantity: "100000" });
+    expect(amended).toMatchObject({
+      kind: "error",
+      code: "conflict",
+      fields: { reason: "exposure_cap", order_id: small.order.order_id, violations: [{ rule: "exposure_cap" }] },
+    });
+    expect(h.order(small.order.order_id)).toMatchObject({ quantity: 10_000, status: "NEW" });
+    expect(exposureUsd(h)).toBe(9_000);
+    // Within the cap it goes through, and the engine's exposure follows.
+    expect(h.amend({ order_id: small.order.order_id, quantity: "25000" })).toMatchObject({ kind: "ok" });
+    expect(exposureUsd(h)).toBe(22_500);
+  });
+
+  it("counts the amended order instead of the old one, not on top of it", () => {
+    const h = eurAccount();
+    const order = h.placed({ symbol: EUR, side: "BUY", kind: "LIMIT", quantity: "20000", limit_price: "0.9" });
+    // 18,000 now; moved to 1.2 it would count 24,000 (not 18,000 + 24,000).
+    expect(h.amend({ order_id: order.order.order_id, limit_price: "0.95" })).toMatchObject({ kind: "ok" });
+    expect(exposureUsd(h)).toBe(19_000);
+  });
+
+  it("refuses moving a limit across the mark inside a news freeze, as a new crossing order is", () => {
+    const h = eurAccount();
+    const resting = h.placed({ symbol: EUR, side: "BUY", kind: "LIMIT", quantity: "10000", limit_price: "0.9" });
+    h.calendar = [
+      {
+        id: "nfp",
+        title: "NFP",
+        scheduled_at: new Date(h.now).toISOString(),
+        at: h.now,
+        symbols: [],
+        asset_classes: ["forex"],
+      },
+    ];
+    expect(
+      rulesOf(h.place({ symbol: EUR, side: "BUY", kind: "LIMIT", quantity: "10000", limit_price: "1.01" })),
+    ).toEqual(["news_freeze"]);
+    const moved = h.amend({ order_id: resting.order.order_id, limit_price: "1.01" });
+    expect(moved).toMatchObject({ kind: "error", code: "conflict", fields: { reason: "news_freeze" } });
+    expect(h.account.positions.size).toBe(0);
+    // Lowering the quantity adds nothing: allowed during the freeze.
+    expect(h.amend({ order_id: resting.order.order_id, quantity: "5000" })).toMatchObject({ kind: "ok" });
+  });
+});
+
+describe("daily_loss_limit: which stop-losses protect an order", () => {
+  it("ignores a HELD child stop of another order on a flat account", () => {
+    const worst = (withChild: boolean): string[] => {
+      const h = new Harness().open(PLAN.c10k, "GMX");
+      h.quote("BTC-USD", "50000", { depth: 1_000_000_000 });
+      const parent = h.placed({
+        symbol: "BTC-USD",
+        side: "BUY",
+        kind: "LIMIT",
+        quantity: "0.01",
+        limit_price: "45000",
+      });
+      if (withChild) {
+        const child = h.placed({
+          symbol: "BTC-USD",
+          side: "SELL",
+          kind: "STOP",
+          quantity: "0.01",
+          trigger_price: "10000",
+          parent_order_id: parent.order.order_id,
+        });
+        expect(child.order.status).toBe("HELD");
+      }
+      const tested = h.test({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+      if (tested.kind !== "tested") throw new Error(JSON.stringify(tested));
+      return tested.violations.map((v) => v.rule);
+    };
+    expect(worst(false)).toEqual([]);
+    expect(worst(true)).toEqual([]);
+  });
+});
