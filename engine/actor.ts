@@ -72,6 +72,9 @@ export const calendarOfShard = (): readonly NewsEvent[] => shardCalendar;
 let shardView: MarketView | undefined;
 const viewOf = (market: MarketView | undefined): MarketView => market ?? (shardView ??= createMarketView());
 
+/** A clock tick is a market update in which no symbol changed: expiries (and a new day) only. */
+const NO_SYMBOLS: ReadonlySet<string> = new Set();
+
 function owned(state: AccountState | undefined, userId: string): state is AccountState {
   return state !== undefined && state.user_id === userId;
 }
@@ -155,6 +158,23 @@ export const core: ActorCore<EngineTypes> = {
     return decide(
       state,
       { type: "MarketUpdate", symbols },
+      { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId },
+    ).events;
+  },
+
+  // GTD expiry on time (docs/engine.md "Execution"): the shard wakes an account at its earliest expire_at
+  // even when no command or price reaches it, and decides a price update that changed no symbol.
+  wakeAt(state) {
+    if (state.expiries.size === 0) return undefined;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const expireAt of state.expiries.values()) if (expireAt < earliest) earliest = expireAt;
+    return earliest;
+  },
+
+  onClock(state, ctx) {
+    return decide(
+      state,
+      { type: "MarketUpdate", symbols: NO_SYMBOLS },
       { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId },
     ).events;
   },

@@ -59,6 +59,19 @@ export interface ActorCore<T extends CoreTypes> {
   /** The events a market update causes on one account (called for every account of the shard). */
   onMarket?(state: T["state"], update: T["update"], ctx: DecideContext<T["market"]>): T["event"][];
   /**
+   * The earliest time (epoch ms) at which the account must be decided although no message arrives for it (the
+   * next expiry of its GTD orders), or undefined when time alone changes nothing for it. The shard asks after
+   * every event applied to the account and keeps a timer on the earliest answer over its accounts (so it
+   * costs nothing while no account has one); then it calls `onClock` for the accounts whose time came.
+   * Cheap: called once per applied batch of events of an account.
+   */
+  wakeAt?(state: T["state"]): number | undefined;
+  /**
+   * The events the passing of time causes on one account (`ctx.now` ≥ its `wakeAt`), decided like a market
+   * update that changed no price: journaled, applied and rendered to the outbox by the same path.
+   */
+  onClock?(state: T["state"], ctx: DecideContext<T["market"]>): T["event"][];
+  /**
    * Lets decided events change the shard's market view (book depth taken by fills), right after they were
    * applied so the next decision sees it. The view is not journaled: a failed commit does not undo this.
    */

@@ -29,8 +29,21 @@ export type ShardRequest<T extends CoreTypes = CoreTypes> =
   /** Drains the mailbox and closes the shard's database pool; later requests fail. */
   | { kind: "stop"; requestId: number };
 
+/**
+ * A shard to itself, never across the thread boundary: the clock passed the wake time (`ActorCore.wakeAt`) of
+ * some of its accounts. Queued in the mailbox like the requests above, so it is ordered with them, decided in
+ * a batch and journaled; answered (to the shard) with `marketApplied`.
+ */
+export interface ClockRequest {
+  kind: "clock";
+  requestId: number;
+}
+
+/** What a shard's mailbox holds: the main thread's requests and its own clock requests. */
+export type MailboxRequest<T extends CoreTypes = CoreTypes> = ShardRequest<T> | ClockRequest;
+
 /** The trace context a request carries (commands and queries of a sampled trace), or undefined. */
-export function traceparentOf(request: ShardRequest): string | undefined {
+export function traceparentOf(request: MailboxRequest): string | undefined {
   return request.kind === "command" || request.kind === "query" ? request.traceparent : undefined;
 }
 

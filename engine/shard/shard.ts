@@ -2,6 +2,12 @@
 // in arrival order (each command sees the events of the ones before it), journaled in one transaction, and
 // only then answered. A failed commit answers the whole batch with engine_error and evicts the accounts it
 // touched; they are reloaded from the journal before they are used again, so no uncommitted event survives.
+//
+// The clock: an account may need a decision although nobody writes to it (a GTD order whose expire_at came).
+// The shard keeps each such account's wake time (`core.wakeAt`, asked after every event applied to it) and one
+// timer on the earliest; when it fires, a `clock` request joins the mailbox and `core.onClock` decides the
+// accounts whose time came, through the same batch, journal and outbox as a price update. No account with a
+// wake time, no timer: nothing runs.
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { threadId } from "node:worker_threads";
@@ -12,7 +18,15 @@ import { isFenced } from "../store/leases.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./actor.js";
 import { BatchStatsCounter, type BatchStats } from "./batch-stats.js";
 import { idInPartition, mintIdInPartition, partitionOf, partitionsOfShard } from "./partition.js";
-import type { Address, ShardNotice, ShardRequest, ShardResponse, WireError } from "./protocol.js";
+import type {
+  Address,
+  ClockRequest,
+  MailboxRequest,
+  ShardNotice,
+  ShardRequest,
+  ShardResponse,
+  WireError,
+} from "./protocol.js";
 import { endSpan } from "../../kernel/tracing.js";
 import { endShardSpan, startCommitSpan, startDecideSpan } from "./tracing.js";
 
@@ -55,7 +69,7 @@ interface Entry<State> {
 }
 
 interface Item<T extends CoreTypes> {
-  request: ShardRequest<T>;
+  request: MailboxRequest<T>;
   resolve: (response: ShardResponse<T>) => void;
 }
 
@@ -91,6 +105,11 @@ function errorText(error: unknown): string {
 
 const STOPPED: WireError = { code: "engine_error", message: "shard stopped", fields: {} };
 
+/** After a clock request that failed (its commit), the next one waits this long (ms): no loop on a dead database. */
+const CLOCK_RETRY_MS = 1_000;
+/** setTimeout's longest delay (ms); a wake further away is waited for in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 const nextMacrotask = (): Promise<void> =>
   new Promise((resolve) => {
     setImmediate(resolve);
@@ -116,12 +135,24 @@ export class Shard<T extends CoreTypes> {
   private readonly nextId: () => string;
   /** One id minter per partition, made on first use: a decision's context then allocates no closure. */
   private readonly minters: (() => string)[] = [];
+  /** The raw wall clock (`now` is it, never decreasing). */
+  private readonly clock: () => number;
+  /** Accounts with a wake time (`core.wakeAt`, epoch ms); only those (accounts with a GTD order), never all. */
+  private readonly wakes = new Map<string, number>();
+  private clockTimer: NodeJS.Timeout | undefined;
+  /** When the clock timer fires (Infinity when none is set). */
+  private clockAt = Number.POSITIVE_INFINITY;
+  /** A clock request is in the mailbox: the timer is set again once it was answered. */
+  private clockQueued = false;
+  /** No clock request before this (epoch ms): spaces the retries after a failed one. */
+  private clockFloor = 0;
 
   constructor(private readonly options: ShardOptions<T>) {
     this.core = options.core;
     this.market = options.market;
     this.tallies = options.tally === true && options.core.tally !== undefined ? new Map() : undefined;
     const clock = options.now ?? Date.now;
+    this.clock = clock;
     // Never decreasing within the shard, whatever the wall clock does.
     let last = 0;
     this.now = () => (last = Math.max(last, clock()));
@@ -130,6 +161,10 @@ export class Shard<T extends CoreTypes> {
 
   /** Queues a request (synchronously, so arrival order is kept) and resolves with its response. */
   enqueue(request: ShardRequest<T>): Promise<ShardResponse<T>> {
+    return this.push(request);
+  }
+
+  private push(request: MailboxRequest<T>): Promise<ShardResponse<T>> {
     if (this.stopped) {
       return Promise.resolve(failed(request.requestId, STOPPED));
     }
@@ -176,6 +211,7 @@ export class Shard<T extends CoreTypes> {
     const stopItem = items[stopAt];
     if (stopItem !== undefined) {
       this.stopped = true;
+      clearTimeout(this.clockTimer);
       try {
         await this.options.close();
       } catch (error) {
@@ -261,7 +297,7 @@ export class Shard<T extends CoreTypes> {
   }
 
   /** Decides one message; `copy` when later messages of the batch may still mutate what the answer points to. */
-  private decideItem(request: ShardRequest<T>, pending: Pending, copy: boolean): ShardResponse<T> {
+  private decideItem(request: MailboxRequest<T>, pending: Pending, copy: boolean): ShardResponse<T> {
     const requestId = request.requestId;
     switch (request.kind) {
       case "start":
@@ -338,7 +374,110 @@ export class Shard<T extends CoreTypes> {
           faults,
         };
       }
+      case "clock":
+        return this.decideClock(request, pending);
     }
+  }
+
+  /** The accounts whose wake time came: `core.onClock` for each, applied like a market update's events. */
+  private decideClock(request: ClockRequest, pending: Pending): ShardResponse<T> {
+    const now = this.now();
+    const due: string[] = [];
+    for (const [accountId, at] of this.wakes) if (at <= now) due.push(accountId);
+    let events = 0;
+    let faults = 0;
+    for (const accountId of due) {
+      const entry = this.accounts.get(accountId);
+      if (entry === undefined || this.core.onClock === undefined) {
+        this.wakes.delete(accountId);
+        continue;
+      }
+      let produced: T["event"][];
+      let rows: string[];
+      try {
+        produced = this.core.onClock(entry.state, this.context(accountId));
+        rows = produced.map((event) => JSON.stringify(event));
+      } catch (error) {
+        faults++;
+        this.wakes.delete(accountId);
+        this.log("error", "onClock failed for an account", { accountId, err: errorText(error) });
+        continue;
+      }
+      this.applyEvents(accountId, entry, produced, rows, pending);
+      events += produced.length;
+      // Still due after its decision (the core had nothing to do): forgotten until its next event, never a loop.
+      if ((this.wakes.get(accountId) ?? Number.POSITIVE_INFINITY) <= now) this.wakes.delete(accountId);
+    }
+    return {
+      kind: "marketApplied",
+      requestId: request.requestId,
+      shard: this.options.shard,
+      accounts: due.length,
+      events,
+      faults,
+    };
+  }
+
+  /** Records the account's wake time after its state changed, and brings the timer forward if it is earlier. */
+  private noteWake(accountId: string, state: T["state"] | undefined): void {
+    if (this.core.wakeAt === undefined) return;
+    const at = state === undefined ? undefined : this.core.wakeAt(state);
+    if (at === undefined) {
+      if (this.wakes.size > 0) this.wakes.delete(accountId);
+      return;
+    }
+    this.noteWakeAt(accountId, at);
+  }
+
+  private noteWakeAt(accountId: string, at: number): void {
+    this.wakes.set(accountId, at);
+    if (at < this.clockAt) this.armClock(at);
+  }
+
+  /** The earliest wake time of the shard's accounts (a walk of the accounts that have one), if any. */
+  private earliestWake(): number | undefined {
+    let earliest: number | undefined;
+    for (const at of this.wakes.values()) if (earliest === undefined || at < earliest) earliest = at;
+    return earliest;
+  }
+
+  /** Sets the clock timer for `at` (not before `clockFloor`); none while a clock request is queued. */
+  private armClock(at: number): void {
+    if (this.stopped || this.clockQueued) return;
+    clearTimeout(this.clockTimer);
+    const fireAt = Math.max(at, this.clockFloor);
+    this.clockAt = fireAt;
+    this.clockTimer = setTimeout(
+      () => {
+        this.onClockTimer();
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, fireAt - this.clock())),
+    );
+    // The shard's thread lives as long as its pool; a pending wake must not hold a process open (tests).
+    this.clockTimer.unref();
+  }
+
+  private onClockTimer(): void {
+    this.clockTimer = undefined;
+    this.clockAt = Number.POSITIVE_INFINITY;
+    if (this.stopped) return;
+    const earliest = this.earliestWake();
+    if (earliest === undefined) return;
+    // A timer may fire a little early (or a long wait went in steps), and wake times may have moved on.
+    if (earliest > this.now()) {
+      this.armClock(earliest);
+      return;
+    }
+    this.clockQueued = true;
+    void this.push({ kind: "clock", requestId: 0 }).then((response) => {
+      this.clockQueued = false;
+      if (response.kind === "failed") {
+        this.clockFloor = this.clock() + CLOCK_RETRY_MS;
+        this.log("warn", "clock request failed; retrying", { err: response.error.message });
+      }
+      const next = this.earliestWake();
+      if (next !== undefined) this.armClock(next);
+    });
   }
 
   /** Applies decided events to the account at once (the next message sees them) and queues their rows. */
@@ -383,6 +522,7 @@ export class Shard<T extends CoreTypes> {
       entry.seq = seq;
       entry.outbox = outbox;
     }
+    this.noteWake(accountId, state);
   }
 
   /** Renders the outbox entries of an event just applied (right away: later events mutate the state). */
@@ -432,6 +572,7 @@ export class Shard<T extends CoreTypes> {
     if (this.rebuilt === undefined) {
       this.accounts.clear();
       this.stale.clear();
+      this.wakes.clear();
       const started = performance.now();
       const counts = await this.options.journal.readPartitions(
         partitionsOfShard(this.options.shard, this.options.shards, this.options.engine, this.options.engines),
@@ -440,6 +581,7 @@ export class Shard<T extends CoreTypes> {
         },
       );
       this.rebuilt = counts;
+      if (this.core.wakeAt !== undefined) for (const [id, entry] of this.accounts) this.noteWake(id, entry.state);
       this.log("info", "shard rebuilt from the journal", { ...counts, ms: Math.round(performance.now() - started) });
       return;
     }
@@ -450,6 +592,7 @@ export class Shard<T extends CoreTypes> {
       this.replay(event);
     });
     this.stale.clear();
+    for (const id of ids) this.noteWake(id, this.accounts.get(id)?.state);
   }
 
   private replay(stored: StoredEvent): void {
@@ -471,9 +614,13 @@ export class Shard<T extends CoreTypes> {
   }
 
   private evict(accountIds: Iterable<string>): void {
+    // An evicted account's wake time may be lost with its uncommitted state (an expiry decided, not journaled):
+    // a clock request a little later reloads it, and its reloaded state says when it is due again.
+    const retryAt = this.core.wakeAt === undefined ? undefined : this.clock() + CLOCK_RETRY_MS;
     for (const id of accountIds) {
       this.accounts.delete(id);
       this.stale.add(id);
+      if (retryAt !== undefined) this.noteWakeAt(id, retryAt);
     }
   }
 

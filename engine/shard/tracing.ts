@@ -15,7 +15,7 @@ import {
   tracingOn,
   type Span,
 } from "../../kernel/tracing.js";
-import { traceparentOf, type ShardRequest, type ShardResponse } from "./protocol.js";
+import { traceparentOf, type MailboxRequest, type ShardRequest, type ShardResponse } from "./protocol.js";
 
 /**
  * Starts the span of a message's stay in the shard and points the message's traceparent at it, so the
@@ -37,7 +37,7 @@ export function endShardSpan(span: Span, response: ShardResponse | undefined): v
 }
 
 /** The span of deciding one traced message; undefined when it is not traced. */
-export function startDecideSpan(request: ShardRequest): Span | undefined {
+export function startDecideSpan(request: MailboxRequest): Span | undefined {
   if (!tracingOn()) return undefined;
   const traceparent = traceparentOf(request);
   return traceparent === undefined
@@ -50,7 +50,7 @@ export function startDecideSpan(request: ShardRequest): Span | undefined {
  * other traced ones (one commit serves them all); undefined when no message of the batch is traced.
  */
 export function startCommitSpan(
-  items: readonly { request: ShardRequest }[],
+  items: readonly { request: MailboxRequest }[],
   events: number,
   accounts: number,
 ): Span | undefined {

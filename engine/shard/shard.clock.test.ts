@@ -1,0 +1,274 @@
+// The shard's clock (shard.ts, "The clock"): an account whose wake time (`core.wakeAt`) comes is decided by
+// `core.onClock` with no message for it, through the batch, journal and outbox like a price update. Driven on
+// a `Shard` directly, in this thread, with an alarm core and an in-memory journal.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import type { EventRow, NewAccountRow, OutboxRow, ReadCounts, StoredEvent } from "../store/journal.js";
+import type { ActorCore, CoreTypes } from "./actor.js";
+import type { ShardRequest } from "./protocol.js";
+import { Shard, type ShardJournal } from "./shard.js";
+
+interface AlarmState {
+  userId: string;
+  /** Alarm times (epoch ms) not rung yet. */
+  alarms: number[];
+  /** [alarm time, the decision's now] of every alarm rung. */
+  rang: [number, number][];
+}
+
+type AlarmEvent =
+  { type: "Opened"; userId: string } | { type: "AlarmSet"; at: number } | { type: "Rang"; at: number; now: number };
+
+interface AlarmTypes extends CoreTypes {
+  state: AlarmState;
+  command: { type: "open" } | { type: "set"; at: number };
+  event: AlarmEvent;
+  reply: { ok: boolean };
+  query: { type: "state" };
+  queryResult: AlarmState | null;
+  update: { tick: number };
+  market: { tick: number };
+}
+
+interface Counters {
+  wakeAt: number;
+  onClock: number;
+}
+
+/** `mute`: onClock decides nothing (a core that has nothing to do when woken). */
+function alarmCore(counters: Counters, mute = false): ActorCore<AlarmTypes> {
+  return {
+    decide(state, command) {
+      if (command.type === "open") return { events: [{ type: "Opened", userId: "u-1" }], reply: { ok: true } };
+      if (state === undefined) return { events: [], reply: { ok: false } };
+      return { events: [{ type: "AlarmSet", at: command.at }], reply: { ok: true } };
+    },
+    apply(state, event) {
+      if (event.type === "Opened") return { userId: event.userId, alarms: [], rang: [] };
+      if (state === undefined) throw new Error(`${event.type} before Opened`);
+      if (event.type === "AlarmSet") state.alarms.push(event.at);
+      else {
+        state.alarms = state.alarms.filter((at) => at !== event.at);
+        state.rang.push([event.at, event.now]);
+      }
+      return state;
+    },
+    query(state) {
+      return state === undefined ? null : structuredClone(state);
+    },
+    userId(state) {
+      return state.userId;
+    },
+    wakeAt(state) {
+      counters.wakeAt++;
+      return state.alarms.length === 0 ? undefined : Math.min(...state.alarms);
+    },
+    onClock(state, ctx) {
+      counters.onClock++;
+      if (mute) return [];
+      return state.alarms.filter((at) => at <= ctx.now).map((at) => ({ type: "Rang", at, now: ctx.now }));
+    },
+    outbox(_state, event) {
+      return event.type === "Rang" ? [{ type: "alarm.rang", at: event.now, data: JSON.stringify(event) }] : [];
+    },
+  };
+}
+
+/** A journal in memory; `failNext` appends are refused. */
+class MemoryJournal implements ShardJournal {
+  readonly events: EventRow[] = [];
+  readonly outbox: OutboxRow[] = [];
+  appends = 0;
+  failNext = 0;
+
+  append(
+    _accounts: readonly NewAccountRow[],
+    events: readonly EventRow[],
+    outbox: readonly OutboxRow[],
+  ): Promise<void> {
+    this.appends++;
+    if (this.failNext > 0) {
+      this.failNext--;
+      return Promise.reject(new Error("database down"));
+    }
+    this.events.push(...events);
+    this.outbox.push(...outbox);
+    return Promise.resolve();
+  }
+
+  readPartitions(_partitions: readonly number[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
+    return this.read(undefined, onEvent);
+  }
+
+  readAccounts(accountIds: readonly string[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
+    return this.read(new Set(accountIds), onEvent);
+  }
+
+  private read(only: Set<string> | undefined, onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
+    const accounts = new Set<string>();
+    let events = 0;
+    for (const row of this.events) {
+      if (only !== undefined && !only.has(row.accountId)) continue;
+      accounts.add(row.accountId);
+      events++;
+      onEvent({ accountId: row.accountId, seq: row.seq, event: JSON.parse(row.payload) as unknown });
+    }
+    return Promise.resolve({ accounts: accounts.size, events });
+  }
+
+  rang(): AlarmEvent[] {
+    return this.events.filter((row) => row.type === "Rang").map((row) => JSON.parse(row.payload) as AlarmEvent);
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await sleep(5);
+  }
+}
+
+/** A request without its id (the helper numbers them). */
+type Unnumbered<R> = R extends unknown ? Omit<R, "requestId"> : never;
+
+function startShard(journal: MemoryJournal, core: ActorCore<AlarmTypes>) {
+  const shard = new Shard<AlarmTypes>({
+    shard: 0,
+    shards: 1,
+    core,
+    journal,
+    maxBatch: 64,
+    close: () => Promise.resolve(),
+  });
+  let requestId = 1;
+  const send = (request: Unnumbered<ShardRequest<AlarmTypes>>) => shard.enqueue({ ...request, requestId: requestId++ });
+  const command = async (accountId: string, cmd: AlarmTypes["command"]) => {
+    const response = await send({ kind: "command", to: { accountId }, command: cmd });
+    expect(response.kind).toBe("commandReply");
+  };
+  const stop = () => send({ kind: "stop" });
+  return { shard, send, command, stop };
+}
+
+describe("the shard's clock", () => {
+  it("decides an account when its wake time comes, with no message for it: journaled, with its outbox entry", async () => {
+    const counters = { wakeAt: 0, onClock: 0 };
+    const journal = new MemoryJournal();
+    const { command, send, stop } = startShard(journal, alarmCore(counters));
+    await send({ kind: "start" });
+    const [a, b] = [randomUUID(), randomUUID()];
+    await command(a, { type: "open" });
+    await command(b, { type: "open" });
+    const now = Date.now();
+    // The later one first: the earlier alarm must bring the timer forward.
+    await command(a, { type: "set", at: now + 160 });
+    await command(b, { type: "set", at: now + 80 });
+
+    await until(() => journal.rang().length === 2);
+    const rang = journal.rang() as Extract<AlarmEvent, { type: "Rang" }>[];
+    // Each rang at or after its time (how soon after is the timer's business, not a test's on a busy machine);
+    // both in one clock batch when the machine was slow enough for both to be due, so compare without order.
+    expect(rang.map((event) => event.at).sort((x, y) => x - y)).toEqual([now + 80, now + 160]);
+    for (const event of rang) expect(event.now).toBeGreaterThanOrEqual(event.at);
+    expect(journal.outbox.map((row) => `${row.accountId} ${row.type}`).sort()).toEqual(
+      [`${b} alarm.rang`, `${a} alarm.rang`].sort(),
+    );
+    const state = await send({ kind: "query", to: { accountId: a }, query: { type: "state" } });
+    expect(state).toMatchObject({
+      kind: "queryResult",
+      result: { alarms: [], rang: [[now + 160, rang.find((event) => event.at === now + 160)?.now]] },
+    });
+    // Nothing left to wake: no further decision.
+    const calls = counters.onClock;
+    await sleep(100);
+    expect(counters.onClock).toBe(calls);
+    await stop();
+  });
+
+  it("runs no clock while no account has a wake time", async () => {
+    const counters = { wakeAt: 0, onClock: 0 };
+    const journal = new MemoryJournal();
+    const { command, send, stop } = startShard(journal, alarmCore(counters));
+    await send({ kind: "start" });
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    for (const id of ids) await command(id, { type: "open" });
+    const appends = journal.appends;
+    await sleep(150);
+    expect(counters.onClock).toBe(0);
+    expect(journal.appends).toBe(appends);
+    // One question per account that got events, nothing more.
+    expect(counters.wakeAt).toBe(ids.length);
+    await stop();
+  });
+
+  it("forgets an account the core had nothing to do for, until its next event (no busy loop)", async () => {
+    const counters = { wakeAt: 0, onClock: 0 };
+    const journal = new MemoryJournal();
+    const { command, send, stop } = startShard(journal, alarmCore(counters, true));
+    await send({ kind: "start" });
+    const a = randomUUID();
+    await command(a, { type: "open" });
+    await command(a, { type: "set", at: Date.now() + 20 });
+    await until(() => counters.onClock === 1);
+    await sleep(150);
+    expect(counters.onClock).toBe(1);
+    // Its next event asks again: still due, so woken again once.
+    await command(a, { type: "set", at: Date.now() + 10_000 });
+    await until(() => counters.onClock === 2);
+    await sleep(100);
+    expect(counters.onClock).toBe(2);
+    await stop();
+  });
+
+  it("retries a clock decision whose commit failed, a second later, and journals it once", async () => {
+    const counters = { wakeAt: 0, onClock: 0 };
+    const journal = new MemoryJournal();
+    const { command, send, stop } = startShard(journal, alarmCore(counters));
+    await send({ kind: "start" });
+    const a = randomUUID();
+    await command(a, { type: "open" });
+    const at = Date.now() + 30;
+    await command(a, { type: "set", at });
+    journal.failNext = 1;
+    await until(() => counters.onClock === 1);
+    expect(journal.rang()).toEqual([]);
+    await until(() => journal.rang().length === 1);
+    const [event] = journal.rang() as Extract<AlarmEvent, { type: "Rang" }>[];
+    expect(event?.now).toBeGreaterThanOrEqual(at + 900);
+    expect(counters.onClock).toBe(2);
+    await sleep(100);
+    expect(journal.rang()).toHaveLength(1);
+    await stop();
+  });
+
+  it("wakes, after a rebuild, an account whose time passed while no shard held it", async () => {
+    const journal = new MemoryJournal();
+    const first = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }));
+    await first.send({ kind: "start" });
+    const a = randomUUID();
+    await first.command(a, { type: "open" });
+    const at = Date.now() + 60_000;
+    await first.command(a, { type: "set", at });
+    await first.stop();
+    expect(journal.rang()).toEqual([]);
+
+    // Restarted once the alarm's time passed (a clock 61 s ahead).
+    const counters = { wakeAt: 0, onClock: 0 };
+    const shard = new Shard<AlarmTypes>({
+      shard: 0,
+      shards: 1,
+      core: alarmCore(counters),
+      journal,
+      maxBatch: 64,
+      close: () => Promise.resolve(),
+      now: () => Date.now() + 61_000,
+    });
+    await shard.enqueue({ kind: "start", requestId: 1 });
+    await until(() => journal.rang().length === 1);
+    expect(journal.rang()[0]).toMatchObject({ type: "Rang", at });
+    await shard.enqueue({ kind: "stop", requestId: 2 });
+  });
+});
