@@ -20,7 +20,7 @@ import { loadStoredCalendar, storeCalendar } from "./store/calendar.js";
 import { CATALOGUE } from "./market/catalogue.js";
 import { LivePrices, type TickQuote } from "./market/prices.js";
 import { PriceSimulator } from "./market/simulator.js";
-import { nextFundingAt } from "./risk/funding.js";
+import { startFundingClock } from "./funding-clock.js";
 import { createEngineServer } from "./server.js";
 import { partitionsOfEngine } from "./shard/partition.js";
 import { startShards } from "./shard/runtime.js";
@@ -163,36 +163,21 @@ export async function startEngine(
     }, settings.SIMULATOR_INTERVAL_MS);
   }
 
-  // Funding: a tick through every shard like a price update, at fixed UTC times (multiples of the interval);
-  // a slow tick never piles up behind itself.
+  // Funding: a tick through every shard like a price update, at fixed UTC times (multiples of the interval),
+  // once per boundary and never before it (engine/funding-clock.ts).
   const rates = { cryptoPpm: settings.FUNDING_RATE_CRYPTO_PPM, rolloverPpm: settings.FUNDING_ROLLOVER_PPM };
-  let funding = false;
-  let fundingTimer: NodeJS.Timeout | undefined;
-  let fundingStopped = false;
-  const scheduleFunding = (): void => {
-    if (fundingStopped) return;
-    const at = nextFundingAt(now(), settings.FUNDING_INTERVAL_MS);
-    fundingTimer = setTimeout(
-      () => {
-        scheduleFunding();
-        if (funding) return;
-        funding = true;
-        runtime
-          .market({ prices: [], funding: rates })
-          .catch((error: unknown) => {
-            log.warn({ err: error }, "funding tick failed");
-          })
-          .finally(() => {
-            funding = false;
-          });
-      },
-      Math.max(0, at - now()),
-    );
-  };
-  scheduleFunding();
+  const fundingClock = startFundingClock({
+    intervalMs: settings.FUNDING_INTERVAL_MS,
+    now,
+    tick: async () => {
+      await runtime.market({ prices: [], funding: rates });
+    },
+    onError: (error) => {
+      log.warn({ err: error }, "funding tick failed");
+    },
+  });
   const stopFunding = (): void => {
-    fundingStopped = true;
-    clearTimeout(fundingTimer);
+    fundingClock.stop();
   };
 
   const webhooks = new WebhookStore(db.pool);

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { startFundingClock } from "./funding-clock.js";
+
+const HOUR = 3_600_000;
+const EIGHT_HOURS = 8 * HOUR;
+const T0 = Date.parse("2026-11-25T07:59:00.000Z");
+const AT_8 = Date.parse("2026-11-25T08:00:00.000Z");
+const AT_16 = Date.parse("2026-11-25T16:00:00.000Z");
+
+/** A wall clock and one pending timer, both driven by the test. */
+function harness(start: number) {
+  let now = start;
+  let pending: { run: () => void; ms: number } | undefined;
+  const ticks: { boundary: number; at: number }[] = [];
+  const resolvers: (() => void)[] = [];
+  const clock = startFundingClock({
+    intervalMs: EIGHT_HOURS,
+    now: () => now,
+    tick: (boundary) => {
+      ticks.push({ boundary, at: now });
+      return new Promise<void>((resolve) => resolvers.push(resolve));
+    },
+    onError: () => undefined,
+    setTimer: (run, ms) => {
+      pending = { run, ms };
+      return pending;
+    },
+    clearTimer: () => {
+      pending = undefined;
+    },
+  });
+  return {
+    clock,
+    ticks,
+    /** Sets the wall clock and fires the pending timer. */
+    fireAt(at: number) {
+      now = at;
+      const timer = pending;
+      pending = undefined;
+      timer?.run();
+    },
+    get delay() {
+      return pending?.ms;
+    },
+    finishTicks: async () => {
+      for (const resolve of resolvers.splice(0)) resolve();
+      await Promise.resolve();
+      await Promise.resolve();
+    },
+  };
+}
+
+describe("the funding clock", () => {
+  it("waits for the next multiple of the interval", () => {
+    const h = harness(T0);
+    expect(h.clock.nextAt).toBe(AT_8);
+    expect(h.delay).toBe(60_000);
+  });
+
+  it("ticks once at the boundary even when its timer fires a millisecond early", async () => {
+    const h = harness(T0);
+    h.fireAt(AT_8 - 1);
+    // Woken early: no tick yet, a timer for the last millisecond, the same boundary.
+    expect(h.ticks).toEqual([]);
+    expect(h.delay).toBe(1);
+    expect(h.clock.nextAt).toBe(AT_8);
+    h.fireAt(AT_8);
+    expect(h.ticks).toEqual([{ boundary: AT_8, at: AT_8 }]);
+    // Then the next boundary, not the same one again.
+    expect(h.clock.nextAt).toBe(AT_16);
+    expect(h.delay).toBe(EIGHT_HOURS);
+    await h.finishTicks();
+    h.fireAt(AT_16 + 3);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16]);
+  });
+
+  it("runs one tick, not one per boundary, after sleeping through several", () => {
+    const h = harness(T0);
+    h.fireAt(AT_16 + HOUR);
+    expect(h.ticks).toEqual([{ boundary: AT_8, at: AT_16 + HOUR }]);
+    expect(h.clock.nextAt).toBe(Date.parse("2026-11-26T00:00:00.000Z"));
+  });
+
+  it("skips a boundary that comes while the previous tick still runs", async () => {
+    const h = harness(T0);
+    h.fireAt(AT_8);
+    h.fireAt(AT_16);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8]);
+    await h.finishTicks();
+    h.fireAt(Date.parse("2026-11-26T00:00:00.000Z"));
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, Date.parse("2026-11-26T00:00:00.000Z")]);
+  });
+
+  it("stops: no timer, no tick", () => {
+    const h = harness(T0);
+    h.clock.stop();
+    expect(h.delay).toBeUndefined();
+    h.fireAt(AT_8);
+    expect(h.ticks).toEqual([]);
+  });
+});
