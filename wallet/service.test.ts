@@ -25,13 +25,14 @@ const ROW: KeyRow = {
 };
 
 describe("validate", () => {
-  function setup() {
+  function setup(expiresAt: Date | null = null, nowMs = Date.parse("2026-11-25T12:05:00.000Z")) {
     const material = generateKeyMaterial();
     const row: KeyRow = {
       ...ROW,
       keyHash: material.keyHash,
       secretHash: material.secretHash,
       ipWhitelist: ["10.0.0.0/8"],
+      expiresAt,
     };
     const index = new KeyIndex({ load: () => Promise.resolve(undefined), now: () => 0 });
     index.put(row.keyHash, row);
@@ -46,7 +47,7 @@ describe("validate", () => {
       } as unknown as RevocationBus,
       sealer: new Sealer(masterKeyFromBase64(Buffer.alloc(32, 7).toString("base64"))),
       log: createLogger("wallet", "silent"),
-      now: () => Date.parse("2026-11-25T12:05:00.000Z"),
+      now: () => nowMs,
     });
     const input = { key: material.key, secret: material.secret, ip: "10.1.2.3", permission: "READ_ONLY" };
     const revoke = (): void => {
@@ -83,6 +84,17 @@ describe("validate", () => {
     expect(service.validateNow(input)).toMatchObject({ valid: true });
     revoke();
     expect(service.validateNow(input)).toEqual({ valid: false, code: "unauthorized" });
+  });
+
+  it("refuses a key from the very millisecond of its expiresAt, and accepts it one millisecond before", () => {
+    const expiresAt = new Date("2026-11-25T12:05:00.000Z");
+    const at = (ms: number) => setup(expiresAt, expiresAt.getTime() + ms);
+    const before = at(-1);
+    expect(before.service.validateNow(before.input)).toMatchObject({ valid: true, expiresAtMs: expiresAt.getTime() });
+    const exactly = at(0);
+    expect(exactly.service.validateNow(exactly.input)).toEqual({ valid: false, code: "unauthorized" });
+    const after = at(1);
+    expect(after.service.validateNow(after.input)).toEqual({ valid: false, code: "unauthorized" });
   });
 
   it("when the key or the secret is malformed then the answer is unauthorized", () => {
