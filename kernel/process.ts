@@ -1,5 +1,6 @@
 // The entry point every service shares: parse settings (a bad one stops the process with exit code 1 and a
-// message naming it), start, and stop gracefully on SIGINT/SIGTERM (exit 0 once drained, 1 if stopping failed).
+// message naming it), start, and stop gracefully on SIGINT/SIGTERM (exit 0 once drained, 1 if stopping failed);
+// under the `npm start` supervisor, on its stop message instead (see `isSupervised`).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "./config.js";
@@ -14,6 +15,21 @@ export interface Stoppable {
 export function isEntryPoint(moduleUrl: string): boolean {
   const entry = process.argv[1];
   return entry !== undefined && path.resolve(entry) === fileURLToPath(moduleUrl);
+}
+
+/** Set by the supervisor (scripts/start.ts) in its children's environment, next to an IPC channel. */
+export const SUPERVISED_ENV = "FTS_SUPERVISED";
+
+/** The message the supervisor sends a child to stop it gracefully. */
+export const STOP_MESSAGE = { type: "stop" } as const;
+
+function isStopMessage(message: unknown): boolean {
+  return typeof message === "object" && message !== null && (message as { type?: unknown }).type === "stop";
+}
+
+/** Started by the supervisor: an IPC channel to it and its marker in the environment. */
+function isSupervised(): boolean {
+  return process.env[SUPERVISED_ENV] === "1" && typeof process.send === "function";
 }
 
 export function runService<S extends { LOG_LEVEL: string }>(
@@ -55,8 +71,26 @@ export function runService<S extends { LOG_LEVEL: string }>(
             },
           );
       };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
+      if (isSupervised()) {
+        // Under `npm start` stopping is the supervisor's call: it stops the gateway first (draining requests),
+        // then the services behind it. A signal to the whole group (Ctrl-C in a terminal, systemd's
+        // control-group kill) would otherwise stop the engine while the gateway still drains. So the child
+        // stops when the supervisor says so, or when the supervisor is gone (its channel closes).
+        process.on("message", (message: unknown) => {
+          if (isStopMessage(message)) stop("SIGTERM");
+        });
+        process.once("disconnect", () => {
+          stop("SIGTERM");
+        });
+        const leave = (signal: NodeJS.Signals): void => {
+          log.info({ signal }, `${name}: ${signal} left to the supervisor`);
+        };
+        process.on("SIGINT", leave);
+        process.on("SIGTERM", leave);
+      } else {
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      }
     },
     (error: unknown) => {
       process.stderr.write(

@@ -1,10 +1,13 @@
 // `npm start`: runs wallet, engine and gateway as child processes on the embedded defaults. Without
 // DATABASE_URL this supervisor hosts the embedded PGlite database and hands its URL to the children.
-// SIGINT/SIGTERM stop the gateway first (draining requests), then the services, then the database.
+// SIGINT/SIGTERM stop the gateway first (draining requests), then the services, then the database. The
+// children leave signals to this process (a Ctrl-C reaches the whole group at once): each stops when told to
+// over its IPC channel, or when this process is gone.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../kernel/db.js";
+import { STOP_MESSAGE, SUPERVISED_ENV } from "../kernel/process.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SERVICES = ["wallet", "engine", "gateway"] as const;
@@ -39,7 +42,10 @@ async function main(): Promise<void> {
           clearTimeout(timer);
           resolve();
         });
-        child.kill("SIGTERM");
+        // The child ignores signals while supervised (kernel/process.ts): it stops on this message, or when
+        // this channel closes.
+        if (child.connected) child.send(STOP_MESSAGE);
+        else child.kill("SIGTERM");
       });
     }
     await embedded?.stop();
@@ -49,8 +55,8 @@ async function main(): Promise<void> {
 
   for (const name of SERVICES) {
     const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, name, "main.ts")], {
-      env,
-      stdio: "inherit",
+      env: { ...env, [SUPERVISED_ENV]: "1" },
+      stdio: ["inherit", "inherit", "inherit", "ipc"],
     });
     children.set(name, child);
     child.once("exit", (code, signal) => {

@@ -79,6 +79,73 @@ describe("npm start", () => {
     }
   });
 
+  // Ctrl-C in a terminal sends SIGINT to the whole process group at once; the supervisor must still stop the
+  // gateway first. A request held by the rate limiter (1 per 3 s, held up to 2.9 s) is in flight at the signal.
+  it("drains a request in flight when SIGINT reaches the whole group (Ctrl-C)", { timeout: 90_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "fts-start-"));
+    const ports = {
+      HTTP_PORT: await freePort(),
+      WALLET_HTTP_PORT: await freePort(),
+      ENGINE_GRPC_PORT: await freePort(),
+      WALLET_GRPC_PORT: await freePort(),
+      ENGINE_METRICS_PORT: await freePort(),
+      WALLET_METRICS_PORT: await freePort(),
+    };
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_MAX: "1",
+      RATE_LIMIT_WINDOW_MS: "3000",
+      RATE_LIMIT_MAX_DELAY_MS: "2900",
+    };
+    for (const [name, value] of Object.entries(ports)) env[name] = String(value);
+    // Its own process group, as a shell gives a foreground job, so the test can signal the group.
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+      cwd: ROOT,
+      env,
+      stdio: "pipe",
+      detached: true,
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    let exitCode: number | null | undefined;
+    const exited = new Promise<number | null>((resolve) =>
+      child.once("exit", (code) => {
+        exitCode = code;
+        resolve(code);
+      }),
+    );
+    const pid = child.pid;
+    if (pid === undefined) throw new Error("npm start did not start");
+    try {
+      const v1Base = `http://127.0.0.1:${ports.HTTP_PORT}`;
+      const api = `http://127.0.0.1:${ports.WALLET_HTTP_PORT}`;
+      await until(
+        async () => (await fetch(`${v1Base}/readyz`)).ok && (await fetch(`${api}/readyz`)).ok,
+        60_000,
+        () => (exitCode === undefined ? undefined : `npm start exited with ${String(exitCode)} before ready`),
+        () => output,
+      );
+      const key = await newKey(api, "ctrl-c");
+      expect((await v1(v1Base, "/v1/tickers", key)).status).toBe(200);
+      // The next request, half a second later, waits ~2.5 s for the window (at most 2.9 s may be waited; any
+      // sooner would be a 429): in flight when the group gets SIGINT.
+      await new Promise((r) => setTimeout(r, 500));
+      const held = v1(v1Base, "/v1/tickers", key);
+      await new Promise((r) => setTimeout(r, 400));
+      process.kill(-pid, "SIGINT");
+      const answer = await held;
+      expect(answer.status, output).toBe(200);
+      expect((answer.body.data as unknown[]).length).toBeGreaterThanOrEqual(20);
+      expect(await exited, output).toBe(0);
+    } finally {
+      if (exitCode === undefined) process.kill(-pid, "SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     ["gateway/main.ts", { HTTP_PORT: "eighty" }, "HTTP_PORT"],
     ["gateway/main.ts", { TRUSTED_PROXIES: "10.0.0.0/99" }, "TRUSTED_PROXIES"],
