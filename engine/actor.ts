@@ -33,8 +33,8 @@ export type AccountQuery =
   | { type: "summary" }
   | { type: "positions" }
   | { type: "orders" }
-  | { type: "history"; from: string; to: string; limit: number }
-  | { type: "trades"; from: string; to: string; limit: number }
+  | { type: "history"; from: string; to: string; limit: number; after_id: string }
+  | { type: "trades"; from: string; to: string; limit: number; after_id: string }
   | { type: "funding" }
   | { type: "breaches" }
   | { type: "violations" }
@@ -103,6 +103,7 @@ function answerQuery(state: AccountState, query: AccountQuery, market: MarketVie
         ...(query.from === "" ? {} : { from: query.from }),
         ...(query.to === "" ? {} : { to: query.to }),
         ...(query.limit === 0 ? {} : { limit: query.limit }),
+        ...(query.after_id === "" ? {} : { after_id: query.after_id }),
       });
       if (!parsed.ok) throw ServiceError.invalid(parsed.issues);
       return query.type === "history"

@@ -206,6 +206,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
       from: r.from,
       to: r.to,
       limit: r.limit,
+      after_id: r.after_id,
     });
     return { data: result.data.map((row) => message(row)), has_more: result.has_more };
   };

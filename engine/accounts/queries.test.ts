@@ -155,12 +155,16 @@ describe("working orders", () => {
 
 describe("list queries", () => {
   it.each<[Record<string, unknown>, ListQuery]>([
-    [{}, { from: null, to: null, limit: LIST_LIMIT_DEFAULT }],
-    [{ limit: "10" }, { from: null, to: null, limit: 10 }],
-    [{ limit: 5000 }, { from: null, to: null, limit: 1000 }],
+    [{}, { from: null, to: null, limit: LIST_LIMIT_DEFAULT, after_id: null }],
+    [{ limit: "10" }, { from: null, to: null, limit: 10, after_id: null }],
+    [{ limit: 5000 }, { from: null, to: null, limit: 1000, after_id: null }],
     [
       { from: "2026-11-25T00:00:00Z", to: "2026-11-25T01:00:00.000+01:00" },
-      { from: iso("2026-11-25T00:00:00Z"), to: iso("2026-11-25T00:00:00Z"), limit: 100 },
+      { from: iso("2026-11-25T00:00:00Z"), to: iso("2026-11-25T00:00:00Z"), limit: 100, after_id: null },
+    ],
+    [
+      { from: "2026-11-25T12:00:00.000Z", after_id: "0A0A0A0A-0000-4000-8000-00000000000F" },
+      { from: iso("2026-11-25T12:00:00.000Z"), to: null, limit: 100, after_id: "0a0a0a0a-0000-4000-8000-00000000000f" },
     ],
   ])("read %j", (input, query) => {
     expect(parseListQuery(input)).toEqual({ ok: true, query });
@@ -173,6 +177,10 @@ describe("list queries", () => {
     [{ from: "yesterday" }, ["from"]],
     [{ to: "2026-11-25" }, ["to"]],
     [{ from: "2026-11-26T00:00:00Z", to: "2026-11-25T00:00:00Z" }, ["from"]],
+    [{ after_id: "0a0a0a0a-0000-4000-8000-00000000000f" }, ["after_id"]],
+    [{ after_id: "0a0a0a0a-0000-4000-8000-00000000000f", to: "2026-11-25T00:00:00Z" }, ["after_id"]],
+    [{ from: "2026-11-25T00:00:00Z", after_id: "fill-1" }, ["after_id"]],
+    [{ from: "2026-11-25T00:00:00Z", after_id: "" }, ["after_id"]],
   ])("refuse %j", (input, paths) => {
     const result = parseListQuery(input);
     expect(result.ok ? [] : result.issues.map((issue) => issue.path)).toEqual(paths);
@@ -274,5 +282,131 @@ describe("trades and position history", () => {
     expect(row.r_multiple).toBeCloseTo(0, 4);
     expect(Math.round(((row.realized_pnl - row.fees) / oneR) * 10_000)).toBeLessThan(0);
     expect(positionHistory(h.account, h.market, { ...all, from: iso("2026-11-25T12:01:00.001Z") }).data).toEqual([]);
+  });
+});
+
+/**
+ * The loop docs/openapi.yaml gives clients: ask with `limit`; while `has_more`, ask again with `from` = the last
+ * row's time and `after_id` = its id. Returns every row collected, in order.
+ */
+function drain<T>(
+  list: (query: ListQuery) => { data: T[]; has_more: boolean },
+  cursorOf: (row: T) => { from: string; after_id: string },
+  limit: number,
+): T[] {
+  const rows: T[] = [];
+  let input: Record<string, unknown> = { limit };
+  for (let round = 0; round < 50; round++) {
+    const parsed = parseListQuery(input);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    const page = list(parsed.query);
+    rows.push(...page.data);
+    const last = page.data.at(-1);
+    if (!page.has_more) return rows;
+    if (last === undefined) throw new Error("has_more with an empty page");
+    input = { limit, ...cursorOf(last) };
+  }
+  throw new Error("the loop did not end");
+}
+
+describe("paging past rows that share a time (after_id)", () => {
+  /** Fills at 12:00 (two levels), three at 12:01 from one price update (ids running backwards), one at 12:02. */
+  function ties(): Harness {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "100000", { depth: 10 });
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.002" });
+    h.now += 60_000;
+    let id = 0xfff;
+    h.nextId = () => `00000000-0000-4000-8000-${(id--).toString(16).padStart(12, "0")}`;
+    for (const limit of ["99000", "99000", "99000"]) {
+      h.placed({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.001", limit_price: limit });
+    }
+    h.price("BTC-USD", "99000", { depth: 10 });
+    h.now += 60_000;
+    h.placed({ symbol: "BTC-USD", side: "SELL", kind: "MARKET", quantity: "0.001" });
+    return h;
+  }
+  const fillCursor = (f: { executed_at: string; fill_id: string }) => ({ from: f.executed_at, after_id: f.fill_id });
+
+  it("has three fills at one time, stored out of id order", () => {
+    const h = ties();
+    const minute = iso("2026-11-25T12:01:00.000Z");
+    const stored = h.account.fills.filter((f) => f.executed_at === minute).map((f) => f.fill_id);
+    expect(stored).toHaveLength(3);
+    expect(stored).toEqual([...stored].sort().reverse());
+  });
+
+  it.each([1, 2, 3])("reaches every fill exactly once, in order, with limit %i", (limit) => {
+    const h = ties();
+    const everything = trades(h.account, h.market, all).data;
+    expect(everything).toHaveLength(6);
+    const drained = drain((q) => trades(h.account, h.market, q), fillCursor, limit);
+    expect(drained.map((f) => f.fill_id)).toEqual(everything.map((f) => f.fill_id));
+  });
+
+  it("starts strictly after (from, after_id): higher ids at that time, then every later time", () => {
+    const h = ties();
+    const everything = trades(h.account, h.market, all).data;
+    const at = everything[2];
+    if (at === undefined) throw new Error("no fill");
+    expect(at.executed_at).toBe("2026-11-25T12:01:00.000Z");
+    const after = trades(h.account, h.market, {
+      from: iso(at.executed_at),
+      to: null,
+      limit: 100,
+      after_id: at.fill_id,
+    });
+    expect(after).toEqual({ data: everything.slice(3), has_more: false });
+    const one = trades(h.account, h.market, { from: iso(at.executed_at), to: null, limit: 1, after_id: at.fill_id });
+    expect(one).toEqual({ data: everything.slice(3, 4), has_more: true });
+    // A cursor between stored ids (an id no row has) is a position in (time, id) order all the same.
+    const between = trades(h.account, h.market, {
+      from: iso(at.executed_at),
+      to: null,
+      limit: 100,
+      after_id: "00000000-0000-4000-8000-000000000000",
+    });
+    expect(between.data).toEqual(everything.slice(2));
+    // The cursor and `to` together: only the rows of the cursor's time.
+    const bounded = trades(h.account, h.market, {
+      from: iso(at.executed_at),
+      to: iso(at.executed_at),
+      limit: 100,
+      after_id: at.fill_id,
+    });
+    expect(bounded).toEqual({ data: everything.slice(3, 5), has_more: false });
+  });
+
+  it("pages closed positions that closed at one time by position_id", () => {
+    const h = new Harness().open(PLAN.c10k);
+    const legs = [
+      ["BTC-USD", "100000", "0.001"],
+      ["ETH-USD", "2500", "0.01"],
+      ["SOL-USD", "100", "0.1"],
+    ] as const;
+    for (const [symbol, mark, quantity] of legs) {
+      h.quote(symbol, mark, { depth: 10 });
+      h.placed({ symbol, side: "BUY", kind: "MARKET", quantity });
+    }
+    h.now += 60_000;
+    // Closed in the reverse of the order they opened in: the history holds them out of id order.
+    for (const [symbol] of [...legs].reverse()) h.close({ symbol });
+    const everything = positionHistory(h.account, h.market, all).data;
+    expect(everything).toHaveLength(3);
+    expect(new Set(everything.map((p) => p.closed_at)).size).toBe(1);
+    const ids = everything.map((p) => p.position_id);
+    expect(ids).toEqual([...ids].sort());
+    expect(h.account.closed_positions.map((p) => p.position_id)).toEqual([...ids].reverse());
+    for (const limit of [1, 2]) {
+      const drained = drain(
+        (q) => positionHistory(h.account, h.market, q),
+        (p) => ({ from: p.closed_at, after_id: p.position_id }),
+        limit,
+      );
+      expect(
+        drained.map((p) => p.position_id),
+        `limit ${limit}`,
+      ).toEqual(ids);
+    }
   });
 });

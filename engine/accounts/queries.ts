@@ -143,22 +143,34 @@ export function orderById(state: AccountState, market: MarketView, orderId: stri
 export const LIST_LIMIT_DEFAULT = 100;
 export const LIST_LIMIT_MAX = 1000;
 
-/** Bounds of a list: inclusive epoch-ms instants and a page size. */
+/**
+ * Bounds of a list: inclusive epoch-ms instants and a page size. `after_id` is the keyset cursor: with it, the
+ * list starts strictly after the row (`from`, `after_id`) in (time, id) order, so rows at `from` with an id up
+ * to `after_id` are left out and rows at later times all count.
+ */
 export interface ListQuery {
   from: number | null;
   to: number | null;
   limit: number;
+  after_id?: string | null;
 }
 
 export interface ListQueryInput {
   from?: string | null;
   to?: string | null;
   limit?: string | number | null;
+  after_id?: string | null;
 }
 
 export type ListQueryResult = { ok: true; query: ListQuery } | { ok: false; issues: Issue[] };
 
-/** Validates `from`, `to` (ISO 8601, inclusive) and `limit` (default 100, clamped to 1000). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Validates `from`, `to` (ISO 8601, inclusive), `limit` (default 100, clamped to 1000) and `after_id` (the last
+ * row's id, a UUID, only together with `from`: the last row's time). Ids are compared in lower case, as the
+ * engine mints them.
+ */
 export function parseListQuery(input: ListQueryInput): ListQueryResult {
   const issues: Issue[] = [];
   const instant = (path: "from" | "to", value: string | null | undefined): number | null => {
@@ -177,7 +189,14 @@ export function parseListQuery(input: ListQueryInput): ListQueryResult {
       issues.push({ path: "limit", message: "must be a whole number ≥ 1" });
     else limit = Math.min(value, LIST_LIMIT_MAX);
   }
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, query: { from, to, limit } };
+  let afterId: string | null = null;
+  if (input.after_id !== null && input.after_id !== undefined) {
+    if (!UUID.test(input.after_id)) issues.push({ path: "after_id", message: "must be the last row's id (a UUID)" });
+    else if (input.from === null || input.from === undefined)
+      issues.push({ path: "after_id", message: "needs from: the last row's time" });
+    else afterId = input.after_id.toLowerCase();
+  }
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, query: { from, to, limit, after_id: afterId } };
 }
 
 export interface Page<T> {
@@ -186,8 +205,9 @@ export interface Page<T> {
 }
 
 /**
- * The first `limit` items in (time, id) order within [from, to]. `items` is in non-decreasing time order
- * (the shell's clock never runs backwards); ties are ordered by id here.
+ * The first `limit` items in (time, id) order within [from, to], after the cursor (`from`, `after_id`) when
+ * there is one. `items` is in non-decreasing time order (the shell's clock never runs backwards); ties are
+ * ordered by id here, and the cursor compares ids the same way.
  */
 function page<T>(
   items: readonly T[],
@@ -206,6 +226,7 @@ function page<T>(
       else high = mid;
     }
   }
+  const afterId = query.from === null ? null : (query.after_id ?? null);
   const picked: T[] = [];
   let boundary: number | undefined;
   for (let i = low; i < items.length; i++) {
@@ -214,6 +235,8 @@ function page<T>(
     const time = timeOf(item);
     if (query.to !== null && time > query.to) break;
     if (boundary !== undefined && time > boundary) break;
+    // At the cursor's time, only ids after it (the rows there are not in id order in `items`).
+    if (afterId !== null && time === query.from && idOf(item) <= afterId) continue;
     picked.push(item);
     if (picked.length === query.limit + 1) boundary = time;
   }

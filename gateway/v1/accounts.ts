@@ -107,9 +107,19 @@ function range(req: Request, res: Response) {
   if (issues.length > 0 || !shape.success) throw ServiceError.invalid(issues);
   const query = shape.data;
   if (query.from !== undefined && query.to !== undefined && parseIsoDateTime(query.from) > parseIsoDateTime(query.to)) {
-    throw ServiceError.invalid([{ path: "from", message: "must not be after to" }]);
+    issues.push({ path: "from", message: "must not be after to" });
   }
-  return { ...ref, from: query.from ?? "", to: query.to ?? "", limit: query.limit ?? 0 };
+  if (query.after_id !== undefined && query.from === undefined) {
+    issues.push({ path: "after_id", message: "needs from: the last row's time" });
+  }
+  if (issues.length > 0) throw ServiceError.invalid(issues);
+  return {
+    ...ref,
+    from: query.from ?? "",
+    to: query.to ?? "",
+    limit: query.limit ?? 0,
+    after_id: query.after_id?.toLowerCase() ?? "",
+  };
 }
 
 export function listPositionHistory(clients: Clients): RequestHandler {

@@ -96,6 +96,8 @@ export const ListQuery = z.strictObject({
       // Clamped here, not only by the engine: the gRPC field is an int32, and 4294967297 would arrive as 1.
       .transform((n) => Math.min(n, 1000)),
   ),
+  // The keyset cursor: the last row's fill_id or position_id, with `from` set to that row's time.
+  after_id: optional(uuid),
 });
 
 const wholeNumber = (min: number, max: number) =>

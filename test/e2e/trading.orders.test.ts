@@ -828,6 +828,69 @@ describe("orders end to end", () => {
       }
     });
 
+    it("pages past fills that share one time with from and after_id, each fill exactly once", async () => {
+      await market.push({ "BTC-USD": 50_000 });
+      const account = await openAccount();
+      const orderIds: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const placed = await place(account, {
+          symbol: "BTC-USD",
+          side: "BUY",
+          kind: "LIMIT",
+          limit_price: 49_000,
+          quantity: "0.001",
+        });
+        expect(orderOf(placed).status).toBe("NEW");
+        orderIds.push(idOf(placed));
+      }
+      await market.push({ "BTC-USD": 49_000 }); // one price update fills all three
+      const all = await get(`/v1/account/${account}/trades`);
+      expect(all.body.has_more).toBe(false);
+      const fills = dataOf(all);
+      expect(fills.map((f) => f.order_id).sort()).toEqual([...orderIds].sort());
+      expect(new Set(fills.map((f) => f.executed_at)).size).toBe(1);
+      const ids = fills.map((f) => String(f.fill_id));
+      expect(ids).toEqual([...ids].sort());
+      // `from` alone cannot get past them: the same first fill again, with has_more.
+      const stuck = await get(`/v1/account/${account}/trades?limit=1&from=${String(fills[0]?.executed_at)}`);
+      expect(stuck.body).toEqual({ data: fills.slice(0, 1), has_more: true });
+
+      // The loop docs/openapi.yaml gives: while has_more, from = the last row's time, after_id = its id.
+      const seen: string[] = [];
+      let query = "limit=1";
+      for (let round = 0; round < 10; round++) {
+        const page = await get(`/v1/account/${account}/trades?${query}`);
+        expect(page.status, query).toBe(200);
+        expect(Object.keys(page.body).sort()).toEqual(["data", "has_more"]);
+        const rows = dataOf(page);
+        seen.push(...rows.map((f) => String(f.fill_id)));
+        if (page.body.has_more !== true) break;
+        const last = rows.at(-1);
+        query = `limit=1&from=${encodeURIComponent(String(last?.executed_at))}&after_id=${String(last?.fill_id)}`;
+      }
+      expect(seen).toEqual(ids);
+      // After the last one: nothing more. An id in upper case is the same id.
+      const last = fills[2];
+      const end = await get(
+        `/v1/account/${account}/trades?from=${String(last?.executed_at)}&after_id=${String(last?.fill_id).toUpperCase()}`,
+      );
+      expect(end.body).toEqual({ data: [], has_more: false });
+
+      const someId = ids[0] ?? "";
+      for (const path of ["trades", "positions/history"]) {
+        for (const query of [`after_id=${someId}`, `to=${String(last?.executed_at)}&after_id=${someId}`]) {
+          const bad = await get(`/v1/account/${account}/${path}?${query}`);
+          expect(bad.status, `${path}?${query}`).toBe(400);
+          expect(issuePaths(bad), `${path}?${query}`).toEqual(["after_id"]);
+        }
+        for (const value of ["fill-1", "", "123"]) {
+          const bad = await get(`/v1/account/${account}/${path}?from=${String(last?.executed_at)}&after_id=${value}`);
+          expect(bad.status, `${path} after_id=${value}`).toBe(400);
+          expect(issuePaths(bad), `${path} after_id=${value}`).toEqual(["after_id"]);
+        }
+      }
+    });
+
     // ETH-USD at 1.00: 73,259 steps of 0.001 per level (250,000 USD at the reference 3412.56), so a market
     // order of 5 × 73.259 = 366.295 ETH fills in five fills, one per level. 101 round trips: 1,010 fills.
     it("clamps a limit above 1,000 to 1,000 and defaults to 100", async () => {

@@ -6,6 +6,7 @@ export interface ListRangeRequest {
   from?: string;
   to?: string;
   limit?: number;
+  after_id?: string;
 }
 
 export interface ListRangeRequest__Output {
@@ -14,4 +15,5 @@ export interface ListRangeRequest__Output {
   from: string;
   to: string;
   limit: number;
+  after_id: string;
 }
