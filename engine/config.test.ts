@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../kernel/config.js";
+import { makeTestCa } from "../test/harness/receiver.js";
 import { defaultShards, loadEngineSettings } from "./config.js";
 
 describe("engine settings", () => {
@@ -101,5 +105,102 @@ describe("engine settings", () => {
       ENGINE_COUNT: 2,
       ENGINE_INDEX: 1,
     });
+  });
+});
+
+describe("engine number settings", () => {
+  it("take plain decimal digits at the edges of their ranges", () => {
+    expect(
+      loadEngineSettings({
+        ENGINE_SHARDS: "256",
+        ENGINE_COUNT: "256",
+        ENGINE_INDEX: "255",
+        SIMULATOR_SEED: "0",
+        FUNDING_RATE_CRYPTO_PPM: "100000",
+        FUNDING_ROLLOVER_PPM: "0",
+        WEBHOOK_POLL_MS: "10",
+        WEBHOOK_RETENTION_DAYS: "3650",
+        WEBHOOK_TIMEOUT_MS: "60000",
+      }),
+    ).toMatchObject({
+      ENGINE_SHARDS: 256,
+      ENGINE_COUNT: 256,
+      ENGINE_INDEX: 255,
+      SIMULATOR_SEED: 0,
+      FUNDING_RATE_CRYPTO_PPM: 100_000,
+      FUNDING_ROLLOVER_PPM: 0,
+      WEBHOOK_POLL_MS: 10,
+      WEBHOOK_RETENTION_DAYS: 3650,
+      WEBHOOK_TIMEOUT_MS: 60_000,
+    });
+  });
+
+  it.each([
+    ["ENGINE_GRPC_PORT", " "],
+    ["ENGINE_GRPC_PORT", "0xC383"],
+    ["ENGINE_METRICS_PORT", "9.1e3"],
+    ["WALLET_GRPC_PORT", "-1"],
+    ["ENGINE_SHARDS", " "],
+    ["ENGINE_SHARDS", "4.0"],
+    ["ENGINE_STATS_INTERVAL_MS", "5e3"],
+    ["ENGINE_COUNT", "0x2"],
+    ["ENGINE_INDEX", "+0"],
+    ["ENGINE_LEASE_TTL_MS", "1e4"],
+    ["ENGINE_LEASE_RENEW_MS", "Infinity"],
+    ["SIMULATOR_SEED", "99999999999999999999"],
+    ["SIMULATOR_INTERVAL_MS", "1e3"],
+    ["FUNDING_INTERVAL_MS", " "],
+    ["FUNDING_RATE_CRYPTO_PPM", "100001"],
+    ["FUNDING_ROLLOVER_PPM", "5e1"],
+    ["WEBHOOK_POLL_MS", "0x10"],
+    ["WEBHOOK_RETENTION_DAYS", "30 "],
+    ["WEBHOOK_TIMEOUT_MS", "1e4"],
+  ])("stop at %s=%j, naming it", (name, value) => {
+    expect(() => loadEngineSettings({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadEngineSettings({ [name]: value })).toThrow(new RegExp(`${name}: must be a whole number`));
+  });
+});
+
+describe("engine OTEL_* settings", () => {
+  it.each([
+    ["OTEL_TRACES_SAMPLER", "parentbased_ratio"],
+    ["OTEL_TRACES_SAMPLER_ARG", "1.01"],
+    ["OTEL_EXPORTER_OTLP_ENDPOINT", "localhost:4318"],
+    ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "collector/v1/traces"],
+    ["OTEL_TRACES_EXPORTER", "otlp,none"],
+  ])("stop at %s=%j, naming it", (name, value) => {
+    expect(() => loadEngineSettings({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+});
+
+describe("WEBHOOK_CA_FILE", () => {
+  const ca = makeTestCa();
+  const dir = mkdtempSync(path.join(tmpdir(), "fts-engine-config-"));
+  afterAll(() => {
+    ca.remove();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is read and parsed with the settings: the engine gets the PEM, not the path to read later", () => {
+    expect(loadEngineSettings({}).WEBHOOK_CA_FILE).toBeUndefined();
+    expect(loadEngineSettings({ WEBHOOK_CA_FILE: ca.caFile }).WEBHOOK_CA_FILE).toEqual({
+      file: ca.caFile,
+      pem: ca.caPem,
+    });
+  });
+
+  it("stops the engine at start, naming the setting, when the file is missing or holds no certificate", () => {
+    const notPem = path.join(dir, "not-a-cert.pem");
+    writeFileSync(notPem, "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n");
+    const key = path.join(dir, "key.pem");
+    writeFileSync(key, ca.key);
+    for (const [file, message] of [
+      [path.join(dir, "missing.pem"), /WEBHOOK_CA_FILE: cannot read .*missing\.pem \(ENOENT\)/],
+      [notPem, /WEBHOOK_CA_FILE: .*certificate 1 of 1 does not parse/],
+      [key, /WEBHOOK_CA_FILE: .*holds no PEM certificate/],
+    ] as const) {
+      expect(() => loadEngineSettings({ WEBHOOK_CA_FILE: file }), file).toThrow(ConfigError);
+      expect(() => loadEngineSettings({ WEBHOOK_CA_FILE: file }), file).toThrow(message);
+    }
   });
 });

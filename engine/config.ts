@@ -2,7 +2,7 @@
 // reported together and stops the process (see kernel/config.ts); each setting has a default.
 import { availableParallelism } from "node:os";
 import { z } from "zod";
-import { bool, commonSettings, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
+import { bool, caFile, commonSettings, integer, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
 import { DEFAULT_SCHEDULE_MS } from "./webhooks/dispatcher.js";
 
 export const PriceFeed = {
@@ -30,33 +30,29 @@ export const engineSettingsSchema = z
     ENGINE_GRPC_PORT: port(50051),
     ENGINE_METRICS_PORT: port(9101),
     PRICE_FEED: z.enum(PriceFeed).default(PriceFeed.simulator),
-    ENGINE_SHARDS: z.coerce.number().int().min(1).max(256).default(defaultShards),
+    ENGINE_SHARDS: integer({ min: 1, max: 256 }, defaultShards),
     /** Milliseconds between each shard thread's stats report (business counters, accounts per state, loop delay). */
-    ENGINE_STATS_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+    ENGINE_STATS_INTERVAL_MS: integer({ min: 100 }, 5_000),
     /** Engine processes sharing the database (docs/scale-out.md); this one owns the partitions p % N == k. */
-    ENGINE_COUNT: z.coerce.number().int().min(1).max(256).default(1),
+    ENGINE_COUNT: integer({ min: 1, max: 256 }, 1),
     /** k: this engine's index, 0..ENGINE_COUNT-1 (a StatefulSet ordinal). */
-    ENGINE_INDEX: z.coerce.number().int().min(0).max(255).default(0),
+    ENGINE_INDEX: integer({ min: 0, max: 255 }, 0),
     /** How long a partition lease lasts unless renewed (by the database clock). */
-    ENGINE_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+    ENGINE_LEASE_TTL_MS: integer({ min: 500, max: 600_000 }, 10_000),
     /** How often the engine renews its partition leases (and retries those another live engine holds). */
-    ENGINE_LEASE_RENEW_MS: z.coerce.number().int().min(50).max(300_000).default(3_000),
+    ENGINE_LEASE_RENEW_MS: integer({ min: 50, max: 300_000 }, 3_000),
     DATABASE_URL: postgresUrl,
     REDIS_URL: redisUrl,
     /** Seed of the price simulator (the same seed replays the same prices). */
-    SIMULATOR_SEED: z.coerce.number().int().min(0).default(20261122),
+    SIMULATOR_SEED: integer({ min: 0 }, 20261122),
     /** Milliseconds between simulated price updates. */
-    SIMULATOR_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+    SIMULATOR_INTERVAL_MS: integer({ min: 10 }, 1000),
     /** Milliseconds between funding payments on open positions (docs/risk.md, "Funding"): 8 hours. */
-    FUNDING_INTERVAL_MS: z.coerce
-      .number()
-      .int()
-      .min(100)
-      .default(8 * 3_600_000),
+    FUNDING_INTERVAL_MS: integer({ min: 100 }, 8 * 3_600_000),
     /** Crypto funding per interval, parts per million of the notional (100 = 0.01%), larger side pays. */
-    FUNDING_RATE_CRYPTO_PPM: z.coerce.number().int().min(0).max(100_000).default(100),
+    FUNDING_RATE_CRYPTO_PPM: integer({ min: 0, max: 100_000 }, 100),
     /** Rollover fee per interval on forex, commodities and indices, parts per million (both sides pay). */
-    FUNDING_ROLLOVER_PPM: z.coerce.number().int().min(0).max(100_000).default(50),
+    FUNDING_ROLLOVER_PPM: integer({ min: 0, max: 100_000 }, 50),
     /** host:port of the wallet's gRPC listener (webhook targets); defaults to HOST:WALLET_GRPC_PORT. */
     WALLET_GRPC_PORT: port(50052),
     WALLET_GRPC_TARGET: z
@@ -67,8 +63,11 @@ export const engineSettingsSchema = z
     WEBHOOKS_ENABLED: bool(true),
     /** Webhook targets may be loopback, private or link-local addresses (tests and local development only). */
     WEBHOOK_ALLOW_PRIVATE: bool(false),
-    /** A PEM file of extra CA certificates trusted for webhook receivers (the system CAs stay trusted). */
-    WEBHOOK_CA_FILE: z.string().optional(),
+    /**
+     * A PEM file of extra CA certificates trusted for webhook receivers (the system CAs stay trusted): read and
+     * parsed here, so a missing file or one without a certificate stops the engine at start naming the setting.
+     */
+    WEBHOOK_CA_FILE: caFile.optional(),
     /** Delays (ms) before each attempt: the first is the first attempt's; the count is the number of attempts. */
     WEBHOOK_RETRY_SCHEDULE_MS: z
       .string()
@@ -79,11 +78,11 @@ export const engineSettingsSchema = z
       )
       .transform((v) => v.split(",").map((part) => Number(part.trim()))),
     /** How often the dispatcher polls the outbox and the due deliveries. */
-    WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+    WEBHOOK_POLL_MS: integer({ min: 10, max: 60_000 }, 200),
     /** Settled webhook events older than this many days are deleted (the catch-up endpoint reaches this far). */
-    WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    WEBHOOK_RETENTION_DAYS: integer({ min: 1, max: 3650 }, 30),
     /** A receiver must answer 2xx within this long. */
-    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    WEBHOOK_TIMEOUT_MS: integer({ min: 100, max: 60_000 }, 10_000),
   })
   .refine((s) => s.ENGINE_INDEX < s.ENGINE_COUNT, {
     path: ["ENGINE_INDEX"],

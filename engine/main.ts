@@ -2,9 +2,9 @@
 // pushes), engine.v1 + market.v1 over gRPC on HOST:ENGINE_GRPC_PORT and /healthz, /readyz, /metrics on
 // ENGINE_METRICS_PORT; drains on SIGINT/SIGTERM. `startEngine` starts the same thing in-process for tests.
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { joinHostPort } from "../kernel/address.js";
 import { openDatabase } from "../kernel/db.js";
 import { bindServer, shutdownServer } from "../kernel/grpc.js";
 import type { Logger } from "../kernel/log.js";
@@ -186,11 +186,11 @@ export async function startEngine(
   let closeDispatch = (): void => undefined;
   if (settings.WEBHOOKS_ENABLED) {
     const directory = walletDirectory(
-      settings.WALLET_GRPC_TARGET ?? `${settings.HOST}:${settings.WALLET_GRPC_PORT}`,
+      settings.WALLET_GRPC_TARGET ?? joinHostPort(settings.HOST, settings.WALLET_GRPC_PORT),
       settings.INTERNAL_TOKEN,
     );
     const transport = httpsTransport({
-      ca: settings.WEBHOOK_CA_FILE === undefined ? undefined : readFileSync(settings.WEBHOOK_CA_FILE, "utf8"),
+      ca: settings.WEBHOOK_CA_FILE?.pem,
       allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
       timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
     });

@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { checkEntry } from "../kernel/ip.js";
 import { DEFAULT_MAX_DELAY_MS } from "./ratelimit/index.js";
-import { bool, commonSettings, parseSettings, port, redisUrl, token } from "../kernel/config.js";
+import { joinHostPort } from "../kernel/address.js";
+import { bool, commonSettings, integer, parseSettings, port, redisUrl, token } from "../kernel/config.js";
 
 const target = z.string().regex(/^[a-zA-Z0-9.:[\]-]+:\d+$/, "must be host:port");
 
@@ -46,30 +47,30 @@ const schema = z
       )
       .refine((entries) => entries.every((e) => checkEntry(e) === undefined), "must be IP addresses or CIDR ranges"),
     WALLET_ADMIN_TOKEN: token,
-    RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(1200),
-    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
+    RATE_LIMIT_MAX: integer({ min: 1 }, 1200),
+    RATE_LIMIT_WINDOW_MS: integer({ min: 100 }, 60_000),
     /**
      * A request whose slot frees within this long is held until then instead of refused (docs/decisions.md);
      * 0 never holds. Below RATE_LIMIT_WINDOW_MS.
      */
-    RATE_LIMIT_MAX_DELAY_MS: z.coerce.number().int().min(0).default(DEFAULT_MAX_DELAY_MS),
-    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(65_536),
+    RATE_LIMIT_MAX_DELAY_MS: integer({ min: 0 }, DEFAULT_MAX_DELAY_MS),
+    BODY_LIMIT_BYTES: integer({ min: 1024 }, 65_536),
     /** Answer key validations from a local cache kept exact by the wallet's WatchKeys stream. */
     KEY_CACHE: bool(true),
     ENGINE_SESSION: bool(true),
     /** Longest a cached validation is used before the wallet is asked again. */
-    KEY_CACHE_TTL_MS: z.coerce.number().int().min(1_000).default(60_000),
-    KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(100_000),
+    KEY_CACHE_TTL_MS: integer({ min: 1_000 }, 60_000),
+    KEY_CACHE_MAX_ENTRIES: integer({ min: 1 }, 100_000),
   })
   .refine((s) => s.RATE_LIMIT_MAX_DELAY_MS < s.RATE_LIMIT_WINDOW_MS, {
     message: "must be below RATE_LIMIT_WINDOW_MS",
     path: ["RATE_LIMIT_MAX_DELAY_MS"],
   })
   .transform((s) => {
-    const engine = s.ENGINE_GRPC_TARGET ?? `${s.HOST}:${s.ENGINE_GRPC_PORT}`;
+    const engine = s.ENGINE_GRPC_TARGET ?? joinHostPort(s.HOST, s.ENGINE_GRPC_PORT);
     return {
       ...s,
-      WALLET_GRPC_TARGET: s.WALLET_GRPC_TARGET ?? `${s.HOST}:${s.WALLET_GRPC_PORT}`,
+      WALLET_GRPC_TARGET: s.WALLET_GRPC_TARGET ?? joinHostPort(s.HOST, s.WALLET_GRPC_PORT),
       ENGINE_GRPC_TARGET: engine,
       ENGINE_GRPC_TARGETS: s.ENGINE_GRPC_TARGETS ?? [engine],
     };

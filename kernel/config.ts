@@ -1,6 +1,8 @@
 // Settings come from environment variables, parsed once per process with zod. Every problem is reported
 // together and the process stops at start with a message naming each bad setting.
 import { z } from "zod";
+import { X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 
 export class ConfigError extends Error {
@@ -24,7 +26,28 @@ export function parseSettings<S extends z.ZodType>(schema: S, env: NodeJS.Proces
   throw new ConfigError(problems);
 }
 
-export const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
+/**
+ * A whole-number setting: plain decimal digits only (a leading minus only when `min` is negative), a safe
+ * integer within [min, max]. Blanks, signs, hex (`0x1F90`), exponents (`8e3`), fractions and `Infinity` are
+ * refused, where `Number()` would quietly turn them into a number (`" "` into 0).
+ */
+export function integer(range: { min: number; max?: number }, fallback: number | (() => number)) {
+  const { min, max } = range;
+  const syntax = min < 0 ? /^-?\d+$/ : /^\d+$/;
+  const message =
+    max === undefined ? `must be a whole number, at least ${min}` : `must be a whole number from ${min} to ${max}`;
+  return z
+    .string()
+    .refine((v) => {
+      if (!syntax.test(v)) return false;
+      const n = Number(v);
+      return Number.isSafeInteger(n) && n >= min && (max === undefined || n <= max);
+    }, message)
+    .transform(Number)
+    .default(typeof fallback === "number" ? () => fallback : fallback);
+}
+
+export const port = (fallback: number) => integer({ min: 0, max: 65_535 }, fallback);
 
 export const bool = (fallback: boolean) =>
   z
@@ -48,6 +71,103 @@ export const redisUrl = z
 
 export const token = z.string().min(16, "must be at least 16 characters").optional();
 
+/** Extra trusted CAs: a PEM file read and parsed at start (every certificate in it, at least one). */
+export interface CaBundle {
+  /** The file the setting named. */
+  file: string;
+  /** Its PEM text, as TLS `ca` takes it. */
+  pem: string;
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+/** A path to a PEM file of CA certificates, read and parsed while the settings are validated. */
+export const caFile = z.string().transform((file, ctx): CaBundle => {
+  let pem: string;
+  try {
+    pem = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    ctx.addIssue({ code: "custom", message: `cannot read ${file} (${code})` });
+    return z.NEVER;
+  }
+  const blocks = pem.match(PEM_CERTIFICATE) ?? [];
+  if (blocks.length === 0) {
+    ctx.addIssue({ code: "custom", message: `${file} holds no PEM certificate` });
+    return z.NEVER;
+  }
+  for (const [index, block] of blocks.entries()) {
+    try {
+      new X509Certificate(block);
+    } catch {
+      ctx.addIssue({ code: "custom", message: `${file}: certificate ${index + 1} of ${blocks.length} does not parse` });
+      return z.NEVER;
+    }
+  }
+  return { file, pem };
+});
+
+// ---------------------------------------------------------------- OpenTelemetry (docs/tracing.md)
+
+/** The samplers the OpenTelemetry Node SDK builds from OTEL_TRACES_SAMPLER; any other name it would ignore. */
+export const OTEL_SAMPLERS = [
+  "always_on",
+  "always_off",
+  "traceidratio",
+  "parentbased_always_on",
+  "parentbased_always_off",
+  "parentbased_traceidratio",
+] as const;
+
+/** The trace exporters the SDK knows (`none` alone turns traces off). */
+export const OTEL_TRACE_EXPORTERS = ["otlp", "zipkin", "console", "none"] as const;
+
+const httpUrl = z.string().refine((v) => {
+  if (v.trim() !== v) return false;
+  try {
+    const url = new URL(v);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}, "must be an absolute http:// or https:// URL");
+
+/**
+ * The OTEL_* settings this project documents (docs/tracing.md). The SDK reads them from the environment itself
+ * and, on a bad value, logs a diagnostic nobody sees and falls back to a default; checked here, a bad one stops
+ * the process like any other setting. Parsed but left as strings: the SDK still reads them.
+ */
+export const otelSettings = {
+  OTEL_TRACES_SAMPLER: z.enum(OTEL_SAMPLERS, { message: `must be one of ${OTEL_SAMPLERS.join(", ")}` }).optional(),
+  /** The ratio of `traceidratio` and `parentbased_traceidratio`, the only samplers here that take an argument. */
+  OTEL_TRACES_SAMPLER_ARG: z
+    .string()
+    .refine(
+      (v) => /^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(v) && Number(v) >= 0 && Number(v) <= 1,
+      "must be a number from 0 to 1",
+    )
+    .optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z
+    .enum(["http/protobuf", "http/json", "grpc"], { message: "must be http/protobuf, http/json or grpc" })
+    .optional(),
+  OTEL_TRACES_EXPORTER: z
+    .string()
+    .refine((v) => {
+      const names = v.split(",").map((name) => name.trim());
+      return (
+        names.every((name) => (OTEL_TRACE_EXPORTERS as readonly string[]).includes(name)) &&
+        (!names.includes("none") || names.length === 1)
+      );
+    }, "must be a comma-separated list of otlp, zipkin, console, or none alone")
+    .optional(),
+  OTEL_SDK_DISABLED: z
+    .string()
+    .refine((v) => ["true", "false", "1", "0"].includes(v.trim().toLowerCase()), "must be true or false")
+    .optional(),
+};
+
 /** Settings every process shares (CONTRACT 8). */
 export const commonSettings = {
   HOST: host.default("127.0.0.1"),
@@ -56,4 +176,5 @@ export const commonSettings = {
   DATA_DIR: z.string().default("./data"),
   /** Record the request-path metrics (HTTP, gRPC, validations, shards); false leaves /metrics with process metrics only. */
   METRICS_ENABLED: bool(true),
+  ...otelSettings,
 };

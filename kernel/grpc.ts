@@ -7,6 +7,7 @@ import * as protoLoader from "@grpc/proto-loader";
 import type { ProtoGrpcType as WalletProto } from "../proto/gen/wallet.js";
 import type { ProtoGrpcType as EngineProto } from "../proto/gen/engine.js";
 import type { ProtoGrpcType as MarketProto } from "../proto/gen/market.js";
+import { joinHostPort } from "./address.js";
 import { ServiceError, toGrpcStatus } from "./errors.js";
 import { bearerCheck } from "./internal-token.js";
 import type { RpcMetrics } from "./rpc-metrics.js";
@@ -230,10 +231,10 @@ export function unary<Req, Res>(
   return Object.assign(handler, { direct });
 }
 
-/** Binds a server to host:port and resolves with the actual port (0 picks a free one). */
+/** Binds a server to host:port (`[host]:port` for IPv6) and resolves with the actual port (0 picks a free one). */
 export async function bindServer(server: grpc.Server, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, boundPort) => {
+    server.bindAsync(joinHostPort(host, port), grpc.ServerCredentials.createInsecure(), (error, boundPort) => {
       if (error) reject(error);
       else resolve(boundPort);
     });

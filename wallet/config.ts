@@ -1,6 +1,6 @@
 // Wallet settings (CONTRACT 8), parsed once at start.
 import { z } from "zod";
-import { bool, commonSettings, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
+import { bool, commonSettings, integer, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
 
 const schema = z.object({
   ...commonSettings,
@@ -21,7 +21,7 @@ const schema = z.object({
     .optional(),
   /** Webhook URLs may name loopback, private or link-local addresses (tests and local development only). */
   WEBHOOK_ALLOW_PRIVATE: bool(false),
-  WALLET_DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  WALLET_DB_POOL_SIZE: integer({ min: 1, max: 100 }, 10),
 });
 
 export type WalletSettings = z.infer<typeof schema>;
