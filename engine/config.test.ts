@@ -155,6 +155,10 @@ describe("engine number settings", () => {
     ["WEBHOOK_POLL_MS", "0x10"],
     ["WEBHOOK_RETENTION_DAYS", "30 "],
     ["WEBHOOK_TIMEOUT_MS", "1e4"],
+    // Beyond what a Node timer can wait (2^31 − 1 ms: a longer delay runs after 1 ms), and past sense.
+    ["SIMULATOR_INTERVAL_MS", "2147483648"],
+    ["ENGINE_STATS_INTERVAL_MS", "3600001"],
+    ["FUNDING_INTERVAL_MS", "604800001"],
   ])("stop at %s=%j, naming it", (name, value) => {
     expect(() => loadEngineSettings({ [name]: value })).toThrow(ConfigError);
     expect(() => loadEngineSettings({ [name]: value })).toThrow(new RegExp(`${name}: must be a whole number`));

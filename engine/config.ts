@@ -32,7 +32,7 @@ export const engineSettingsSchema = z
     PRICE_FEED: z.enum(PriceFeed).default(PriceFeed.simulator),
     ENGINE_SHARDS: integer({ min: 1, max: 256 }, defaultShards),
     /** Milliseconds between each shard thread's stats report (business counters, accounts per state, loop delay). */
-    ENGINE_STATS_INTERVAL_MS: integer({ min: 100 }, 5_000),
+    ENGINE_STATS_INTERVAL_MS: integer({ min: 100, max: 3_600_000 }, 5_000),
     /** Engine processes sharing the database (docs/scale-out.md); this one owns the partitions p % N == k. */
     ENGINE_COUNT: integer({ min: 1, max: 256 }, 1),
     /** k: this engine's index, 0..ENGINE_COUNT-1 (a StatefulSet ordinal). */
@@ -46,9 +46,9 @@ export const engineSettingsSchema = z
     /** Seed of the price simulator (the same seed replays the same prices). */
     SIMULATOR_SEED: integer({ min: 0 }, 20261122),
     /** Milliseconds between simulated price updates. */
-    SIMULATOR_INTERVAL_MS: integer({ min: 10 }, 1000),
+    SIMULATOR_INTERVAL_MS: integer({ min: 10, max: 3_600_000 }, 1000),
     /** Milliseconds between funding payments on open positions (docs/risk.md, "Funding"): 8 hours. */
-    FUNDING_INTERVAL_MS: integer({ min: 100 }, 8 * 3_600_000),
+    FUNDING_INTERVAL_MS: integer({ min: 100, max: 7 * 24 * 3_600_000 }, 8 * 3_600_000),
     /** Crypto funding per interval, parts per million of the notional (100 = 0.01%), larger side pays. */
     FUNDING_RATE_CRYPTO_PPM: integer({ min: 0, max: 100_000 }, 100),
     /** Rollover fee per interval on forex, commodities and indices, parts per million (both sides pay). */

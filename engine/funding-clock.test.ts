@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startFundingClock } from "./funding-clock.js";
+import { MAX_TIMER_MS, startFundingClock } from "./funding-clock.js";
 
 const HOUR = 3_600_000;
 const EIGHT_HOURS = 8 * HOUR;
@@ -8,13 +8,13 @@ const AT_8 = Date.parse("2026-11-25T08:00:00.000Z");
 const AT_16 = Date.parse("2026-11-25T16:00:00.000Z");
 
 /** A wall clock and one pending timer, both driven by the test. */
-function harness(start: number) {
+function harness(start: number, intervalMs = EIGHT_HOURS) {
   let now = start;
   let pending: { run: () => void; ms: number } | undefined;
   const ticks: { boundary: number; at: number }[] = [];
   const resolvers: (() => void)[] = [];
   const clock = startFundingClock({
-    intervalMs: EIGHT_HOURS,
+    intervalMs,
     now: () => now,
     tick: (boundary) => {
       ticks.push({ boundary, at: now });
@@ -89,6 +89,19 @@ describe("the funding clock", () => {
     await h.finishTicks();
     h.fireAt(Date.parse("2026-11-26T00:00:00.000Z"));
     expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, Date.parse("2026-11-26T00:00:00.000Z")]);
+  });
+
+  it("waits for a boundary beyond setTimeout's range in steps, not with a timer Node would run after 1 ms", () => {
+    const thirtyDays = 30 * 24 * HOUR;
+    const h = harness(T0, thirtyDays);
+    const boundary = h.clock.nextAt;
+    expect(boundary - T0).toBeGreaterThan(MAX_TIMER_MS);
+    expect(h.delay).toBe(MAX_TIMER_MS);
+    h.fireAt(T0 + MAX_TIMER_MS);
+    expect(h.ticks).toEqual([]);
+    expect(h.delay).toBe(boundary - (T0 + MAX_TIMER_MS));
+    h.fireAt(boundary);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([boundary]);
   });
 
   it("stops: no timer, no tick", () => {

@@ -6,6 +6,9 @@
 // after a tick waits for the boundary after it. A slow tick never piles up behind itself.
 import { nextFundingAt } from "./risk/funding.js";
 
+/** The longest delay setTimeout honours (ms). */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 export interface FundingClockDeps {
   intervalMs: number;
   /** Wall clock, epoch ms. */
@@ -38,7 +41,9 @@ export function startFundingClock(deps: FundingClockDeps): FundingClock {
 
   const arm = (): void => {
     if (stopped) return;
-    timer = setTimer(fire, Math.max(0, nextAt - deps.now()));
+    // setTimeout runs a longer delay after 1 ms: a boundary further away is waited for in steps (each early
+    // wake-up waits again).
+    timer = setTimer(fire, Math.min(MAX_TIMER_MS, Math.max(0, nextAt - deps.now())));
   };
   const fire = (): void => {
     if (stopped) return;
