@@ -128,6 +128,7 @@ export function createWalletServer(service: WalletService, options: WalletServer
           user_id: t.userId,
           url: t.url,
           secret: t.secret,
+          expires_at_ms: t.expiresAtMs ?? 0,
         })),
       }),
       unaryOptions,

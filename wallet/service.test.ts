@@ -144,3 +144,44 @@ describe("last used", () => {
     expect(stored).toEqual(new Date(at));
   });
 });
+
+describe("webhook targets", () => {
+  it("hands the dispatcher each key's expiry with its opened secret (null when it never expires)", async () => {
+    const sealer = new Sealer(masterKeyFromBase64(Buffer.alloc(32, 7).toString("base64")));
+    const expiresAt = new Date("2026-11-25T12:10:00.000Z");
+    const rows = [
+      { id: ROW.id, userId: "erin", url: "https://a.example/hook", sealedSecret: sealer.seal("whsec_a"), expiresAt },
+      {
+        id: "4a7d2c1e-0b6f-4c3e-9d8a-2f1e0c9b8a71",
+        userId: "erin",
+        url: "https://b.example/hook",
+        sealedSecret: sealer.seal("whsec_b"),
+        expiresAt: null,
+      },
+    ];
+    const service = new WalletService({
+      store: { webhookTargets: () => Promise.resolve(rows) } as unknown as KeyStore,
+      index: {} as unknown as KeyIndex,
+      bus: { onRevoked: () => undefined } as unknown as RevocationBus,
+      sealer,
+      log: createLogger("wallet", "silent"),
+      now: () => Date.parse("2026-11-25T12:05:00.000Z"),
+    });
+    expect(await service.webhookTargets(["erin"], [])).toEqual([
+      {
+        apiKeyId: ROW.id,
+        userId: "erin",
+        url: "https://a.example/hook",
+        secret: "whsec_a",
+        expiresAtMs: expiresAt.getTime(),
+      },
+      {
+        apiKeyId: "4a7d2c1e-0b6f-4c3e-9d8a-2f1e0c9b8a71",
+        userId: "erin",
+        url: "https://b.example/hook",
+        secret: "whsec_b",
+        expiresAtMs: null,
+      },
+    ]);
+  });
+});

@@ -110,12 +110,13 @@ export class WalletService {
 
   /**
    * The webhook dispatcher's view (docs/webhooks.md): active keys with an enabled webhook, of these users or
-   * with these ids, secrets opened. Never logged; only the internal gRPC surface calls this.
+   * with these ids, secrets opened, each with its expiry (the dispatcher checks it before every attempt). Never
+   * logged; only the internal gRPC surface calls this.
    */
   async webhookTargets(
     userIds: readonly string[],
     keyIds: readonly string[],
-  ): Promise<{ apiKeyId: string; userId: string; url: string; secret: string }[]> {
+  ): Promise<{ apiKeyId: string; userId: string; url: string; secret: string; expiresAtMs: number | null }[]> {
     if (userIds.length > MAX_TARGET_QUERY || keyIds.length > MAX_TARGET_QUERY) {
       throw ServiceError.invalid([{ path: "user_ids", message: `at most ${MAX_TARGET_QUERY} ids per call` }]);
     }
@@ -125,6 +126,7 @@ export class WalletService {
       userId: row.userId,
       url: row.url,
       secret: this.deps.sealer.open(row.sealedSecret),
+      expiresAtMs: row.expiresAt === null ? null : row.expiresAt.getTime(),
     }));
   }
 

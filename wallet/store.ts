@@ -153,7 +153,7 @@ export class KeyStore {
     userIds: readonly string[],
     keyIds: readonly string[],
     now: Date,
-  ): Promise<{ id: string; userId: string; url: string; sealedSecret: string }[]> {
+  ): Promise<{ id: string; userId: string; url: string; sealedSecret: string; expiresAt: Date | null }[]> {
     const ids = keyIds.filter((id) => UUID.test(id));
     if (userIds.length === 0 && ids.length === 0) return [];
     const result = await this.pool.query<{
@@ -161,8 +161,9 @@ export class KeyStore {
       user_id: string;
       webhook_url: string;
       webhook_secret_enc: string;
+      expires_at: Date | null;
     }>(
-      `SELECT id, user_id, webhook_url, webhook_secret_enc FROM api_keys
+      `SELECT id, user_id, webhook_url, webhook_secret_enc, expires_at FROM api_keys
         WHERE (user_id = ANY($1::text[]) OR id = ANY($2::uuid[]))
           AND webhook_url IS NOT NULL AND webhook_secret_enc IS NOT NULL AND webhook_disabled_at IS NULL
           AND ${ACTIVE.replace("$NOW", "$3")}
@@ -174,6 +175,7 @@ export class KeyStore {
       userId: row.user_id,
       url: row.webhook_url,
       sealedSecret: row.webhook_secret_enc,
+      expiresAt: row.expires_at,
     }));
   }
 

@@ -13,12 +13,13 @@ import {
   DEFAULT_SCHEDULE_MS,
   WebhookDispatcher,
   jittered,
+  type DispatcherOptions,
   nextStep,
   type KeyDirectory,
   type Outcome,
   type WebhookTarget,
 } from "./dispatcher.js";
-import { WebhookStore } from "./store.js";
+import { CLAIM_LOCK, WebhookStore } from "./store.js";
 import type { SendResult, WebhookRequest } from "./transport.js";
 
 const db = migratedEngineDatabase();
@@ -32,8 +33,11 @@ beforeEach(() => {
 const T0 = Math.floor(Date.now() / 1000) * 1000;
 const secret = (): string => `whsec_${Buffer.from(randomUUID()).toString("base64")}`;
 
-/** One account of `userId` with `count` outbox events (sequence 1..count, at `at` + i), committed like a shard does. */
-async function account(userId: string, count: number, from = 1, at = T0): Promise<string> {
+/**
+ * One account of `userId` with `count` outbox events (sequence from..from+count-1, at `at` + i * `spacing`: 0 for
+ * events decided in the same millisecond, as a termination's are), committed like a shard does.
+ */
+async function account(userId: string, count: number, from = 1, at = T0, spacing = 1): Promise<string> {
   const accountId = randomUUID();
   const rows: OutboxRow[] = Array.from({ length: count }, (_, i) => ({
     accountId,
@@ -41,7 +45,7 @@ async function account(userId: string, count: number, from = 1, at = T0): Promis
     eventId: randomUUID(),
     type: "order.ack",
     userId,
-    at: at + i,
+    at: at + i * spacing,
     data: JSON.stringify({ order_id: `o${from + i}`, n: from + i }),
   }));
   const events = Array.from({ length: count }, (_, i) => ({
@@ -57,8 +61,8 @@ async function account(userId: string, count: number, from = 1, at = T0): Promis
 class Wallet implements KeyDirectory {
   readonly keys = new Map<string, WebhookTarget>();
   readonly disabled: string[] = [];
-  add(userId: string, url: string): WebhookTarget {
-    const target = { apiKeyId: randomUUID(), userId, url, secret: secret() };
+  add(userId: string, url: string, expiresAt: number | null = null): WebhookTarget {
+    const target = { apiKeyId: randomUUID(), userId, url, secret: secret(), expiresAt };
     this.keys.set(target.apiKeyId, target);
     return target;
   }
@@ -79,6 +83,10 @@ class Wallet implements KeyDirectory {
 interface Sent extends WebhookRequest {
   at: number;
 }
+
+/** The envelopes' `sequence`s, in the order they were sent. */
+const sequences = (sent: readonly Sent[]): number[] =>
+  sent.map((s) => (JSON.parse(s.body) as { sequence: number }).sequence);
 
 /** Answers per URL: a list of results in order (the last repeats), or a function. */
 class Receivers {
@@ -109,7 +117,11 @@ class Receivers {
   };
 }
 
-function setup(schedule: number[] = [0, 1_000, 5_000], retentionMs?: number) {
+function setup(
+  schedule: number[] = [0, 1_000, 5_000],
+  retentionMs?: number,
+  extra: Partial<Omit<DispatcherOptions, "store" | "keys" | "send" | "log">> = {},
+) {
   const clock = { now: T0 };
   const wallet = new Wallet();
   const receivers = new Receivers(clock);
@@ -123,6 +135,7 @@ function setup(schedule: number[] = [0, 1_000, 5_000], retentionMs?: number) {
     random: () => 0.5,
     log: silentLog,
     ...(retentionMs === undefined ? {} : { retentionMs }),
+    ...extra,
     metrics: {
       delivered: (outcome, count = 1) => {
         for (let i = 0; i < count; i++) outcomes.push(outcome);
@@ -174,6 +187,37 @@ describe("fan-out and delivery", () => {
     await round();
     expect(receivers.sent).toHaveLength(6);
     expect(await store.backlog(T0)).toEqual({ size: 0, oldestMs: 0 });
+  });
+
+  it("sends events decided in the same millisecond in sequence order (a termination's), however fan-out batches them", async () => {
+    for (const fanOutLimit of [500, 4]) {
+      const { wallet, receivers, round } = setup([0, 1_000], undefined, { fanOutLimit });
+      const a = wallet.add(`same-${fanOutLimit}`, `https://a${fanOutLimit}.example/hook`);
+      // Two accounts of the user, each with 12 events at the very same millisecond.
+      const first = await account(a.userId, 12, 1, T0, 0);
+      const second = await account(a.userId, 12, 1, T0, 0);
+      for (let i = 0; i < 6; i++) await round();
+      const got = receivers.to(a.url).map((s) => JSON.parse(s.body) as { account_id: string; sequence: number });
+      expect(got).toHaveLength(24);
+      for (const accountId of [first, second]) {
+        expect(got.filter((e) => e.account_id === accountId).map((e) => e.sequence)).toEqual(
+          Array.from({ length: 12 }, (_, i) => i + 1),
+        );
+      }
+    }
+  });
+
+  it("a failed first attempt waits for its retry while the key's next events go on", async () => {
+    const { clock, wallet, receivers, round } = setup([0, 1_000]);
+    const a = wallet.add("u1", "https://a.example/hook");
+    receivers.statuses(a.url, 500, 200);
+    await account("u1", 3, 1, T0, 0);
+    await round();
+    expect(sequences(receivers.to(a.url))).toEqual([1, 2, 3]);
+    clock.now += 1_100;
+    await round();
+    expect(sequences(receivers.to(a.url))).toEqual([1, 2, 3, 1]);
+    expect(await statusOf()).toEqual({ succeeded: 3 });
   });
 
   it("marks events of users without webhook keys fanned out, with no delivery", async () => {
@@ -348,6 +392,44 @@ describe("revocation while a lane runs", () => {
   });
 });
 
+describe("expiry while a lane runs", () => {
+  it("checks the key's expiry against the clock before every attempt, even while pushed revocations vouch for it", async () => {
+    const clock = { now: T0 };
+    const wallet = new Wallet();
+    const receivers = new Receivers(clock);
+    const a = wallet.add("u1", "https://a.example/hook", T0 + 5_000);
+    // Each answer takes 4 s: the third attempt would start at +8 s, after the key expired at +5 s.
+    receivers.script(a.url, () => {
+      clock.now += 4_000;
+      return { ok: true, status: 200, retryAfterMs: null, latencyMs: 4_000 };
+    });
+    const dispatcher = new WebhookDispatcher({
+      store,
+      keys: wallet,
+      guard: { trusted: () => true, revoked: () => false }, // expiry is never pushed
+      send: receivers.send,
+      now: () => clock.now,
+      random: () => 0.5,
+      log: silentLog,
+    });
+    await account("u1", 5);
+    await dispatcher.tick();
+    await dispatcher.idle();
+    expect(receivers.to(a.url).map((s) => s.at - T0)).toEqual([0, 4_000]);
+    expect(await statusOf()).toEqual({ succeeded: 2, canceled: 3 });
+  });
+
+  it("sends nothing from the very millisecond of expiresAt", async () => {
+    const { clock, wallet, receivers, round } = setup();
+    const a = wallet.add("u1", "https://a.example/hook", T0 + 1);
+    await account("u1", 1);
+    clock.now = T0 + 1;
+    await round();
+    expect(receivers.to(a.url)).toHaveLength(0);
+    expect(await statusOf()).toEqual({ canceled: 1 });
+  });
+});
+
 describe("isolation", () => {
   it("a receiver that never answers does not delay another key's deliveries", async () => {
     const { wallet, receivers, dispatcher } = setup();
@@ -378,19 +460,97 @@ describe("isolation", () => {
   });
 
   it("two dispatchers on one database never attempt the same delivery twice", async () => {
-    const one = setup();
-    const two = setup();
-    const target = one.wallet.add("u1", "https://a.example/hook");
-    two.wallet.keys.set(target.apiKeyId, target);
-    await account("u1", 40);
+    // One key per claim (claimLimit = perKey), so both dispatchers get work each round.
+    const one = setup(undefined, undefined, { claimLimit: 5 });
+    const two = setup(undefined, undefined, { claimLimit: 5 });
+    const targets = [one.wallet.add("u1", "https://a.example/hook"), one.wallet.add("u1", "https://b.example/hook")];
+    for (const target of targets) two.wallet.keys.set(target.apiKeyId, target);
+    await account("u1", 20);
     // Both claim side by side until nothing is left (a key takes at most 5 per claim).
     for (let i = 0; i < 12; i++) await Promise.all([one.round(), two.round()]);
     expect(one.receivers.sent.length).toBeGreaterThan(0);
     expect(two.receivers.sent.length).toBeGreaterThan(0);
-    const all = [...one.receivers.to(target.url), ...two.receivers.to(target.url)];
-    const ids = all.map((s) => s.headers["webhook-id"]);
-    expect(ids).toHaveLength(40);
-    expect(new Set(ids).size).toBe(40);
+    for (const target of targets) {
+      const all = [...one.receivers.to(target.url), ...two.receivers.to(target.url)];
+      const ids = all.map((s) => s.headers["webhook-id"]);
+      expect(ids).toHaveLength(20);
+      expect(new Set(ids).size).toBe(20);
+    }
+  });
+
+  it("two dispatchers on one database run one lane per key: in sequence order, one attempt at a time", async () => {
+    const clock = { now: T0 };
+    const wallet = new Wallet();
+    wallet.add("u1", "https://a.example/hook");
+    const log: string[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let gate: Promise<void> = Promise.resolve();
+    const engine = (name: string) =>
+      new WebhookDispatcher({
+        store: new WebhookStore(db.pool),
+        keys: wallet,
+        send: async (request) => {
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          log.push(`${name}:${String((JSON.parse(request.body) as { sequence: number }).sequence)}`);
+          await gate;
+          inFlight--;
+          return { ok: true, status: 200, retryAfterMs: null, latencyMs: 1 };
+        },
+        now: () => clock.now,
+        random: () => 0.5,
+        log: silentLog,
+      });
+    const first = engine("A");
+    const second = engine("B");
+    await account("u1", 10);
+    let open = (): void => undefined;
+    gate = new Promise<void>((resolve) => (open = resolve));
+    await first.tick(); // fans out, claims 1..5; its first attempt hangs on the gate
+    await second.tick(); // the key's lane runs in the other engine: nothing for this one
+    expect(log).toEqual(["A:1"]);
+    open();
+    await first.idle();
+    await second.tick(); // now free: takes 6..10
+    await second.idle();
+    expect(log).toEqual(["A:1", "A:2", "A:3", "A:4", "A:5", "B:6", "B:7", "B:8", "B:9", "B:10"]);
+    expect(maxInFlight).toBe(1);
+  });
+});
+
+describe("stopping", () => {
+  it("a dispatcher stopping mid-lane gives the rest of the lane back: another engine takes the key at once", async () => {
+    const clock = { now: T0 };
+    const wallet = new Wallet();
+    const a = wallet.add("u1", "https://a.example/hook");
+    const sent: string[] = [];
+    let open = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const engine = (name: string, wait: boolean) =>
+      new WebhookDispatcher({
+        store: new WebhookStore(db.pool),
+        keys: wallet,
+        send: async (request) => {
+          sent.push(`${name}:${String((JSON.parse(request.body) as { sequence: number }).sequence)}`);
+          if (wait) await gate;
+          return { ok: true, status: 200, retryAfterMs: null, latencyMs: 1 };
+        },
+        now: () => clock.now,
+        random: () => 0.5,
+        log: silentLog,
+      });
+    const first = engine("A", true);
+    const second = engine("B", false);
+    await account(a.userId, 5);
+    await first.tick(); // claims 1..5; the first attempt is on the wire
+    const stopping = first.stop();
+    open();
+    await stopping;
+    await second.tick();
+    await second.idle();
+    expect(sent).toEqual(["A:1", "B:2", "B:3", "B:4", "B:5"]);
+    expect(await statusOf()).toEqual({ succeeded: 5 });
   });
 });
 
@@ -462,6 +622,95 @@ describe("store", () => {
     expect(await store.claimDue(T0 + 2, 10, 5, 60_000, [])).toEqual([]);
     // Once the lease is over it is due again.
     expect(await store.claimDue(T0 + 60_001, 10, 5, 60_000, [])).toHaveLength(1);
+  });
+
+  it("claims nothing more of a key while one of its deliveries is leased, even after a redelivery from a clock ahead", async () => {
+    await account("u1", 2);
+    const key = randomUUID();
+    const events = await store.unfanned(10);
+    await store.fanOut(
+      events,
+      events.map((e) => ({ deliveryId: randomUUID(), eventId: e.eventId, apiKeyId: key, userId: "u1", url: "u" })),
+      T0,
+    );
+    const [claimed] = await store.claimDue(T0, 10, 1, 60_000, []);
+    expect(claimed?.event.sequence).toBe(1);
+    // Another engine's claim (no local lane for the key): the key's lane runs elsewhere.
+    expect(await store.claimDue(T0 + 1, 10, 5, 60_000, [])).toEqual([]);
+    // A redelivery of the in-flight delivery, asked through an engine whose clock runs 10 s ahead.
+    await store.redeliver("u1", key, claimed?.deliveryId ?? "", T0 + 10_000);
+    expect(await store.claimDue(T0 + 2, 10, 5, 60_000, [])).toEqual([]);
+    // The attempt is recorded (lease released): the lane is over and the key's next delivery is claimable.
+    await store.recordAttempt({
+      deliveryId: claimed?.deliveryId ?? "",
+      attempt: 1,
+      startedAt: T0 + 1,
+      statusCode: 200,
+      error: null,
+      latencyMs: 1,
+      status: "succeeded",
+      nextAttemptAt: null,
+    });
+    expect((await store.claimDue(T0 + 3, 10, 5, 60_000, [])).map((d) => d.event.sequence)).toEqual([2]);
+  });
+
+  it("a claim waits for one running in another engine, then sees its leases (no second lane for the key)", async () => {
+    await account("u1", 2);
+    const key = randomUUID();
+    const events = await store.unfanned(10);
+    await store.fanOut(
+      events,
+      events.map((e) => ({ deliveryId: randomUUID(), eventId: e.eventId, apiKeyId: key, userId: "u1", url: "u" })),
+      T0,
+    );
+    const client = await db.pool.connect();
+    try {
+      // Another engine's claim, under way: it holds the claim lock and has leased the key's first delivery.
+      await client.query("BEGIN");
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [CLAIM_LOCK]);
+      const [first] = (await store.listDeliveries("u1", key, 10, undefined)).deliveries.filter((d) => d.sequence === 1);
+      await client.query(
+        "UPDATE webhook_deliveries SET lease_until = to_timestamp($2 / 1000.0) WHERE delivery_id = $1",
+        [first?.deliveryId, T0 + 60_000],
+      );
+      let settled = false;
+      const racing = store.claimDue(T0 + 1, 10, 5, 60_000, []).finally(() => (settled = true));
+      for (;;) {
+        const waiting = await db.pool.query<{ n: string }>(
+          "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+        );
+        if (Number(waiting.rows[0]?.n) > 0 || settled) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await client.query("COMMIT");
+      expect(await racing).toEqual([]);
+    } finally {
+      client.release();
+    }
+  });
+
+  it("claims a key's due deliveries in (account, sequence) order, whatever order they were created in", async () => {
+    await account("u1", 6, 1, T0, 0);
+    const key = randomUUID();
+    const events = await store.unfanned(10);
+    // Created in reverse: same next_attempt_at, same created_at, inserted last-first.
+    await store.fanOut(
+      events,
+      [...events]
+        .reverse()
+        .map((e) => ({ deliveryId: randomUUID(), eventId: e.eventId, apiKeyId: key, userId: "u1", url: "u" })),
+      T0,
+    );
+    const first = await store.claimDue(T0, 10, 2, 60_000, []);
+    expect(first.map((d) => d.event.sequence)).toEqual([1, 2]);
+  });
+
+  it("queues events decided in the same millisecond for fan-out in (account, sequence) order", async () => {
+    const accountId = await account("u1", 20, 1, T0, 0);
+    const ids = (await store.listEvents("u1", accountId, 0, 100)).events.map((e) => e.eventId);
+    expect((await store.unfanned(20)).map((e) => e.eventId)).toEqual(ids);
+    // A batch that cuts through a millisecond takes its first events.
+    expect((await store.unfanned(7)).map((e) => e.eventId)).toEqual(ids.slice(0, 7));
   });
 
   it("reads the oldest queued events first, and fan-out takes exactly its events off the queue", async () => {

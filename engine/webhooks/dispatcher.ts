@@ -3,7 +3,8 @@
 // deliveries go one at a time, in sequence order, so a slow or dead receiver only ever delays itself, while
 // lanes of different keys run side by side. Every attempt is recorded; failures are retried on the schedule
 // (with jitter, honouring Retry-After on 429/503), a 410 Gone disables the key's webhook, and a key the wallet
-// no longer lists (revoked, expired) gets nothing more. Several engines may dispatch: claims are leased.
+// no longer lists (revoked, expired) or whose expiry has come gets nothing more. Several engines may dispatch:
+// claims are leased, and a key's lane runs in one engine at a time (WebhookStore.claimDue).
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../../kernel/log.js";
 import { envelopeJson, signedHeaders } from "./envelope.js";
@@ -16,6 +17,8 @@ export interface WebhookTarget {
   userId: string;
   url: string;
   secret: string;
+  /** Epoch ms from which the key is expired (the wallet's expires_at); null when it never expires. */
+  expiresAt: number | null;
 }
 
 /** What the dispatcher needs of the wallet. */
@@ -58,7 +61,10 @@ const PRUNE_EVERY_MS = 60_000;
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
 export interface DispatcherOptions {
-  store: Pick<WebhookStore, "unfanned" | "fanOut" | "claimDue" | "recordAttempt" | "endPendingOfKey" | "prune">;
+  store: Pick<
+    WebhookStore,
+    "unfanned" | "fanOut" | "claimDue" | "releaseLeases" | "recordAttempt" | "endPendingOfKey" | "prune"
+  >;
   /** Settled events (and their deliveries) older than this are deleted; the catch-up endpoint reaches this far. */
   retentionMs?: number;
   keys: KeyDirectory;
@@ -219,8 +225,9 @@ export class WebhookDispatcher {
   private async claim(): Promise<void> {
     const free = (this.options.maxLanes ?? 64) - this.lanes.size;
     if (free <= 0 || this.stopped) return;
+    const claimedAt = this.now();
     const claimed = await this.options.store.claimDue(
-      this.now(),
+      claimedAt,
       Math.min(this.options.claimLimit ?? 200, free * this.perKey),
       this.perKey,
       this.leaseMs,
@@ -238,7 +245,7 @@ export class WebhookDispatcher {
       (await this.options.keys.targets({ keyIds: [...byKey.keys()] })).map((t) => [t.apiKeyId, t] as const),
     );
     for (const [keyId, deliveries] of byKey) {
-      const lane = this.runLane(keyId, deliveries, targets.get(keyId))
+      const lane = this.runLane(keyId, deliveries, targets.get(keyId), claimedAt + this.leaseMs)
         .catch((error: unknown) => {
           this.options.log.warn({ err: errorText(error), apiKeyId: keyId }, "webhook lane failed; leases will expire");
         })
@@ -253,14 +260,22 @@ export class WebhookDispatcher {
     keyId: string,
     deliveries: ClaimedDelivery[],
     target: WebhookTarget | undefined,
+    leaseUntil: number,
   ): Promise<void> {
     if (target === undefined) {
       await this.cancelKey(keyId);
       return;
     }
-    for (const delivery of deliveries) {
-      if (this.stopped) return; // the lease runs out and the delivery is claimed again
-      if (!(await this.stillListed(keyId))) {
+    for (const [i, delivery] of deliveries.entries()) {
+      if (this.stopped) {
+        // Stopping: the rest of the lane goes back now (the key's lane may start in another engine at once),
+        // rather than when the leases run out.
+        const rest = deliveries.slice(i).map((d) => d.deliveryId);
+        await this.options.store.releaseLeases(rest, leaseUntil);
+        return;
+      }
+      // Expiry is never pushed: the clock decides it, right before the attempt (nothing is awaited in between).
+      if (!(await this.stillListed(keyId)) || this.expired(target)) {
         await this.cancelKey(keyId);
         return;
       }
@@ -269,7 +284,12 @@ export class WebhookDispatcher {
     }
   }
 
-  /** The wallet no longer lists the key: its pending deliveries end without an attempt. */
+  /** Whether the key has expired by now (the wallet's rule: active while expires_at > now). */
+  private expired(target: WebhookTarget): boolean {
+    return target.expiresAt !== null && target.expiresAt <= this.now();
+  }
+
+  /** The wallet no longer lists the key (or it expired): its pending deliveries end without an attempt. */
   private async cancelKey(keyId: string): Promise<void> {
     const ended = await this.options.store.endPendingOfKey(keyId, "canceled", NOT_LISTED, this.now());
     this.options.metrics?.delivered("canceled", ended);

@@ -1,9 +1,11 @@
 // The webhook tables (engine/migrations/003_outbox.sql, 005_outbox_pending.sql) through `pg`: the outbox the
 // shards write with its queue of events not fanned out yet, the deliveries the dispatcher creates from them and
 // works through, and the reads of the catch-up endpoint and the delivery log. Every write is ONE statement
-// (PGlite serialises connections: no transaction may wait on anything), and every claim is guarded by a lease so
-// several engines can dispatch side by side.
+// (PGlite serialises connections: no transaction may wait on anything) but the claim, which takes an advisory
+// lock first and then runs its one statement (under PGlite, one session, the lock never waits); every claim is
+// guarded by a lease so several engines can dispatch side by side, and a key's lane runs in one engine at a time.
 import type pg from "pg";
+import { transaction } from "../../kernel/db.js";
 import { ServiceError } from "../../kernel/errors.js";
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "disabled", "canceled"] as const;
@@ -133,6 +135,55 @@ interface DeliveryDb {
 const DELIVERY_COLUMNS = `d.delivery_id, d.event_id, o.type, o.account_id, o.sequence, d.url, d.status, d.attempts,
   d.next_attempt_at, d.last_status_code, d.last_error, d.last_latency_ms, d.created_at, d.updated_at`;
 
+/** The advisory lock (hashtext of this) that serialises claims across engines. */
+export const CLAIM_LOCK = "webhook_deliveries_claim";
+
+type ClaimedDb = EventDb & { delivery_id: string; api_key_id: string; user_id: string; url: string; attempts: number };
+
+/**
+ * The claim (see WebhookStore.claimDue). A lane's deliveries are all leased at its claim and each lease is released
+ * as its attempt is recorded, so a key holds a lease that has not run out from its claim until its lane's last
+ * attempt is recorded (or the lease of a dead engine's lane runs out). Leased deliveries are due (they were when
+ * claimed, and a redelivery never moves an in-flight one later), so looking among the due ones finds them all.
+ * Each due delivery's (account, sequence) is looked up through the outbox's event_id index (OFFSET 0 keeps the
+ * planner from hashing the whole outbox instead). Within a key, accounts take turns (the first due event of
+ * each, then the second, ...): one busy account cannot hold back another's events, and each account's go in
+ * sequence order.
+ */
+const CLAIM_SQL = `WITH due AS (
+  SELECT delivery_id, event_id, api_key_id, next_attempt_at, lease_until
+    FROM webhook_deliveries
+   WHERE status = 'pending' AND next_attempt_at <= to_timestamp($1 / 1000.0)
+     AND NOT (api_key_id = ANY($5::uuid[]))
+), free AS (
+  SELECT delivery_id, event_id, api_key_id, next_attempt_at FROM due
+   WHERE api_key_id NOT IN (SELECT api_key_id FROM due WHERE lease_until >= to_timestamp($1 / 1000.0))
+), ranked AS (
+  SELECT f.delivery_id, f.api_key_id, f.next_attempt_at, o.account_id,
+         row_number() OVER (PARTITION BY f.api_key_id, o.account_id ORDER BY o.sequence) AS r
+    FROM free f
+    CROSS JOIN LATERAL (
+      SELECT account_id, sequence FROM engine_outbox WHERE event_id = f.event_id OFFSET 0
+    ) o
+), picked AS (
+  SELECT delivery_id, api_key_id,
+         row_number() OVER (PARTITION BY api_key_id ORDER BY r, account_id) AS n,
+         min(next_attempt_at) OVER (PARTITION BY api_key_id) AS key_due
+    FROM ranked
+), chosen AS (
+  SELECT delivery_id FROM picked WHERE n <= $3 ORDER BY key_due, api_key_id, n LIMIT $2
+), leased AS (
+  UPDATE webhook_deliveries d SET lease_until = to_timestamp(($1 + $4) / 1000.0)
+    FROM chosen
+   WHERE d.delivery_id = chosen.delivery_id AND d.status = 'pending'
+     AND (d.lease_until IS NULL OR d.lease_until < to_timestamp($1 / 1000.0))
+  RETURNING d.delivery_id, d.event_id, d.api_key_id, d.user_id, d.url, d.attempts
+)
+SELECT l.delivery_id, l.api_key_id, l.user_id, l.url, l.attempts,
+       o.event_id, o.type, o.account_id, o.sequence, o.created_at, o.data::text AS data
+  FROM leased l JOIN engine_outbox o ON o.event_id = l.event_id
+ ORDER BY o.account_id, o.sequence`;
+
 export class WebhookStore {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -160,11 +211,30 @@ export class WebhookStore {
     return { events: result.rows.slice(0, limit).map(eventOf), hasMore: result.rows.length > limit };
   }
 
-  /** Events whose deliveries were not created yet (engine_outbox_pending), oldest first. */
+  /**
+   * Events whose deliveries were not created yet (engine_outbox_pending), oldest first and, among events of one
+   * millisecond (a termination decides many at once), in the outbox's (account, sequence) order, so a batch that
+   * cuts through a millisecond takes each account's events as a prefix: fan-out never creates a later event's
+   * deliveries before an earlier one's.
+   */
   async unfanned(limit: number): Promise<UnfannedEvent[]> {
     const result = await this.pool.query<{ event_id: string; user_id: string; queued_at: string }>(
-      `SELECT event_id, user_id, created_at::text AS queued_at
-         FROM engine_outbox_pending ORDER BY created_at, event_id LIMIT $1`,
+      // The queue's first `limit` entries by its primary key fix the cut (the newest millisecond taken); every
+      // entry up to that millisecond is then ordered by the outbox's key, looked up once per entry through the
+      // outbox's event_id index (OFFSET 0 keeps the planner from hashing the whole outbox instead).
+      `WITH head AS (
+         SELECT created_at FROM engine_outbox_pending ORDER BY created_at, event_id LIMIT $1
+       ), cut AS (
+         SELECT max(created_at) AS last FROM head
+       )
+       SELECT p.event_id, p.user_id, p.created_at::text AS queued_at
+         FROM cut, engine_outbox_pending p
+         LEFT JOIN LATERAL (
+           SELECT o.account_id, o.sequence FROM engine_outbox o WHERE o.event_id = p.event_id OFFSET 0
+         ) o ON true
+        WHERE p.created_at <= cut.last
+        ORDER BY p.created_at, o.account_id, o.sequence, p.event_id
+        LIMIT $1`,
       [limit],
     );
     return result.rows.map((row) => ({ eventId: row.event_id, userId: row.user_id, queuedAt: row.queued_at }));
@@ -207,8 +277,12 @@ export class WebhookStore {
   }
 
   /**
-   * Leases up to `limit` due deliveries (at most `perKey` per key, none of the keys in `busy`) until
-   * `now + leaseMs`, oldest due first, with their events.
+   * Leases up to `limit` due deliveries until `now + leaseMs`, with their events: at most `perKey` per key, each
+   * key's in its outbox (account, sequence) order, keys whose oldest due delivery is oldest first. A key is
+   * skipped while it is in `busy` or any of its deliveries holds a lease that has not run out: its lane is
+   * running, here or in another engine, and a key has one lane at a time. Claims are serialised across engines
+   * (a transaction-scoped advisory lock taken before the claim statement, which therefore sees every earlier
+   * claim's leases); nothing else is awaited inside that transaction.
    */
   async claimDue(
     now: number,
@@ -217,34 +291,12 @@ export class WebhookStore {
     leaseMs: number,
     busy: readonly string[],
   ): Promise<ClaimedDelivery[]> {
-    const result = await this.pool.query<
-      EventDb & { delivery_id: string; api_key_id: string; user_id: string; url: string; attempts: number }
-    >(
-      `WITH due AS (
-         SELECT delivery_id FROM (
-           SELECT delivery_id, next_attempt_at,
-                  row_number() OVER (PARTITION BY api_key_id ORDER BY next_attempt_at, created_at) AS n
-             FROM webhook_deliveries
-            WHERE status = 'pending' AND next_attempt_at <= to_timestamp($1 / 1000.0)
-              AND (lease_until IS NULL OR lease_until < to_timestamp($1 / 1000.0))
-              AND NOT (api_key_id = ANY($5::uuid[]))
-         ) ranked
-          WHERE n <= $3
-          ORDER BY next_attempt_at
-          LIMIT $2
-       ), leased AS (
-         UPDATE webhook_deliveries d SET lease_until = to_timestamp(($1 + $4) / 1000.0)
-           FROM due
-          WHERE d.delivery_id = due.delivery_id AND d.status = 'pending'
-            AND (d.lease_until IS NULL OR d.lease_until < to_timestamp($1 / 1000.0))
-         RETURNING d.delivery_id, d.event_id, d.api_key_id, d.user_id, d.url, d.attempts
-       )
-       SELECT l.delivery_id, l.api_key_id, l.user_id, l.url, l.attempts,
-              o.event_id, o.type, o.account_id, o.sequence, o.created_at, o.data::text AS data
-         FROM leased l JOIN engine_outbox o ON o.event_id = l.event_id
-        ORDER BY o.account_id, o.sequence`,
-      [now, limit, perKey, leaseMs, busy],
-    );
+    const result = await transaction(this.pool, async (client) => {
+      // No JIT for the claim: the per-delivery outbox lookups make its estimate look large enough to compile,
+      // which costs far more than the statement itself (hundreds of ms on a large backlog).
+      await client.query("SELECT set_config('jit', 'off', true), pg_advisory_xact_lock(hashtext($1))", [CLAIM_LOCK]);
+      return client.query<ClaimedDb>(CLAIM_SQL, [now, limit, perKey, leaseMs, busy]);
+    });
     return result.rows.map((row) => ({
       deliveryId: row.delivery_id,
       apiKeyId: row.api_key_id,
@@ -253,6 +305,20 @@ export class WebhookStore {
       attempts: row.attempts,
       event: eventOf(row),
     }));
+  }
+
+  /**
+   * Gives back the leases of claimed deliveries that were not attempted (a dispatcher stopping mid-lane), so the
+   * key's lane can start again at once. `leaseUntil` is the lease the claim set (its `now + leaseMs`): a lease
+   * that ran out and was taken by another claim since is left alone.
+   */
+  async releaseLeases(deliveryIds: readonly string[], leaseUntil: number): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.pool.query(
+      `UPDATE webhook_deliveries SET lease_until = NULL
+        WHERE delivery_id = ANY($1::uuid[]) AND status = 'pending' AND lease_until = to_timestamp($2 / 1000.0)`,
+      [deliveryIds, leaseUntil],
+    );
   }
 
   /** Records one attempt and moves the delivery on (status, next attempt, lease released), in one statement. */
@@ -345,8 +411,13 @@ export class WebhookStore {
       `WITH updated AS (
          -- A delivery whose attempt is in flight keeps its lease (no second sender); that attempt's outcome
          -- then decides its status.
+         -- Its next_attempt_at never moves later while it is in flight either (the claim finds a key's leases
+         -- among its due deliveries, and this clock may run ahead of the dispatcher's).
          UPDATE webhook_deliveries
-            SET status = 'pending', next_attempt_at = to_timestamp($4 / 1000.0),
+            SET status = 'pending',
+                next_attempt_at = CASE WHEN lease_until > to_timestamp($4 / 1000.0)
+                                       THEN LEAST(next_attempt_at, to_timestamp($4 / 1000.0))
+                                       ELSE to_timestamp($4 / 1000.0) END,
                 lease_until = CASE WHEN lease_until > to_timestamp($4 / 1000.0) THEN lease_until END,
                 updated_at = to_timestamp($4 / 1000.0)
           WHERE delivery_id = $3 AND user_id = $1 AND api_key_id = $2

@@ -104,6 +104,62 @@ describe("https transport", () => {
   });
 });
 
+describe("https transport isolation", () => {
+  /** A receiver host where /dead/* never answers and anything else answers 200; records each request's socket. */
+  async function host() {
+    const sockets: { path: string; port: number }[] = [];
+    const server = https.createServer({ key: ca.key, cert: ca.cert }, (req, res) => {
+      req.resume();
+      sockets.push({ path: req.url ?? "", port: req.socket.remotePort ?? 0 });
+      if (req.url?.startsWith("/dead/") === true) return;
+      res.writeHead(200).end("ok");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const origin = `https://localhost:${String((server.address() as AddressInfo).port)}`;
+    const close = (): void => {
+      server.closeAllConnections();
+      server.close();
+    };
+    return { sockets, origin, close };
+  }
+
+  it("receivers that never answer do not hold up another key's attempt to the same host", async () => {
+    const { origin, close } = await host();
+    const transport = httpsTransport({ allowPrivate: true, ca: ca.caPem, timeoutMs: 1_500 });
+    try {
+      // Ten keys whose receivers (paths of one relay host) hang, then a healthy key on the same host.
+      const dead = Array.from({ length: 10 }, (_, i) =>
+        transport.send({ url: `${origin}/dead/${String(i)}`, headers: {}, body }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const healthy = await transport.send({ url: `${origin}/live`, headers: {}, body });
+      expect(healthy).toMatchObject({ ok: true, status: 200 });
+      expect(healthy.latencyMs).toBeLessThan(1_000);
+      for (const result of await Promise.all(dead)) {
+        expect(result).toMatchObject({ ok: false, error: "no answer within 1500 ms" });
+      }
+    } finally {
+      transport.close();
+      close();
+    }
+  });
+
+  it("reuses the connection for consecutive deliveries to one receiver", async () => {
+    const { sockets, origin, close } = await host();
+    const transport = httpsTransport({ allowPrivate: true, ca: ca.caPem, timeoutMs: 2_000 });
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(await transport.send({ url: `${origin}/live`, headers: {}, body })).toMatchObject({ status: 200 });
+      }
+      expect(sockets).toHaveLength(3);
+      expect(new Set(sockets.map((s) => s.port)).size).toBe(1);
+    } finally {
+      transport.close();
+      close();
+    }
+  });
+});
+
 describe("parseRetryAfter", () => {
   const now = Date.parse("2026-11-25T12:00:00Z");
   it.each([

@@ -73,9 +73,13 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
 /** The sender the dispatcher uses in production. */
 export function httpsTransport(options: TransportOptions): { send: Send; close: () => void } {
   const now = options.now ?? (() => performance.now());
+  // Keep-alive: a receiver's consecutive deliveries reuse its connection. No per-host socket cap: each key's
+  // lane has at most one attempt on the wire (and the dispatcher runs at most maxLanes lanes), and a cap shared
+  // by every key on a host would queue a healthy key's attempt behind dead receivers of that host, its deadline
+  // running while it waits.
   const agent = new https.Agent({
     keepAlive: true,
-    maxSockets: 8,
+    maxSockets: Infinity,
     ca: options.ca === undefined ? undefined : [...rootCertificates, options.ca],
     rejectUnauthorized: true,
   });

@@ -32,7 +32,14 @@ export function walletDirectory(target: string, token: string | undefined): Wall
       outgoingMetadata(undefined, token),
       DEADLINE_MS,
     );
-    return reply.targets.map((t) => ({ apiKeyId: t.api_key_id, userId: t.user_id, url: t.url, secret: t.secret }));
+    return reply.targets.map((t) => ({
+      apiKeyId: t.api_key_id,
+      userId: t.user_id,
+      url: t.url,
+      secret: t.secret,
+      // 0 when the key never expires (or from a wallet that does not send the field yet).
+      expiresAt: t.expires_at_ms === 0 ? null : t.expires_at_ms,
+    }));
   };
 
   return {

@@ -241,6 +241,47 @@ describe("webhooks end to end", () => {
     ]);
   });
 
+  it("an expired key receives nothing more: no attempt starts after its expiresAt, even within a running lane", async () => {
+    // Each answer takes 1 s, so one lane's attempts span the key's expiry (pushed revocations never cover it).
+    receiver.behave("/expiring", { delayMs: 1_000 });
+    const expiresAtMs = Date.now() + 3_000;
+    const hooked = await newKey(api, "wh-expiring", {
+      label: "hook",
+      permissions: ["READ_ONLY"],
+      webhookUrl: `${receiver.origin}/expiring`,
+      expiresAt: new Date(expiresAtMs).toISOString(),
+    });
+    if (hooked.webhookSecret === undefined) throw new Error("no webhookSecret");
+    receiver.secrets.set("/expiring", hooked.webhookSecret);
+    const trading = await newKey(api, "wh-expiring", { label: "bot", permissions: ["TRADE", "MANAGE_ORDERS"] });
+    const opened = await v1(base, "/v1/account", trading, json({ plan_id: PLAN_10K }));
+    expect(opened.status).toBe(201);
+    await market.push({ "BTC-USD": 100_000 });
+    for (let i = 0; i < 5; i++) {
+      const placed = await v1(
+        base,
+        "/v1/order",
+        trading,
+        json({
+          account_id: opened.body.account_id,
+          symbol: "BTC-USD",
+          side: "BUY",
+          kind: "LIMIT",
+          quantity: "0.01",
+          limit_price: "80000",
+        }),
+      );
+      expect(placed.status).toBe(201);
+    }
+    // Long enough for the five attempts of a lane that ignored the expiry to arrive.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAtMs + 4_000 - Date.now())));
+    const got = receiver.on("/expiring");
+    expect(got.length).toBeGreaterThan(0);
+    expect(got.length).toBeLessThan(5);
+    // Each was answered 1 s after it arrived: every one arrived before the key expired.
+    for (const r of got) expect(r.at - 1_000).toBeLessThan(expiresAtMs + 100);
+  });
+
   it("exports the webhook metrics (before the engine restarts)", async () => {
     const text = await (await fetch(`${stack.engineAdmin}/metrics`)).text();
     expect(text).toMatch(/^webhook_deliveries_total\{outcome="succeeded",service="engine"\} [1-9]/m);

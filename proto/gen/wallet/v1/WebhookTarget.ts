@@ -1,10 +1,13 @@
 // Original file: proto/wallet/v1/wallet.proto
 
+import type { Long } from "@grpc/proto-loader";
+
 export interface WebhookTarget {
   api_key_id?: string;
   user_id?: string;
   url?: string;
   secret?: string;
+  expires_at_ms?: number | string | Long;
 }
 
 export interface WebhookTarget__Output {
@@ -12,4 +15,5 @@ export interface WebhookTarget__Output {
   user_id: string;
   url: string;
   secret: string;
+  expires_at_ms: number;
 }
