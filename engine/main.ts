@@ -20,6 +20,7 @@ import { loadStoredCalendar, storeCalendar } from "./store/calendar.js";
 import { CATALOGUE } from "./market/catalogue.js";
 import { LivePrices, type TickQuote } from "./market/prices.js";
 import { PriceSimulator } from "./market/simulator.js";
+import { ServiceError } from "../kernel/errors.js";
 import { startFundingClock } from "./funding-clock.js";
 import { createEngineServer } from "./server.js";
 import { partitionsOfEngine } from "./shard/partition.js";
@@ -137,8 +138,12 @@ export async function startEngine(
   const prices = new LivePrices(CATALOGUE);
   const publish = async (quotes: TickQuote[]): Promise<void> => {
     if (quotes.length === 0) return;
-    await runtime.market({ prices: quotes });
+    const applied = await runtime.market({ prices: quotes });
     prices.update(quotes);
+    // Applied everywhere else, but an account's triggers or risk checks failed at these prices: not "applied".
+    if (applied.faults > 0) {
+      throw new ServiceError("engine_error", {}, `the prices failed to apply on ${String(applied.faults)} account(s)`);
+    }
   };
 
   let feed: NodeJS.Timeout | undefined;

@@ -112,6 +112,8 @@ function unwrap<R extends Reply>(reply: R): Exclude<R, { kind: "error" }> {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A pushed price may be at most this many times the ticker's reference price (docs/engine.md, "Pushed prices"). */
+export const PRICE_CEILING_FACTOR = 1_000;
 
 function accountIdOf(value: string): string {
   const id = value.toLowerCase();
@@ -356,6 +358,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     ),
   };
 
+  let calendarQueue: Promise<void> = Promise.resolve();
   const market: MarketDataHandlers = {
     PushPrices: unary(
       "PushPrices",
@@ -367,6 +370,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
         }
         const issues: Issue[] = [];
         const quotes: TickQuote[] = [];
+        const seen = new Set<string>();
         request.prices.forEach((price, i) => {
           const symbol = normalizeSymbol(price.symbol, deps.catalogue);
           const spec = symbol === undefined ? undefined : deps.catalogue.bySymbol(symbol);
@@ -374,13 +378,30 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
             issues.push({ path: `prices.${i}.symbol`, message: "unknown symbol" });
             return;
           }
+          // One price per symbol per push: a push is one market update, decided at its prices. Successive
+          // prices of one symbol (each with its triggers and fills) are successive pushes.
+          if (seen.has(symbol)) {
+            issues.push({
+              path: `prices.${i}.symbol`,
+              message: "appears twice: send successive prices as successive pushes",
+            });
+            return;
+          }
+          seen.add(symbol);
           const tick = tickerUnits(spec).tick;
           const mark = Number.isFinite(price.mark_price) ? roundToGrid(price.mark_price, tick) : undefined;
           const index = Number.isFinite(price.index_price) ? roundToGrid(price.index_price, tick) : undefined;
+          // Far above any price the symbol could trade at (its reference × 1,000): a position's notional at
+          // such a price would leave the engine's exact integer range.
+          const ceiling = Number(spec.reference_price) * PRICE_CEILING_FACTOR;
           if (mark === undefined || mark <= 0)
             issues.push({ path: `prices.${i}.mark_price`, message: "must be a positive price" });
+          else if (price.mark_price > ceiling)
+            issues.push({ path: `prices.${i}.mark_price`, message: `must be at most ${String(ceiling)}` });
           if (index === undefined || index <= 0)
             issues.push({ path: `prices.${i}.index_price`, message: "must be a positive price" });
+          else if (price.index_price > ceiling)
+            issues.push({ path: `prices.${i}.index_price`, message: `must be at most ${String(ceiling)}` });
           if (mark !== undefined && mark > 0 && index !== undefined && index > 0)
             quotes.push({ symbol, mark, index, skew: 0 });
         });
@@ -395,8 +416,14 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
       async (request) => {
         const parsed = parseCalendar(request.events, deps.catalogue);
         if ("issues" in parsed) throw ServiceError.invalid(parsed.issues);
-        await deps.applyCalendar(parsed.ok);
-        deps.calendar.replace(parsed.ok);
+        // One replacement at a time, store → shards → served, so concurrent calls cannot leave the stored
+        // calendar (what a restart loads) and the served one different.
+        const replaced = calendarQueue.then(async () => {
+          await deps.applyCalendar(parsed.ok);
+          deps.calendar.replace(parsed.ok);
+        });
+        calendarQueue = replaced.catch(() => undefined);
+        await replaced;
         deps.log.info({ events: parsed.ok.length }, "news calendar replaced");
         return {};
       },

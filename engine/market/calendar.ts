@@ -26,6 +26,9 @@ export interface NewsEventInput {
 }
 
 /** Validates a whole calendar; every problem is reported with its path. */
+/** C0 controls and DEL: text for people to read (and PostgreSQL's jsonb cannot hold NUL). */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 export function parseCalendar(
   inputs: readonly NewsEventInput[],
   catalogue: Catalogue,
@@ -36,8 +39,13 @@ export function parseCalendar(
   inputs.forEach((input, i) => {
     const path = `events.${i}`;
     if (input.id.trim() === "") issues.push({ path: `${path}.id`, message: "required" });
+    else if (CONTROL.test(input.id))
+      issues.push({ path: `${path}.id`, message: "must not contain control characters" });
     else if (ids.has(input.id)) issues.push({ path: `${path}.id`, message: "must be unique" });
     ids.add(input.id);
+    if (CONTROL.test(input.title)) {
+      issues.push({ path: `${path}.title`, message: "must not contain control characters" });
+    }
     const at = parseIsoDateTime(input.scheduled_at);
     if (Number.isNaN(at))
       issues.push({ path: `${path}.scheduled_at`, message: "must be an ISO 8601 date-time with a time zone" });

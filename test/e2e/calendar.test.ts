@@ -68,4 +68,33 @@ describe("news calendar", () => {
     await stack.restartEngine();
     expect(await calendar()).toEqual(expected);
   });
+
+  it("refuses control characters in an event's title or id with 400 (not 500), changing nothing", async () => {
+    const before = await calendar();
+    for (const event of [
+      { id: "n", title: "a\u0000b", scheduled_at: "2027-03-01T00:00:00Z", symbols: ["BTC-USD"], asset_classes: [] },
+      { id: "n\n", title: "ok", scheduled_at: "2027-03-01T00:00:00Z", symbols: ["BTC-USD"], asset_classes: [] },
+    ]) {
+      await expect(market.setCalendar([event])).rejects.toMatchObject({ code: 3 });
+    }
+    expect(await calendar()).toEqual(before);
+  });
+
+  it("keeps the served and the stored calendar the same under concurrent replacements", async () => {
+    const one = (n: number) => [
+      {
+        id: `r-${String(n)}`,
+        title: `Event ${String(n)}`,
+        scheduled_at: "2027-04-01T00:00:00Z",
+        symbols: ["BTC-USD"],
+        asset_classes: [],
+      },
+    ];
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(Array.from({ length: 12 }, (_, n) => market.setCalendar(one(round * 100 + n))));
+      const served = await calendar();
+      await stack.restartEngine();
+      expect(await calendar(), `round ${String(round)}`).toEqual(served);
+    }
+  });
 });

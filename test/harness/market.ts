@@ -7,6 +7,8 @@ import type { NewsEvent } from "../../proto/gen/market/v1/NewsEvent.js";
 
 export interface Market {
   push(prices: Record<string, number | { mark: number; index: number }>): Promise<void>;
+  /** PushPrices with the list as given (repeats and bad values included). */
+  pushList(prices: { symbol: string; mark_price: number; index_price: number }[]): Promise<void>;
   setCalendar(events: NewsEvent[]): Promise<void>;
   close(): void;
 }
@@ -26,6 +28,14 @@ export function marketClient(target: string, internalToken?: string): Market {
       );
       return new Promise((resolve, reject) => {
         client.PushPrices({ prices: updates }, metadata(), (error) => {
+          if (error) reject(error);
+          else resolve();
+        });
+      });
+    },
+    pushList(prices) {
+      return new Promise((resolve, reject) => {
+        client.PushPrices({ prices }, metadata(), (error) => {
           if (error) reject(error);
           else resolve();
         });
