@@ -91,6 +91,25 @@ describe("EngineRouter", () => {
     await expect(down.listTickers(origin)).rejects.toMatchObject({ code: "engine_unavailable" });
   });
 
+  it("never sends a write to a second engine once the first may have run it (a call cut after it left)", async () => {
+    const cut = (): Error =>
+      Object.assign(new Error("14 UNAVAILABLE: Connection dropped"), {
+        code: status.UNAVAILABLE,
+        details: "Connection dropped",
+        metadata: new Metadata(),
+      });
+    const calls: number[] = [];
+    const router = new EngineRouter([engine(0, calls, cut), engine(1, calls)]);
+    await expect(router.createAccount({ user_id: "u", plan_id: "p" }, origin)).rejects.toMatchObject({
+      code: "engine_unavailable",
+    });
+    expect(calls).toEqual([0]);
+    // A read may go on to the next engine either way.
+    const reads: number[] = [];
+    const reader = new EngineRouter([engine(0, reads, cut), engine(1, reads)]);
+    expect(await reader.listTickers(origin)).toEqual({ engine: 1 });
+  });
+
   it("passes an engine's own errors through to the registry mapping", async () => {
     const router = new EngineRouter([
       engine(0, [], registry("engine_unavailable")),

@@ -76,6 +76,19 @@ function isUnreachable(error: unknown): boolean {
   return !(metadata instanceof Metadata) || metadata.get(ERROR_METADATA_KEY).length === 0;
 }
 
+/**
+ * An unreachable engine's failure that proves the call never left this process: grpc-js had no connection to
+ * send it on. A call cut after it was sent (a dropped connection, a reset stream) may have run on the engine.
+ */
+function neverSent(error: unknown): boolean {
+  if (!isUnreachable(error)) return false;
+  const details = typeof error === "object" && error !== null && "details" in error ? error.details : undefined;
+  return typeof details === "string" && details.startsWith("No connection established");
+}
+
+/** engine_unavailable for a call that never reached the engine: safe to send to another one. */
+class NotSentError extends ServiceError {}
+
 export class EngineRouter {
   private next = 0;
 
@@ -101,13 +114,18 @@ export class EngineRouter {
     try {
       return await call(engine);
     } catch (error) {
+      if (neverSent(error)) throw new NotSentError("engine_unavailable", {}, `engine ${index} is unreachable`);
       if (isUnreachable(error)) throw new ServiceError("engine_unavailable", {}, `engine ${index} is unreachable`);
       throw error;
     }
   }
 
-  /** Starting with the next engine in turn, the first that can be reached; engine_unavailable if none. */
-  private async any<R>(call: (engine: EngineCalls) => Promise<R>): Promise<R> {
+  /**
+   * Starting with the next engine in turn, the first that can be reached; engine_unavailable if none. A
+   * write (`write`) moves on only when the call provably never left (no connection): one cut after it was sent
+   * may have run, and sending it again elsewhere could do it twice (two accounts for one CreateAccount).
+   */
+  private async any<R>(call: (engine: EngineCalls) => Promise<R>, write = false): Promise<R> {
     const count = this.engines.length;
     const first = this.next;
     this.next = (this.next + 1) % count;
@@ -116,7 +134,8 @@ export class EngineRouter {
         return await this.on((first + step) % count, call);
       } catch (error) {
         const unavailable = error instanceof ServiceError && error.code === "engine_unavailable";
-        if (!unavailable || step === count - 1) throw error;
+        const retry = write ? error instanceof NotSentError : unavailable;
+        if (!retry || step === count - 1) throw error;
       }
     }
   }
@@ -134,10 +153,11 @@ export class EngineRouter {
   getCalendar: EngineCalls["getCalendar"] = (request, origin) => this.any((e) => e.getCalendar(request, origin));
   listDeliveries: EngineCalls["listDeliveries"] = (request, origin) =>
     this.any((e) => e.listDeliveries(request, origin));
-  redeliver: EngineCalls["redeliver"] = (request, origin) => this.any((e) => e.redeliver(request, origin));
+  redeliver: EngineCalls["redeliver"] = (request, origin) => this.any((e) => e.redeliver(request, origin), true);
 
   /** Round-robin over the engines that answer: each mints the id in a partition it owns. */
-  createAccount: EngineCalls["createAccount"] = (request, origin) => this.any((e) => e.createAccount(request, origin));
+  createAccount: EngineCalls["createAccount"] = (request, origin) =>
+    this.any((e) => e.createAccount(request, origin), true);
 
   getAccount: EngineCalls["getAccount"] = (ref, origin) =>
     this.byAccount(ref.account_id ?? "", (e) => e.getAccount(ref, origin));
