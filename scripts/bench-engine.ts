@@ -153,7 +153,6 @@ async function main(): Promise<void> {
         openLoopMs: OPEN_LOOP_MS,
         interleaved: "rounds of the four targets interleaved, order reversed every other round",
         loadGenerator: "keep-alive HTTP/1.1 over raw net sockets, one request in flight per connection",
-        generatorPriority: session.generator,
         checkEvery: CHECK_EVERY,
       },
       e2e: {

@@ -872,8 +872,6 @@ export const cpuText = (cpu: Record<Label, number>): string =>
 
 export interface HttpSession {
   e2e: E2eSetup;
-  /** The load generator's scheduling priority during the HTTP part (see `prioritizeGenerator`). */
-  generator: GeneratorPriority;
   /** Ports of the bare node:http server, the architecture ceiling (Express → grpc-js) and the gateway's /v1. */
   ports: { bare: number; ceiling: number; gateway: number };
   labels: Map<number, Label>;
@@ -924,46 +922,7 @@ export async function startHttpSession(): Promise<HttpSession> {
       e2e: true,
     },
   ];
-  // After every server was spawned (children inherit their parent's nice value at spawn time): only the
-  // load generator's thread gets the priority.
-  const generator = prioritizeGenerator();
-  say(
-    generator.error === undefined
-      ? `load generator at nice ${generator.nice} (servers at nice ${generator.servers})`
-      : `load generator left at nice ${generator.nice}: ${generator.error}`,
-  );
-  return { e2e, ports, labels: labelProcesses(), feed: new Feed(e2e.market), orderTargets, generator };
-}
-
-/**
- * The load generator shares the two cores with the servers it measures. A latency is timed from the moment
- * a request was due (open loop) to the moment its answer is read, so any wait of the generator's own event
- * loop for a core (to send, or to read an answer that already arrived) counts as the service's latency. Real
- * clients run on other machines; here the generator's thread runs at a higher priority (nice −10 by default,
- * BENCH_GENERATOR_NICE to change it) so that it takes a core when it needs one. Every target, the
- * architecture ceiling included, is measured this way. It needs CAP_SYS_NICE (root); without it the
- * generator stays at its nice value and the report says so.
- */
-export interface GeneratorPriority {
-  nice: number;
-  servers: number;
-  error?: string;
-}
-
-export function prioritizeGenerator(): GeneratorPriority {
-  const servers = os.getPriority(0);
-  const wanted = Number(process.env.BENCH_GENERATOR_NICE ?? "-10");
-  if (!Number.isInteger(wanted) || wanted < -20 || wanted > 19) {
-    throw new Error(
-      `BENCH_GENERATOR_NICE must be an integer from -20 to 19, not ${String(process.env.BENCH_GENERATOR_NICE)}`,
-    );
-  }
-  try {
-    os.setPriority(0, wanted);
-    return { nice: os.getPriority(0), servers };
-  } catch (error) {
-    return { nice: servers, servers, error: error instanceof Error ? error.message : String(error) };
-  }
+  return { e2e, ports, labels: labelProcesses(), feed: new Feed(e2e.market), orderTargets };
 }
 
 // ---------------------------------------------------------------- detail tables

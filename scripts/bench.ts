@@ -337,7 +337,6 @@ async function main(): Promise<void> {
       setupSeconds: e2e.setupSeconds,
       feedPushes: feed.pushes,
       feedFailures: feed.failures,
-      generator: session.generator,
     },
     summary: rows,
     core: core.scenarios,
@@ -359,11 +358,7 @@ async function main(): Promise<void> {
     "",
     `HTTP: ${CONNECTIONS} connections, closed loop, ${ROUNDS} interleaved rounds of ${ROUND_MS / 1000} s per target; ` +
       `p99 at half the maximum: ${OPEN_ROUNDS} open-loop rounds of ${OPEN_ROUND_MS / 1000} s each. Ratios are of ` +
-      "medians, to figures measured in this run. " +
-      (session.generator.error === undefined
-        ? `The load generator's thread ran at nice ${session.generator.nice}, the servers at ${session.generator.servers} ` +
-          '(docs/performance.md, "The load generator\'s priority").'
-        : `The load generator could not be given a priority (${session.generator.error}): its own waits for a core count as latency.`),
+      "medians, to figures measured in this run.",
     "",
     summaryText,
     "",
