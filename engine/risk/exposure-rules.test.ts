@@ -19,6 +19,20 @@ function rulesOf(reply: PlaceOrderReply): string[] {
   return reply.violations.map((v) => v.rule);
 }
 
+/** A high-impact forex event right now: the news freeze holds for EUR-USD. */
+function freezeForex(h: Harness): void {
+  h.calendar = [
+    {
+      id: "nfp",
+      title: "NFP",
+      scheduled_at: new Date(h.now).toISOString(),
+      at: h.now,
+      symbols: [],
+      asset_classes: ["forex"],
+    },
+  ];
+}
+
 const exposureUsd = (h: Harness): number => symbolExposure(h.account, h.market, EUR) / 1e8;
 
 describe("exposure_cap: orders against an open position", () => {
@@ -64,16 +78,7 @@ describe("exposure_cap: orders against an open position", () => {
   it("still never blocks an order that only closes (nothing else on its side)", () => {
     const h = eurAccount();
     h.placed({ symbol: EUR, side: "BUY", kind: "MARKET", quantity: "25000" });
-    h.calendar = [
-      {
-        id: "nfp",
-        title: "NFP",
-        scheduled_at: new Date(h.now).toISOString(),
-        at: h.now,
-        symbols: [],
-        asset_classes: ["forex"],
-      },
-    ];
+    freezeForex(h);
     expect(rulesOf(h.place({ symbol: EUR, side: "SELL", kind: "MARKET", quantity: "25000" }))).toEqual([]);
     expect(h.account.positions.size).toBe(0);
   });
@@ -109,16 +114,7 @@ describe("amending an order", () => {
   it("refuses moving a limit across the mark inside a news freeze, as a new crossing order is", () => {
     const h = eurAccount();
     const resting = h.placed({ symbol: EUR, side: "BUY", kind: "LIMIT", quantity: "10000", limit_price: "0.9" });
-    h.calendar = [
-      {
-        id: "nfp",
-        title: "NFP",
-        scheduled_at: new Date(h.now).toISOString(),
-        at: h.now,
-        symbols: [],
-        asset_classes: ["forex"],
-      },
-    ];
+    freezeForex(h);
     expect(
       rulesOf(h.place({ symbol: EUR, side: "BUY", kind: "LIMIT", quantity: "10000", limit_price: "1.01" })),
     ).toEqual(["news_freeze"]);

@@ -28,40 +28,67 @@ async function until(
   }
 }
 
+/** `npm start` on fresh ports and a fresh DATA_DIR, with its output collected and its exit recorded. */
+async function launch(extraEnv: Record<string, string> = {}, detached = false) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "fts-start-"));
+  const ports = {
+    HTTP_PORT: await freePort(),
+    WALLET_HTTP_PORT: await freePort(),
+    ENGINE_GRPC_PORT: await freePort(),
+    WALLET_GRPC_PORT: await freePort(),
+    ENGINE_METRICS_PORT: await freePort(),
+    WALLET_METRICS_PORT: await freePort(),
+  };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    ...extraEnv,
+  };
+  for (const [name, value] of Object.entries(ports)) env[name] = String(value);
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    cwd: ROOT,
+    env,
+    stdio: "pipe",
+    detached,
+  });
+  const stack = {
+    child,
+    ports,
+    dataDir,
+    output: "",
+    exitCode: undefined as number | null | undefined,
+    v1Base: `http://127.0.0.1:${String(ports.HTTP_PORT)}`,
+    api: `http://127.0.0.1:${String(ports.WALLET_HTTP_PORT)}`,
+    exited: undefined as unknown as Promise<number | null>,
+    /** Resolves once both listeners are ready; fails with the output if the stack exits first or takes 60 s. */
+    ready: () =>
+      until(
+        async () => (await fetch(`${stack.v1Base}/readyz`)).ok && (await fetch(`${stack.api}/readyz`)).ok,
+        60_000,
+        () =>
+          stack.exitCode === undefined ? undefined : `npm start exited with ${String(stack.exitCode)} before ready`,
+        () => stack.output,
+      ),
+  };
+  child.stdout.on("data", (chunk: Buffer) => (stack.output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stack.output += chunk.toString()));
+  stack.exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      stack.exitCode = code;
+      resolve(code);
+    }),
+  );
+  return stack;
+}
+
 describe("npm start", () => {
   // The test's own timeout leaves room for the 60 s readiness wait to fail with the stack's output.
   it("serves /api and /v1 on the embedded defaults and stops cleanly on SIGTERM", { timeout: 90_000 }, async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "fts-start-"));
-    const ports = {
-      HTTP_PORT: await freePort(),
-      WALLET_HTTP_PORT: await freePort(),
-      ENGINE_GRPC_PORT: await freePort(),
-      WALLET_GRPC_PORT: await freePort(),
-      ENGINE_METRICS_PORT: await freePort(),
-      WALLET_METRICS_PORT: await freePort(),
-    };
-    const env: Record<string, string> = { PATH: process.env.PATH ?? "", DATA_DIR: dataDir, LOG_LEVEL: "warn" };
-    for (const [name, value] of Object.entries(ports)) env[name] = String(value);
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: ROOT, env, stdio: "pipe" });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    let exitCode: number | null | undefined;
-    const exited = new Promise<number | null>((resolve) =>
-      child.once("exit", (code) => {
-        exitCode = code;
-        resolve(code);
-      }),
-    );
+    const stack = await launch();
+    const { ports, v1Base, api } = stack;
     try {
-      const v1Base = `http://127.0.0.1:${ports.HTTP_PORT}`;
-      const api = `http://127.0.0.1:${ports.WALLET_HTTP_PORT}`;
-      await until(
-        async () => (await fetch(`${v1Base}/readyz`)).ok && (await fetch(`${api}/readyz`)).ok,
-        60_000,
-        () => (exitCode === undefined ? undefined : `npm start exited with ${String(exitCode)} before ready`),
-        () => output,
-      );
+      await stack.ready();
       for (const base of [v1Base, api]) expect((await request(`${base}/healthz`)).body).toEqual({ status: "ok" });
       const key = await newKey(api, "starter");
       const tickers = await v1(v1Base, "/v1/tickers", key);
@@ -72,62 +99,26 @@ describe("npm start", () => {
       }
       expect(await (await fetch(`${api}/metrics`)).text()).toContain("http_requests_total");
     } finally {
-      child.kill("SIGTERM");
-      const code = await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-      expect(code, output).toBe(0);
+      stack.child.kill("SIGTERM");
+      const code = await stack.exited;
+      rmSync(stack.dataDir, { recursive: true, force: true });
+      expect(code, stack.output).toBe(0);
     }
   });
 
   // Ctrl-C in a terminal sends SIGINT to the whole process group at once; the supervisor must still stop the
   // gateway first. A request held by the rate limiter (1 per 3 s, held up to 2.9 s) is in flight at the signal.
   it("drains a request in flight when SIGINT reaches the whole group (Ctrl-C)", { timeout: 90_000 }, async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "fts-start-"));
-    const ports = {
-      HTTP_PORT: await freePort(),
-      WALLET_HTTP_PORT: await freePort(),
-      ENGINE_GRPC_PORT: await freePort(),
-      WALLET_GRPC_PORT: await freePort(),
-      ENGINE_METRICS_PORT: await freePort(),
-      WALLET_METRICS_PORT: await freePort(),
-    };
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? "",
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      RATE_LIMIT_MAX: "1",
-      RATE_LIMIT_WINDOW_MS: "3000",
-      RATE_LIMIT_MAX_DELAY_MS: "2900",
-    };
-    for (const [name, value] of Object.entries(ports)) env[name] = String(value);
     // Its own process group, as a shell gives a foreground job, so the test can signal the group.
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-      cwd: ROOT,
-      env,
-      stdio: "pipe",
-      detached: true,
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    let exitCode: number | null | undefined;
-    const exited = new Promise<number | null>((resolve) =>
-      child.once("exit", (code) => {
-        exitCode = code;
-        resolve(code);
-      }),
+    const stack = await launch(
+      { RATE_LIMIT_MAX: "1", RATE_LIMIT_WINDOW_MS: "3000", RATE_LIMIT_MAX_DELAY_MS: "2900" },
+      true,
     );
-    const pid = child.pid;
+    const { v1Base, api } = stack;
+    const pid = stack.child.pid;
     if (pid === undefined) throw new Error("npm start did not start");
     try {
-      const v1Base = `http://127.0.0.1:${ports.HTTP_PORT}`;
-      const api = `http://127.0.0.1:${ports.WALLET_HTTP_PORT}`;
-      await until(
-        async () => (await fetch(`${v1Base}/readyz`)).ok && (await fetch(`${api}/readyz`)).ok,
-        60_000,
-        () => (exitCode === undefined ? undefined : `npm start exited with ${String(exitCode)} before ready`),
-        () => output,
-      );
+      await stack.ready();
       const key = await newKey(api, "ctrl-c");
       expect((await v1(v1Base, "/v1/tickers", key)).status).toBe(200);
       // The next request, half a second later, waits ~2.5 s for the window (at most 2.9 s may be waited; any
@@ -137,12 +128,12 @@ describe("npm start", () => {
       await new Promise((r) => setTimeout(r, 400));
       process.kill(-pid, "SIGINT");
       const answer = await held;
-      expect(answer.status, output).toBe(200);
+      expect(answer.status, stack.output).toBe(200);
       expect((answer.body.data as unknown[]).length).toBeGreaterThanOrEqual(20);
-      expect(await exited, output).toBe(0);
+      expect(await stack.exited, stack.output).toBe(0);
     } finally {
-      if (exitCode === undefined) process.kill(-pid, "SIGKILL");
-      rmSync(dataDir, { recursive: true, force: true });
+      if (stack.exitCode === undefined) process.kill(-pid, "SIGKILL");
+      rmSync(stack.dataDir, { recursive: true, force: true });
     }
   });
 
