@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TIMER_MS, startFundingClock } from "./funding-clock.js";
+import { MAX_TIMER_MS } from "../kernel/time.js";
+import { startFundingClock } from "./funding-clock.js";
 
 const HOUR = 3_600_000;
 const EIGHT_HOURS = 8 * HOUR;

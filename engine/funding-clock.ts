@@ -4,10 +4,8 @@
 // would be stamped before its time, and asking for "the next boundary" at that moment would give the same one
 // again (a second tick). So the clock remembers the boundary it waits for, waits again if woken early, and
 // after a tick waits for the boundary after it. A slow tick never piles up behind itself.
+import { MAX_TIMER_MS } from "../kernel/time.js";
 import { nextFundingAt } from "./risk/funding.js";
-
-/** The longest delay setTimeout honours (ms). */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 export interface FundingClockDeps {
   intervalMs: number;

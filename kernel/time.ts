@@ -16,3 +16,6 @@ export function parseIsoDateTime(text: string): number {
   if ((offsetHours ?? 0) > 23 || (offsetMinutes ?? 0) > 59) return NaN;
   return Date.parse(text);
 }
+
+/** The longest delay setTimeout honours (ms): a longer one runs after 1 ms, so a far wait goes in steps. */
+export const MAX_TIMER_MS = 2_147_483_647;

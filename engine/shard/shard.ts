@@ -27,6 +27,7 @@ import type {
   ShardResponse,
   WireError,
 } from "./protocol.js";
+import { MAX_TIMER_MS } from "../../kernel/time.js";
 import { endSpan } from "../../kernel/tracing.js";
 import { endShardSpan, startCommitSpan, startDecideSpan } from "./tracing.js";
 
@@ -107,8 +108,6 @@ const STOPPED: WireError = { code: "engine_error", message: "shard stopped", fie
 
 /** After a clock request that failed (its commit), the next one waits this long (ms): no loop on a dead database. */
 const CLOCK_RETRY_MS = 1_000;
-/** setTimeout's longest delay (ms); a wake further away is waited for in steps. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 const nextMacrotask = (): Promise<void> =>
   new Promise((resolve) => {
@@ -351,18 +350,11 @@ export class Shard<T extends CoreTypes> {
         const onMarket = this.core.onMarket?.bind(this.core);
         if (onMarket !== undefined) {
           for (const [accountId, entry] of this.accounts) {
-            let produced: T["event"][];
-            let rows: string[];
-            try {
-              produced = onMarket(entry.state, request.update, this.context(accountId));
-              rows = produced.map((event) => JSON.stringify(event));
-            } catch (error) {
-              faults++;
-              this.log("error", "onMarket failed for an account", { accountId, err: errorText(error) });
-              continue;
-            }
-            this.applyEvents(accountId, entry, produced, rows, pending);
-            events += produced.length;
+            const produced = this.decideAccount(accountId, entry, pending, "onMarket", (ctx) =>
+              onMarket(entry.state, request.update, ctx),
+            );
+            if (produced === undefined) faults++;
+            else events += produced;
           }
         }
         return {
@@ -386,25 +378,20 @@ export class Shard<T extends CoreTypes> {
     for (const [accountId, at] of this.wakes) if (at <= now) due.push(accountId);
     let events = 0;
     let faults = 0;
+    const onClock = this.core.onClock?.bind(this.core);
     for (const accountId of due) {
       const entry = this.accounts.get(accountId);
-      if (entry === undefined || this.core.onClock === undefined) {
+      if (entry === undefined || onClock === undefined) {
         this.wakes.delete(accountId);
         continue;
       }
-      let produced: T["event"][];
-      let rows: string[];
-      try {
-        produced = this.core.onClock(entry.state, this.context(accountId));
-        rows = produced.map((event) => JSON.stringify(event));
-      } catch (error) {
+      const produced = this.decideAccount(accountId, entry, pending, "onClock", (ctx) => onClock(entry.state, ctx));
+      if (produced === undefined) {
         faults++;
         this.wakes.delete(accountId);
-        this.log("error", "onClock failed for an account", { accountId, err: errorText(error) });
         continue;
       }
-      this.applyEvents(accountId, entry, produced, rows, pending);
-      events += produced.length;
+      events += produced;
       // Still due after its decision (the core had nothing to do): forgotten until its next event, never a loop.
       if ((this.wakes.get(accountId) ?? Number.POSITIVE_INFINITY) <= now) this.wakes.delete(accountId);
     }
@@ -416,6 +403,30 @@ export class Shard<T extends CoreTypes> {
       events,
       faults,
     };
+  }
+
+  /**
+   * One account's part of a market update or a clock tick: decides, serialises and applies its events. Returns
+   * how many events it applied, or undefined when the core threw (logged; the account is left as it was).
+   */
+  private decideAccount(
+    accountId: string,
+    entry: Entry<T["state"]>,
+    pending: Pending,
+    hook: "onMarket" | "onClock",
+    decide: (ctx: DecideContext<T["market"]>) => T["event"][],
+  ): number | undefined {
+    let produced: T["event"][];
+    let rows: string[];
+    try {
+      produced = decide(this.context(accountId));
+      rows = produced.map((event) => JSON.stringify(event));
+    } catch (error) {
+      this.log("error", `${hook} failed for an account`, { accountId, err: errorText(error) });
+      return undefined;
+    }
+    this.applyEvents(accountId, entry, produced, rows, pending);
+    return produced.length;
   }
 
   /** Records the account's wake time after its state changed, and brings the timer forward if it is earlier. */
