@@ -45,6 +45,7 @@ import { transition, UNPLACED } from "./orders/transitions.js";
 import { copyOrder, isWorking, type Order } from "./orders/types.js";
 import { applyFill } from "./positions/ledger.js";
 import { copyPosition, positionKey } from "./positions/types.js";
+import { hasControlCharacter } from "../kernel/text.js";
 
 export type { EngineEvent, EngineEventType } from "./orders/events.js";
 export type { ErrorReply, OrderReply, PlaceOrderReply, PlaceOrderResponse, PlacedReply } from "./orders/replies.js";
@@ -232,8 +233,6 @@ class DecisionRun implements Run {
 }
 
 const LABEL_MAX = 100;
-/** C0 controls and DEL, as key labels (wallet/keys/create-rules.ts): a label is for people to read. */
-const LABEL_CONTROL = /[\u0000-\u001f\u007f]/;
 
 function openAccount(state: AccountState | undefined, request: OpenAccountRequest, ctx: DecideContext): Decision {
   if (state !== undefined) return { events: [], reply: conflict({ reason: "account_exists" }) };
@@ -254,7 +253,7 @@ function openAccount(state: AccountState | undefined, request: OpenAccountReques
   const label = request.label ?? null;
   if (label !== null && (typeof label !== "string" || label.length > LABEL_MAX)) {
     issues.push({ path: "label", message: `must be a string of at most ${LABEL_MAX} characters` });
-  } else if (label !== null && LABEL_CONTROL.test(label)) {
+  } else if (label !== null && hasControlCharacter(label)) {
     issues.push({ path: "label", message: "must not contain control characters" });
   }
   if (issues.length > 0 || plan === undefined) return { events: [], reply: invalid(issues) };

@@ -2,6 +2,7 @@
 // symbols or asset classes it affects; the news-freeze rule reads it.
 import calendarJson from "./calendar.json" with { type: "json" };
 import type { Issue } from "../../kernel/errors.js";
+import { hasControlCharacter } from "../../kernel/text.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
 import type { Catalogue, TickerSpec } from "./catalogue.js";
 import { normalizeSymbol } from "./symbols.js";
@@ -26,9 +27,6 @@ export interface NewsEventInput {
 }
 
 /** Validates a whole calendar; every problem is reported with its path. */
-/** C0 controls and DEL: text for people to read (and PostgreSQL's jsonb cannot hold NUL). */
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 export function parseCalendar(
   inputs: readonly NewsEventInput[],
   catalogue: Catalogue,
@@ -39,11 +37,11 @@ export function parseCalendar(
   inputs.forEach((input, i) => {
     const path = `events.${i}`;
     if (input.id.trim() === "") issues.push({ path: `${path}.id`, message: "required" });
-    else if (CONTROL.test(input.id))
+    else if (hasControlCharacter(input.id))
       issues.push({ path: `${path}.id`, message: "must not contain control characters" });
     else if (ids.has(input.id)) issues.push({ path: `${path}.id`, message: "must be unique" });
     ids.add(input.id);
-    if (CONTROL.test(input.title)) {
+    if (hasControlCharacter(input.title)) {
       issues.push({ path: `${path}.title`, message: "must not contain control characters" });
     }
     const at = parseIsoDateTime(input.scheduled_at);

@@ -6,13 +6,12 @@ import type { Issue } from "../../kernel/errors.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
 import { checkEntry } from "../../kernel/ip.js";
 import { isScope, type Scope } from "../../kernel/scopes.js";
+import { hasControlCharacter } from "../../kernel/text.js";
 
 export const MAX_LABEL_LENGTH = 100;
 export const MAX_IP_ENTRIES = 100;
 export const MAX_URL_LENGTH = 2048;
 
-/** C0 controls and DEL: never meant in a label, and PostgreSQL text cannot hold NUL at all. */
-const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Controls, space and DEL: the URL parser drops tabs and newlines silently, so what is stored would not be what is called. */
 const URL_UNSAFE = /[\u0000-\u0020\u007f]/;
 
@@ -47,7 +46,8 @@ export function checkCreate(
   if (label.length === 0) issues.push({ path: "label", message: "label is required" });
   else if (label.length > MAX_LABEL_LENGTH)
     issues.push({ path: "label", message: `label must be at most ${MAX_LABEL_LENGTH} characters` });
-  else if (CONTROL.test(label)) issues.push({ path: "label", message: "label must not contain control characters" });
+  else if (hasControlCharacter(label))
+    issues.push({ path: "label", message: "label must not contain control characters" });
 
   const permissions: Scope[] = [];
   if (input.permissions.length === 0) issues.push({ path: "permissions", message: "at least one scope is required" });
