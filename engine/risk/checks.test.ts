@@ -83,7 +83,7 @@ describe("drawdown_gate: equity less the order's fee against the floor", () => {
     const raised: AccountState = { ...h.account, high_water_mark: usd("210000") };
     const input = { ...inputFor(h), state: raised };
     // 200K trailing, 5%: floor 199,500 once the mark is 210,000.
-    const limits = riskInput({ ...input, state: raised, calendar: [] }).limits;
+    const limits = riskInput({ ...input, state: raised, calendar: [], countedNotional: 0 }).limits;
     expect(limits.drawdownFloor).toBe(usd("199500"));
   });
 });

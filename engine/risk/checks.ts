@@ -24,8 +24,6 @@ export interface RiskInput {
   readonly order: Order;
   /** Steps of the order that would add exposure (beyond the opposite position it would reduce). */
   readonly exposureSteps: number;
-  /** Notional the order counts in `B` or `S` of the exposure cap (its whole quantity; see risk/input.ts). */
-  readonly countedNotional: number;
   /** The price (ticks) exposure is valued at: the limit, the trigger or the mark. */
   readonly priceTicks: number;
   readonly leverage: number;

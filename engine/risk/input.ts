@@ -46,7 +46,6 @@ export function riskInput(parts: RiskInputParts): RiskInput {
     quote,
     order,
     exposureSteps: parts.exposureSteps,
-    countedNotional: parts.countedNotional,
     priceTicks: parts.priceTicks,
     leverage: parts.leverage,
     margin: marginSnapshot(state, market),
