@@ -199,4 +199,8 @@ export const core: ActorCore<EngineTypes> = {
   tally: tallyEvent,
 
   stateOf: accountStateOf,
+
+  eventTime(event) {
+    return event.at;
+  },
 };

@@ -95,6 +95,12 @@ export interface ActorCore<T extends CoreTypes> {
   tally?(state: T["state"], event: T["event"], count: (key: string) => void): void;
   /** Metrics: the label an account is counted under (its status), from a small fixed set. */
   stateOf?(state: T["state"]): string;
+  /**
+   * The epoch ms an event was decided at (the `ctx.now` of its decision), if it says. A shard rebuilt from the journal
+   * starts its clock at the latest of these, so a wall clock that went back across a restart never dates a
+   * new event before one already journaled.
+   */
+  eventTime?(event: T["event"]): number | undefined;
 }
 
 /** One outbox entry as a core renders it. */

@@ -71,6 +71,9 @@ function alarmCore(counters: Counters, mute = false): ActorCore<AlarmTypes> {
     outbox(_state, event) {
       return event.type === "Rang" ? [{ type: "alarm.rang", at: event.now, data: JSON.stringify(event) }] : [];
     },
+    eventTime(event) {
+      return event.type === "Rang" ? event.now : undefined;
+    },
   };
 }
 
@@ -134,7 +137,7 @@ async function until(check: () => boolean, timeoutMs = 3_000): Promise<void> {
 /** A request without its id (the helper numbers them). */
 type Unnumbered<R> = R extends unknown ? Omit<R, "requestId"> : never;
 
-function startShard(journal: MemoryJournal, core: ActorCore<AlarmTypes>) {
+function startShard(journal: MemoryJournal, core: ActorCore<AlarmTypes>, now?: () => number) {
   const shard = new Shard<AlarmTypes>({
     shard: 0,
     shards: 1,
@@ -142,6 +145,7 @@ function startShard(journal: MemoryJournal, core: ActorCore<AlarmTypes>) {
     journal,
     maxBatch: 64,
     close: () => Promise.resolve(),
+    ...(now === undefined ? {} : { now }),
   });
   let requestId = 1;
   const send = (request: Unnumbered<ShardRequest<AlarmTypes>>) => shard.enqueue({ ...request, requestId: requestId++ });
@@ -242,6 +246,28 @@ describe("the shard's clock", () => {
     await sleep(100);
     expect(journal.rang()).toHaveLength(1);
     await stop();
+  });
+
+  it("after a rebuild, never dates a decision before an event it replayed, though the wall clock went back", async () => {
+    const journal = new MemoryJournal();
+    const ahead = 3_600_000;
+    const first = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }), () => Date.now() + ahead);
+    await first.send({ kind: "start" });
+    const a = randomUUID();
+    await first.command(a, { type: "open" });
+    await first.command(a, { type: "set", at: Date.now() + ahead });
+    await until(() => journal.rang().length === 1);
+    await first.stop();
+    const [rung] = journal.rang() as Extract<AlarmEvent, { type: "Rang" }>[];
+
+    // Restarted on a wall clock an hour behind the one that dated the journal's last event.
+    const second = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }));
+    await second.send({ kind: "start" });
+    await second.command(a, { type: "set", at: Date.now() - 1 });
+    await until(() => journal.rang().length === 2);
+    const later = journal.rang()[1] as Extract<AlarmEvent, { type: "Rang" }>;
+    expect(later.now).toBeGreaterThanOrEqual(rung?.now ?? Number.POSITIVE_INFINITY);
+    await second.stop();
   });
 
   it("wakes, after a rebuild, an account whose time passed while no shard held it", async () => {

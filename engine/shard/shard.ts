@@ -134,6 +134,11 @@ export class Shard<T extends CoreTypes> {
   private readonly nextId: () => string;
   /** One id minter per partition, made on first use: a decision's context then allocates no closure. */
   private readonly minters: (() => string)[] = [];
+  /**
+   * The latest time `now` answered, or of an event replayed from the journal (`core.eventTime`): `now` never
+   * answers less, across restarts too.
+   */
+  private lastNow = 0;
   /** The raw wall clock (`now` is it, never decreasing). */
   private readonly clock: () => number;
   /** Accounts with a wake time (`core.wakeAt`, epoch ms); only those (accounts with a GTD order), never all. */
@@ -152,9 +157,8 @@ export class Shard<T extends CoreTypes> {
     this.tallies = options.tally === true && options.core.tally !== undefined ? new Map() : undefined;
     const clock = options.now ?? Date.now;
     this.clock = clock;
-    // Never decreasing within the shard, whatever the wall clock does.
-    let last = 0;
-    this.now = () => (last = Math.max(last, clock()));
+    // Never decreasing within the shard, whatever the wall clock does, and never before an event it replayed.
+    this.now = () => (this.lastNow = Math.max(this.lastNow, clock()));
     this.nextId = options.nextId ?? randomUUID;
   }
 
@@ -614,6 +618,8 @@ export class Shard<T extends CoreTypes> {
     }
     const event = stored.event as T["event"];
     const state = this.core.apply(entry?.state, event);
+    const at = this.core.eventTime?.(event);
+    if (at !== undefined && at > this.lastNow) this.lastNow = at;
     this.index(stored.accountId, event);
     const outbox = (entry?.outbox ?? 0) + (this.core.outboxCount?.(state, event) ?? 0);
     if (entry === undefined) this.accounts.set(stored.accountId, { state, seq: stored.seq, outbox });
