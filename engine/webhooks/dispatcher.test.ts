@@ -212,6 +212,9 @@ describe("fan-out and delivery", () => {
     const a = wallet.add("u1", "https://a.example/hook");
     receivers.statuses(a.url, 500, 200);
     await account("u1", 3, 1, T0, 0);
+    // The failure ends the lane; the next poll takes the key's next events.
+    await round();
+    expect(sequences(receivers.to(a.url))).toEqual([1]);
     await round();
     expect(sequences(receivers.to(a.url))).toEqual([1, 2, 3]);
     clock.now += 1_100;
@@ -331,6 +334,7 @@ describe("fan-out and delivery", () => {
     const a = wallet.add("u1", "https://a.example/hook");
     receivers.statuses(a.url, 500);
     await account("u1", 2);
+    await round();
     await round();
     expect(receivers.to(a.url)).toHaveLength(2);
     wallet.keys.delete(a.apiKeyId); // revoked
@@ -457,6 +461,44 @@ describe("isolation", () => {
     await dispatcher.tick();
     await dispatcher.idle();
     expect(receivers.to(slow.url)).toHaveLength(2);
+  });
+
+  it("receivers that never answer hold at most half of the lanes, however many: a healthy key is served at once", async () => {
+    const { wallet, receivers, dispatcher } = setup([0, 1_000], undefined, { maxLanes: 4 });
+    const hung: (() => void)[] = [];
+    const dead = Array.from({ length: 6 }, (_, i) => wallet.add(`dead-${i}`, `https://dead-${i}.example/hook`));
+    for (const target of dead) {
+      receivers.script(target.url, (n) =>
+        n === 0
+          ? // The first attempt fails fast (the key becomes suspect); every later one hangs until released.
+            { ok: false, error: "connection refused", latencyMs: 1 }
+          : new Promise<SendResult>((resolve) => {
+              hung.push(() => {
+                resolve({ ok: false, error: "timeout", latencyMs: 10_000 });
+              });
+            }),
+      );
+      await account(target.userId, 3);
+    }
+    await dispatcher.tick();
+    await dispatcher.idle();
+    expect(dead.every((target) => receivers.to(target.url).length === 1)).toBe(true);
+
+    // Every dead key is suspect and has due deliveries: two of them take the two suspect lanes and hang there.
+    await dispatcher.tick();
+    await dispatcher.tick();
+    await dispatcher.tick();
+    expect(hung).toHaveLength(2);
+    const healthy = wallet.add("alive", "https://alive.example/hook");
+    await account("alive", 2);
+    for (let i = 0; i < 3 && receivers.to(healthy.url).length < 2; i++) {
+      await dispatcher.tick();
+      for (let j = 0; j < 50 && receivers.to(healthy.url).length < 2; j++) await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(sequences(receivers.to(healthy.url))).toEqual([1, 2]);
+    expect(hung).toHaveLength(2);
+    for (const release of hung) release();
+    await dispatcher.idle();
   });
 
   it("two dispatchers on one database never attempt the same delivery twice", async () => {

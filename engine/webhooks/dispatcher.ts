@@ -1,7 +1,9 @@
 // The webhook dispatcher (docs/webhooks.md): turns outbox events into deliveries, one per event and webhook
 // key of the account's user (fan-out), and works through the due ones. Each key has its own lane: its
 // deliveries go one at a time, in sequence order, so a slow or dead receiver only ever delays itself, while
-// lanes of different keys run side by side. Every attempt is recorded; failures are retried on the schedule
+// lanes of different keys run side by side. A failed attempt ends its lane, and keys whose last attempt failed
+// ("suspect") hold at most half of the lanes: dead receivers, however many, never take every lane from the
+// healthy ones. Every attempt is recorded; failures are retried on the schedule
 // (with jitter, honouring Retry-After on 429/503), a 410 Gone disables the key's webhook, and a key the wallet
 // no longer lists (revoked, expired) or whose expiry has come gets nothing more. Several engines may dispatch:
 // claims are leased, and a key's lane runs in one engine at a time (WebhookStore.claimDue).
@@ -57,6 +59,9 @@ const NOT_LISTED = "key revoked, expired or its webhook disabled";
 /** How often settled events past retention are pruned. */
 const PRUNE_EVERY_MS = 60_000;
 
+/** How long a key whose attempt failed stays suspect without being claimed again (ms). */
+const SUSPECT_MEMORY_MS = 24 * 3_600_000;
+
 /** A Retry-After longer than this is capped (a receiver cannot park a delivery for ever). */
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
@@ -82,7 +87,10 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** The receiver's deadline (the transport enforces it; leases are sized from it). */
   timeoutMs?: number;
-  /** Deliveries claimed per poll, per key, and lanes running at most. */
+  /**
+   * Deliveries claimed per poll, per key, and lanes running at most; at most half of the lanes (at least one)
+   * run keys whose last attempt failed.
+   */
   claimLimit?: number;
   perKey?: number;
   maxLanes?: number;
@@ -120,6 +128,13 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 
 export class WebhookDispatcher {
   private readonly lanes = new Map<string, Promise<void>>();
+  /**
+   * Keys whose last attempt in this dispatcher failed (epoch ms of that attempt), until one succeeds: their
+   * lanes are capped at `maxSuspectLanes`, so receivers that time out cannot hold every lane.
+   */
+  private readonly suspects = new Map<string, number>();
+  private readonly maxLanes: number;
+  private readonly maxSuspectLanes: number;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private stopped = false;
@@ -139,6 +154,8 @@ export class WebhookDispatcher {
     this.random = options.random ?? Math.random;
     this.pollMs = options.pollMs ?? 200;
     this.perKey = options.perKey ?? 5;
+    this.maxLanes = options.maxLanes ?? 64;
+    this.maxSuspectLanes = Math.max(1, Math.floor(this.maxLanes / 2));
     // A lane may spend its whole claim waiting on a dead receiver: the lease covers that and then some.
     this.leaseMs = this.perKey * (options.timeoutMs ?? 10_000) + 30_000;
   }
@@ -223,15 +240,21 @@ export class WebhookDispatcher {
   }
 
   private async claim(): Promise<void> {
-    const free = (this.options.maxLanes ?? 64) - this.lanes.size;
+    const free = this.maxLanes - this.lanes.size;
     if (free <= 0 || this.stopped) return;
+    this.forgetOldSuspects();
+    let suspectSlots = this.maxSuspectLanes;
+    for (const keyId of this.lanes.keys()) if (this.suspects.has(keyId)) suspectSlots--;
+    // With every suspect slot taken, the claim skips suspect keys, so it reaches the healthy ones.
+    const busy = [...this.lanes.keys()];
+    if (suspectSlots <= 0) busy.push(...this.suspects.keys());
     const claimedAt = this.now();
     const claimed = await this.options.store.claimDue(
       claimedAt,
       Math.min(this.options.claimLimit ?? 200, free * this.perKey),
       this.perKey,
       this.leaseMs,
-      [...this.lanes.keys()],
+      busy,
     );
     if (claimed.length === 0) return;
     const byKey = new Map<string, ClaimedDelivery[]>();
@@ -240,6 +263,18 @@ export class WebhookDispatcher {
       if (list === undefined) byKey.set(delivery.apiKeyId, [delivery]);
       else list.push(delivery);
     }
+    // Suspect keys beyond the free slots go back unattempted; they are claimed again once a slot is free.
+    const over: string[] = [];
+    for (const [keyId, deliveries] of byKey) {
+      if (!this.suspects.has(keyId)) continue;
+      if (suspectSlots > 0) suspectSlots--;
+      else {
+        for (const delivery of deliveries) over.push(delivery.deliveryId);
+        byKey.delete(keyId);
+      }
+    }
+    if (over.length > 0) await this.options.store.releaseLeases(over, claimedAt + this.leaseMs);
+    if (byKey.size === 0) return;
     // The keys as the wallet sees them now: a revoked or expired key is no longer listed.
     const targets = new Map(
       (await this.options.keys.targets({ keyIds: [...byKey.keys()] })).map((t) => [t.apiKeyId, t] as const),
@@ -279,9 +314,30 @@ export class WebhookDispatcher {
         await this.cancelKey(keyId);
         return;
       }
-      const stop = await this.attempt(delivery, target);
-      if (stop) return;
+      const outcome = await this.attempt(delivery, target);
+      if (outcome === "succeeded") {
+        this.suspects.delete(keyId);
+        continue;
+      }
+      if (outcome === "disabled") {
+        this.suspects.delete(keyId);
+        return;
+      }
+      // A failed attempt ends the lane: a receiver that times out would hold it for the whole claim. The rest
+      // goes back unattempted (still due, in order) and the key counts as suspect until an attempt succeeds.
+      this.suspects.set(keyId, this.now());
+      await this.options.store.releaseLeases(
+        deliveries.slice(i + 1).map((d) => d.deliveryId),
+        leaseUntil,
+      );
+      return;
     }
+  }
+
+  /** A key that failed a day ago and was never claimed since (revoked, or nothing more due) is forgotten. */
+  private forgetOldSuspects(): void {
+    const before = this.now() - SUSPECT_MEMORY_MS;
+    for (const [keyId, at] of this.suspects) if (at < before) this.suspects.delete(keyId);
   }
 
   /** Whether the key has expired by now (the wallet's rule: active while expires_at > now). */
@@ -291,6 +347,7 @@ export class WebhookDispatcher {
 
   /** The wallet no longer lists the key (or it expired): its pending deliveries end without an attempt. */
   private async cancelKey(keyId: string): Promise<void> {
+    this.suspects.delete(keyId);
     const ended = await this.options.store.endPendingOfKey(keyId, "canceled", NOT_LISTED, this.now());
     this.options.metrics?.delivered("canceled", ended);
   }
@@ -308,8 +365,8 @@ export class WebhookDispatcher {
     return targets.some((t) => t.apiKeyId === keyId);
   }
 
-  /** One attempt; true when the lane must stop (the key's webhook was disabled). */
-  private async attempt(delivery: ClaimedDelivery, target: WebhookTarget): Promise<boolean> {
+  /** One attempt and its outcome ("disabled": the key's webhook was disabled, its lane must stop). */
+  private async attempt(delivery: ClaimedDelivery, target: WebhookTarget): Promise<Outcome> {
     const attempt = delivery.attempts + 1;
     const startedAt = this.now();
     const body = envelopeJson(delivery.event, delivery.apiKeyId);
@@ -328,7 +385,7 @@ export class WebhookDispatcher {
       nextAttemptAt: step.nextDelayMs === null ? null : startedAt + result.latencyMs + step.nextDelayMs,
     });
     this.options.metrics?.delivered(step.outcome);
-    if (step.outcome !== "disabled") return false;
+    if (step.outcome !== "disabled") return step.outcome;
     await this.options.keys.disable(delivery.apiKeyId);
     const ended = await this.options.store.endPendingOfKey(
       delivery.apiKeyId,
@@ -338,6 +395,6 @@ export class WebhookDispatcher {
     );
     this.options.metrics?.delivered("disabled", ended);
     this.options.log.info({ apiKeyId: delivery.apiKeyId }, "webhook disabled: the receiver answered 410 Gone");
-    return true;
+    return "disabled";
   }
 }
