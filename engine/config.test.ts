@@ -57,7 +57,10 @@ describe("engine settings", () => {
     expect(loadEngineSettings({ WEBHOOK_RETRY_SCHEDULE_MS: "0, 100,200" }).WEBHOOK_RETRY_SCHEDULE_MS).toEqual([
       0, 100, 200,
     ]);
-    for (const bad of [",", "0,-1", "0,1.5", "soon", "0,,5"]) {
+    expect(loadEngineSettings({ WEBHOOK_RETRY_SCHEDULE_MS: "0,2592000000" }).WEBHOOK_RETRY_SCHEDULE_MS).toEqual([
+      0, 2_592_000_000,
+    ]);
+    for (const bad of [",", "0,-1", "0,1.5", "soon", "0,,5", "0,2592000001", "0,99999999999999999999"]) {
       expect(() => loadEngineSettings({ WEBHOOK_RETRY_SCHEDULE_MS: bad }), bad).toThrow(ConfigError);
     }
     expect(() => loadEngineSettings({ WEBHOOK_TIMEOUT_MS: "50" })).toThrow(ConfigError);

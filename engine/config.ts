@@ -24,6 +24,9 @@ export function defaultShards(cores = availableParallelism()): number {
   return Math.max(1, Math.floor(cores / 2));
 }
 
+/** The longest delay one entry of WEBHOOK_RETRY_SCHEDULE_MS may give (30 days; the default's longest is 12 h). */
+const MAX_RETRY_DELAY_MS = 30 * 86_400_000;
+
 export const engineSettingsSchema = z
   .object({
     ...commonSettings,
@@ -73,8 +76,10 @@ export const engineSettingsSchema = z
       .string()
       .default(DEFAULT_SCHEDULE_MS.join(","))
       .refine(
-        (v) => v.split(",").length <= 50 && v.split(",").every((part) => /^\s*\d+\s*$/.test(part)),
-        "must be a comma-separated list of 1 to 50 whole milliseconds",
+        (v) =>
+          v.split(",").length <= 50 &&
+          v.split(",").every((part) => /^\s*\d+\s*$/.test(part) && Number(part.trim()) <= MAX_RETRY_DELAY_MS),
+        "must be a comma-separated list of 1 to 50 whole milliseconds, each at most 30 days",
       )
       .transform((v) => v.split(",").map((part) => Number(part.trim()))),
     /** How often the dispatcher polls the outbox and the due deliveries. */

@@ -1,6 +1,7 @@
 // Runs one scenario: sends every key's requests at their due times (scripts/load/schedule.ts), whatever the
 // answers do, and records when each was due, sent and answered, and its status.
 import { performance } from "node:perf_hooks";
+import { joinHostPort } from "../../kernel/address.js";
 import { Pool, requestText } from "./http.js";
 import {
   OPERATIONS,
@@ -100,7 +101,7 @@ export interface RunOutcome {
 export async function runLoad(options: RunOptions): Promise<RunOutcome> {
   const pool = new Pool(options.host, options.port, options.maxConnections ?? 2048);
   await pool.warm(options.warmConnections ?? Math.min(256, Math.max(4, options.keys.length * 2)));
-  const hostHeader = `${options.host}:${options.port}`;
+  const hostHeader = joinHostPort(options.host, options.port);
   const runTag = Date.now().toString(36);
   const symbolPlan = new Map(options.symbols.map((s) => [s.symbol, s]));
   const perKey = options.keys.map((k) => {
