@@ -72,9 +72,6 @@ export const calendarOfShard = (): readonly NewsEvent[] => shardCalendar;
 let shardView: MarketView | undefined;
 const viewOf = (market: MarketView | undefined): MarketView => market ?? (shardView ??= createMarketView());
 
-/** A clock tick is a market update in which no symbol changed: expiries (and a new day) only. */
-const NO_SYMBOLS: ReadonlySet<string> = new Set();
-
 function owned(state: AccountState | undefined, userId: string): state is AccountState {
   return state !== undefined && state.user_id === userId;
 }
@@ -164,7 +161,9 @@ export const core: ActorCore<EngineTypes> = {
   },
 
   // GTD expiry on time (docs/engine.md "Execution"): the shard wakes an account at its earliest expire_at
-  // even when no command or price reaches it, and decides a price update that changed no symbol.
+  // even when no command or price reaches it, and decides it at the current market: expiries, a new day, and
+  // every symbol's triggers and fills. The last matter to an account reloaded after a failed commit (the shard
+  // wakes it then too): the prices of that batch reached the view but not its journaled state.
   wakeAt(state) {
     if (state.expiries.size === 0) return undefined;
     let earliest = Number.POSITIVE_INFINITY;
@@ -173,11 +172,8 @@ export const core: ActorCore<EngineTypes> = {
   },
 
   onClock(state, ctx) {
-    return decide(
-      state,
-      { type: "MarketUpdate", symbols: NO_SYMBOLS },
-      { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId },
-    ).events;
+    return decide(state, { type: "MarketUpdate" }, { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId })
+      .events;
   },
 
   onDecided(market, events) {

@@ -67,8 +67,10 @@ export interface ActorCore<T extends CoreTypes> {
    */
   wakeAt?(state: T["state"]): number | undefined;
   /**
-   * The events the passing of time causes on one account (`ctx.now` ≥ its `wakeAt`), decided like a market
-   * update that changed no price: journaled, applied and rendered to the outbox by the same path.
+   * The events the passing of time causes on one account (`ctx.now` ≥ its `wakeAt`), decided at the current
+   * market: journaled, applied and rendered to the outbox like a market update's. The shard also calls it a
+   * little after an account was evicted by a failed commit and reloaded, whose state may have missed a price
+   * update the view already holds.
    */
   onClock?(state: T["state"], ctx: DecideContext<T["market"]>): T["event"][];
   /**

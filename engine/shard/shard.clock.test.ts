@@ -77,6 +77,22 @@ function alarmCore(counters: Counters, mute = false): ActorCore<AlarmTypes> {
   };
 }
 
+/**
+ * A core with no wake time of its own: an account notes the first price at or above 100 it is decided at,
+ * by a market update or by the clock (which decides at the current market).
+ */
+function thresholdCore(): ActorCore<AlarmTypes> {
+  const crossed = (state: AlarmState, tick: number, now: number): AlarmEvent[] =>
+    tick >= 100 && state.rang.length === 0 ? [{ type: "Rang", at: tick, now }] : [];
+  return {
+    ...alarmCore({ wakeAt: 0, onClock: 0 }),
+    updateMarket: (_market, update) => update,
+    wakeAt: () => undefined,
+    onMarket: (state, _update, ctx) => crossed(state, ctx.market?.tick ?? 0, ctx.now),
+    onClock: (state, ctx) => crossed(state, ctx.market?.tick ?? 0, ctx.now),
+  };
+}
+
 /** A journal in memory; `failNext` appends are refused. */
 class MemoryJournal implements ShardJournal {
   readonly events: EventRow[] = [];
@@ -268,6 +284,22 @@ describe("the shard's clock", () => {
     const later = journal.rang()[1] as Extract<AlarmEvent, { type: "Rang" }>;
     expect(later.now).toBeGreaterThanOrEqual(rung?.now ?? Number.POSITIVE_INFINITY);
     await second.stop();
+  });
+
+  it("decides again, at the current market, an account whose price update failed to commit", async () => {
+    const journal = new MemoryJournal();
+    const { send, command, stop } = startShard(journal, thresholdCore());
+    await send({ kind: "start" });
+    const a = randomUUID();
+    await command(a, { type: "open" });
+    journal.failNext = 1;
+    const failed = await send({ kind: "market", update: { tick: 150 } });
+    expect(failed.kind).toBe("failed");
+    expect(journal.rang()).toEqual([]);
+    // No further price: the shard reloads the account and decides it at the view's 150 a little later.
+    await until(() => journal.rang().length === 1);
+    expect(journal.rang()[0]).toMatchObject({ type: "Rang", at: 150 });
+    await stop();
   });
 
   it("wakes, after a rebuild, an account whose time passed while no shard held it", async () => {

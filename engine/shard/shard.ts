@@ -607,7 +607,15 @@ export class Shard<T extends CoreTypes> {
       this.replay(event);
     });
     this.stale.clear();
-    for (const id of ids) this.noteWake(id, this.accounts.get(id)?.state);
+    for (const id of ids) {
+      // The retry its eviction asked for stays, when earlier than the state's own wake time: the reloaded state
+      // missed what the failed batch had decided for it (a price update's triggers and fills among them), and
+      // `onClock` decides it again at the current market.
+      const retry = this.wakes.get(id);
+      this.noteWake(id, this.accounts.get(id)?.state);
+      const own = this.wakes.get(id);
+      if (retry !== undefined && (own === undefined || retry < own)) this.noteWakeAt(id, retry);
+    }
   }
 
   private replay(stored: StoredEvent): void {
