@@ -298,6 +298,14 @@ describe("webhooks end to end", () => {
     await market.push({ "BTC-USD": 100_000 });
     const first = await t.order(limit);
     await receiver.until(() => envelopes(receiver, "/crash").length >= 1);
+    // The first delivery recorded as succeeded before the kill: killed between the receiver's 200 and that
+    // record, the engine would leave its lease to run out (80 s) and hold the key's lane that long, which is
+    // not what this test is about.
+    for (let settled = false; !settled;) {
+      const log = await request(`${api}/api/api-keys/${t.key.id}/deliveries`, { headers: { "x-user-id": "wh-crash" } });
+      settled = (log.body.deliveries as { status: string }[] | undefined)?.[0]?.status === "succeeded";
+      if (!settled) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     // An engine without its dispatcher: nothing it commits can be delivered before the kill.
     await stack.restartEngine({ signal: "SIGKILL", env: { WEBHOOKS_ENABLED: "false" } });
     await market.push({ "BTC-USD": 100_000 });
