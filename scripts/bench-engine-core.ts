@@ -12,6 +12,10 @@
 //                its oldest working LIMIT; price updates as in `market`;
 //   limit+shell  `limit` plus the shard shell's own per-command work besides I/O: JSON.stringify of every
 //                event (the journal rows), the order-id index, structuredClone of the reply.
+// Then, for reference, the floor (not the engine): per order only the state touches any design of a resting
+// LIMIT placement makes under the contract: a fresh UUID order id (minted as the shard mints them), an
+// order record of the engine's shape, the account's order, working-order and client-id tables keyed by
+// those strings, and one event in a list; no parsing, no checks, no reply. Same accounts, rounds and thread.
 // Posts `{ type: "progress", line }` while it runs and `{ type: "result", result }` at the end.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -96,10 +100,20 @@ export interface ScenarioResult {
   heapUsedMb: number;
 }
 
+/** The floor: orders/s of the bare state touches (see the file's head), rounds as the scenarios'. */
+export interface FloorResult {
+  description: string;
+  rounds: number[];
+  medianPerSecond: number;
+  usPerOrder: number;
+  gcShareMedian: number;
+}
+
 export interface CoreBenchResult {
   thread: string;
   resourceLimits: Record<string, number | undefined>;
   scenarios: ScenarioResult[];
+  floor: FloorResult;
 }
 
 export type CoreMessage = { type: "progress"; line: string } | { type: "result"; result: CoreBenchResult };
@@ -450,12 +464,113 @@ async function runScenario(scenario: ScenarioName, options: CoreBenchOptions): P
   };
 }
 
+interface FloorAccount {
+  id: string;
+  partition: number;
+  orders: Map<string, object>;
+  working: Map<string, object>;
+  clientIds: Map<string, string>;
+  events: object[];
+}
+
+export const FLOOR_DESCRIPTION =
+  "reference, not the engine: a fresh order id, an order record, the order, working-order and client-id " +
+  "tables and one event per order; no parsing, checks or reply";
+
+async function floorRound(options: CoreBenchOptions, round: number): Promise<{ perSecond: number; gcShare: number }> {
+  collectGarbage();
+  const accounts: FloorAccount[] = [];
+  for (let a = 0; a < options.accounts; a++) {
+    const id = randomUUID();
+    accounts.push({
+      id,
+      partition: partitionOf(id),
+      orders: new Map(),
+      working: new Map(),
+      clientIds: new Map(),
+      events: [],
+    });
+  }
+  const clientIds: string[] = [];
+  for (let i = 0; i < options.commandsPerRound; i++) clientIds.push(`r${round}-${i}`);
+  const startedAt = performance.now();
+  for (let i = 0; i < options.commandsPerRound; i++) {
+    const account = accounts[i % accounts.length];
+    const clientId = clientIds[i];
+    if (account === undefined || clientId === undefined) break;
+    if (account.clientIds.has(clientId)) throw new Error("client_id seen twice");
+    const orderId = minterOf(account.partition)();
+    const at = now();
+    const order = {
+      order_id: orderId,
+      account_id: account.id,
+      client_id: clientId,
+      symbol: options.symbol,
+      side: i % 2 === 0 ? "BUY" : "SELL",
+      kind: "LIMIT",
+      quantity: 10,
+      filled_quantity: 0,
+      filled_notional: 0,
+      limit_price: 250_000,
+      trigger_price: null,
+      time_in_force: "GTC",
+      expire_at: null,
+      post_only: false,
+      reduce_only: false,
+      index_trigger: false,
+      mark_trigger: false,
+      venue: "GMX",
+      parent_order_id: null,
+      position_id: null,
+      status: "NEW",
+      created_at: at,
+      updated_at: at,
+      triggered: false,
+      reserve: 0,
+      child_ids: [],
+      reason: null,
+    };
+    account.orders.set(orderId, order);
+    account.working.set(orderId, order);
+    account.clientIds.set(clientId, orderId);
+    account.events.push({ type: "OrderAccepted", at, order });
+  }
+  const endedAt = performance.now();
+  const elapsedMs = endedAt - startedAt;
+  const gcMs = await gcBetween(startedAt, endedAt);
+  return { perSecond: options.commandsPerRound / (elapsedMs / 1000), gcShare: gcMs / elapsedMs };
+}
+
+async function runFloor(options: CoreBenchOptions): Promise<FloorResult> {
+  const rates: number[] = [];
+  const gc: number[] = [];
+  for (let r = 0; r < options.warmupRounds + options.rounds; r++) {
+    const result = await floorRound(options, r);
+    if (r < options.warmupRounds) continue;
+    rates.push(result.perSecond);
+    gc.push(result.gcShare);
+    post({
+      type: "progress",
+      line: `core floor (reference) round ${r - options.warmupRounds + 1}/${options.rounds}: ${Math.round(result.perSecond).toLocaleString("en-US")} orders/s`,
+    });
+  }
+  const med = median(rates);
+  return {
+    description: FLOOR_DESCRIPTION,
+    rounds: rates.map((r) => Math.round(r)),
+    medianPerSecond: Math.round(med),
+    usPerOrder: Number((1e6 / med).toFixed(3)),
+    gcShareMedian: Number(median(gc).toFixed(4)),
+  };
+}
+
 async function main(options: CoreBenchOptions): Promise<void> {
   gcObserver.observe({ entryTypes: ["gc"] });
   const scenarios: ScenarioResult[] = [];
   for (const name of options.scenarios ?? SCENARIOS) {
     scenarios.push(await runScenario(name, options));
   }
+  const floor = await runFloor(options);
   gcObserver.disconnect();
   const { resourceLimits } = await import("node:worker_threads");
   post({
@@ -464,6 +579,7 @@ async function main(options: CoreBenchOptions): Promise<void> {
       thread: isMainThread ? "main thread" : "worker thread",
       resourceLimits: { ...resourceLimits },
       scenarios,
+      floor,
     },
   });
 }

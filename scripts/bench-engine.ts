@@ -197,6 +197,12 @@ async function main(): Promise<void> {
         "-",
         `≥ ${fmt(TARGETS.corePerSecond)}: ${met(s.medianPerSecond >= TARGETS.corePerSecond)}`,
       ]),
+      [
+        "pure core floor: state touches only (reference), orders/s",
+        `${fmt(core.floor.medianPerSecond)} (${core.floor.usPerOrder} µs per order)`,
+        "-",
+        "",
+      ],
       ["bare node:http, req/s", fmt(bare.medianPerSecond), round(1 / ratios.ceilingToBare, 2), ""],
       ["architecture ceiling, req/s", fmt(ceiling.medianPerSecond), 1, ""],
       [

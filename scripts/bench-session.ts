@@ -963,6 +963,11 @@ export function printCoreTable(core: CoreBenchResult): void {
       ]),
     ]),
   );
+  say(
+    `Floor (${core.floor.description}): median ${fmt(core.floor.medianPerSecond)} orders/s ` +
+      `(${core.floor.usPerOrder} µs per order, GC ${round(core.floor.gcShareMedian * 100, 1)}%), rounds ` +
+      core.floor.rounds.map((r) => fmt(r)).join(", "),
+  );
 }
 
 export function printHttpTables(

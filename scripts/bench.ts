@@ -282,6 +282,11 @@ async function main(): Promise<void> {
       target: { text: `≥ ${formatValue(TARGETS.corePerSecond)}`, ok: s.medianPerSecond >= TARGETS.corePerSecond },
     })),
     {
+      figure: "floor: state touches only, 1 thread (reference)",
+      unit: "orders/s",
+      values: core.floor.rounds,
+    },
+    {
       figure: "key validation in process",
       unit: "validations/s",
       values: validateInProcess.rounds,
