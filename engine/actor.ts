@@ -51,6 +51,8 @@ export interface PriceUpdate {
   calendar?: NewsEvent[];
   /** A funding tick: every open position pays or receives at these rates (no prices change). */
   funding?: FundingRates;
+  /** The funding boundary (epoch ms) the tick pays for (see the Funding command). */
+  fundingBoundary?: number;
 }
 
 export interface EngineTypes extends CoreTypes {
@@ -147,7 +149,7 @@ export const core: ActorCore<EngineTypes> = {
     if (update.funding !== undefined) {
       return decide(
         state,
-        { type: "Funding", rates: update.funding },
+        { type: "Funding", rates: update.funding, boundary: update.fundingBoundary },
         { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId, calendar: shardCalendar },
       ).events;
     }

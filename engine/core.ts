@@ -95,6 +95,11 @@ export interface TestOrder {
 export interface Funding {
   type: "Funding";
   rates: FundingRates;
+  /**
+   * The funding boundary (epoch ms) this tick pays for: an account already paid for it pays nothing more, and
+   * a position opened at or after it is not charged for it. Without it, every open position pays.
+   */
+  boundary?: number;
 }
 
 export type Command =
@@ -351,7 +356,7 @@ function decideAny(state: AccountState | undefined, command: Command, ctx: Decid
       reply = testOrder(run, command.request);
       break;
     case "Funding":
-      payFunding(run, command.rates);
+      payFunding(run, command.rates, command.boundary);
       monitor(run);
       reply = { kind: "ok" };
       break;
@@ -564,6 +569,7 @@ export function apply(state: AccountState | undefined, event: EngineEvent): Acco
       state.positions.set(payment.position_key, next);
       state.balance = addSafe(state.balance, payment.amount);
       state.funding.push(payment);
+      if (event.boundary !== undefined && event.boundary > state.funded_through) state.funded_through = event.boundary;
       break;
     }
     case "IdempotencyRecorded":

@@ -14,14 +14,21 @@ function harness(start: number, intervalMs = EIGHT_HOURS) {
   let pending: { run: () => void; ms: number } | undefined;
   const ticks: { boundary: number; at: number }[] = [];
   const resolvers: (() => void)[] = [];
+  const rejecters: (() => void)[] = [];
+  const errors: unknown[] = [];
   const clock = startFundingClock({
     intervalMs,
     now: () => now,
     tick: (boundary) => {
       ticks.push({ boundary, at: now });
-      return new Promise<void>((resolve) => resolvers.push(resolve));
+      return new Promise<void>((resolve, reject) => {
+        resolvers.push(resolve);
+        rejecters.push(() => {
+          reject(new Error("commit failed"));
+        });
+      });
     },
-    onError: () => undefined,
+    onError: (error) => errors.push(error),
     setTimer: (run, ms) => {
       pending = { run, ms };
       return pending;
@@ -43,8 +50,16 @@ function harness(start: number, intervalMs = EIGHT_HOURS) {
     get delay() {
       return pending?.ms;
     },
+    errors,
     finishTicks: async () => {
+      rejecters.splice(0);
       for (const resolve of resolvers.splice(0)) resolve();
+      await Promise.resolve();
+      await Promise.resolve();
+    },
+    failTicks: async () => {
+      resolvers.splice(0);
+      for (const reject of rejecters.splice(0)) reject();
       await Promise.resolve();
       await Promise.resolve();
     },
@@ -105,6 +120,36 @@ describe("the funding clock", () => {
     expect(h.delay).toBe(boundary - (start + MAX_TIMER_MS));
     h.fireAt(boundary);
     expect(h.ticks.map((t) => t.boundary)).toEqual([boundary]);
+  });
+
+  it("tries a failed tick again for the same boundary every 5 s until it succeeds", async () => {
+    const h = harness(T0);
+    h.fireAt(AT_8);
+    await h.failTicks();
+    expect(h.errors).toHaveLength(1);
+    expect(h.delay).toBe(5_000);
+    h.fireAt(AT_8 + 5_000);
+    await h.failTicks();
+    h.fireAt(AT_8 + 10_000);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_8, AT_8]);
+    await h.finishTicks();
+    // Succeeded: the next boundary, no more retries.
+    expect(h.delay).toBe(EIGHT_HOURS - 10_000);
+    h.fireAt(AT_16);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_8, AT_8, AT_16]);
+  });
+
+  it("gives a failing boundary up when the next one comes", async () => {
+    const h = harness(T0, 10_000);
+    const first = h.clock.nextAt;
+    h.fireAt(first);
+    await h.failTicks();
+    h.fireAt(first + 5_000);
+    await h.failTicks();
+    // The retry would fall on the next boundary: that boundary's tick runs instead.
+    expect(h.delay).toBe(5_000);
+    h.fireAt(first + 10_000);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([first, first, first + 10_000]);
   });
 
   it("stops: no timer, no tick", () => {

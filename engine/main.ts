@@ -174,8 +174,8 @@ export async function startEngine(
   const fundingClock = startFundingClock({
     intervalMs: settings.FUNDING_INTERVAL_MS,
     now,
-    tick: async () => {
-      await runtime.market({ prices: [], funding: rates });
+    tick: async (boundary) => {
+      await runtime.market({ prices: [], funding: rates, fundingBoundary: boundary });
     },
     onError: (error) => {
       log.warn({ err: error }, "funding tick failed");

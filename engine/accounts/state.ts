@@ -100,6 +100,11 @@ export interface AccountState {
   breaches: Breach[];
   violations: RuleViolation[];
   funding: FundingPayment[];
+  /**
+   * The latest funding boundary (epoch ms) the account was paid or charged for, 0 before any: a funding tick
+   * retried for a boundary (its first commit failed somewhere) never pays an account twice.
+   */
+  funded_through: number;
   /** Events applied so far: the journal sequence. */
   seq: number;
 }
@@ -168,6 +173,7 @@ export function accountStateFrom(event: AccountOpened): AccountState {
     breaches: [],
     violations: [],
     funding: [],
+    funded_through: 0,
     seq: 0,
   };
 }
@@ -371,6 +377,7 @@ export function forkState(state: AccountState): AccountState {
     breaches: [],
     violations: [],
     funding: [],
+    funded_through: state.funded_through,
     seq: state.seq,
   };
 }

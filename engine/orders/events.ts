@@ -165,6 +165,8 @@ export interface FundingPaid {
   type: "FundingPaid";
   at: number;
   payment: FundingPayment;
+  /** The funding boundary (epoch ms) paid for; absent in journals written before boundaries were recorded. */
+  boundary?: number;
 }
 
 export type EngineEvent =

@@ -149,9 +149,9 @@ export class Harness {
     return this.run({ type: "TestOrder", request: { account_id: ACCOUNT_ID, ...request } });
   }
 
-  /** A funding tick at the current marks. */
-  funding(rates: FundingRates): EngineEvent[] {
-    this.run({ type: "Funding", rates });
+  /** A funding tick at the current marks (for a funding boundary, when given). */
+  funding(rates: FundingRates, boundary?: number): EngineEvent[] {
+    this.run({ type: "Funding", rates, boundary });
     return this.lastEvents;
   }
 

@@ -33,9 +33,14 @@ export function nextFundingAt(nowMs: number, intervalMs: number): number {
   return (Math.floor(nowMs / intervalMs) + 1) * intervalMs;
 }
 
-/** One FundingPaid per open position with a price and a non-zero amount. */
-export function payFunding(run: Run, rates: FundingRates): void {
+/**
+ * One FundingPaid per open position with a price and a non-zero amount. With a boundary: nothing when the account
+ * was already paid for it (a retried tick), and only positions opened before it.
+ */
+export function payFunding(run: Run, rates: FundingRates, boundary?: number): void {
+  if (boundary !== undefined && run.state.funded_through >= boundary) return;
   for (const [key, position] of [...run.state.positions]) {
+    if (boundary !== undefined && position.opened_at >= boundary) continue;
     const quote = run.market.quotes.get(position.symbol);
     if (quote === undefined) continue;
     const ratePpm = fundingRatePpm(quote.spec.asset_class, position.side, quote.mark, quote.index, rates);
@@ -56,6 +61,7 @@ export function payFunding(run: Run, rates: FundingRates): void {
         amount: ratePpm > 0 ? magnitude : -magnitude,
         paid_at: run.now,
       },
+      ...(boundary === undefined ? {} : { boundary }),
     });
   }
 }

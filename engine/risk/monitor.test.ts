@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { analytics, breaches, fundingReport, violations } from "../accounts/risk-queries.js";
 import { positionHistory } from "../accounts/queries.js";
+import { replay } from "../core.js";
 import { Harness, PLAN, usd } from "../orders/testing.js";
 import { nextFundingAt } from "./funding.js";
 
@@ -168,6 +169,44 @@ describe("funding", () => {
     }
     const funding = h.account.funding.reduce((sum, p) => sum + p.amount, 0);
     expect(h.balance).toBe(usd("10000") + realized - fees + funding);
+  });
+});
+
+describe("funding boundaries", () => {
+  it("pays each boundary once: a retried tick pays nothing more, and a position opened after it is not charged", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "101000", { index: "100000" });
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    const boundary = h.now + 1_000;
+    h.now = boundary + 5;
+    const start = h.balance;
+    expect(h.funding(RATES, boundary).filter((e) => e.type === "FundingPaid")).toHaveLength(1);
+    expect(h.account.funded_through).toBe(boundary);
+    const paid = h.balance;
+    expect(paid).toBeLessThan(start);
+    // The same boundary again (the tick failed on another shard and is tried again): nothing.
+    h.now += 5_000;
+    expect(h.funding(RATES, boundary).filter((e) => e.type === "FundingPaid")).toHaveLength(0);
+    expect(h.balance).toBe(paid);
+    // The next boundary pays again; a position opened after that boundary is not charged for it.
+    const next = h.now + 1_000;
+    h.now = next + 1;
+    h.quote("ETH-USD", "2510", { index: "2500" });
+    h.placed({ symbol: "ETH-USD", side: "BUY", kind: "MARKET", quantity: "1" });
+    const events = h.funding(RATES, next).filter((e) => e.type === "FundingPaid");
+    expect(events.map((e) => (e.type === "FundingPaid" ? e.payment.symbol : ""))).toEqual(["BTC-USD"]);
+    expect(h.account.funded_through).toBe(next);
+  });
+
+  it("a boundary survives replay: the rebuilt account still refuses to be paid twice", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "101000", { index: "100000" });
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    const boundary = h.now + 1_000;
+    h.now = boundary;
+    h.funding(RATES, boundary);
+    h.now += 1;
+    expect(replay(h.journal).funded_through).toBe(boundary);
   });
 });
 
