@@ -1,7 +1,7 @@
 // Read models of the risk side of an account (CONTRACT section 5, docs/risk.md): funding, breaches,
 // violations, analytics, and the R multiple of a closed position. Units become JSON numbers here.
 import type { MarketView } from "../market/book.js";
-import { notionalOf, unitsFor, unitsToNumber } from "../market/units.js";
+import { unitsFor, unitsToNumber } from "../market/units.js";
 import { toIso } from "../orders/time.js";
 import type { ClosedPosition } from "../positions/types.js";
 import type { Breach } from "../risk/types.js";
@@ -125,7 +125,9 @@ export function initialRisk(state: AccountState, market: MarketView, closed: Clo
   const stop = state.first_stops.get(closed.position_id);
   if (stop !== undefined) {
     const units = unitsFor(market.catalogue, closed.symbol);
-    const risk = Math.abs(closed.entry_notional - notionalOf(stop, closed.quantity, units.unitsPerTickStep));
+    // In BigInt: the lifetime totals may be past the safe range; the risk is only ever divided by.
+    const distance = closed.entry_notional - BigInt(stop) * BigInt(closed.quantity) * BigInt(units.unitsPerTickStep);
+    const risk = Number(distance < 0n ? -distance : distance);
     if (risk > 0) return risk;
   }
   return percentOf(state.starting_balance, 1);

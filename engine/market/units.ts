@@ -307,6 +307,16 @@ export function averagePrice(notional: number, steps: number, units: TickerUnits
   return gridToNumber(averageTicks, { mantissa: units.tick.mantissa, scale: units.tick.scale + extra });
 }
 
+/**
+ * `averagePrice` of a lifetime total (a history row's Σ entry or exit notional), which may be past the safe
+ * integer range: the same rounding, in BigInt, back to a number (an average price always fits).
+ */
+export function averagePriceOfTotal(notional: bigint, steps: number, units: TickerUnits): number {
+  const extra = 4;
+  const averageTicks = bigDivRound(notional * BigInt(pow10(extra)), BigInt(steps) * BigInt(units.unitsPerTickStep));
+  return gridToNumber(Number(averageTicks), { mantissa: units.tick.mantissa, scale: units.tick.scale + extra });
+}
+
 /** The fixed-point view of a listed symbol; throws for a symbol the catalogue does not list (a core bug). */
 export function unitsFor(catalogue: Catalogue, symbol: string): TickerUnits {
   const spec = catalogue.bySymbol(symbol);

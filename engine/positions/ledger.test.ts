@@ -90,8 +90,8 @@ describe("a netted position", () => {
       venue: "GMX",
       side: "BUY",
       quantity: 4_000,
-      entry_notional: 40_100 * USD,
-      exit_notional: 40_200 * USD,
+      entry_notional: BigInt(40_100 * USD),
+      exit_notional: BigInt(40_200 * USD),
       // +350 on the first half (102000 vs 100250), −250 on the second (99000 vs 100250)
       realized_pnl: 100 * USD,
       fees: 15,

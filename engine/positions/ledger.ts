@@ -65,9 +65,9 @@ export function applyFill(position: Position | undefined, fill: PositionFill, ch
           leverage: change.leverage,
           opened_at: change.at,
           opened_quantity: fill.quantity,
-          opened_notional: change.notional,
+          opened_notional: BigInt(change.notional),
           closed_quantity: 0,
-          closed_notional: 0,
+          closed_notional: 0n,
           realized_pnl: 0,
           fees: fill.fee,
           funding: 0,
@@ -83,7 +83,7 @@ export function applyFill(position: Position | undefined, fill: PositionFill, ch
       next.quantity += fill.quantity;
       next.cost_basis = addSafe(next.cost_basis, change.notional);
       next.opened_quantity += fill.quantity;
-      next.opened_notional = addSafe(next.opened_notional, change.notional);
+      next.opened_notional += BigInt(change.notional);
       next.fees += fill.fee;
       return { position: next, closed: undefined };
     }
@@ -99,7 +99,7 @@ export function applyFill(position: Position | undefined, fill: PositionFill, ch
       next.quantity -= fill.quantity;
       next.cost_basis -= change.released_basis;
       next.closed_quantity += fill.quantity;
-      next.closed_notional = addSafe(next.closed_notional, change.notional);
+      next.closed_notional += BigInt(change.notional);
       next.realized_pnl += fill.realized_pnl;
       next.fees += fill.fee;
       if (next.quantity > 0) return { position: next, closed: undefined };

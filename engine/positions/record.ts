@@ -2,7 +2,7 @@
 // margin and liquidation_price) and a closed one (history). JSON numbers made from exact decimals.
 import type { SymbolQuote } from "../market/book.js";
 import type { Venue } from "../market/types.js";
-import { averagePrice, gridToNumber, unitsToNumber, type TickerUnits } from "../market/units.js";
+import { averagePrice, averagePriceOfTotal, gridToNumber, unitsToNumber, type TickerUnits } from "../market/units.js";
 import { toIso } from "../orders/time.js";
 import type { Side } from "../orders/types.js";
 import { liquidationPrice, positionMargin, unrealizedPnl } from "./ledger.js";
@@ -73,8 +73,8 @@ export function toClosedPositionRow(closed: ClosedPosition, units: TickerUnits):
     symbol: closed.symbol,
     side: closed.side,
     quantity: gridToNumber(closed.quantity, units.step),
-    entry_price: averagePrice(closed.entry_notional, closed.quantity, units),
-    exit_price: averagePrice(closed.exit_notional, closed.quantity, units),
+    entry_price: averagePriceOfTotal(closed.entry_notional, closed.quantity, units),
+    exit_price: averagePriceOfTotal(closed.exit_notional, closed.quantity, units),
     realized_pnl: unitsToNumber(closed.realized_pnl),
     fees: unitsToNumber(closed.fees),
     funding: unitsToNumber(closed.funding),

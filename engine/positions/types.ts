@@ -15,11 +15,15 @@ export interface Position {
   readonly cost_basis: number;
   readonly leverage: number;
   readonly opened_at: number;
-  /** Lifetime totals, for the history row. */
+  /**
+   * Lifetime totals, for the history row. The notionals are BigInt: a position traded in and out for its whole
+   * life (never closed completely) can turn over more than 2^53 units (≈ 90M USD), and that must never stop
+   * it from being traded or closed.
+   */
   readonly opened_quantity: number;
-  readonly opened_notional: number;
+  readonly opened_notional: bigint;
   readonly closed_quantity: number;
-  readonly closed_notional: number;
+  readonly closed_notional: bigint;
   readonly realized_pnl: number;
   readonly fees: number;
   readonly funding: number;
@@ -57,9 +61,9 @@ export interface ClosedPosition {
   readonly side: Side;
   /** Steps opened over the position's life (all of them closed). */
   readonly quantity: number;
-  /** Σ entry notional and Σ exit notional (units): the average prices of the row. */
-  readonly entry_notional: number;
-  readonly exit_notional: number;
+  /** Σ entry notional and Σ exit notional (units): the average prices of the row (BigInt: see Position). */
+  readonly entry_notional: bigint;
+  readonly exit_notional: bigint;
   readonly realized_pnl: number;
   readonly fees: number;
   readonly funding: number;
