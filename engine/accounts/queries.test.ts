@@ -278,8 +278,10 @@ describe("trades and position history", () => {
     // (fees included) would have made it negative.
     if (row === undefined) throw new Error("no row");
     const oneR = (h.account.starting_balance / 1e8) * 0.01;
-    expect(row.r_multiple).toBe(Math.round((row.realized_pnl / oneR) * 10_000) / 10_000);
-    expect(row.r_multiple).toBeCloseTo(0, 4);
+    // Exactly 0 (never −0: the ratio is rounded from the integers, halves away from zero).
+    expect(row.r_multiple).toBe(0);
+    expect(Object.is(row.r_multiple, -0)).toBe(false);
+    expect(row.realized_pnl / oneR).toBeLessThan(0);
     expect(Math.round(((row.realized_pnl - row.fees) / oneR) * 10_000)).toBeLessThan(0);
     expect(positionHistory(h.account, h.market, { ...all, from: iso("2026-11-25T12:01:00.001Z") }).data).toEqual([]);
   });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { Harness, PLAN } from "../orders/testing.js";
 import { positionHistory } from "./queries.js";
-import { analytics, rMultiple } from "./risk-queries.js";
+import { analytics, ratio4, rMultiple } from "./risk-queries.js";
 
 const RATES = { cryptoPpm: 100, rolloverPpm: 50 };
 const all = { from: null, to: null, limit: 10 };
@@ -40,6 +40,19 @@ function twoTrades(): Harness {
   h.close({ symbol: "ETH-USD" });
   return h;
 }
+
+describe("ratios to 4 decimals", () => {
+  it("round exact halves away from zero on both sides, from the integers (no float error)", () => {
+    expect(ratio4(3, 20_000)).toBe(0.0002);
+    expect(ratio4(-3, 20_000)).toBe(-0.0002);
+    expect(ratio4(3, -20_000)).toBe(-0.0002);
+    expect(ratio4(1, 3)).toBe(0.3333);
+    expect(ratio4(2, 3)).toBe(0.6667);
+    expect(ratio4(-2, 3)).toBe(-0.6667);
+    expect(ratio4(0, 7)).toBe(0);
+    expect(ratio4(Number.MAX_SAFE_INTEGER, 3)).toBe(Number((BigInt(Number.MAX_SAFE_INTEGER) * 10_000n) / 3n) / 10_000);
+  });
+});
 
 describe("R multiple", () => {
   it("is the row's realized P&L over the initial risk, fees and funding left out", () => {

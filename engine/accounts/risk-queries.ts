@@ -110,7 +110,23 @@ export function violations(state: AccountState): { data: ViolationRow[] } {
   };
 }
 
-const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
+/**
+ * n / d to 4 decimals, rounded half away from zero, exactly: in BigInt from the integers (so 0.00015 is
+ * 0.0002 and −0.00015 is −0.0002, where `Math.round(x × 10⁴)` on the float gives 0.0001 and −0.0001).
+ */
+export function ratio4(n: number, d: number): number {
+  const numerator = BigInt(n) * 10_000n;
+  const denominator = BigInt(d);
+  const negative = numerator < 0n !== denominator < 0n;
+  const a = numerator < 0n ? -numerator : numerator;
+  const b = denominator < 0n ? -denominator : denominator;
+  let quotient = a / b;
+  if ((a % b) * 2n >= b) quotient += 1n;
+  return Number(negative ? -quotient : quotient) / 10_000;
+}
+
+/** A float to 4 decimals, halves away from zero on both sides (the mean of R multiples, not a ratio of integers). */
+const round4 = (value: number): number => (Math.sign(value) * Math.round(Math.abs(value) * 10_000)) / 10_000 || 0;
 
 /** Net P&L of a closed position (units): realized minus fees plus funding. */
 export function netPnl(closed: ClosedPosition): number {
@@ -143,7 +159,7 @@ function rRatio(state: AccountState, market: MarketView, closed: ClosedPosition)
 
 /** R multiple of a closed position: realized P&L over initial risk, rounded to 4 decimals. */
 export function rMultiple(state: AccountState, market: MarketView, closed: ClosedPosition): number {
-  return round4(rRatio(state, market, closed));
+  return ratio4(closed.realized_pnl, initialRisk(state, market, closed));
 }
 
 export interface ExposureRow {
@@ -188,9 +204,9 @@ export function analytics(state: AccountState, market: MarketView): Analytics {
     exposure.set(key, row);
   }
   return {
-    win_rate: count === 0 ? null : round4(wins / count),
+    win_rate: count === 0 ? null : ratio4(wins, count),
     avg_r_multiple: count === 0 ? null : round4(rSum / count),
-    profit_factor: losses === 0 ? null : round4(gains / losses),
+    profit_factor: losses === 0 ? null : ratio4(gains, losses),
     closed_positions: count,
     exposure: [...exposure.values()]
       .sort((a, b) => a.asset_class.localeCompare(b.asset_class) || a.venue.localeCompare(b.venue))
