@@ -302,6 +302,32 @@ describe("the shard's clock", () => {
     await stop();
   });
 
+  it("does not retry an account whose events the core failed to apply (no loop on a core bug)", async () => {
+    const journal = new MemoryJournal();
+    let applyFailures = 0;
+    const base = thresholdCore();
+    const core: ActorCore<AlarmTypes> = {
+      ...base,
+      apply(state, event) {
+        if (event.type === "Rang") {
+          applyFailures++;
+          throw new Error("core bug");
+        }
+        return base.apply(state, event);
+      },
+    };
+    const { send, command, stop } = startShard(journal, core);
+    await send({ kind: "start" });
+    const a = randomUUID();
+    await command(a, { type: "open" });
+    expect((await send({ kind: "market", update: { tick: 150 } })).kind).toBe("failed");
+    expect(applyFailures).toBe(1);
+    // Two retry periods with nothing sent: the account is not decided again by the clock.
+    await sleep(2_500);
+    expect(applyFailures).toBe(1);
+    await stop();
+  });
+
   it("wakes, after a rebuild, an account whose time passed while no shard held it", async () => {
     const journal = new MemoryJournal();
     const first = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }));

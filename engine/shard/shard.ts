@@ -262,8 +262,10 @@ export class Shard<T extends CoreTypes> {
         }
       });
     } catch (error) {
-      // `apply` threw: the core has a bug and the touched states are half-applied. Nothing is journaled.
-      this.evict(pending.touched);
+      // `apply` threw: the core has a bug and the touched states are half-applied. Nothing is journaled. No
+      // retry: deciding the same account at the same market would throw again, every second, failing each
+      // batch it joins; it is decided again when a command or a price reaches it.
+      this.evict(pending.touched, false);
       this.log("error", "apply failed; batch dropped", { err: errorText(error) });
       this.batchStats.observe(depth, items.length, 0, null, false);
       return failAll("engine fault");
@@ -638,10 +640,10 @@ export class Shard<T extends CoreTypes> {
     }
   }
 
-  private evict(accountIds: Iterable<string>): void {
+  private evict(accountIds: Iterable<string>, retry = true): void {
     // An evicted account's wake time may be lost with its uncommitted state (an expiry decided, not journaled):
-    // a clock request a little later reloads it, and its reloaded state says when it is due again.
-    const retryAt = this.core.wakeAt === undefined ? undefined : this.clock() + CLOCK_RETRY_MS;
+    // a clock request a little later (`retry`) reloads it and decides it at the current market.
+    const retryAt = !retry || this.core.wakeAt === undefined ? undefined : this.clock() + CLOCK_RETRY_MS;
     for (const id of accountIds) {
       this.accounts.delete(id);
       this.stale.add(id);
