@@ -90,21 +90,45 @@ describe("the funding clock", () => {
     expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16]);
   });
 
-  it("runs one tick, not one per boundary, after sleeping through several", () => {
+  it("runs one tick, for the latest boundary, after sleeping through several", () => {
     const h = harness(T0);
     h.fireAt(AT_16 + HOUR);
-    expect(h.ticks).toEqual([{ boundary: AT_8, at: AT_16 + HOUR }]);
+    expect(h.ticks).toEqual([{ boundary: AT_16, at: AT_16 + HOUR }]);
     expect(h.clock.nextAt).toBe(Date.parse("2026-11-26T00:00:00.000Z"));
   });
 
-  it("skips a boundary that comes while the previous tick still runs", async () => {
+  it("runs a boundary that comes while the previous tick still runs once that tick ends, never two at once", async () => {
     const h = harness(T0);
     h.fireAt(AT_8);
     h.fireAt(AT_16);
     expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8]);
     await h.finishTicks();
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16]);
+    await h.finishTicks();
     h.fireAt(Date.parse("2026-11-26T00:00:00.000Z"));
-    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, Date.parse("2026-11-26T00:00:00.000Z")]);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16, Date.parse("2026-11-26T00:00:00.000Z")]);
+  });
+
+  it("does not retry a boundary that failed after the next one came: the next one runs instead", async () => {
+    const h = harness(T0);
+    h.fireAt(AT_8);
+    h.fireAt(AT_16); // while AT_8 still runs
+    await h.failTicks();
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16]);
+    await h.finishTicks();
+    expect(h.delay).toBe(EIGHT_HOURS);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16]);
+  });
+
+  it("runs the next boundary after a retry of the previous one that was still running when it came", async () => {
+    const h = harness(T0, 10_000);
+    const first = h.clock.nextAt;
+    h.fireAt(first);
+    await h.failTicks();
+    h.fireAt(first + 5_000); // the retry, still running when the next boundary comes
+    h.fireAt(first + 10_000);
+    await h.finishTicks(); // the retry succeeds
+    expect(h.ticks.map((t) => t.boundary)).toEqual([first, first, first + 10_000]);
   });
 
   it("waits for a boundary beyond setTimeout's range in steps, not with a timer Node would run after 1 ms", () => {

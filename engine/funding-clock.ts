@@ -3,9 +3,10 @@
 // monotonic clock and may fire a millisecond before the wall clock reaches the boundary; a tick started then
 // would be stamped before its time, and asking for "the next boundary" at that moment would give the same one
 // again (a second tick). So the clock remembers the boundary it waits for, waits again if woken early, and
-// after a tick waits for the boundary after it. A slow tick never piles up behind itself. A failed tick (a
-// shard's commit refused) is tried again for the same boundary every few seconds until it succeeds or the next
-// boundary comes: the accounts record the boundary they were paid for, so a retry pays each at most once.
+// after a tick waits for the boundary after it. One tick runs at a time: a boundary that comes meanwhile runs
+// when it ends, and only the latest one that came. A failed tick (a shard's commit refused) is tried again for
+// the same boundary every few seconds until it succeeds or a newer boundary replaces it: the accounts record
+// the boundary they were paid for, so a retry pays each at most once.
 import { MAX_TIMER_MS } from "../kernel/time.js";
 import { nextFundingAt } from "./risk/funding.js";
 
@@ -43,8 +44,13 @@ export function startFundingClock(deps: FundingClockDeps): FundingClock {
     });
   const retryMs = deps.retryMs ?? FUNDING_RETRY_MS;
   let nextAt = nextFundingAt(deps.now(), deps.intervalMs);
-  /** A boundary whose tick failed, tried again at `at` (only while its next boundary has not come). */
-  let retry: { boundary: number; at: number } | undefined;
+  /**
+   * The latest boundary that came and has not been paid yet: run at once, or after the tick that is running,
+   * or again at `retryAt` after a failure. A newer boundary replaces it (ticks never pile up, and a retry never
+   * outlives the next boundary).
+   */
+  let due: number | undefined;
+  let retryAt: number | undefined;
   let timer: unknown;
   let running = false;
   let stopped = false;
@@ -52,48 +58,48 @@ export function startFundingClock(deps: FundingClockDeps): FundingClock {
   const arm = (): void => {
     if (stopped) return;
     clearTimer(timer);
-    const dueAt = retry !== undefined && retry.at < nextAt ? retry.at : nextAt;
+    const dueAt = retryAt !== undefined && retryAt < nextAt ? retryAt : nextAt;
     // setTimeout runs a longer delay after 1 ms: a boundary further away is waited for in steps (each early
     // wake-up waits again).
     timer = setTimer(fire, Math.min(MAX_TIMER_MS, Math.max(0, dueAt - deps.now())));
   };
-  const run = (boundary: number): void => {
+  const runDue = (): void => {
+    if (stopped || running || due === undefined) return;
+    if (retryAt !== undefined && deps.now() < retryAt) return;
+    const boundary = due;
+    retryAt = undefined;
     running = true;
-    deps.tick(boundary).then(
-      () => {
+    deps
+      .tick(boundary)
+      .then(
+        () => {
+          if (due === boundary) due = undefined;
+        },
+        (error: unknown) => {
+          deps.onError(error);
+          // Tried again for the same boundary (accounts already paid for it pay nothing more), unless a newer
+          // boundary came meanwhile: that one runs instead.
+          if (due === boundary) retryAt = deps.now() + retryMs;
+        },
+      )
+      .finally(() => {
         running = false;
-      },
-      (error: unknown) => {
-        running = false;
-        deps.onError(error);
-        // Tried again for the same boundary (accounts already paid for it pay nothing more), until the next
-        // boundary comes.
-        const at = deps.now() + retryMs;
-        retry = at < nextAt ? { boundary, at } : undefined;
+        runDue();
         arm();
-      },
-    );
+      });
   };
   const fire = (): void => {
     if (stopped) return;
     const now = deps.now();
     if (now >= nextAt) {
-      const boundary = nextAt;
-      // The boundary after this one, or after now when the process slept through several: each runs once.
-      nextAt = nextFundingAt(Math.max(now, boundary), deps.intervalMs);
-      retry = undefined;
-      arm();
-      if (!running) run(boundary);
-      return;
+      // The latest boundary that has come (the last of several when the process slept through them: one tick,
+      // for the positions open at that boundary), and the boundary after now.
+      due = nextFundingAt(now, deps.intervalMs) - deps.intervalMs;
+      nextAt = due + deps.intervalMs;
+      retryAt = undefined;
     }
-    if (retry !== undefined && now >= retry.at && !running) {
-      const boundary = retry.boundary;
-      retry = undefined;
-      arm();
-      run(boundary);
-      return;
-    }
-    // Woken before the boundary (timer slack, or a clock step back): wait for the rest.
+    // Woken before the boundary (timer slack, or a clock step back) with nothing due: wait for the rest.
+    runDue();
     arm();
   };
   arm();
