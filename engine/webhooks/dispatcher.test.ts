@@ -466,7 +466,8 @@ describe("isolation", () => {
   it("receivers that never answer hold at most half of the lanes, however many: a healthy key is served at once", async () => {
     const { wallet, receivers, dispatcher } = setup([0, 1_000], undefined, { maxLanes: 4 });
     const hung: (() => void)[] = [];
-    const dead = Array.from({ length: 6 }, (_, i) => wallet.add(`dead-${i}`, `https://dead-${i}.example/hook`));
+    // As many dead receivers as lanes: uncapped, they would hold every lane.
+    const dead = Array.from({ length: 4 }, (_, i) => wallet.add(`dead-${i}`, `https://dead-${i}.example/hook`));
     for (const target of dead) {
       receivers.script(target.url, (n) =>
         n === 0
@@ -499,6 +500,62 @@ describe("isolation", () => {
     expect(hung).toHaveLength(2);
     for (const release of hung) release();
     await dispatcher.idle();
+  });
+
+  it("receivers that fail at once, more of them than a claim takes, never crowd out a healthy key", async () => {
+    const { clock, wallet, receivers, dispatcher } = setup([0, 60_000], undefined, { maxLanes: 4, claimLimit: 10 });
+    const dead = Array.from({ length: 4 }, (_, i) => wallet.add(`refused-${i}`, `https://refused-${i}.example/hook`));
+    for (const target of dead) {
+      receivers.script(target.url, () => ({ ok: false, error: "connection refused", latencyMs: 1 }));
+      await account(target.userId, 8);
+    }
+    const round = async (): Promise<void> => {
+      await dispatcher.tick();
+      await dispatcher.idle();
+    };
+    await round();
+    await round();
+    await round();
+    // Every dead key is suspect now, with deliveries still due since T0 (older than anything new) that fail at
+    // once; a claim ordered by due time alone would take 10 of theirs and nothing else.
+    clock.now += 500;
+    const healthy = wallet.add("served", "https://served.example/hook");
+    await account("served", 2, 1, clock.now);
+    await round();
+    await round();
+    expect(sequences(receivers.to(healthy.url))).toEqual([1, 2]);
+    // The dead keys still get their tries, in the suspect half of the lanes.
+    expect(dead.every((target) => receivers.to(target.url).length > 0)).toBe(true);
+  });
+
+  it("never runs more lanes than it has, whatever a claim returns", async () => {
+    const { wallet, receivers, dispatcher } = setup([0, 1_000], undefined, { maxLanes: 2, perKey: 5 });
+    const hung: (() => void)[] = [];
+    const keys = Array.from({ length: 6 }, (_, i) => wallet.add(`one-${i}`, `https://one-${i}.example/hook`));
+    for (const target of keys) {
+      receivers.script(
+        target.url,
+        () =>
+          new Promise<SendResult>((resolve) => {
+            hung.push(() => {
+              resolve({ ok: true, status: 200, retryAfterMs: null, latencyMs: 5 });
+            });
+          }),
+      );
+      await account(target.userId, 1);
+    }
+    await dispatcher.tick();
+    for (let i = 0; i < 50 && hung.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    await dispatcher.tick();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(hung).toHaveLength(2);
+    while (hung.length > 0) {
+      for (const release of hung.splice(0)) release();
+      await dispatcher.idle();
+      await dispatcher.tick();
+      for (let i = 0; i < 20 && hung.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(keys.every((target) => receivers.to(target.url).length === 1)).toBe(true);
   });
 
   it("two dispatchers on one database never attempt the same delivery twice", async () => {

@@ -240,22 +240,37 @@ export class WebhookDispatcher {
   }
 
   private async claim(): Promise<void> {
-    const free = this.maxLanes - this.lanes.size;
+    let free = this.maxLanes - this.lanes.size;
     if (free <= 0 || this.stopped) return;
     this.forgetOldSuspects();
     let suspectSlots = this.maxSuspectLanes;
     for (const keyId of this.lanes.keys()) if (this.suspects.has(keyId)) suspectSlots--;
-    // With every suspect slot taken, the claim skips suspect keys, so it reaches the healthy ones.
-    const busy = [...this.lanes.keys()];
-    if (suspectSlots <= 0) busy.push(...this.suspects.keys());
     const claimedAt = this.now();
+    const limit = this.options.claimLimit ?? 200;
+    const busy = [...this.lanes.keys()];
+    // Healthy keys first, in a claim that leaves every suspect key out: however many failing keys are due (and
+    // their deliveries stay due, oldest first), they never take a healthy key's place.
     const claimed = await this.options.store.claimDue(
       claimedAt,
-      Math.min(this.options.claimLimit ?? 200, free * this.perKey),
+      Math.min(limit, free * this.perKey),
       this.perKey,
       this.leaseMs,
-      busy,
+      this.suspects.size === 0 ? busy : [...busy, ...this.suspects.keys()],
     );
+    // Then the suspect keys, in the suspect slots and lanes left.
+    const claimedKeys = new Set(claimed.map((delivery) => delivery.apiKeyId));
+    const suspectRoom = Math.min(suspectSlots, free - claimedKeys.size);
+    if (suspectRoom > 0 && this.suspects.size > 0) {
+      claimed.push(
+        ...(await this.options.store.claimDue(
+          claimedAt,
+          Math.min(limit, suspectRoom * this.perKey),
+          this.perKey,
+          this.leaseMs,
+          [...busy, ...claimedKeys],
+        )),
+      );
+    }
     if (claimed.length === 0) return;
     const byKey = new Map<string, ClaimedDelivery[]>();
     for (const delivery of claimed) {
@@ -263,15 +278,18 @@ export class WebhookDispatcher {
       if (list === undefined) byKey.set(delivery.apiKeyId, [delivery]);
       else list.push(delivery);
     }
-    // Suspect keys beyond the free slots go back unattempted; they are claimed again once a slot is free.
+    // Keys beyond the free lanes (a claim limits deliveries, not keys), and suspect keys beyond the free suspect
+    // slots, go back unattempted: they are claimed again at a later poll.
     const over: string[] = [];
     for (const [keyId, deliveries] of byKey) {
-      if (!this.suspects.has(keyId)) continue;
-      if (suspectSlots > 0) suspectSlots--;
-      else {
-        for (const delivery of deliveries) over.push(delivery.deliveryId);
-        byKey.delete(keyId);
+      const suspect = this.suspects.has(keyId);
+      if (free > 0 && (!suspect || suspectSlots > 0)) {
+        free--;
+        if (suspect) suspectSlots--;
+        continue;
       }
+      for (const delivery of deliveries) over.push(delivery.deliveryId);
+      byKey.delete(keyId);
     }
     if (over.length > 0) await this.options.store.releaseLeases(over, claimedAt + this.leaseMs);
     if (byKey.size === 0) return;
