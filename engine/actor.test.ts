@@ -101,4 +101,46 @@ describe("engine actor core", () => {
     expect(types).toContain("OrderTriggered");
     expect(types).toContain("OrderFilled");
   });
+
+  it("gives back the book depth a dropped decision took (onUndecided)", () => {
+    const market = core.updateMarket?.(undefined, {
+      prices: [{ symbol: "BTC-USD", mark: 500_000, index: 500_000, skew: 0 }],
+    });
+    const now = Date.UTC(2026, 10, 23, 12, 0, 0);
+    const accountId = randomUUID();
+    let state: AccountState | undefined;
+    for (const event of core.decide(
+      undefined,
+      {
+        userId: "u-1",
+        command: { type: "OpenAccount", request: { account_id: accountId, user_id: "u-1", plan_id: PLAN_ID } },
+      },
+      { now, market, nextId: randomUUID },
+    ).events)
+      state = core.apply(state, event);
+    const placed = core.decide(
+      state,
+      {
+        userId: "u-1",
+        command: {
+          type: "PlaceOrder",
+          request: {
+            account_id: accountId,
+            symbol: "BTC-USD",
+            side: "BUY",
+            kind: "MARKET",
+            quantity: "0.01",
+            client_id: "c",
+          },
+        },
+      },
+      { now, market, nextId: randomUUID },
+    );
+    const taken = (): number | undefined => market?.quotes.get("BTC-USD")?.takenBuy;
+    expect(taken()).toBe(0);
+    core.onDecided?.(market, placed.events);
+    expect(taken()).toBe(100);
+    core.onUndecided?.(market, placed.events);
+    expect(taken()).toBe(0);
+  });
 });

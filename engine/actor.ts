@@ -14,7 +14,7 @@ import {
 import { analytics, breaches, fundingReport, violations } from "./accounts/risk-queries.js";
 import type { AccountState } from "./accounts/state.js";
 import type { FundingRates } from "./risk/funding.js";
-import { apply, consumeFills, decide, type Command, type EngineEvent, type Reply } from "./core.js";
+import { apply, consumeFills, decide, releaseFills, type Command, type EngineEvent, type Reply } from "./core.js";
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";
 import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
@@ -180,6 +180,10 @@ export const core: ActorCore<EngineTypes> = {
 
   onDecided(market, events) {
     consumeFills(viewOf(market), events);
+  },
+
+  onUndecided(market, events) {
+    releaseFills(viewOf(market), events);
   },
 
   outbox(state, event, market) {

@@ -14,7 +14,7 @@ import {
   type SideNotional,
   DAY_MS,
 } from "./accounts/state.js";
-import { consume, type BookSide, type MarketView } from "./market/book.js";
+import { consume, release, type BookSide, type MarketView } from "./market/book.js";
 import { VENUES, type Venue } from "./market/types.js";
 import { addSafe, usdToUnits } from "./market/units.js";
 import type { EngineEvent, NewEngineEvent } from "./orders/events.js";
@@ -383,6 +383,15 @@ export function consumeFills(market: MarketView, events: readonly EngineEvent[])
   for (const event of events) {
     if (event.type === "OrderFilled") {
       consume(market, event.fill.symbol, event.fill.side, event.fill.quantity, event.book_version);
+    }
+  }
+}
+
+/** Gives back the book depth `consumeFills` took for these events (their batch was dropped). */
+export function releaseFills(market: MarketView, events: readonly EngineEvent[]): void {
+  for (const event of events) {
+    if (event.type === "OrderFilled") {
+      release(market, event.fill.symbol, event.fill.side, event.fill.quantity, event.book_version);
     }
   }
 }

@@ -190,6 +190,14 @@ export function consume(view: MarketView, symbol: string, side: BookSide, steps:
   else quote.takenSell += steps;
 }
 
+/** Gives back steps `consume` took from the quote of this version (a dropped batch); never below zero. */
+export function release(view: MarketView, symbol: string, side: BookSide, steps: number, version: number): void {
+  const quote = view.quotes.get(symbol);
+  if (quote?.version !== version) return;
+  if (side === "BUY") quote.takenBuy = Math.max(0, quote.takenBuy - steps);
+  else quote.takenSell = Math.max(0, quote.takenSell - steps);
+}
+
 /**
  * Applies pushed JSON-number prices (market.v1 PushPrices): each is rounded to the nearest tick, half away
  * from zero. Returns undefined (and changes nothing) when a price is not positive after rounding.

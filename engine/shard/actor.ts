@@ -75,9 +75,15 @@ export interface ActorCore<T extends CoreTypes> {
   onClock?(state: T["state"], ctx: DecideContext<T["market"]>): T["event"][];
   /**
    * Lets decided events change the shard's market view (book depth taken by fills), right after they were
-   * applied so the next decision sees it. The view is not journaled: a failed commit does not undo this.
+   * applied so the next decision sees it. The view is not journaled: a dropped batch gives it back through
+   * `onUndecided`.
    */
   onDecided?(market: T["market"] | undefined, events: readonly T["event"][]): void;
+  /**
+   * Gives back what `onDecided` took for events whose batch was dropped (its commit refused, or `apply` threw),
+   * newest first, so a retry (or another account) sees the view as it was before them.
+   */
+  onUndecided?(market: T["market"] | undefined, events: readonly T["event"][]): void;
   /**
    * Ids an event makes addressable (an order's id): the shard maps them to the account, so a command or
    * query can name the id instead of the account. Ids must come from `ctx.nextId` (they name the partition).

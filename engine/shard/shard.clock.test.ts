@@ -302,6 +302,32 @@ describe("the shard's clock", () => {
     await stop();
   });
 
+  it("gives back what a dropped batch's decisions took from the view (onUndecided), newest first", async () => {
+    const journal = new MemoryJournal();
+    const decided: string[] = [];
+    const undecided: string[] = [];
+    const core: ActorCore<AlarmTypes> = {
+      ...thresholdCore(),
+      onDecided: (_market, events) => decided.push(...events.map((e) => e.type)),
+      onUndecided: (_market, events) => undecided.push(...events.map((e) => e.type)),
+    };
+    const { send, command, stop } = startShard(journal, core);
+    await send({ kind: "start" });
+    const a = randomUUID();
+    const b = randomUUID();
+    await command(a, { type: "open" });
+    await command(b, { type: "open" });
+    expect(undecided).toEqual([]);
+    journal.failNext = 1;
+    expect((await send({ kind: "market", update: { tick: 150 } })).kind).toBe("failed");
+    // Both accounts decided a Rang, then the commit failed: both are given back.
+    expect(undecided).toEqual(["Rang", "Rang"]);
+    await until(() => journal.rang().length === 2);
+    expect(undecided).toEqual(["Rang", "Rang"]);
+    expect(decided.filter((type) => type === "Rang")).toHaveLength(4);
+    await stop();
+  });
+
   it("does not retry an account whose events the core failed to apply (no loop on a core bug)", async () => {
     const journal = new MemoryJournal();
     let applyFailures = 0;

@@ -80,6 +80,8 @@ interface Pending {
   outbox: OutboxRow[];
   accounts: NewAccountRow[];
   touched: Set<string>;
+  /** The event lists handed to `core.onDecided`, given back through `core.onUndecided` if the batch fails. */
+  decided: (readonly unknown[])[];
   /** The batch's tallies, added to the shard's once it committed. */
   tallies: Map<string, number> | undefined;
 }
@@ -246,6 +248,7 @@ export class Shard<T extends CoreTypes> {
       outbox: [],
       accounts: [],
       touched: new Set(),
+      decided: [],
       tallies: this.tallies === undefined ? undefined : new Map(),
     };
     const responses: ShardResponse<T>[] = [];
@@ -262,6 +265,7 @@ export class Shard<T extends CoreTypes> {
         }
       });
     } catch (error) {
+      this.undecide(pending);
       // `apply` threw: the core has a bug and the touched states are half-applied. Nothing is journaled. No
       // retry: deciding the same account at the same market would throw again, every second, failing each
       // batch it joins; it is decided again when a command or a price reaches it.
@@ -281,6 +285,7 @@ export class Shard<T extends CoreTypes> {
         span?.end();
       } catch (error) {
         if (span !== undefined) endSpan(span, error);
+        this.undecide(pending);
         this.evict(pending.touched);
         // Refused by the lease fence: this engine no longer holds (or has not renewed) a partition of the batch.
         const fenced = isFenced(error);
@@ -530,7 +535,10 @@ export class Shard<T extends CoreTypes> {
       pending.events.push({ accountId, seq: ++seq, type: event.type, payload: payloads[index] ?? "null" });
       outbox = this.queueOutbox(accountId, state, event, outbox, pending);
     }
-    this.core.onDecided?.(this.market, events);
+    if (this.core.onDecided !== undefined) {
+      this.core.onDecided(this.market, events);
+      if (this.core.onUndecided !== undefined && events.length > 0) pending.decided.push(events);
+    }
     if (entry === undefined) {
       this.accounts.set(accountId, { state, seq, outbox });
       pending.accounts.push({ accountId, userId: this.core.userId(state), partition: partitionOf(accountId) });
@@ -637,6 +645,13 @@ export class Shard<T extends CoreTypes> {
       entry.state = state;
       entry.seq = stored.seq;
       entry.outbox = outbox;
+    }
+  }
+
+  /** A dropped batch gives back what its decisions took from the market view (book depth), newest first. */
+  private undecide(pending: Pending): void {
+    for (let i = pending.decided.length - 1; i >= 0; i--) {
+      this.core.onUndecided?.(this.market, pending.decided[i] as readonly T["event"][]);
     }
   }
 
