@@ -354,6 +354,51 @@ describe("the shard's clock", () => {
     await stop();
   });
 
+  it("does not loop on an account whose own wake time makes the core throw in apply", async () => {
+    const journal = new MemoryJournal();
+    let applyFailures = 0;
+    const base = alarmCore({ wakeAt: 0, onClock: 0 });
+    const core: ActorCore<AlarmTypes> = {
+      ...base,
+      apply(state, event) {
+        if (event.type === "Rang") {
+          applyFailures++;
+          throw new Error("core bug");
+        }
+        return base.apply(state, event);
+      },
+    };
+    const { send, command, stop } = startShard(journal, core);
+    await send({ kind: "start" });
+    const a = randomUUID();
+    await command(a, { type: "open" });
+    await command(a, { type: "set", at: Date.now() + 30 });
+    await until(() => applyFailures === 1);
+    await sleep(2_500);
+    expect(applyFailures).toBe(1);
+    // A command decides it again: its clock is back.
+    await command(a, { type: "set", at: Date.now() + 30 });
+    await until(() => applyFailures === 2);
+    await stop();
+  });
+
+  it("keeps an account's own later wake time when a failed commit asked for an earlier retry", async () => {
+    const journal = new MemoryJournal();
+    const { send, command, stop } = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }));
+    await send({ kind: "start" });
+    const a = randomUUID();
+    await command(a, { type: "open" });
+    const at = Date.now() + 2_000;
+    await command(a, { type: "set", at });
+    // A later command's commit fails: the account is evicted and woken about 1 s later, before its alarm.
+    journal.failNext = 1;
+    const failed = await send({ kind: "command", to: { accountId: a }, command: { type: "set", at: at + 60_000 } });
+    expect(failed.kind).toBe("failed");
+    await until(() => journal.rang().length === 1, 6_000);
+    expect(journal.rang()[0]).toMatchObject({ type: "Rang", at });
+    await stop();
+  });
+
   it("wakes, after a rebuild, an account whose time passed while no shard held it", async () => {
     const journal = new MemoryJournal();
     const first = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }));

@@ -122,6 +122,11 @@ export class Shard<T extends CoreTypes> {
   private readonly byKey = new Map<string, string>();
   /** Accounts whose in-memory state may differ from the journal: reloaded before the next batch. */
   private readonly stale = new Set<string>();
+  /**
+   * Accounts evicted because the core threw applying their events: the clock leaves them alone (no retry, and
+   * not their own wake time either) until a command or a price decides them again.
+   */
+  private readonly parked = new Set<string>();
   private mailbox: Item<T>[] = [];
   private draining = false;
   private rebuilt: ReadCounts | undefined;
@@ -265,11 +270,12 @@ export class Shard<T extends CoreTypes> {
         }
       });
     } catch (error) {
-      this.undecide(pending);
       // `apply` threw: the core has a bug and the touched states are half-applied. Nothing is journaled. No
-      // retry: deciding the same account at the same market would throw again, every second, failing each
-      // batch it joins; it is decided again when a command or a price reaches it.
+      // retry, and no clock for them until their next decision: deciding the same account again would throw
+      // again, every second, failing each batch it joins; it is decided again when a command or a price
+      // reaches it.
       this.evict(pending.touched, false);
+      this.undecide(pending);
       this.log("error", "apply failed; batch dropped", { err: errorText(error) });
       this.batchStats.observe(depth, items.length, 0, null, false);
       return failAll("engine fault");
@@ -285,8 +291,8 @@ export class Shard<T extends CoreTypes> {
         span?.end();
       } catch (error) {
         if (span !== undefined) endSpan(span, error);
-        this.undecide(pending);
         this.evict(pending.touched);
+        this.undecide(pending);
         // Refused by the lease fence: this engine no longer holds (or has not renewed) a partition of the batch.
         const fenced = isFenced(error);
         const message = fenced
@@ -403,8 +409,11 @@ export class Shard<T extends CoreTypes> {
         continue;
       }
       events += produced;
-      // Still due after its decision (the core had nothing to do): forgotten until its next event, never a loop.
-      if ((this.wakes.get(accountId) ?? Number.POSITIVE_INFINITY) <= now) this.wakes.delete(accountId);
+      // Its own wake time again (a retry after a failed commit may have stood in for a later one); still due
+      // after its decision (the core had nothing to do): forgotten until its next event, never a loop.
+      const own = this.core.wakeAt?.(entry.state);
+      if (own === undefined || own <= now) this.wakes.delete(accountId);
+      else this.noteWakeAt(accountId, own);
     }
     return {
       kind: "marketApplied",
@@ -513,6 +522,7 @@ export class Shard<T extends CoreTypes> {
     const first = events[0];
     if (first === undefined) return;
     pending.touched.add(accountId);
+    if (this.parked.size > 0) this.parked.delete(accountId);
     let seq = entry?.seq ?? 0;
     let outbox = entry?.outbox ?? 0;
     let state = this.core.apply(entry?.state, first);
@@ -618,6 +628,10 @@ export class Shard<T extends CoreTypes> {
     });
     this.stale.clear();
     for (const id of ids) {
+      if (this.parked.has(id)) {
+        this.wakes.delete(id);
+        continue;
+      }
       // The retry its eviction asked for stays, when earlier than the state's own wake time: the reloaded state
       // missed what the failed batch had decided for it (a price update's triggers and fills among them), and
       // `onClock` decides it again at the current market.
@@ -663,6 +677,10 @@ export class Shard<T extends CoreTypes> {
       this.accounts.delete(id);
       this.stale.add(id);
       if (retryAt !== undefined) this.noteWakeAt(id, retryAt);
+      else if (!retry) {
+        this.parked.add(id);
+        this.wakes.delete(id);
+      }
     }
   }
 
