@@ -163,6 +163,33 @@ describe("the funding clock", () => {
     expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_8, AT_8, AT_16]);
   });
 
+  it("waits before a retry even when reporting the failure throws", async () => {
+    let now = T0;
+    let pending: { run: () => void; ms: number } | undefined;
+    const ticks: number[] = [];
+    startFundingClock({
+      intervalMs: EIGHT_HOURS,
+      now: () => now,
+      tick: (boundary) => {
+        ticks.push(boundary);
+        // Fails the first three times (an immediate retry would show them all at once).
+        return ticks.length <= 3 ? Promise.reject(new Error("commit failed")) : Promise.resolve();
+      },
+      onError: () => {
+        throw new Error("logger down");
+      },
+      setTimer: (run, ms) => (pending = { run, ms }),
+      clearTimer: () => {
+        pending = undefined;
+      },
+    });
+    now = AT_8;
+    pending?.run();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(ticks).toEqual([AT_8]);
+    expect(pending?.ms).toBe(5_000);
+  });
+
   it("gives a failing boundary up when the next one comes", async () => {
     const h = harness(T0, 10_000);
     const first = h.clock.nextAt;

@@ -17,7 +17,10 @@ export interface FundingClockDeps {
   intervalMs: number;
   /** Wall clock, epoch ms. */
   now: () => number;
-  /** Runs one tick; the clock skips a boundary that comes while the previous tick still runs. */
+  /**
+   * Runs one tick for a boundary. One at a time: a boundary that comes while a tick runs is run when it ends
+   * (only the latest one that came).
+   */
   tick: (boundary: number) => Promise<void>;
   /**
    * Reports a tick that failed. The same boundary is tried again `retryMs` later, and again, until a try
@@ -76,10 +79,15 @@ export function startFundingClock(deps: FundingClockDeps): FundingClock {
           if (due === boundary) due = undefined;
         },
         (error: unknown) => {
-          deps.onError(error);
           // Tried again for the same boundary (accounts already paid for it pay nothing more), unless a newer
-          // boundary came meanwhile: that one runs instead.
+          // boundary came meanwhile: that one runs instead. Set before reporting: a report that throws must
+          // not make the retry immediate.
           if (due === boundary) retryAt = deps.now() + retryMs;
+          try {
+            deps.onError(error);
+          } catch {
+            // A failing report changes nothing about the schedule.
+          }
         },
       )
       .finally(() => {
