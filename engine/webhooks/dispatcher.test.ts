@@ -528,6 +528,41 @@ describe("isolation", () => {
     expect(dead.every((target) => receivers.to(target.url).length > 0)).toBe(true);
   });
 
+  it("keeps lanes for keys whose last attempt failed while healthy keys would take them all", async () => {
+    const { wallet, receivers, dispatcher } = setup([0, 60_000], undefined, { maxLanes: 4 });
+    const flaky = wallet.add("flaky", "https://flaky.example/hook");
+    receivers.statuses(flaky.url, 503, 200);
+    await account("flaky", 3);
+    await dispatcher.tick();
+    await dispatcher.idle();
+    expect(receivers.to(flaky.url)).toHaveLength(1);
+    // Six healthy keys whose receivers hang: more than the lanes.
+    const hung: (() => void)[] = [];
+    for (let i = 0; i < 6; i++) {
+      const target = wallet.add(`busy-${i}`, `https://busy-${i}.example/hook`);
+      receivers.script(
+        target.url,
+        () =>
+          new Promise<SendResult>((resolve) => {
+            hung.push(() => {
+              resolve({ ok: true, status: 200, retryAfterMs: null, latencyMs: 5 });
+            });
+          }),
+      );
+      await account(target.userId, 1);
+    }
+    await dispatcher.tick();
+    for (let i = 0; i < 100 && receivers.to(flaky.url).length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(sequences(receivers.to(flaky.url))).toEqual([1, 2, 3]);
+    while (hung.length > 0) {
+      for (const release of hung.splice(0)) release();
+      await dispatcher.idle();
+      await dispatcher.tick();
+      for (let i = 0; i < 20 && hung.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    }
+    await dispatcher.idle();
+  });
+
   it("never runs more lanes than it has, whatever a claim returns", async () => {
     const { wallet, receivers, dispatcher } = setup([0, 1_000], undefined, { maxLanes: 2, perKey: 5 });
     const hung: (() => void)[] = [];

@@ -248,26 +248,35 @@ export class WebhookDispatcher {
     const claimedAt = this.now();
     const limit = this.options.claimLimit ?? 200;
     const busy = [...this.lanes.keys()];
-    // Healthy keys first, in a claim that leaves every suspect key out: however many failing keys are due (and
-    // their deliveries stay due, oldest first), they never take a healthy key's place.
-    const claimed = await this.options.store.claimDue(
-      claimedAt,
-      Math.min(limit, free * this.perKey),
-      this.perKey,
-      this.leaseMs,
-      this.suspects.size === 0 ? busy : [...busy, ...this.suspects.keys()],
-    );
-    // Then the suspect keys, in the suspect slots and lanes left.
-    const claimedKeys = new Set(claimed.map((delivery) => delivery.apiKeyId));
-    const suspectRoom = Math.min(suspectSlots, free - claimedKeys.size);
+    const claimed: ClaimedDelivery[] = [];
+    // Suspect keys first, only them and only in the suspect lanes free (at most half of the lanes), so healthy
+    // traffic never shuts them out; then the healthy keys in every lane left, in a claim that leaves every
+    // suspect key out, so failing keys whose deliveries have been due the longest never fill it.
+    const suspectRoom = Math.min(suspectSlots, free);
     if (suspectRoom > 0 && this.suspects.size > 0) {
+      const idle = [...this.suspects.keys()].filter((keyId) => !this.lanes.has(keyId));
+      if (idle.length > 0) {
+        claimed.push(
+          ...(await this.options.store.claimDue(
+            claimedAt,
+            Math.min(limit, suspectRoom * this.perKey),
+            this.perKey,
+            this.leaseMs,
+            busy,
+            idle,
+          )),
+        );
+      }
+    }
+    const healthyRoom = free - new Set(claimed.map((delivery) => delivery.apiKeyId)).size;
+    if (healthyRoom > 0) {
       claimed.push(
         ...(await this.options.store.claimDue(
           claimedAt,
-          Math.min(limit, suspectRoom * this.perKey),
+          Math.min(limit, healthyRoom * this.perKey),
           this.perKey,
           this.leaseMs,
-          [...busy, ...claimedKeys],
+          this.suspects.size === 0 ? busy : [...busy, ...this.suspects.keys()],
         )),
       );
     }

@@ -155,6 +155,7 @@ const CLAIM_SQL = `WITH due AS (
     FROM webhook_deliveries
    WHERE status = 'pending' AND next_attempt_at <= to_timestamp($1 / 1000.0)
      AND NOT (api_key_id = ANY($5::uuid[]))
+     AND ($6::uuid[] IS NULL OR api_key_id = ANY($6::uuid[]))
 ), free AS (
   SELECT delivery_id, event_id, api_key_id, next_attempt_at FROM due
    WHERE api_key_id NOT IN (SELECT api_key_id FROM due WHERE lease_until >= to_timestamp($1 / 1000.0))
@@ -282,7 +283,7 @@ export class WebhookStore {
    * skipped while it is in `busy` or any of its deliveries holds a lease that has not run out: its lane is
    * running, here or in another engine, and a key has one lane at a time. Claims are serialised across engines
    * (a transaction-scoped advisory lock taken before the claim statement, which therefore sees every earlier
-   * claim's leases); nothing else is awaited inside that transaction.
+   * claim's leases); nothing else is awaited inside that transaction. With `only`, just those keys.
    */
   async claimDue(
     now: number,
@@ -290,12 +291,13 @@ export class WebhookStore {
     perKey: number,
     leaseMs: number,
     busy: readonly string[],
+    only?: readonly string[],
   ): Promise<ClaimedDelivery[]> {
     const result = await transaction(this.pool, async (client) => {
       // No JIT for the claim: the per-delivery outbox lookups make its estimate look large enough to compile,
       // which costs far more than the statement itself (hundreds of ms on a large backlog).
       await client.query("SELECT set_config('jit', 'off', true), pg_advisory_xact_lock(hashtext($1))", [CLAIM_LOCK]);
-      return client.query<ClaimedDb>(CLAIM_SQL, [now, limit, perKey, leaseMs, busy]);
+      return client.query<ClaimedDb>(CLAIM_SQL, [now, limit, perKey, leaseMs, busy, only ?? null]);
     });
     return result.rows.map((row) => ({
       deliveryId: row.delivery_id,
