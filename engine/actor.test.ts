@@ -1,91 +1,78 @@
 // The engine's actor core as the shard sees it: the time an event carries (`eventTime`, which the shard's clock
-// starts from after a rebuild) is the `now` of the decision that made it; the clock decides at the current market.
+// starts from after a rebuild) is the `now` of the decision that made it; the clock decides at the current
+// market; a dropped decision gives back the book depth it took.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { core } from "./actor.js";
-import type { AccountState, EngineEvent } from "./core.js";
+import type { AccountState, EngineEvent, Reply } from "./core.js";
+import type { MarketView } from "./market/book.js";
 import type { TickQuote } from "./market/prices.js";
 
 const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
+const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 
-describe("engine actor core", () => {
-  it("dates every event it decides with the decision's now", () => {
-    const market = core.updateMarket?.(undefined, {
-      prices: [{ symbol: "BTC-USD", mark: 500_000, index: 500_000, skew: 0 }],
-    });
-    const now = Date.UTC(2026, 10, 23, 12, 0, 0);
-    const accountId = randomUUID();
-    const ctx = { now, market, nextId: randomUUID };
-    const opened = core.decide(
+const quote = (mark: number): { prices: TickQuote[] } => ({
+  prices: [{ symbol: "BTC-USD", mark, index: mark, skew: 0 }],
+});
+
+/** One account on BTC-USD at a mark of 50,000: its decisions are applied, and take book depth, as a shard's. */
+class Account {
+  readonly id = randomUUID();
+  readonly market: MarketView | undefined = core.updateMarket?.(undefined, quote(500_000));
+  state: AccountState | undefined;
+  readonly opened: EngineEvent[];
+
+  constructor() {
+    const decision = core.decide(
       undefined,
       {
         userId: "u-1",
-        command: { type: "OpenAccount", request: { account_id: accountId, user_id: "u-1", plan_id: PLAN_ID } },
+        command: { type: "OpenAccount", request: { account_id: this.id, user_id: "u-1", plan_id: PLAN_ID } },
       },
-      ctx,
+      { now: NOW, market: this.market, nextId: randomUUID },
     );
-    expect(opened.reply.kind).toBe("created");
-    let state: AccountState | undefined;
-    for (const event of opened.events) state = core.apply(state, event);
-    const placed = core.decide(
-      state,
+    expect(decision.reply.kind).toBe("created");
+    this.opened = decision.events;
+    this.run(decision.events);
+  }
+
+  run(events: readonly EngineEvent[]): void {
+    for (const event of events) this.state = core.apply(this.state, event);
+    core.onDecided?.(this.market, events);
+  }
+
+  /** Decides a BTC-USD order at `now` without applying it. */
+  decide(request: Record<string, unknown>, now = NOW): { events: EngineEvent[]; reply: Reply } {
+    return core.decide(
+      this.state,
       {
         userId: "u-1",
-        command: {
-          type: "PlaceOrder",
-          request: {
-            account_id: accountId,
-            symbol: "BTC-USD",
-            side: "BUY",
-            kind: "MARKET",
-            quantity: "0.001",
-            client_id: "c-1",
-          },
-        },
+        command: { type: "PlaceOrder", request: { account_id: this.id, symbol: "BTC-USD", ...request } as never },
       },
-      { ...ctx, now: now + 1_000 },
+      { now, market: this.market, nextId: randomUUID },
     );
+  }
+
+  place(request: Record<string, unknown>): void {
+    const decision = this.decide(request);
+    expect(decision.reply.kind).toBe("created");
+    this.run(decision.events);
+  }
+}
+
+describe("engine actor core", () => {
+  it("dates every event it decides with the decision's now", () => {
+    const account = new Account();
+    const placed = account.decide({ side: "BUY", kind: "MARKET", quantity: "0.001", client_id: "c-1" }, NOW + 1_000);
     expect(placed.events.length).toBeGreaterThan(2);
-    expect(opened.events.map((e) => core.eventTime?.(e))).toEqual(opened.events.map(() => now));
-    expect(placed.events.map((e) => core.eventTime?.(e))).toEqual(placed.events.map(() => now + 1_000));
+    expect(account.opened.map((e) => core.eventTime?.(e))).toEqual(account.opened.map(() => NOW));
+    expect(placed.events.map((e) => core.eventTime?.(e))).toEqual(placed.events.map(() => NOW + 1_000));
   });
 
   it("on the clock, decides every symbol at the current market: a stop the view crossed triggers", () => {
-    const quote = (mark: number): { prices: TickQuote[] } => ({
-      prices: [{ symbol: "BTC-USD", mark, index: mark, skew: 0 }],
-    });
-    const market = core.updateMarket?.(undefined, quote(500_000));
-    const now = Date.UTC(2026, 10, 23, 12, 0, 0);
-    const accountId = randomUUID();
-    let state: AccountState | undefined;
-    const run = (events: readonly EngineEvent[]): void => {
-      for (const event of events) state = core.apply(state, event);
-      core.onDecided?.(market, events);
-    };
-    const place = (request: Record<string, unknown>): void => {
-      const decision = core.decide(
-        state,
-        {
-          userId: "u-1",
-          command: { type: "PlaceOrder", request: { account_id: accountId, symbol: "BTC-USD", ...request } as never },
-        },
-        { now, market, nextId: randomUUID },
-      );
-      expect(decision.reply.kind).toBe("created");
-      run(decision.events);
-    };
-    run(
-      core.decide(
-        undefined,
-        {
-          userId: "u-1",
-          command: { type: "OpenAccount", request: { account_id: accountId, user_id: "u-1", plan_id: PLAN_ID } },
-        },
-        { now, market, nextId: randomUUID },
-      ).events,
-    );
-    place({ side: "BUY", kind: "MARKET", quantity: "0.001", client_id: "open" });
-    place({
+    const account = new Account();
+    account.place({ side: "BUY", kind: "MARKET", quantity: "0.001", client_id: "open" });
+    account.place({
       side: "SELL",
       kind: "STOP",
       quantity: "0.001",
@@ -93,54 +80,23 @@ describe("engine actor core", () => {
       reduce_only: true,
       client_id: "stop",
     });
-    if (state === undefined) throw new Error("no account");
+    if (account.state === undefined) throw new Error("no account");
     // The view moves below the stop, and the account is not decided at that update (its commit failed, say).
-    const moved = core.updateMarket?.(market, quote(480_000));
-    const ctx = { now: now + 1_000, market: moved, nextId: randomUUID };
-    const types = (core.onClock?.(state, ctx) ?? []).map((event) => event.type);
+    const moved = core.updateMarket?.(account.market, quote(480_000));
+    const ctx = { now: NOW + 1_000, market: moved, nextId: randomUUID };
+    const types = (core.onClock?.(account.state, ctx) ?? []).map((event) => event.type);
     expect(types).toContain("OrderTriggered");
     expect(types).toContain("OrderFilled");
   });
 
   it("gives back the book depth a dropped decision took (onUndecided)", () => {
-    const market = core.updateMarket?.(undefined, {
-      prices: [{ symbol: "BTC-USD", mark: 500_000, index: 500_000, skew: 0 }],
-    });
-    const now = Date.UTC(2026, 10, 23, 12, 0, 0);
-    const accountId = randomUUID();
-    let state: AccountState | undefined;
-    for (const event of core.decide(
-      undefined,
-      {
-        userId: "u-1",
-        command: { type: "OpenAccount", request: { account_id: accountId, user_id: "u-1", plan_id: PLAN_ID } },
-      },
-      { now, market, nextId: randomUUID },
-    ).events)
-      state = core.apply(state, event);
-    const placed = core.decide(
-      state,
-      {
-        userId: "u-1",
-        command: {
-          type: "PlaceOrder",
-          request: {
-            account_id: accountId,
-            symbol: "BTC-USD",
-            side: "BUY",
-            kind: "MARKET",
-            quantity: "0.01",
-            client_id: "c",
-          },
-        },
-      },
-      { now, market, nextId: randomUUID },
-    );
-    const taken = (): number | undefined => market?.quotes.get("BTC-USD")?.takenBuy;
+    const account = new Account();
+    const placed = account.decide({ side: "BUY", kind: "MARKET", quantity: "0.01", client_id: "c" });
+    const taken = (): number | undefined => account.market?.quotes.get("BTC-USD")?.takenBuy;
     expect(taken()).toBe(0);
-    core.onDecided?.(market, placed.events);
+    core.onDecided?.(account.market, placed.events);
     expect(taken()).toBe(100);
-    core.onUndecided?.(market, placed.events);
+    core.onUndecided?.(account.market, placed.events);
     expect(taken()).toBe(0);
   });
 });

@@ -93,6 +93,24 @@ function thresholdCore(): ActorCore<AlarmTypes> {
   };
 }
 
+/** `base` with an `apply` that throws on every Rang (a core bug), counting the throws. */
+function throwingOnRang(base: ActorCore<AlarmTypes>): { core: ActorCore<AlarmTypes>; failures: number } {
+  const failing = {
+    failures: 0,
+    core: {
+      ...base,
+      apply(state: AlarmState | undefined, event: AlarmEvent): AlarmState {
+        if (event.type === "Rang") {
+          failing.failures++;
+          throw new Error("core bug");
+        }
+        return base.apply(state, event);
+      },
+    },
+  };
+  return failing;
+}
+
 /** A journal in memory; `failNext` appends are refused. */
 class MemoryJournal implements ShardJournal {
   readonly events: EventRow[] = [];
@@ -330,55 +348,33 @@ describe("the shard's clock", () => {
 
   it("does not retry an account whose events the core failed to apply (no loop on a core bug)", async () => {
     const journal = new MemoryJournal();
-    let applyFailures = 0;
-    const base = thresholdCore();
-    const core: ActorCore<AlarmTypes> = {
-      ...base,
-      apply(state, event) {
-        if (event.type === "Rang") {
-          applyFailures++;
-          throw new Error("core bug");
-        }
-        return base.apply(state, event);
-      },
-    };
-    const { send, command, stop } = startShard(journal, core);
+    const failing = throwingOnRang(thresholdCore());
+    const { send, command, stop } = startShard(journal, failing.core);
     await send({ kind: "start" });
     const a = randomUUID();
     await command(a, { type: "open" });
     expect((await send({ kind: "market", update: { tick: 150 } })).kind).toBe("failed");
-    expect(applyFailures).toBe(1);
+    expect(failing.failures).toBe(1);
     // Two retry periods with nothing sent: the account is not decided again by the clock.
     await sleep(2_500);
-    expect(applyFailures).toBe(1);
+    expect(failing.failures).toBe(1);
     await stop();
   });
 
   it("does not loop on an account whose own wake time makes the core throw in apply", async () => {
     const journal = new MemoryJournal();
-    let applyFailures = 0;
-    const base = alarmCore({ wakeAt: 0, onClock: 0 });
-    const core: ActorCore<AlarmTypes> = {
-      ...base,
-      apply(state, event) {
-        if (event.type === "Rang") {
-          applyFailures++;
-          throw new Error("core bug");
-        }
-        return base.apply(state, event);
-      },
-    };
-    const { send, command, stop } = startShard(journal, core);
+    const failing = throwingOnRang(alarmCore({ wakeAt: 0, onClock: 0 }));
+    const { send, command, stop } = startShard(journal, failing.core);
     await send({ kind: "start" });
     const a = randomUUID();
     await command(a, { type: "open" });
     await command(a, { type: "set", at: Date.now() + 30 });
-    await until(() => applyFailures === 1);
+    await until(() => failing.failures === 1);
     await sleep(2_500);
-    expect(applyFailures).toBe(1);
+    expect(failing.failures).toBe(1);
     // A command decides it again: its clock is back.
     await command(a, { type: "set", at: Date.now() + 30 });
-    await until(() => applyFailures === 2);
+    await until(() => failing.failures === 2);
     await stop();
   });
 

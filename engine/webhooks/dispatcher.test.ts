@@ -150,6 +150,25 @@ function setup(
   return { clock, wallet, receivers, dispatcher, round, outcomes };
 }
 
+/** A receiver that answers 200 only when the test releases it (its release is pushed on `hung`). */
+function hangUntilReleased(hung: (() => void)[]): Promise<SendResult> {
+  return new Promise<SendResult>((resolve) => {
+    hung.push(() => {
+      resolve({ ok: true, status: 200, retryAfterMs: null, latencyMs: 5 });
+    });
+  });
+}
+
+/** Releases the hanging receivers, round after round, until none is left waiting. */
+async function releaseAll(hung: (() => void)[], dispatcher: WebhookDispatcher): Promise<void> {
+  while (hung.length > 0) {
+    for (const release of hung.splice(0)) release();
+    await dispatcher.idle();
+    await dispatcher.tick();
+    for (let i = 0; i < 20 && hung.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 const statusOf = async (): Promise<Record<string, number>> => {
   const rows = await db.pool.query<{ status: string; n: string }>(
     "SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status",
@@ -540,26 +559,13 @@ describe("isolation", () => {
     const hung: (() => void)[] = [];
     for (let i = 0; i < 6; i++) {
       const target = wallet.add(`busy-${i}`, `https://busy-${i}.example/hook`);
-      receivers.script(
-        target.url,
-        () =>
-          new Promise<SendResult>((resolve) => {
-            hung.push(() => {
-              resolve({ ok: true, status: 200, retryAfterMs: null, latencyMs: 5 });
-            });
-          }),
-      );
+      receivers.script(target.url, () => hangUntilReleased(hung));
       await account(target.userId, 1);
     }
     await dispatcher.tick();
     for (let i = 0; i < 100 && receivers.to(flaky.url).length < 3; i++) await new Promise((r) => setTimeout(r, 5));
     expect(sequences(receivers.to(flaky.url))).toEqual([1, 2, 3]);
-    while (hung.length > 0) {
-      for (const release of hung.splice(0)) release();
-      await dispatcher.idle();
-      await dispatcher.tick();
-      for (let i = 0; i < 20 && hung.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
-    }
+    await releaseAll(hung, dispatcher);
     await dispatcher.idle();
   });
 
@@ -568,15 +574,7 @@ describe("isolation", () => {
     const hung: (() => void)[] = [];
     const keys = Array.from({ length: 6 }, (_, i) => wallet.add(`one-${i}`, `https://one-${i}.example/hook`));
     for (const target of keys) {
-      receivers.script(
-        target.url,
-        () =>
-          new Promise<SendResult>((resolve) => {
-            hung.push(() => {
-              resolve({ ok: true, status: 200, retryAfterMs: null, latencyMs: 5 });
-            });
-          }),
-      );
+      receivers.script(target.url, () => hangUntilReleased(hung));
       await account(target.userId, 1);
     }
     await dispatcher.tick();
@@ -584,12 +582,7 @@ describe("isolation", () => {
     await dispatcher.tick();
     await new Promise((r) => setTimeout(r, 50));
     expect(hung).toHaveLength(2);
-    while (hung.length > 0) {
-      for (const release of hung.splice(0)) release();
-      await dispatcher.idle();
-      await dispatcher.tick();
-      for (let i = 0; i < 20 && hung.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
-    }
+    await releaseAll(hung, dispatcher);
     expect(keys.every((target) => receivers.to(target.url).length === 1)).toBe(true);
   });
 
