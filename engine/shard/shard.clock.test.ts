@@ -361,6 +361,38 @@ describe("the shard's clock", () => {
     await stop();
   });
 
+  it("after a throwing apply, retries the batch's other accounts at the current market, never the culprit", async () => {
+    const journal = new MemoryJournal();
+    let failures = 0;
+    const base = thresholdCore();
+    const core: ActorCore<AlarmTypes> = {
+      ...base,
+      // An account with an alarm at -1 is the one the core cannot apply a Rang for.
+      apply(state, event) {
+        if (event.type === "Rang" && state?.alarms.includes(-1) === true) {
+          failures++;
+          throw new Error("core bug");
+        }
+        return base.apply(state, event);
+      },
+    };
+    const { send, command, stop } = startShard(journal, core);
+    await send({ kind: "start" });
+    const good = randomUUID();
+    const bad = randomUUID();
+    await command(good, { type: "open" });
+    await command(bad, { type: "open" });
+    await command(bad, { type: "set", at: -1 });
+    expect((await send({ kind: "market", update: { tick: 150 } })).kind).toBe("failed");
+    expect(failures).toBe(1);
+    // The good account, decided before the throw and dropped with the batch, is decided again a second later.
+    await until(() => journal.rang().length === 1);
+    await sleep(1_500);
+    expect(failures).toBe(1);
+    expect(journal.rang()).toHaveLength(1);
+    await stop();
+  });
+
   it("does not loop on an account whose own wake time makes the core throw in apply", async () => {
     const journal = new MemoryJournal();
     const failing = throwingOnRang(alarmCore({ wakeAt: 0, onClock: 0 }));

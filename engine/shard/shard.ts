@@ -82,6 +82,8 @@ interface Pending {
   touched: Set<string>;
   /** The event lists handed to `core.onDecided`, given back through `core.onUndecided` if the batch fails. */
   decided: (readonly unknown[])[];
+  /** The account whose events are being applied (so a throwing `apply` names the account it threw for). */
+  applying: string | undefined;
   /** The batch's tallies, added to the shard's once it committed. */
   tallies: Map<string, number> | undefined;
 }
@@ -123,8 +125,8 @@ export class Shard<T extends CoreTypes> {
   /** Accounts whose in-memory state may differ from the journal: reloaded before the next batch. */
   private readonly stale = new Set<string>();
   /**
-   * Accounts evicted because the core threw applying their events: the clock leaves them alone (no retry, and
-   * not their own wake time either) until a command or a price decides them again.
+   * Accounts whose events the core threw applying: the clock leaves them alone (no retry, and not their own
+   * wake time either) until a command or a price decides them again.
    */
   private readonly parked = new Set<string>();
   private mailbox: Item<T>[] = [];
@@ -254,6 +256,7 @@ export class Shard<T extends CoreTypes> {
       accounts: [],
       touched: new Set(),
       decided: [],
+      applying: undefined,
       tallies: this.tallies === undefined ? undefined : new Map(),
     };
     const responses: ShardResponse<T>[] = [];
@@ -270,11 +273,14 @@ export class Shard<T extends CoreTypes> {
         }
       });
     } catch (error) {
-      // `apply` threw: the core has a bug and the touched states are half-applied. Nothing is journaled. No
-      // retry, and no clock for them until their next decision: deciding the same account again would throw
-      // again, every second, failing each batch it joins; it is decided again when a command or a price
-      // reaches it.
-      this.evict(pending.touched, false);
+      // `apply` threw: the core has a bug and the touched states are half-applied. Nothing is journaled. The
+      // other accounts of the batch are retried like after a failed commit; the one it threw for is not, and
+      // the clock leaves it alone until its next decision: deciding it again would throw again, every second,
+      // failing each batch it joins. It is decided again when a command or a price reaches it.
+      const culprit = pending.applying;
+      if (culprit !== undefined) pending.touched.delete(culprit);
+      this.evict(pending.touched);
+      if (culprit !== undefined) this.evict([culprit], false);
       this.undecide(pending);
       this.log("error", "apply failed; batch dropped", { err: errorText(error) });
       this.batchStats.observe(depth, items.length, 0, null, false);
@@ -522,6 +528,7 @@ export class Shard<T extends CoreTypes> {
     const first = events[0];
     if (first === undefined) return;
     pending.touched.add(accountId);
+    pending.applying = accountId;
     if (this.parked.size > 0) this.parked.delete(accountId);
     let seq = entry?.seq ?? 0;
     let outbox = entry?.outbox ?? 0;
@@ -545,6 +552,7 @@ export class Shard<T extends CoreTypes> {
       pending.events.push({ accountId, seq: ++seq, type: event.type, payload: payloads[index] ?? "null" });
       outbox = this.queueOutbox(accountId, state, event, outbox, pending);
     }
+    pending.applying = undefined;
     if (this.core.onDecided !== undefined) {
       this.core.onDecided(this.market, events);
       if (this.core.onUndecided !== undefined && events.length > 0) pending.decided.push(events);
