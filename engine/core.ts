@@ -380,18 +380,18 @@ export function decide<C extends Command>(
 
 /** Removes the depth a decision's fills took from the shard's book (call after journaling them). */
 export function consumeFills(market: MarketView, events: readonly EngineEvent[]): void {
-  for (const event of events) {
-    if (event.type === "OrderFilled") {
-      consume(market, event.fill.symbol, event.fill.side, event.fill.quantity, event.book_version);
-    }
-  }
+  changeDepth(market, events, consume);
 }
 
 /** Gives back the book depth `consumeFills` took for these events (their batch was dropped). */
 export function releaseFills(market: MarketView, events: readonly EngineEvent[]): void {
+  changeDepth(market, events, release);
+}
+
+function changeDepth(market: MarketView, events: readonly EngineEvent[], change: typeof consume): void {
   for (const event of events) {
     if (event.type === "OrderFilled") {
-      release(market, event.fill.symbol, event.fill.side, event.fill.quantity, event.book_version);
+      change(market, event.fill.symbol, event.fill.side, event.fill.quantity, event.book_version);
     }
   }
 }

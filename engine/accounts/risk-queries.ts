@@ -1,7 +1,7 @@
 // Read models of the risk side of an account (CONTRACT section 5, docs/risk.md): funding, breaches,
 // violations, analytics, and the R multiple of a closed position. Units become JSON numbers here.
 import type { MarketView } from "../market/book.js";
-import { unitsFor, unitsToNumber } from "../market/units.js";
+import { bigDivRound, unitsFor, unitsToNumber } from "../market/units.js";
 import { toIso } from "../orders/time.js";
 import type { ClosedPosition } from "../positions/types.js";
 import type { Breach } from "../risk/types.js";
@@ -115,14 +115,7 @@ export function violations(state: AccountState): { data: ViolationRow[] } {
  * 0.0002 and −0.00015 is −0.0002, where `Math.round(x × 10⁴)` on the float gives 0.0001 and −0.0001).
  */
 export function ratio4(n: number, d: number): number {
-  const numerator = BigInt(n) * 10_000n;
-  const denominator = BigInt(d);
-  const negative = numerator < 0n !== denominator < 0n;
-  const a = numerator < 0n ? -numerator : numerator;
-  const b = denominator < 0n ? -denominator : denominator;
-  let quotient = a / b;
-  if ((a % b) * 2n >= b) quotient += 1n;
-  return Number(negative ? -quotient : quotient) / 10_000;
+  return Number(bigDivRound(BigInt(n) * 10_000n, BigInt(d))) / 10_000;
 }
 
 /** A float to 4 decimals, halves away from zero on both sides (the mean of R multiples, not a ratio of integers). */

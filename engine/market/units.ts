@@ -184,7 +184,8 @@ export function addSafe(a: number, b: number): number {
   return sum;
 }
 
-function bigDivRound(numerator: bigint, denominator: bigint): bigint {
+/** `numerator / denominator` rounded half away from zero, in BigInt (denominator ≠ 0). */
+export function bigDivRound(numerator: bigint, denominator: bigint): bigint {
   const negative = numerator < 0n !== denominator < 0n;
   const n = numerator < 0n ? -numerator : numerator;
   const d = denominator < 0n ? -denominator : denominator;
@@ -302,9 +303,19 @@ export function tickerUnits(spec: TickerSpec): TickerUnits {
  * the tick grid (averages fall between ticks).
  */
 export function averagePrice(notional: number, steps: number, units: TickerUnits): number {
-  const extra = 4;
-  const averageTicks = mulDivRound(notional, pow10(extra), mulSafe(steps, units.unitsPerTickStep));
-  return gridToNumber(averageTicks, { mantissa: units.tick.mantissa, scale: units.tick.scale + extra });
+  const averageTicks = mulDivRound(notional, pow10(AVERAGE_EXTRA_DIGITS), mulSafe(steps, units.unitsPerTickStep));
+  return averageToNumber(averageTicks, units);
+}
+
+/** Average prices carry this many digits past the tick. */
+const AVERAGE_EXTRA_DIGITS = 4;
+
+/** An average price counted in ticks × 10^AVERAGE_EXTRA_DIGITS, as a JSON number. */
+function averageToNumber(averageTicks: number, units: TickerUnits): number {
+  return gridToNumber(averageTicks, {
+    mantissa: units.tick.mantissa,
+    scale: units.tick.scale + AVERAGE_EXTRA_DIGITS,
+  });
 }
 
 /**
@@ -312,9 +323,11 @@ export function averagePrice(notional: number, steps: number, units: TickerUnits
  * integer range: the same rounding, in BigInt, back to a number (an average price always fits).
  */
 export function averagePriceOfTotal(notional: bigint, steps: number, units: TickerUnits): number {
-  const extra = 4;
-  const averageTicks = bigDivRound(notional * BigInt(pow10(extra)), BigInt(steps) * BigInt(units.unitsPerTickStep));
-  return gridToNumber(Number(averageTicks), { mantissa: units.tick.mantissa, scale: units.tick.scale + extra });
+  const averageTicks = bigDivRound(
+    notional * BigInt(pow10(AVERAGE_EXTRA_DIGITS)),
+    BigInt(steps) * BigInt(units.unitsPerTickStep),
+  );
+  return averageToNumber(Number(averageTicks), units);
 }
 
 /** The fixed-point view of a listed symbol; throws for a symbol the catalogue does not list (a core bug). */

@@ -169,6 +169,18 @@ async function releaseAll(hung: (() => void)[], dispatcher: WebhookDispatcher): 
   }
 }
 
+/** Fans the queued events out to one new key of `userId` (no wallet, no dispatcher), at T0; its id. */
+async function fanOutToNewKey(userId: string): Promise<string> {
+  const key = randomUUID();
+  const events = await store.unfanned(10);
+  await store.fanOut(
+    events,
+    events.map((e) => ({ deliveryId: randomUUID(), eventId: e.eventId, apiKeyId: key, userId, url: "u" })),
+    T0,
+  );
+  return key;
+}
+
 const statusOf = async (): Promise<Record<string, number>> => {
   const rows = await db.pool.query<{ status: string; n: string }>(
     "SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status",
@@ -753,13 +765,7 @@ describe("store", () => {
 
   it("claims nothing more of a key while one of its deliveries is leased, even after a redelivery from a clock ahead", async () => {
     await account("u1", 2);
-    const key = randomUUID();
-    const events = await store.unfanned(10);
-    await store.fanOut(
-      events,
-      events.map((e) => ({ deliveryId: randomUUID(), eventId: e.eventId, apiKeyId: key, userId: "u1", url: "u" })),
-      T0,
-    );
+    const key = await fanOutToNewKey("u1");
     const [claimed] = await store.claimDue(T0, 10, 1, 60_000, []);
     expect(claimed?.event.sequence).toBe(1);
     // Another engine's claim (no local lane for the key): the key's lane runs elsewhere.
@@ -783,13 +789,7 @@ describe("store", () => {
 
   it("a claim waits for one running in another engine, then sees its leases (no second lane for the key)", async () => {
     await account("u1", 2);
-    const key = randomUUID();
-    const events = await store.unfanned(10);
-    await store.fanOut(
-      events,
-      events.map((e) => ({ deliveryId: randomUUID(), eventId: e.eventId, apiKeyId: key, userId: "u1", url: "u" })),
-      T0,
-    );
+    const key = await fanOutToNewKey("u1");
     const client = await db.pool.connect();
     try {
       // Another engine's claim, under way: it holds the claim lock and has leased the key's first delivery.
