@@ -1,10 +1,11 @@
 // One `pg` code path for both databases: a real PostgreSQL from DATABASE_URL, or the embedded default,
-// PGlite (Postgres in WASM) stored under DATA_DIR and served over its socket server on loopback.
-import { mkdirSync } from "node:fs";
-import net from "node:net";
+// PGlite (Postgres in WASM) stored under DATA_DIR and served on loopback (kernel/embedded-postgres.ts).
 import path from "node:path";
 import pg from "pg";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 import type { Logger } from "./log.js";
+
+export { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 
 export interface Database {
   pool: pg.Pool;
@@ -12,52 +13,6 @@ export interface Database {
   url: string;
   embedded: boolean;
   close(): Promise<void>;
-}
-
-export interface EmbeddedPostgres {
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => {
-        if (address === null || typeof address === "string") reject(new Error("no port"));
-        else resolve(address.port);
-      });
-    });
-  });
-}
-
-/**
- * Starts PGlite on `dataDir` behind a loopback socket server. Every connection shares one query queue,
- * so a transaction holds all others back until it ends: callers must never await a second connection
- * inside a transaction.
- */
-export async function startEmbeddedPostgres(
-  dataDir: string,
-  name = "pglite",
-  maxConnections = 16,
-): Promise<EmbeddedPostgres> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-  const dir = path.resolve(dataDir, name);
-  mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir);
-  const port = await freeLoopbackPort();
-  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port, maxConnections });
-  await server.start();
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
-    async stop() {
-      await server.stop();
-      await db.close();
-    },
-  };
 }
 
 export interface OpenDatabaseOptions {

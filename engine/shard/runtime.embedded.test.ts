@@ -1,5 +1,6 @@
-// The same runtime on the embedded default: PGlite behind its socket server, one query queue for every
-// connection (each shard has its own pool against it; a transaction never waits on a second connection).
+// The same runtime on the embedded default: PGlite's one session lent to one connection at a time
+// (docs/embedded-database.md; each shard has its own pool against it; a transaction never waits on a second
+// connection).
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

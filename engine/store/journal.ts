@@ -165,9 +165,11 @@ export class Journal {
       await this.pool.query(statement.text, values);
       return;
     }
-    // Named: each connection parses and plans the statement once, then only binds and executes it. The
-    // embedded PGlite serves every socket connection from ONE session, so a second connection's Parse of the
-    // same name fails (42P05) before anything ran: from then on this journal sends the statement unnamed.
+    // Named: each connection parses and plans the statement once, then only binds and executes it. Behind a
+    // pooler that shares server sessions between connections (transaction pooling) the session may already
+    // hold the name (42P05) or lack it (26000), refused before anything ran: from then on this journal sends
+    // the statement unnamed. The embedded default gives each connection its own names
+    // (docs/embedded-database.md).
     try {
       await this.pool.query({ ...statement, values });
     } catch (error) {

@@ -1,7 +1,8 @@
 // The webhook tables (engine/migrations/003_outbox.sql, 005_outbox_pending.sql) through `pg`: the outbox the
 // shards write with its queue of events not fanned out yet, the deliveries the dispatcher creates from them and
 // works through, and the reads of the catch-up endpoint and the delivery log. Every write is ONE statement
-// (PGlite serialises connections: no transaction may wait on anything) but the claim, which takes an advisory
+// (the embedded PGlite lends its one session to one connection at a time, docs/embedded-database.md: no
+// transaction may wait on anything) but the claim, which takes an advisory
 // lock first and then runs its one statement (under PGlite, one session, the lock never waits); every claim is
 // guarded by a lease so several engines can dispatch side by side, and a key's lane runs in one engine at a time.
 import type pg from "pg";

@@ -1,91 +1,18 @@
 // `npm start` on the embedded defaults: one supervisor, three processes, both listeners served, clean stop.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../harness/ports.js";
+import { launchNpmStart } from "../harness/npm-start.js";
 import { newKey, request, v1 } from "../harness/client.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/**
- * Polls `check` until it holds; fails at the deadline, or at once when `failed` names a reason (the stack
- * exited before it was ready), with the reason and the stack's output in the error.
- */
-async function until(
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-  failed: () => string | undefined,
-  output: () => string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    const reason = failed() ?? (Date.now() > deadline ? `not ready within ${String(timeoutMs)} ms` : undefined);
-    if (reason !== undefined) throw new Error(`${reason}; its output:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** `npm start` on fresh ports and a fresh DATA_DIR, with its output collected and its exit recorded. */
-async function launch(extraEnv: Record<string, string> = {}, detached = false) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "fts-start-"));
-  const ports = {
-    HTTP_PORT: await freePort(),
-    WALLET_HTTP_PORT: await freePort(),
-    ENGINE_GRPC_PORT: await freePort(),
-    WALLET_GRPC_PORT: await freePort(),
-    ENGINE_METRICS_PORT: await freePort(),
-    WALLET_METRICS_PORT: await freePort(),
-  };
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "",
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    ...extraEnv,
-  };
-  for (const [name, value] of Object.entries(ports)) env[name] = String(value);
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    cwd: ROOT,
-    env,
-    stdio: "pipe",
-    detached,
-  });
-  const stack = {
-    child,
-    ports,
-    dataDir,
-    output: "",
-    exitCode: undefined as number | null | undefined,
-    v1Base: `http://127.0.0.1:${String(ports.HTTP_PORT)}`,
-    api: `http://127.0.0.1:${String(ports.WALLET_HTTP_PORT)}`,
-    exited: undefined as unknown as Promise<number | null>,
-    /** Resolves once both listeners are ready; fails with the output if the stack exits first or takes 60 s. */
-    ready: () =>
-      until(
-        async () => (await fetch(`${stack.v1Base}/readyz`)).ok && (await fetch(`${stack.api}/readyz`)).ok,
-        60_000,
-        () =>
-          stack.exitCode === undefined ? undefined : `npm start exited with ${String(stack.exitCode)} before ready`,
-        () => stack.output,
-      ),
-  };
-  child.stdout.on("data", (chunk: Buffer) => (stack.output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stack.output += chunk.toString()));
-  stack.exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => {
-      stack.exitCode = code;
-      resolve(code);
-    }),
-  );
-  return stack;
-}
-
 describe("npm start", () => {
   // The test's own timeout leaves room for the 60 s readiness wait to fail with the stack's output.
   it("serves /api and /v1 on the embedded defaults and stops cleanly on SIGTERM", { timeout: 90_000 }, async () => {
-    const stack = await launch();
+    const stack = await launchNpmStart();
     const { ports, v1Base, api } = stack;
     try {
       await stack.ready();
@@ -110,10 +37,10 @@ describe("npm start", () => {
   // gateway first. A request held by the rate limiter (1 per 3 s, held up to 2.9 s) is in flight at the signal.
   it("drains a request in flight when SIGINT reaches the whole group (Ctrl-C)", { timeout: 90_000 }, async () => {
     // Its own process group, as a shell gives a foreground job, so the test can signal the group.
-    const stack = await launch(
-      { RATE_LIMIT_MAX: "1", RATE_LIMIT_WINDOW_MS: "3000", RATE_LIMIT_MAX_DELAY_MS: "2900" },
-      true,
-    );
+    const stack = await launchNpmStart({
+      env: { RATE_LIMIT_MAX: "1", RATE_LIMIT_WINDOW_MS: "3000", RATE_LIMIT_MAX_DELAY_MS: "2900" },
+      detached: true,
+    });
     const { v1Base, api } = stack;
     const pid = stack.child.pid;
     if (pid === undefined) throw new Error("npm start did not start");

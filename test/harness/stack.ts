@@ -10,7 +10,10 @@ import { fileURLToPath } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export interface StackOptions {
-  /** Omit for the embedded PGlite default (each wallet then needs its own DATA_DIR; use wallets: 1). */
+  /**
+   * Omit for the embedded PGlite default: one database process (scripts/embedded-database.ts) that every
+   * wallet and engine shares, as under `npm start`.
+   */
   databaseUrl?: string;
   redisUrl?: string;
   wallets?: number;
@@ -169,6 +172,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   if (options.databaseUrl !== undefined) common.DATABASE_URL = options.databaseUrl;
   if (options.redisUrl !== undefined) common.REDIS_URL = options.redisUrl;
 
+  if (options.databaseUrl === undefined) {
+    const database = launch("database", "scripts/embedded-database.ts", { DATA_DIR: dataDir });
+    common.DATABASE_URL = await database.listening.then(
+      (line) => String(line.url),
+      (error: unknown) => {
+        database.child.kill("SIGKILL");
+        rmSync(dataDir, { recursive: true, force: true });
+        throw error;
+      },
+    );
+  }
+
   const walletCount = options.wallets ?? 1;
   const wallets = Array.from({ length: walletCount }, (_, i) =>
     launch(`wallet-${i}`, "wallet/main.ts", {
@@ -179,9 +194,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     }),
   );
   const engineCount = options.engines ?? 1;
-  if (engineCount > 1 && options.databaseUrl === undefined) {
-    throw new Error("engines > 1 share one database: pass databaseUrl (each embedded PGlite is private)");
-  }
   const engineEnvs = Array.from({ length: engineCount }, (_, index): Record<string, string> => ({
     // Short leases, so an engine killed with SIGKILL is replaced within seconds (the default is 10 s).
     ENGINE_LEASE_TTL_MS: "3000",
@@ -196,9 +208,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // The engines start once the wallets listen: their webhook dispatchers ask wallet 0 for webhook targets.
   const engines: (Started | undefined)[] = [];
 
-  const stop = async (): Promise<void> => {
+  const stopProcesses = async (which: Started[]): Promise<void> => {
     await Promise.all(
-      started.map(
+      which.map(
         ({ child }) =>
           new Promise<void>((resolve) => {
             if (child.exitCode !== null || child.signalCode !== null) {
@@ -214,6 +226,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           }),
       ),
     );
+  };
+  // The services stop before the database they drain into.
+  const stop = async (): Promise<void> => {
+    await stopProcesses(started.filter((s) => s.name !== "database"));
+    await stopProcesses(started.filter((s) => s.name === "database"));
     rmSync(dataDir, { recursive: true, force: true });
   };
 

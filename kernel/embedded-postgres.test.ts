@@ -1,0 +1,271 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { finalReadyStatus, scopeNames, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
+
+const frame = (type: string, body: Buffer): Buffer => {
+  const header = Buffer.alloc(5);
+  header.write(type, 0, "latin1");
+  header.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([header, body]);
+};
+
+describe("finalReadyStatus", () => {
+  it("reads the status of a response that ends with ReadyForQuery", () => {
+    const response = Buffer.concat([frame("C", Buffer.from("SELECT 1\0")), frame("Z", Buffer.from("T"))]);
+    expect(finalReadyStatus(response)).toBe("T".charCodeAt(0));
+  });
+
+  it("answers undefined when the response ends with another message", () => {
+    const response = Buffer.concat([frame("Z", Buffer.from("I")), frame("C", Buffer.from("SELECT 1\0"))]);
+    expect(finalReadyStatus(response)).toBeUndefined();
+    expect(finalReadyStatus(new Uint8Array(0))).toBeUndefined();
+  });
+});
+
+describe("scopeNames", () => {
+  const message = (type: string, body: Buffer): { type: number; bytes: Uint8Array } => ({
+    type: type.charCodeAt(0),
+    bytes: frame(type, body),
+  });
+
+  it("prefixes a named Parse and reports the statement it declares", () => {
+    const parse = message("P", Buffer.concat([Buffer.from("stmt\0SELECT 1\0"), Buffer.from([0, 0])]));
+    const scoped = scopeNames(parse, "c7_");
+    expect(scoped.parsed).toBe("c7_stmt");
+    expect(Buffer.from(scoped.bytes)).toEqual(
+      frame("P", Buffer.concat([Buffer.from("c7_stmt\0SELECT 1\0"), Buffer.from([0, 0])])),
+    );
+  });
+
+  it("leaves the unnamed statement and portal unnamed", () => {
+    const bind = message("B", Buffer.concat([Buffer.from("\0\0"), Buffer.from([0, 0, 0, 0, 0, 0])]));
+    expect(scopeNames(bind, "c7_").bytes).toBe(bind.bytes);
+  });
+
+  it("prefixes both names of a Bind, and Execute, Describe and Close", () => {
+    const rest = Buffer.from([0, 0, 0, 0, 0, 0]);
+    const bind = scopeNames(message("B", Buffer.concat([Buffer.from("p\0s\0"), rest])), "c1_");
+    expect(Buffer.from(bind.bytes)).toEqual(frame("B", Buffer.concat([Buffer.from("c1_p\0c1_s\0"), rest])));
+    const execute = scopeNames(message("E", Buffer.concat([Buffer.from("p\0"), Buffer.from([0, 0, 0, 0])])), "c1_");
+    expect(Buffer.from(execute.bytes)).toEqual(
+      frame("E", Buffer.concat([Buffer.from("c1_p\0"), Buffer.from([0, 0, 0, 0])])),
+    );
+    const describe = scopeNames(message("D", Buffer.from("Ss\0")), "c1_");
+    expect(Buffer.from(describe.bytes)).toEqual(frame("D", Buffer.from("Sc1_s\0")));
+    const close = scopeNames(message("C", Buffer.from("Ss\0")), "c1_");
+    expect(close.closed).toBe("c1_s");
+    expect(scopeNames(message("C", Buffer.from("Pp\0")), "c1_").closed).toBeUndefined();
+  });
+});
+
+describe("the embedded database under concurrency", () => {
+  let dir: string;
+  let db: EmbeddedPostgres;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "fts-embedded-"));
+    db = await startEmbeddedPostgres(dir, "pglite", { idleInTransactionTimeoutMs: 1_000, maxConnections: 40 });
+    pool = new pg.Pool({ connectionString: db.url, max: 16 });
+    await pool.query("CREATE TABLE counter (id int PRIMARY KEY, v int NOT NULL)");
+    await pool.query("INSERT INTO counter VALUES (1, 0)");
+    await pool.query("CREATE TABLE rows (id int PRIMARY KEY, owner text NOT NULL)");
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await db.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers every parameterised query of 16 connections with its own statement's result", async () => {
+    // Statements with different parameter counts, and one name prepared on every connection: interleaved
+    // Parse/Bind/Execute of two connections would fail (portal "" does not exist, 42P05) or mix results.
+    const runs = Array.from({ length: 1_200 }, async (_, i) => {
+      switch (i % 4) {
+        case 0: {
+          const result = await pool.query<{ s: number }>("SELECT $1::int + $2::int AS s", [i, 1]);
+          expect(result.rows[0]?.s).toBe(i + 1);
+          break;
+        }
+        case 1: {
+          const result = await pool.query<{ t: string }>("SELECT $1::text AS t", [`n${i}`]);
+          expect(result.rows[0]?.t).toBe(`n${i}`);
+          break;
+        }
+        case 2: {
+          const result = await pool.query<{ d: number }>({
+            name: "double",
+            text: "SELECT $1::int * 2 AS d",
+            values: [i],
+          });
+          expect(result.rows[0]?.d).toBe(i * 2);
+          break;
+        }
+        default: {
+          const result = await pool.query<{ a: string; b: string; c: string }>(
+            "SELECT $1::text AS a, $2::text AS b, $3::text AS c",
+            [`a${i}`, `b${i}`, `c${i}`],
+          );
+          expect(result.rows[0]).toEqual({ a: `a${i}`, b: `b${i}`, c: `c${i}` });
+        }
+      }
+    });
+    await Promise.all(runs);
+  });
+
+  it("keeps a transaction's statements together: 200 concurrent read-modify-write transactions lose no update", async () => {
+    const increment = async (): Promise<void> => {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const current = await client.query<{ v: number }>("SELECT v FROM counter WHERE id = $1", [1]);
+        await client.query("UPDATE counter SET v = $1 WHERE id = 1", [(current.rows[0]?.v ?? 0) + 1]);
+        await client.query("COMMIT");
+      } finally {
+        client.release();
+      }
+    };
+    await Promise.all(Array.from({ length: 200 }, increment));
+    const result = await pool.query<{ v: number }>("SELECT v FROM counter WHERE id = 1");
+    expect(result.rows[0]?.v).toBe(200);
+  });
+
+  it("rolls back the transaction of a connection that goes away inside it, and serves the others", async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    client.on("error", () => undefined);
+    await client.connect();
+    await client.query("BEGIN");
+    await client.query("INSERT INTO rows VALUES ($1, $2)", [1, "gone"]);
+    const waiting = pool.query<{ n: string }>("SELECT count(*) AS n FROM rows");
+    (client as unknown as { connection: { stream: net.Socket } }).connection.stream.destroy();
+    const result = await waiting;
+    expect(result.rows[0]?.n).toBe("0");
+  });
+
+  it("ends the unfinished extended-query exchange of a connection that goes away in the middle of it", async () => {
+    const folder = new URL(db.url).searchParams.get("host") ?? "";
+    const socket = net.connect(path.join(folder, ".s.PGSQL.5432"));
+    await new Promise<void>((resolve) =>
+      socket.once("connect", () => {
+        resolve();
+      }),
+    );
+    const startup = Buffer.concat([Buffer.alloc(8), Buffer.from("user\0postgres\0database\0postgres\0\0")]);
+    startup.writeInt32BE(startup.length, 0);
+    startup.writeInt32BE(196608, 4);
+    socket.write(startup);
+    await new Promise<void>((resolve) =>
+      socket.once("data", () => {
+        resolve();
+      }),
+    );
+    // Parse and Bind with no Sync: the session stays lent to this socket until it closes.
+    socket.write(
+      Buffer.concat([
+        frame("P", Buffer.concat([Buffer.from("\0INSERT INTO rows VALUES (2, 'half')\0"), Buffer.from([0, 0])])),
+        frame("B", Buffer.concat([Buffer.from("\0\0"), Buffer.from([0, 0, 0, 0, 0, 0])])),
+      ]),
+    );
+    const waiting = pool.query<{ n: string }>("SELECT count(*) AS n FROM rows WHERE id = 2");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    const result = await waiting;
+    expect(result.rows[0]?.n).toBe("0");
+  });
+
+  it("closes a connection idle inside a transaction past the timeout, rolls it back, and serves the others", async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    const failed = new Promise<Error>((resolve) => client.on("error", resolve));
+    await client.connect();
+    await client.query("BEGIN");
+    await client.query("INSERT INTO rows VALUES ($1, $2)", [3, "idle"]);
+    const before = db.stats().idleInTransactionKills;
+    const result = await pool.query<{ n: string }>("SELECT count(*) AS n FROM rows WHERE id = 3");
+    expect(result.rows[0]?.n).toBe("0");
+    expect(db.stats().idleInTransactionKills).toBe(before + 1);
+    expect((await failed).message).toMatch(/idle-in-transaction timeout|Connection terminated/);
+  });
+
+  it("deallocates the prepared statements of a connection that goes", async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query({ name: "mine", text: "SELECT $1::int AS x", values: [1] });
+    const prepared = await pool.query<{ n: string }>(
+      "SELECT count(*) AS n FROM pg_prepared_statements WHERE name LIKE '%mine'",
+    );
+    expect(prepared.rows[0]?.n).toBe("1");
+    await client.end();
+    const after = await pool.query<{ n: string }>(
+      "SELECT count(*) AS n FROM pg_prepared_statements WHERE name LIKE '%mine'",
+    );
+    expect(after.rows[0]?.n).toBe("0");
+  });
+
+  it("listens on a Unix socket only its user may open, and refuses a second server on the same folder", async () => {
+    const folder = new URL(db.url).searchParams.get("host") ?? "";
+    expect(folder).toBe(path.join(dir, "pglite"));
+    expect(statSync(path.join(folder, ".s.PGSQL.5432")).mode & 0o777).toBe(0o600);
+    await expect(startEmbeddedPostgres(dir, "pglite")).rejects.toThrow(/in use by another process/);
+  });
+
+  it("refuses a connection past the limit with too_many_connections, and keeps serving", async () => {
+    const clients = Array.from({ length: 40 }, () => new pg.Client({ connectionString: db.url }));
+    const results = await Promise.allSettled(clients.map((client) => client.connect()));
+    const refused = results.filter((r) => r.status === "rejected");
+    expect(refused.length).toBeGreaterThan(0);
+    expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(/too many clients/);
+    await Promise.all(
+      clients.map((client, i) => (results[i]?.status === "fulfilled" ? client.end() : Promise.resolve())),
+    );
+    const result = await pool.query<{ one: number }>("SELECT 1 AS one");
+    expect(result.rows[0]?.one).toBe(1);
+  });
+});
+
+describe("the embedded database across restarts", () => {
+  it("keeps what was committed when the process that served it was killed, and starts on the socket it left", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "fts-embedded-"));
+    try {
+      // A child process serves the database and is killed with SIGKILL after a commit was answered.
+      const { spawn } = await import("node:child_process");
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/embedded-database.ts"], {
+        env: { PATH: process.env.PATH ?? "", DATA_DIR: dir },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          const line = out.split("\n").find((l) => l.includes("listening"));
+          if (line !== undefined) resolve((JSON.parse(line) as { url: string }).url);
+        });
+        child.once("exit", (code) => {
+          reject(new Error(`exited ${String(code)}`));
+        });
+      });
+      const client = new pg.Client({ connectionString: url });
+      client.on("error", () => undefined);
+      await client.connect();
+      await client.query("CREATE TABLE kept (id int PRIMARY KEY)");
+      await client.query("INSERT INTO kept SELECT generate_series(1, 100)");
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+
+      const again = await startEmbeddedPostgres(dir, "pglite");
+      const reader = new pg.Client({ connectionString: again.url });
+      await reader.connect();
+      const result = await reader.query<{ n: string }>("SELECT count(*) AS n FROM kept");
+      expect(result.rows[0]?.n).toBe("100");
+      await reader.end();
+      await again.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

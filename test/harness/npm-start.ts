@@ -1,0 +1,94 @@
+// `npm start` (scripts/start.ts) as a test runs it: fresh ports, a DATA_DIR of its own (or a given one, to
+// start again on the same data), its output collected and its exit recorded.
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "./ports.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/**
+ * Polls `check` until it holds; fails at the deadline, or at once when `failed` names a reason (the stack
+ * exited before it was ready), with the reason and the stack's output in the error.
+ */
+export async function until(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  failed: () => string | undefined,
+  output: () => string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    const reason = failed() ?? (Date.now() > deadline ? `not ready within ${String(timeoutMs)} ms` : undefined);
+    if (reason !== undefined) throw new Error(`${reason}; its output:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface LaunchOptions {
+  env?: Record<string, string>;
+  /** In a process group of its own, as a shell starts a foreground job (so a test can signal the group). */
+  detached?: boolean;
+  /** Start on this DATA_DIR (default: a fresh one). */
+  dataDir?: string;
+}
+
+export type NpmStart = Awaited<ReturnType<typeof launchNpmStart>>;
+
+/** `npm start` on fresh ports, with its output collected and its exit recorded. */
+export async function launchNpmStart(options: LaunchOptions = {}) {
+  const extraEnv = options.env ?? {};
+  const detached = options.detached ?? false;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "fts-start-"));
+  const ports = {
+    HTTP_PORT: await freePort(),
+    WALLET_HTTP_PORT: await freePort(),
+    ENGINE_GRPC_PORT: await freePort(),
+    WALLET_GRPC_PORT: await freePort(),
+    ENGINE_METRICS_PORT: await freePort(),
+    WALLET_METRICS_PORT: await freePort(),
+  };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    ...extraEnv,
+  };
+  for (const [name, value] of Object.entries(ports)) env[name] = String(value);
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    cwd: ROOT,
+    env,
+    stdio: "pipe",
+    detached,
+  });
+  const stack = {
+    child,
+    ports,
+    dataDir,
+    output: "",
+    exitCode: undefined as number | null | undefined,
+    v1Base: `http://127.0.0.1:${String(ports.HTTP_PORT)}`,
+    api: `http://127.0.0.1:${String(ports.WALLET_HTTP_PORT)}`,
+    exited: undefined as unknown as Promise<number | null>,
+    /** Resolves once both listeners are ready; fails with the output if the stack exits first or takes 60 s. */
+    ready: () =>
+      until(
+        async () => (await fetch(`${stack.v1Base}/readyz`)).ok && (await fetch(`${stack.api}/readyz`)).ok,
+        60_000,
+        () =>
+          stack.exitCode === undefined ? undefined : `npm start exited with ${String(stack.exitCode)} before ready`,
+        () => stack.output,
+      ),
+  };
+  child.stdout.on("data", (chunk: Buffer) => (stack.output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stack.output += chunk.toString()));
+  stack.exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      stack.exitCode = code;
+      resolve(code);
+    }),
+  );
+  return stack;
+}
