@@ -82,6 +82,14 @@ describe("parseArgs", () => {
   });
 });
 
+describe("--backend", () => {
+  it("names the embedded default embedded, and still takes pglite", () => {
+    expect(parseArgs(["--scenario", "per-key", "--backend", "embedded"]).backend).toBe("pglite");
+    expect(parseArgs(["--scenario", "per-key", "--backend", "pglite"]).backend).toBe("pglite");
+    expect(parseArgs(["--scenario", "per-key"]).backend).toBe("postgres");
+  });
+});
+
 describe("defaultApi", () => {
   it("is the next port on the same host", () => {
     expect(defaultApi("http://127.0.0.1:8080")).toBe("http://127.0.0.1:8081");

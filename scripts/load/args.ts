@@ -61,7 +61,8 @@ export const USAGE = `npm run load -- --scenario <${SCENARIOS.join("|")}> [optio
   --api URL           its /api base URL (default: the target's port + 1)
   --admin-token T     its WALLET_ADMIN_TOKEN
   --engine-grpc H:P   push prices to it through market.v1 (a stack with PRICE_FEED=push)
-  --backend B         postgres (default) or pglite, when the driver starts the stack
+  --backend B         postgres (default) or embedded (alias pglite: the embedded default database that
+                      npm start uses, one process shared by every service), when the driver starts the stack
   --no-redis          start the stack without Redis (limits in process)
   --limit N           rate limit per key per window (1200); given to a stack the driver starts
   --window D          the rate-limit window (60s); same
@@ -128,8 +129,9 @@ export function parseArgs(argv: readonly string[]): LoadArgs {
     if (!(value > 0) || (integer && !Number.isInteger(value))) throw new Error(`--${name} must be a positive number`);
     return value;
   };
-  const backend = values.get("backend") ?? "postgres";
-  if (backend !== "postgres" && backend !== "pglite") throw new Error("--backend is postgres or pglite");
+  const backendName = values.get("backend") ?? "postgres";
+  const backend = backendName === "embedded" ? "pglite" : backendName;
+  if (backend !== "postgres" && backend !== "pglite") throw new Error("--backend is postgres or embedded");
   const spikeBase = Number(values.get("spike-base") ?? "0.2");
   if (!(spikeBase > 0 && spikeBase <= 1)) throw new Error("--spike-base must be in (0, 1]");
   const duration = values.get("duration");
