@@ -2,6 +2,7 @@
 // PGlite (Postgres in WASM) stored under DATA_DIR and served on loopback (kernel/embedded-postgres.ts).
 import path from "node:path";
 import pg from "pg";
+import { bounded, connectBound, isDatabaseUnavailable } from "./db-deadline.js";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 import type { Logger } from "./log.js";
 
@@ -24,6 +25,8 @@ export interface OpenDatabaseOptions {
    */
   embeddedName: string;
   poolSize: number;
+  /** Longest wait for a connection (a free slot or a new one's handshake); unbounded when absent. */
+  connectTimeoutMs?: number;
   log: Logger;
 }
 
@@ -35,7 +38,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     url = embedded.url;
     options.log.info({ dataDir: path.resolve(options.dataDir) }, "using embedded PGlite database");
   }
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize, idleTimeoutMillis: 60_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize,
+    idleTimeoutMillis: 60_000,
+    ...(options.connectTimeoutMs === undefined ? {} : connectBound(options.connectTimeoutMs)),
+  });
   pool.on("error", (error) => {
     options.log.error({ err: error }, "idle database connection failed");
   });
@@ -56,18 +64,34 @@ export function sqlStateOf(error: unknown): string | undefined {
   return typeof error.code === "string" ? error.code : undefined;
 }
 
-/** Runs `fn` inside one transaction on one connection, rolling back on any error. */
-export async function transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` inside one transaction on one connection, rolling back on any error. A connection whose database
+ * did not answer (a bounded query timed out, the socket broke) is destroyed instead: its reply may still come,
+ * and closing it is what ends the transaction on the server. With `timeoutMs`, BEGIN, COMMIT and ROLLBACK are
+ * bounded by it (`fn` bounds its own statements).
+ */
+export async function transaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+  timeoutMs?: number,
+): Promise<T> {
+  const statement = (text: string): string | pg.QueryConfig =>
+    timeoutMs === undefined ? text : bounded(timeoutMs, text);
   const client = await pool.connect();
+  let broken: Error | undefined;
   try {
-    await client.query("BEGIN");
+    await client.query(statement("BEGIN"));
     const result = await fn(client);
-    await client.query("COMMIT");
+    await client.query(statement("COMMIT"));
     return result;
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
+    if (isDatabaseUnavailable(error)) broken = error as Error;
+    else
+      await client.query(statement("ROLLBACK")).catch((rollback: unknown) => {
+        broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+      });
     throw error;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { Metadata, status } from "@grpc/grpc-js";
-import { ERROR_CODES, ServiceError, fromGrpcError, toGrpcStatus, type ErrorCode } from "./errors.js";
+import {
+  ERROR_CODES,
+  ServiceError,
+  fromGrpcError,
+  toGrpcStatus,
+  unavailableBackend,
+  type ErrorCode,
+} from "./errors.js";
 
 describe("error registry", () => {
   it.each(Object.keys(ERROR_CODES) as ErrorCode[])("round-trips %s across a gRPC status unchanged", (code) => {
@@ -27,12 +34,45 @@ describe("error registry", () => {
     [status.ALREADY_EXISTS, 409, "conflict"],
     [status.ABORTED, 409, "conflict"],
     [status.RESOURCE_EXHAUSTED, 429, "rate_limited"],
-    [status.UNAVAILABLE, 500, "engine_error"],
+    [status.UNAVAILABLE, 503, "engine_unavailable"],
+    [status.DEADLINE_EXCEEDED, 503, "engine_unavailable"],
     [status.UNKNOWN, 500, "engine_error"],
+    [status.INTERNAL, 500, "engine_error"],
   ])("maps bare gRPC status %i to HTTP %i %s", (grpcCode, http, wire) => {
     const decoded = fromGrpcError({ code: grpcCode, details: "d", metadata: new Metadata() });
     expect(decoded.httpStatus).toBe(http);
     expect(decoded.body().error).toBe(wire);
+  });
+
+  it.each([
+    [status.UNAVAILABLE, 503, "wallet_unavailable"],
+    [status.DEADLINE_EXCEEDED, 503, "wallet_unavailable"],
+    [status.UNKNOWN, 500, "wallet_error"],
+    [status.INTERNAL, 500, "wallet_error"],
+    [status.NOT_FOUND, 404, "not_found"],
+  ])("names a bare gRPC status %i from the wallet for the wallet: HTTP %i %s", (grpcCode, http, wire) => {
+    const decoded = fromGrpcError({ code: grpcCode, details: "d", metadata: new Metadata() }, "wallet");
+    expect(decoded.httpStatus).toBe(http);
+    expect(decoded.body().error).toBe(wire);
+  });
+
+  it("keeps a registry code from the trailer whichever backend is named (an engine code stays the engine's)", () => {
+    const encoded = toGrpcStatus(new ServiceError("engine_unavailable"));
+    expect(fromGrpcError({ ...encoded, message: "x" }, "wallet").code).toBe("engine_unavailable");
+  });
+
+  it("maps a foreign error in a wallet handler to wallet_error, never engine_error", () => {
+    const encoded = toGrpcStatus(new Error("db password is hunter2"), "wallet_error");
+    expect(encoded.code).toBe(status.INTERNAL);
+    expect(fromGrpcError({ ...encoded, message: "x" }, "wallet").body()).toEqual({ error: "wallet_error" });
+  });
+
+  it("names which backend each unavailable code is for, and no other code", () => {
+    expect(unavailableBackend("engine_unavailable")).toBe("engine");
+    expect(unavailableBackend("wallet_unavailable")).toBe("wallet");
+    const others = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => !code.endsWith("_unavailable"));
+    for (const code of others) expect(unavailableBackend(code)).toBeUndefined();
+    expect(ERROR_CODES.wallet_unavailable).toMatchObject({ grpc: status.UNAVAILABLE, http: 503 });
   });
 
   it("keeps the seed's IP message for ip_not_whitelisted", () => {

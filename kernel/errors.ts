@@ -13,11 +13,37 @@ export const ERROR_CODES = {
   payload_too_large: { grpc: status.INVALID_ARGUMENT, http: 413, wire: "invalid_payload" },
   rate_limited: { grpc: status.RESOURCE_EXHAUSTED, http: 429, wire: "rate_limited" },
   engine_error: { grpc: status.INTERNAL, http: 500, wire: "engine_error" },
-  /** The engine owning the account's partition is down or does not hold its lease (docs/scale-out.md). */
+  /** An internal fault behind the /api listener (the wallet's surface). */
+  wallet_error: { grpc: status.INTERNAL, http: 500, wire: "wallet_error" },
+  /**
+   * The engine owning the account's partition is down or does not hold its lease (docs/scale-out.md), or its
+   * database did not answer within ENGINE_DB_TIMEOUT_MS, or the engine did not answer within GRPC_DEADLINE_MS.
+   */
   engine_unavailable: { grpc: status.UNAVAILABLE, http: 503, wire: "engine_unavailable" },
+  /** The wallet's database did not answer within WALLET_DB_TIMEOUT_MS, or the wallet not within GRPC_DEADLINE_MS. */
+  wallet_unavailable: { grpc: status.UNAVAILABLE, http: 503, wire: "wallet_unavailable" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The backend services a failure can be named for. */
+export type Backend = "engine" | "wallet";
+
+/** Each backend's code for "did not answer in time / cannot be reached" and for an internal fault. */
+export const BACKEND_CODES = {
+  engine: { unavailable: "engine_unavailable", fault: "engine_error" },
+  wallet: { unavailable: "wallet_unavailable", fault: "wallet_error" },
+} as const satisfies Record<Backend, { unavailable: ErrorCode; fault: ErrorCode }>;
+
+/** Seconds a client is told to wait (`Retry-After`) before retrying an unavailable backend. */
+export const UNAVAILABLE_RETRY_AFTER_S = 1;
+
+/** The backend an `*_unavailable` code names; undefined for every other code. */
+export function unavailableBackend(code: ErrorCode): Backend | undefined {
+  if (code === BACKEND_CODES.engine.unavailable) return "engine";
+  if (code === BACKEND_CODES.wallet.unavailable) return "wallet";
+  return undefined;
+}
 
 export interface Issue {
   path: string;
@@ -55,8 +81,9 @@ export class ServiceError extends Error {
 /** Trailing-metadata key that carries the registry code and fields across a gRPC hop. */
 export const ERROR_METADATA_KEY = "fts-error-bin";
 
-export function toGrpcStatus(error: unknown): Partial<StatusObject> {
-  const serviceError = error instanceof ServiceError ? error : new ServiceError("engine_error");
+/** The gRPC status of a handler's failure; an error outside the registry becomes `fallback` (its message stays out). */
+export function toGrpcStatus(error: unknown, fallback: ErrorCode = "engine_error"): Partial<StatusObject> {
+  const serviceError = error instanceof ServiceError ? error : new ServiceError(fallback);
   const metadata = new Metadata();
   metadata.set(
     ERROR_METADATA_KEY,
@@ -79,8 +106,12 @@ function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.hasOwn(ERROR_CODES, value);
 }
 
-/** Rebuilds the registry error from a failed gRPC call (the gateway's only mapping). */
-export function fromGrpcError(error: unknown): ServiceError {
+/**
+ * Rebuilds the registry error from a failed gRPC call to `backend` (the gateway's only mapping). A bare status
+ * (no registry trailer: the call never reached a handler, or ran out of time) is named for that backend:
+ * UNAVAILABLE and DEADLINE_EXCEEDED are its `*_unavailable` code, anything unknown its fault code.
+ */
+export function fromGrpcError(error: unknown, backend: Backend = "engine"): ServiceError {
   if (error instanceof ServiceError) return error;
   const grpcError = error as Partial<GrpcServiceError>;
   const raw = grpcError.metadata?.get(ERROR_METADATA_KEY)[0];
@@ -95,9 +126,13 @@ export function fromGrpcError(error: unknown): ServiceError {
       // fall through to the status-code mapping
     }
   }
-  const code = typeof grpcError.code === "number" ? FALLBACK_BY_GRPC[grpcError.code] : undefined;
+  const grpcCode = grpcError.code;
+  if (grpcCode === status.UNAVAILABLE || grpcCode === status.DEADLINE_EXCEEDED) {
+    return new ServiceError(BACKEND_CODES[backend].unavailable, {}, grpcError.details);
+  }
+  const code = typeof grpcCode === "number" ? FALLBACK_BY_GRPC[grpcCode] : undefined;
   if (code === "invalid_payload") {
     return ServiceError.invalid([{ path: "", message: grpcError.details ?? "invalid request" }]);
   }
-  return new ServiceError(code ?? "engine_error", {}, grpcError.details);
+  return new ServiceError(code ?? BACKEND_CODES[backend].fault, {}, grpcError.details);
 }

@@ -8,7 +8,8 @@ import type { ProtoGrpcType as WalletProto } from "../proto/gen/wallet.js";
 import type { ProtoGrpcType as EngineProto } from "../proto/gen/engine.js";
 import type { ProtoGrpcType as MarketProto } from "../proto/gen/market.js";
 import { joinHostPort } from "./address.js";
-import { ServiceError, toGrpcStatus } from "./errors.js";
+import { isDatabaseUnavailable } from "./db-deadline.js";
+import { BACKEND_CODES, ServiceError, toGrpcStatus, type Backend } from "./errors.js";
 import { bearerCheck } from "./internal-token.js";
 import type { RpcMetrics } from "./rpc-metrics.js";
 import {
@@ -86,6 +87,11 @@ export interface UnaryOptions {
   internalToken: string | undefined;
   /** Full gRPC service name (`engine.v1.Engine`), for span names. */
   service?: string;
+  /**
+   * The service answering (default engine): its fault code stands in for an error outside the registry, and a
+   * database that did not answer (kernel/db-deadline.ts) is its `*_unavailable`, not a fault.
+   */
+  backend?: Backend;
   /** An unexpected error of a handler, with the caller's request id. */
   onError?: (method: string, error: unknown, requestId: string | undefined) => void;
   /** Latency by method and code (`grpc_server_handling_seconds`); none when metrics are off. */
@@ -105,20 +111,33 @@ function timed<Res>(
   };
 }
 
+/** A database that did not answer, as the backend's `*_unavailable`; any other error as it is. */
+function named(backend: Backend, error: unknown): unknown {
+  if (error instanceof ServiceError || !isDatabaseUnavailable(error)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ServiceError(
+    BACKEND_CODES[backend].unavailable,
+    {},
+    `the ${backend}'s database did not answer (${reason})`,
+  );
+}
+
 /** Reports an unexpected error, then answers with the registry's status (module level: no closure per call). */
 function fail<Res>(
   method: string,
   options: UnaryOptions,
   callback: grpc.sendUnaryData<Res>,
-  error: unknown,
+  thrown: unknown,
   context: UnaryContext,
 ): void {
+  const backend = options.backend ?? "engine";
+  const error = named(backend, thrown);
   const onError = options.onError;
   if (onError !== undefined && !(error instanceof ServiceError)) {
     if (context.trace === undefined) onError(method, error, context.requestId);
     else otelContext.with(context.trace, onError, undefined, method, error, context.requestId);
   }
-  callback(toGrpcStatus(error));
+  callback(toGrpcStatus(error, BACKEND_CODES[backend].fault));
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
