@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { joinHostPort } from "../kernel/address.js";
 import { openDatabase } from "../kernel/db.js";
+import { bounded } from "../kernel/db-deadline.js";
 import { bindServer, shutdownServer } from "../kernel/grpc.js";
 import type { Logger } from "../kernel/log.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
@@ -69,6 +70,7 @@ export async function startEngine(
     // Readiness, lease renewals, the webhook dispatcher and the catch-up/delivery-log reads (never in a
     // transaction).
     poolSize: 4,
+    connectTimeoutMs: settings.ENGINE_DB_TIMEOUT_MS,
     log,
   });
   // Scale-out (docs/scale-out.md): lease every owned partition before loading it; a live lease of another
@@ -113,6 +115,7 @@ export async function startEngine(
     engines: settings.ENGINE_COUNT,
     fence: held.fence,
     serving: held.serving,
+    dbTimeoutMs: settings.ENGINE_DB_TIMEOUT_MS,
   }).catch(async (error: unknown) => {
     held.abandon();
     await db.close();
@@ -185,7 +188,7 @@ export async function startEngine(
     fundingClock.stop();
   };
 
-  const webhooks = new WebhookStore(db.pool);
+  const webhooks = new WebhookStore(db.pool, settings.ENGINE_DB_TIMEOUT_MS);
   const metrics = webhookMetrics(registry, () => webhooks.backlog(Date.now()));
   let dispatcher: WebhookDispatcher | undefined;
   let closeDispatch = (): void => undefined;
@@ -266,7 +269,7 @@ export async function startEngine(
   try {
     grpcPort = await bindServer(server, settings.HOST, settings.ENGINE_GRPC_PORT);
     admin = await startAdminServer(registry, settings.HOST, settings.ENGINE_METRICS_PORT, async () => {
-      await db.pool.query("SELECT 1");
+      await db.pool.query(bounded(settings.ENGINE_DB_TIMEOUT_MS, "SELECT 1"));
       return held.serving();
     });
   } catch (error) {

@@ -2,6 +2,7 @@
 import express, { type Express, type RequestHandler } from "express";
 import type { Registry } from "prom-client";
 import { compileAllowList } from "../kernel/ip.js";
+import type { Backend } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
 import type { Clients } from "./clients.js";
 import { apiRouter } from "./api/router.js";
@@ -30,6 +31,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   ready: () => Promise<boolean>;
   onRevoked: (keyId: string) => Promise<void>;
+  /** Counts a request answered 503 because the wallet or the engine did not answer. */
+  onUnavailable?: (backend: Backend) => void;
 }
 
 function base(options: AppOptions, listener: string): Express {
@@ -75,7 +78,7 @@ export function buildApiApp(options: AppOptions): Express {
   });
   app.use("/api", apiRouter(options.clients, { adminToken: options.adminToken, onRevoked: options.onRevoked }));
   app.use(notFound());
-  app.use(errorResponder(options.log));
+  app.use(errorResponder(options.log, { backend: "wallet", onUnavailable: options.onUnavailable }));
   return app;
 }
 
@@ -83,6 +86,6 @@ export function buildV1App(options: AppOptions): Express {
   const app = base(options, "v1");
   app.use("/v1", v1Router(options.clients, options.auth, jsonBody(options.bodyLimitBytes)));
   app.use(notFound());
-  app.use(errorResponder(options.log));
+  app.use(errorResponder(options.log, { backend: "engine", onUnavailable: options.onUnavailable }));
   return app;
 }

@@ -1,6 +1,7 @@
 // gRPC clients of the gateway: one long-lived channel each to the wallet and the engine, behind small typed
 // facades that return promises and attach the request id and the internal token.
 import * as grpc from "@grpc/grpc-js";
+import { fromGrpcError } from "../kernel/errors.js";
 import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
 import type { RpcMetrics, RpcObserver } from "../kernel/rpc-metrics.js";
 import { createWalletClient } from "../kernel/wallet-codec.js";
@@ -30,7 +31,8 @@ import type { ListDeliveriesRequest } from "../proto/gen/engine/v1/ListDeliverie
 import type { ListEventsRequest } from "../proto/gen/engine/v1/ListEventsRequest.js";
 import type { RedeliverRequest } from "../proto/gen/engine/v1/RedeliverRequest.js";
 
-const DEADLINE_MS = 10_000;
+/** The gRPC deadline when none is given (GRPC_DEADLINE_MS's default). */
+export const DEFAULT_DEADLINE_MS = 1_500;
 
 function settle<T>(resolve: (value: T) => void, reject: (error: unknown) => void): grpc.requestCallback<T> {
   return (error, response) => {
@@ -39,8 +41,6 @@ function settle<T>(resolve: (value: T) => void, reject: (error: unknown) => void
     else resolve(response);
   };
 }
-
-const options = (): grpc.CallOptions => ({ deadline: Date.now() + DEADLINE_MS });
 
 type Start<Res> = (
   metadata: grpc.Metadata,
@@ -76,12 +76,18 @@ abstract class UnaryApi {
     /** Full gRPC service name, for span names (`wallet.v1.Wallet/ValidateApiKey`). */
     private readonly service: string,
     private readonly metrics: RpcMetrics | undefined,
+    /** Each call's deadline (GRPC_DEADLINE_MS). */
+    protected readonly deadlineMs: number,
   ) {}
+
+  private options(): grpc.CallOptions {
+    return { deadline: Date.now() + this.deadlineMs };
+  }
 
   protected call<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
     if (tracingOn()) return this.traced(method, origin, start);
     return new Promise((resolve, reject) => {
-      start(outgoingMetadata(origin.requestId, this.token), options(), this.settler(method, resolve, reject));
+      start(outgoingMetadata(origin.requestId, this.token), this.options(), this.settler(method, resolve, reject));
     });
   }
 
@@ -133,12 +139,12 @@ abstract class UnaryApi {
     const span = startClientSpan(`${this.service}/${method}`, metadata, origin.trace ?? ROOT_CONTEXT);
     if (span === undefined) {
       return new Promise((resolve, reject) => {
-        start(metadata, options(), this.settler(method, resolve, reject));
+        start(metadata, this.options(), this.settler(method, resolve, reject));
       });
     }
     return new Promise((resolve, reject) => {
       const done = this.settler(method, resolve, reject);
-      start(metadata, options(), (error, response) => {
+      start(metadata, this.options(), (error, response) => {
         endSpan(span, error ?? undefined);
         done(error, response);
       });
@@ -151,24 +157,34 @@ export class WalletApi extends UnaryApi {
     readonly client: WalletClient,
     token: string | undefined,
     metrics?: RpcMetrics,
+    deadlineMs = DEFAULT_DEADLINE_MS,
   ) {
-    super(token, "wallet.v1.Wallet", metrics);
+    super(token, "wallet.v1.Wallet", metrics, deadlineMs);
+  }
+
+  /** A unary call whose failure is the registry error named for the wallet (wallet_unavailable, wallet_error). */
+  private walletCall<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
+    return this.call(method, origin, start).catch((error: unknown) => {
+      throw fromGrpcError(error, "wallet");
+    });
   }
 
   createApiKey(request: CreateApiKeyRequest, origin: Origin): Promise<CreateApiKeyResponse__Output> {
-    return this.call("CreateApiKey", origin, (m, o, cb) => this.client.CreateApiKey(request, m, o, cb));
+    return this.walletCall("CreateApiKey", origin, (m, o, cb) => this.client.CreateApiKey(request, m, o, cb));
   }
 
   listApiKeys(userId: string, origin: Origin): Promise<ListApiKeysResponse__Output> {
-    return this.call("ListApiKeys", origin, (m, o, cb) => this.client.ListApiKeys({ user_id: userId }, m, o, cb));
+    return this.walletCall("ListApiKeys", origin, (m, o, cb) => this.client.ListApiKeys({ user_id: userId }, m, o, cb));
   }
 
   revokeApiKey(userId: string, id: string, origin: Origin): Promise<RevokeApiKeyResponse__Output> {
-    return this.call("RevokeApiKey", origin, (m, o, cb) => this.client.RevokeApiKey({ user_id: userId, id }, m, o, cb));
+    return this.walletCall("RevokeApiKey", origin, (m, o, cb) =>
+      this.client.RevokeApiKey({ user_id: userId, id }, m, o, cb),
+    );
   }
 
   validateApiKey(request: ValidateApiKeyRequest, origin: Origin): Promise<ValidateApiKeyResponse__Output> {
-    return this.call("ValidateApiKey", origin, (m, o, cb) => this.client.ValidateApiKey(request, m, o, cb));
+    return this.walletCall("ValidateApiKey", origin, (m, o, cb) => this.client.ValidateApiKey(request, m, o, cb));
   }
 }
 
@@ -188,8 +204,9 @@ export class EngineApi extends UnaryApi {
     token: string | undefined,
     metrics?: RpcMetrics,
     private readonly session?: SessionClient,
+    deadlineMs = DEFAULT_DEADLINE_MS,
   ) {
-    super(token, "engine.v1.Engine", metrics);
+    super(token, "engine.v1.Engine", metrics, deadlineMs);
   }
 
   private invoke<M extends EngineMethod>(method: M, request: RequestOf<M>, origin: Origin): Promise<ResponseOf<M>> {
@@ -222,7 +239,7 @@ export class EngineApi extends UnaryApi {
         );
         return;
       }
-      session.call(method, payload, origin.requestId, traceparent, DEADLINE_MS, (error, reply) => {
+      session.call(method, payload, origin.requestId, traceparent, this.deadlineMs, (error, reply) => {
         if (error !== null) callback(error);
         else if (reply === undefined) callback(null, undefined);
         else callback(null, definition.responseDeserialize(reply));
@@ -267,6 +284,7 @@ export interface Clients {
  * `engineTargets[k]` is engine k's host:port (ENGINE_GRPC_TARGETS; one entry for a single engine). `metrics`:
  * client-side latency by method and code (`grpc_client_handling_seconds`); none when metrics are off.
  * `engineSession` false makes every engine call a unary call instead of a frame on the session stream.
+ * `deadlineMs`: every call's deadline (GRPC_DEADLINE_MS).
  */
 export function createClients(
   walletTarget: string,
@@ -274,6 +292,7 @@ export function createClients(
   internalToken: string | undefined,
   metrics?: RpcMetrics,
   engineSession = true,
+  deadlineMs = DEFAULT_DEADLINE_MS,
 ): Clients {
   const credentials = grpc.credentials.createInsecure();
   // ValidateApiKey, the hottest call, with the hand-written codec (kernel/wallet-codec.ts).
@@ -288,9 +307,11 @@ export function createClients(
       : undefined,
   );
   return {
-    wallet: new WalletApi(wallet, internalToken, metrics),
+    wallet: new WalletApi(wallet, internalToken, metrics, deadlineMs),
     engine: new EngineRouter(
-      engines.map((client, k) => new EngineApi(client, Engine.service, internalToken, metrics, sessions[k])),
+      engines.map(
+        (client, k) => new EngineApi(client, Engine.service, internalToken, metrics, sessions[k], deadlineMs),
+      ),
     ),
     close() {
       wallet.close();

@@ -58,6 +58,12 @@ const schema = z
     /** Answer key validations from a local cache kept exact by the wallet's WatchKeys stream. */
     KEY_CACHE: bool(true),
     ENGINE_SESSION: bool(true),
+    /**
+     * Deadline of every gRPC call to the wallet and the engine: past it the request is 503 wallet_unavailable or
+     * engine_unavailable (with Retry-After) instead of a hang. Above the services' own database timeouts
+     * (WALLET_DB_TIMEOUT_MS, ENGINE_DB_TIMEOUT_MS) so that they name the failure first.
+     */
+    GRPC_DEADLINE_MS: integer({ min: 100, max: 60_000 }, 1_500),
     /** Longest a cached validation is used before the wallet is asked again. */
     KEY_CACHE_TTL_MS: integer({ min: 1_000 }, 60_000),
     KEY_CACHE_MAX_ENTRIES: integer({ min: 1 }, 100_000),

@@ -54,6 +54,7 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     settings.INTERNAL_TOKEN,
     metricsOn ? new RpcMetrics(registry, "client") : undefined,
     settings.ENGINE_SESSION,
+    settings.GRPC_DEADLINE_MS,
   );
   const noCount = (): void => undefined;
   const decided = metricsOn
@@ -71,6 +72,15 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
         help: "Key validations by where they were answered: the local key cache or the wallet.",
         label: "source",
         values: ["cache", "wallet"] as const,
+        registers: [registry],
+      })
+    : noCount;
+  const unavailable = metricsOn
+    ? scrapeCounter({
+        name: "gateway_backend_unavailable_total",
+        help: "Requests answered 503 because a backend (wallet or engine) or its database did not answer in time.",
+        label: "service",
+        values: ["wallet", "engine"] as const,
         registers: [registry],
       })
     : noCount;
@@ -136,6 +146,7 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     // The wallet already made the revocation visible to every replica; this makes it visible to this
     // gateway's limiter too, so even a validation answered a moment earlier cannot admit the key again.
     onRevoked: (keyId: string) => limiter.markRevoked(keyId),
+    onUnavailable: unavailable,
   };
 
   const v1Server = http.createServer(buildV1App(options));

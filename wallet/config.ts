@@ -22,6 +22,11 @@ const schema = z.object({
   /** Webhook URLs may name loopback, private or link-local addresses (tests and local development only). */
   WEBHOOK_ALLOW_PRIVATE: bool(false),
   WALLET_DB_POOL_SIZE: integer({ min: 1, max: 100 }, 10),
+  /**
+   * Longest a key-management call waits for the database (a connection, then each statement) before it answers
+   * UNAVAILABLE `wallet_unavailable`. Below the gateway's GRPC_DEADLINE_MS, so the wallet names the failure.
+   */
+  WALLET_DB_TIMEOUT_MS: integer({ min: 50, max: 60_000 }, 1_000),
 });
 
 export type WalletSettings = z.infer<typeof schema>;

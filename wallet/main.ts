@@ -2,6 +2,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "../kernel/db.js";
+import { bounded } from "../kernel/db-deadline.js";
 import { bindServer, shutdownServer } from "../kernel/grpc.js";
 import type { Logger } from "../kernel/log.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
@@ -36,6 +37,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     url: settings.DATABASE_URL,
     dataDir: settings.DATA_DIR,
     poolSize: settings.WALLET_DB_POOL_SIZE,
+    connectTimeoutMs: settings.WALLET_DB_TIMEOUT_MS,
     embeddedName: "pglite-wallet",
     log,
   });
@@ -44,7 +46,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
   const sealer = sealerFromSettings(settings);
   if (settings.WEBHOOK_MASTER_KEY === undefined) log.warn("WEBHOOK_MASTER_KEY unset: using the key file in DATA_DIR");
 
-  const store = new KeyStore(db.pool);
+  const store = new KeyStore(db.pool, settings.WALLET_DB_TIMEOUT_MS);
   const now = (): number => Date.now();
   const index = new KeyIndex({ load: (hash) => store.findByHash(hash), now });
   const bus: RevocationBus =
@@ -91,7 +93,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
   });
   const grpcPort = await bindServer(server, settings.HOST, settings.WALLET_GRPC_PORT);
   const admin = await startAdminServer(registry, settings.HOST, settings.WALLET_METRICS_PORT, async () => {
-    await db.pool.query("SELECT 1");
+    await db.pool.query(bounded(settings.WALLET_DB_TIMEOUT_MS, "SELECT 1"));
     return true;
   });
   log.info({ grpcPort, adminPort: admin.port, keys: warmed, embedded: db.embedded }, "wallet listening");

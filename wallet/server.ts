@@ -75,7 +75,7 @@ export interface WalletServerOptions {
 
 export function createWalletServer(service: WalletService, options: WalletServerOptions): grpc.Server {
   const server = new grpc.Server(CHANNEL_OPTIONS);
-  const unaryOptions = { ...options, service: "wallet.v1.Wallet" };
+  const unaryOptions = { ...options, service: "wallet.v1.Wallet", backend: "wallet" as const };
   const respond = validateResponses();
   const handlers: WalletHandlers = {
     CreateApiKey: unary(

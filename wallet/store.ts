@@ -1,8 +1,10 @@
 // The keys table, through `pg`. The 10-active-keys limit is enforced here, under a row lock per user, so
-// concurrent creates on any number of wallet replicas can never exceed it.
+// concurrent creates on any number of wallet replicas can never exceed it. Every statement a call waits for is
+// bounded by the store's timeout (WALLET_DB_TIMEOUT_MS): a database that does not answer fails the call fast.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { transaction } from "../kernel/db.js";
+import { bounded } from "../kernel/db-deadline.js";
 import type { Scope } from "../kernel/scopes.js";
 
 export interface KeyRow {
@@ -61,48 +63,71 @@ function fromDb(row: DbRow): KeyRow {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Without a setting (tools, benchmarks): the wallet's default. */
+export const DEFAULT_DB_TIMEOUT_MS = 1_000;
+
 export class KeyStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Longest wait for each statement's answer. */
+    private readonly timeoutMs = DEFAULT_DB_TIMEOUT_MS,
+  ) {}
+
+  private q(text: string, values: unknown[]): pg.QueryConfig {
+    return bounded(this.timeoutMs, text, values);
+  }
 
   /** Inserts the key unless the user already has `limit` active keys; returns the row or "limit". */
   async createWithinLimit(key: NewKey, limit: number, now: Date): Promise<KeyRow | "limit"> {
-    return transaction(this.pool, async (client) => {
-      await client.query("INSERT INTO api_key_owners (user_id) VALUES ($1) ON CONFLICT DO NOTHING", [key.userId]);
-      await client.query("SELECT user_id FROM api_key_owners WHERE user_id = $1 FOR UPDATE", [key.userId]);
-      const counted = await client.query<{ n: string }>(
-        `SELECT count(*) AS n FROM api_keys WHERE user_id = $1 AND ${ACTIVE.replace("$NOW", "$2")}`,
-        [key.userId, now],
-      );
-      if (Number(counted.rows[0]?.n ?? 0) >= limit) return "limit";
-      const inserted = await client.query<DbRow>(
-        `INSERT INTO api_keys (id, user_id, key_hash, key_prefix, secret_hash, label, permissions, ip_whitelist,
+    return transaction(
+      this.pool,
+      async (client) => {
+        await client.query(
+          this.q("INSERT INTO api_key_owners (user_id) VALUES ($1) ON CONFLICT DO NOTHING", [key.userId]),
+        );
+        await client.query(this.q("SELECT user_id FROM api_key_owners WHERE user_id = $1 FOR UPDATE", [key.userId]));
+        const counted = await client.query<{ n: string }>(
+          this.q(`SELECT count(*) AS n FROM api_keys WHERE user_id = $1 AND ${ACTIVE.replace("$NOW", "$2")}`, [
+            key.userId,
+            now,
+          ]),
+        );
+        if (Number(counted.rows[0]?.n ?? 0) >= limit) return "limit";
+        const inserted = await client.query<DbRow>(
+          this.q(
+            `INSERT INTO api_keys (id, user_id, key_hash, key_prefix, secret_hash, label, permissions, ip_whitelist,
            webhook_url, webhook_secret_enc, expires_at, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${COLUMNS}`,
-        [
-          randomUUID(),
-          key.userId,
-          key.keyHash,
-          key.keyPrefix,
-          key.secretHash,
-          key.label,
-          key.permissions,
-          key.ipWhitelist,
-          key.webhookUrl,
-          key.webhookSecretSealed,
-          key.expiresAt,
-          key.createdAt,
-        ],
-      );
-      const row = inserted.rows[0];
-      if (row === undefined) throw new Error("insert returned no row");
-      return fromDb(row);
-    });
+            [
+              randomUUID(),
+              key.userId,
+              key.keyHash,
+              key.keyPrefix,
+              key.secretHash,
+              key.label,
+              key.permissions,
+              key.ipWhitelist,
+              key.webhookUrl,
+              key.webhookSecretSealed,
+              key.expiresAt,
+              key.createdAt,
+            ],
+          ),
+        );
+        const row = inserted.rows[0];
+        if (row === undefined) throw new Error("insert returned no row");
+        return fromDb(row);
+      },
+      this.timeoutMs,
+    );
   }
 
   async listActive(userId: string, now: Date): Promise<KeyRow[]> {
     const result = await this.pool.query<DbRow>(
-      `SELECT ${COLUMNS} FROM api_keys WHERE user_id = $1 AND ${ACTIVE.replace("$NOW", "$2")} ORDER BY created_at, id`,
-      [userId, now],
+      this.q(
+        `SELECT ${COLUMNS} FROM api_keys WHERE user_id = $1 AND ${ACTIVE.replace("$NOW", "$2")} ORDER BY created_at, id`,
+        [userId, now],
+      ),
     );
     return result.rows.map(fromDb);
   }
@@ -119,9 +144,11 @@ export class KeyStore {
   ): Promise<{ id: string; keyHash: Buffer; revokedAt: Date } | undefined> {
     if (!UUID.test(id)) return undefined;
     const result = await this.pool.query<{ id: string; key_hash: Buffer; revoked_at: Date }>(
-      `UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
+      this.q(
+        `UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
        RETURNING id, key_hash, revoked_at`,
-      [id, userId, now],
+        [id, userId, now],
+      ),
     );
     const row = result.rows[0];
     return row === undefined ? undefined : { id: row.id, keyHash: row.key_hash, revokedAt: row.revoked_at };
@@ -130,13 +157,13 @@ export class KeyStore {
   /** A non-revoked key by the hash of its public part (expiry is checked by the caller). */
   async findByHash(keyHash: Buffer): Promise<KeyRow | undefined> {
     const result = await this.pool.query<DbRow>(
-      `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
-      [keyHash],
+      this.q(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [keyHash]),
     );
     const row = result.rows[0];
     return row === undefined ? undefined : fromDb(row);
   }
 
+  /** Every active key, for the index's warm-up at start: one long read, not bounded like a call's. */
   async loadAllActive(now: Date): Promise<KeyRow[]> {
     const result = await this.pool.query<DbRow>(
       `SELECT ${COLUMNS} FROM api_keys WHERE ${ACTIVE.replace("$NOW", "$1")}`,
@@ -163,12 +190,14 @@ export class KeyStore {
       webhook_secret_enc: string;
       expires_at: Date | null;
     }>(
-      `SELECT id, user_id, webhook_url, webhook_secret_enc, expires_at FROM api_keys
+      this.q(
+        `SELECT id, user_id, webhook_url, webhook_secret_enc, expires_at FROM api_keys
         WHERE (user_id = ANY($1::text[]) OR id = ANY($2::uuid[]))
           AND webhook_url IS NOT NULL AND webhook_secret_enc IS NOT NULL AND webhook_disabled_at IS NULL
           AND ${ACTIVE.replace("$NOW", "$3")}
         ORDER BY created_at, id`,
-      [userIds, ids, now],
+        [userIds, ids, now],
+      ),
     );
     return result.rows.map((row) => ({
       id: row.id,
@@ -183,9 +212,11 @@ export class KeyStore {
   async disableWebhook(id: string, now: Date): Promise<boolean> {
     if (!UUID.test(id)) return false;
     const result = await this.pool.query(
-      `UPDATE api_keys SET webhook_disabled_at = $2
+      this.q(
+        `UPDATE api_keys SET webhook_disabled_at = $2
         WHERE id = $1 AND webhook_url IS NOT NULL AND webhook_disabled_at IS NULL AND revoked_at IS NULL`,
-      [id, now],
+        [id, now],
+      ),
     );
     return (result.rowCount ?? 0) > 0;
   }
@@ -196,10 +227,12 @@ export class KeyStore {
     const ids = [...uses.keys()];
     const times = ids.map((id) => new Date(uses.get(id) ?? 0));
     await this.pool.query(
-      `UPDATE api_keys AS k SET last_used_at = u.t
+      this.q(
+        `UPDATE api_keys AS k SET last_used_at = u.t
        FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::timestamptz[]) AS t) AS u
        WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.t)`,
-      [ids, times],
+        [ids, times],
+      ),
     );
   }
 }

@@ -75,6 +75,12 @@ export interface StartShardsOptions<T extends CoreTypes> {
   fence?: Fence;
   /** False while this engine may not serve (its leases are not known to hold): calls fail engine_unavailable. */
   serving?: () => boolean;
+  /**
+   * Longest a shard waits for the database (a connection, an append, an account's reload) before the batch
+   * fails with engine_unavailable (ENGINE_DB_TIMEOUT_MS); unbounded when absent. The rebuild at start is not
+   * bounded.
+   */
+  dbTimeoutMs?: number;
 }
 
 export interface MarketApplied {
@@ -160,6 +166,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
       coreModule,
       maxBatch,
       poolSize: 1,
+      dbTimeoutMs: options.dbTimeoutMs,
       notices,
       statsIntervalMs: options.statsIntervalMs ?? 5_000,
       market: options.market,

@@ -1,7 +1,10 @@
 // One shard: the accounts of its partitions in memory, a FIFO mailbox, and group commit. A batch is decided
 // in arrival order (each command sees the events of the ones before it), journaled in one transaction, and
-// only then answered. A failed commit answers the whole batch with engine_error and evicts the accounts it
-// touched; they are reloaded from the journal before they are used again, so no uncommitted event survives.
+// only then answered. A failed commit answers the whole batch with engine_error (engine_unavailable when the
+// database did not answer in time or could not be reached) and evicts the accounts it touched; they are
+// reloaded from the journal before they are used again, so no uncommitted event survives. A commit that timed
+// out may still land on the server: the reload then finds its events, and a batch decided before it landed
+// collides with it on (account_id, seq) and is refused whole, so nothing is applied twice.
 //
 // The clock: an account may need a decision although nobody writes to it (a GTD order whose expire_at came).
 // The shard keeps each such account's wake time (`core.wakeAt`, asked after every event applied to it) and one
@@ -11,6 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { threadId } from "node:worker_threads";
+import { isDatabaseUnavailable } from "../../kernel/db-deadline.js";
 import { ServiceError } from "../../kernel/errors.js";
 import type { EventRow, NewAccountRow, OutboxRow, ReadCounts, StoredEvent } from "../store/journal.js";
 import { isDuplicateSeq } from "../store/journal.js";
@@ -247,7 +251,9 @@ export class Shard<T extends CoreTypes> {
     } catch (error) {
       this.log("error", "shard cannot load its accounts", { err: errorText(error) });
       this.batchStats.observe(depth, items.length, 0, null, false);
-      return failAll("shard cannot load its accounts");
+      return isDatabaseUnavailable(error)
+        ? failAll("database did not answer: shard cannot load its accounts", "engine_unavailable")
+        : failAll("shard cannot load its accounts");
     }
 
     const pending: Pending = {
@@ -301,14 +307,20 @@ export class Shard<T extends CoreTypes> {
         this.undecide(pending);
         // Refused by the lease fence: this engine no longer holds (or has not renewed) a partition of the batch.
         const fenced = isFenced(error);
+        // No answer in time (or no connection): the commit may or may not land; the callers may retry.
+        const unanswered = !fenced && isDatabaseUnavailable(error);
         const message = fenced
           ? "journal refused the batch: partition lease not held"
-          : isDuplicateSeq(error)
-            ? "journal refused a duplicate seq (second owner?)"
-            : "commit failed";
+          : unanswered
+            ? "commit got no answer from the database"
+            : isDuplicateSeq(error)
+              ? "journal refused a duplicate seq (second owner, or a commit that timed out and landed late)"
+              : "commit failed";
         this.log("error", message, { err: errorText(error), events: pending.events.length });
         this.batchStats.observe(depth, items.length, pending.events.length, performance.now() - started, false);
-        return fenced ? failAll("partition lease not held", "engine_unavailable") : failAll("commit failed");
+        if (fenced) return failAll("partition lease not held", "engine_unavailable");
+        if (unanswered) return failAll("database did not answer the commit", "engine_unavailable");
+        return failAll("commit failed");
       }
     }
     if (pending.tallies !== undefined && this.tallies !== undefined) {

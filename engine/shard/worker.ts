@@ -4,6 +4,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import pg from "pg";
+import { connectBound } from "../../kernel/db-deadline.js";
 import { Journal } from "../store/journal.js";
 import type { Fence } from "../store/leases.js";
 import type { CoreModule, CoreTypes } from "./actor.js";
@@ -27,6 +28,8 @@ export interface ShardWorkerData {
   maxBatch: number;
   /** Connections of the shard's pool (it never needs two at once; more only help a slow reconnect). */
   poolSize: number;
+  /** Bound of every database wait of a batch (engine/store/journal.ts); unbounded when undefined. */
+  dbTimeoutMs: number | undefined;
   /** Send a stats notice (tallies, batch figures, loop delay) every `statsIntervalMs` and on stop (metrics on). */
   notices: boolean;
   statsIntervalMs: number;
@@ -52,7 +55,12 @@ if (!isCoreModule(loaded)) {
 const post = (notice: ShardNotice): void => {
   parentPort?.postMessage(notice);
 };
-const pool = new pg.Pool({ connectionString: data.databaseUrl, max: data.poolSize, idleTimeoutMillis: 60_000 });
+const pool = new pg.Pool({
+  connectionString: data.databaseUrl,
+  max: data.poolSize,
+  idleTimeoutMillis: 60_000,
+  ...(data.dbTimeoutMs === undefined ? {} : connectBound(data.dbTimeoutMs)),
+});
 pool.on("error", (error) => {
   post({
     kind: "log",
@@ -71,7 +79,7 @@ const shard = new Shard<CoreTypes>({
   engine: data.engine,
   engines: data.engines,
   core: loaded.core,
-  journal: new Journal(pool, undefined, data.fence),
+  journal: new Journal(pool, undefined, data.fence, data.dbTimeoutMs),
   market: data.market,
   maxBatch: data.maxBatch,
   close: async () => {

@@ -1,7 +1,12 @@
 // The engine's event journal in PostgreSQL. A shard appends a whole batch in one transaction and reads
 // its accounts back on start (or after a failed commit) in (account, seq) order, a page at a time.
+// With a timeout, an append and an account's reload are bounded: a database that does not answer fails the
+// batch fast (engine_unavailable) instead of holding the shard. An append that timed out may still commit on
+// the server; the shard treats it like any failed commit (evicts and reloads its accounts, engine/shard/shard.ts),
+// and the (account_id, seq) key refuses whichever of two writes of the same seq comes second.
 import type pg from "pg";
 import { sqlStateOf } from "../../kernel/db.js";
+import { bounded } from "../../kernel/db-deadline.js";
 import { partitionOf } from "../shard/partition.js";
 import type { Fence } from "./leases.js";
 
@@ -123,7 +128,16 @@ export class Journal {
     private readonly pageSize = 10_000,
     /** When set, every append is refused (SQLSTATE FTS01, nothing written) unless these leases still hold. */
     private readonly fence?: Fence,
+    /** Longest wait for an append's or a reload page's answer; unbounded when absent. */
+    private readonly timeoutMs?: number,
   ) {}
+
+  /** The query, with the journal's deadline when it has one. */
+  private query(text: string, values: unknown[], name?: string): pg.QueryConfig {
+    const timeout = this.timeoutMs;
+    if (timeout !== undefined) return bounded(timeout, text, values, name);
+    return name === undefined ? { text, values } : { name, text, values };
+  }
 
   /**
    * Appends new accounts, events and their outbox rows atomically in ONE statement (data-modifying CTEs insert
@@ -162,7 +176,7 @@ export class Journal {
       ...(guard === undefined ? [] : [guard.owner, guard.partitions, guard.epochs]),
     ];
     if (!this.named) {
-      await this.pool.query(statement.text, values);
+      await this.pool.query(this.query(statement.text, values));
       return;
     }
     // Named: each connection parses and plans the statement once, then only binds and executes it. Behind a
@@ -171,38 +185,44 @@ export class Journal {
     // the statement unnamed. The embedded default gives each connection its own names
     // (docs/embedded-database.md).
     try {
-      await this.pool.query({ ...statement, values });
+      await this.pool.query(this.query(statement.text, values, statement.name));
     } catch (error) {
       if (!isPreparedNameClash(error)) throw error;
       this.named = false;
-      await this.pool.query(statement.text, values);
+      await this.pool.query(this.query(statement.text, values));
     }
   }
 
-  /** Streams every event of the accounts in `partitions`, in (account, seq) order. */
+  /** Streams every event of the accounts in `partitions`, in (account, seq) order (the rebuild: unbounded). */
   readPartitions(partitions: readonly number[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
-    return this.read("a.partition = ANY($1::int[])", [partitions], onEvent);
+    return this.read("a.partition = ANY($1::int[])", [partitions], onEvent, false);
   }
 
-  /** Streams every event of the given accounts, in (account, seq) order. */
+  /** Streams every event of the given accounts, in (account, seq) order (each page bounded by the timeout). */
   readAccounts(accountIds: readonly string[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
-    return this.read("a.account_id = ANY($1::uuid[])", [accountIds], onEvent);
+    return this.read("a.account_id = ANY($1::uuid[])", [accountIds], onEvent, true);
   }
 
-  private async read(where: string, params: unknown[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
+  private async read(
+    where: string,
+    params: unknown[],
+    onEvent: (event: StoredEvent) => void,
+    bound: boolean,
+  ): Promise<ReadCounts> {
     let afterAccount = NIL_UUID;
     let afterSeq = 0;
     let accounts = 0;
     let events = 0;
     let lastAccount: string | undefined;
     for (;;) {
-      const page = await this.pool.query<{ account_id: string; seq: string; payload: unknown }>(
-        `SELECT e.account_id, e.seq, e.payload
+      const text = `SELECT e.account_id, e.seq, e.payload
            FROM engine_events e JOIN engine_accounts a ON a.account_id = e.account_id
           WHERE ${where} AND (e.account_id, e.seq) > ($2::uuid, $3::bigint)
           ORDER BY e.account_id, e.seq
-          LIMIT $4`,
-        [...params, afterAccount, afterSeq, this.pageSize],
+          LIMIT $4`;
+      const values = [...params, afterAccount, afterSeq, this.pageSize];
+      const page = await this.pool.query<{ account_id: string; seq: string; payload: unknown }>(
+        bound ? this.query(text, values) : { text, values },
       );
       for (const row of page.rows) {
         const seq = Number(row.seq);

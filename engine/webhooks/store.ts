@@ -7,6 +7,7 @@
 // guarded by a lease so several engines can dispatch side by side, and a key's lane runs in one engine at a time.
 import type pg from "pg";
 import { transaction } from "../../kernel/db.js";
+import { bounded } from "../../kernel/db-deadline.js";
 import { ServiceError } from "../../kernel/errors.js";
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "disabled", "canceled"] as const;
@@ -187,7 +188,19 @@ SELECT l.delivery_id, l.api_key_id, l.user_id, l.url, l.attempts,
  ORDER BY o.account_id, o.sequence`;
 
 export class WebhookStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /**
+     * Longest wait for the answer to a read a caller waits for (catch-up events, the delivery log, a
+     * redelivery, the backlog gauge at scrape time); unbounded when absent. The dispatcher's own work is not.
+     */
+    private readonly timeoutMs?: number,
+  ) {}
+
+  /** A statement a caller waits for, with the store's deadline when it has one. */
+  private waited(text: string, values: unknown[] = []): pg.QueryConfig {
+    return this.timeoutMs === undefined ? { text, values } : bounded(this.timeoutMs, text, values);
+  }
 
   /**
    * The account's events with sequence > `after`, oldest first; not_found unless the account is the user's
@@ -201,14 +214,15 @@ export class WebhookStore {
   ): Promise<{ events: OutboxEvent[]; hasMore: boolean }> {
     if (!UUID.test(accountId)) throw new ServiceError("not_found");
     const owner = await this.pool.query<{ user_id: string }>(
-      "SELECT user_id FROM engine_accounts WHERE account_id = $1",
-      [accountId],
+      this.waited("SELECT user_id FROM engine_accounts WHERE account_id = $1", [accountId]),
     );
     if (owner.rows[0]?.user_id !== userId) throw new ServiceError("not_found");
     const result = await this.pool.query<EventDb>(
-      `SELECT event_id, type, account_id, sequence, created_at, data::text AS data
+      this.waited(
+        `SELECT event_id, type, account_id, sequence, created_at, data::text AS data
          FROM engine_outbox WHERE account_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3`,
-      [accountId, after, limit + 1],
+        [accountId, after, limit + 1],
+      ),
     );
     return { events: result.rows.slice(0, limit).map(eventOf), hasMore: result.rows.length > limit };
   }
@@ -379,8 +393,10 @@ export class WebhookStore {
     if (before !== undefined) {
       const cursor = UUID.test(before)
         ? await this.pool.query(
-            "SELECT 1 FROM webhook_deliveries WHERE delivery_id = $1 AND user_id = $2 AND api_key_id = $3",
-            [before, userId, apiKeyId],
+            this.waited(
+              "SELECT 1 FROM webhook_deliveries WHERE delivery_id = $1 AND user_id = $2 AND api_key_id = $3",
+              [before, userId, apiKeyId],
+            ),
           )
         : undefined;
       if (cursor?.rowCount !== 1) {
@@ -390,14 +406,16 @@ export class WebhookStore {
       }
     }
     const result = await this.pool.query<DeliveryDb>(
-      `SELECT ${DELIVERY_COLUMNS}
+      this.waited(
+        `SELECT ${DELIVERY_COLUMNS}
          FROM webhook_deliveries d JOIN engine_outbox o ON o.event_id = d.event_id
         WHERE d.user_id = $1 AND d.api_key_id = $2
           AND ($4::uuid IS NULL OR (d.created_at, d.delivery_id) <
                (SELECT created_at, delivery_id FROM webhook_deliveries WHERE delivery_id = $4::uuid))
         ORDER BY d.created_at DESC, d.delivery_id DESC
         LIMIT $3`,
-      [userId, apiKeyId, limit + 1, before ?? null],
+        [userId, apiKeyId, limit + 1, before ?? null],
+      ),
     );
     const rows = result.rows.slice(0, limit);
     const attempts = await this.attemptsOf(rows.map((row) => row.delivery_id));
@@ -411,7 +429,8 @@ export class WebhookStore {
   async redeliver(userId: string, apiKeyId: string, deliveryId: string, now: number): Promise<DeliveryRow | undefined> {
     if (!UUID.test(apiKeyId) || !UUID.test(deliveryId)) return undefined;
     const result = await this.pool.query<DeliveryDb>(
-      `WITH updated AS (
+      this.waited(
+        `WITH updated AS (
          -- A delivery whose attempt is in flight keeps its lease (no second sender); that attempt's outcome
          -- then decides its status.
          -- Its next_attempt_at never moves later while it is in flight either (the claim finds a key's leases
@@ -427,7 +446,8 @@ export class WebhookStore {
          RETURNING *
        )
        SELECT ${DELIVERY_COLUMNS} FROM updated d JOIN engine_outbox o ON o.event_id = d.event_id`,
-      [userId, apiKeyId, deliveryId, now],
+        [userId, apiKeyId, deliveryId, now],
+      ),
     );
     const row = result.rows[0];
     if (row === undefined) return undefined;
@@ -463,10 +483,12 @@ export class WebhookStore {
 
   async backlog(now: number): Promise<Backlog> {
     const result = await this.pool.query<{ size: string; oldest: Date | null }>(
-      `SELECT (SELECT count(*) FROM engine_outbox_pending)
+      this.waited(
+        `SELECT (SELECT count(*) FROM engine_outbox_pending)
             + (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS size,
               LEAST((SELECT min(created_at) FROM engine_outbox_pending),
                     (SELECT min(created_at) FROM webhook_deliveries WHERE status = 'pending')) AS oldest`,
+      ),
     );
     const row = result.rows[0];
     const oldest = ms(row?.oldest ?? null);
@@ -484,9 +506,11 @@ export class WebhookStore {
       error: string | null;
       latency_ms: number;
     }>(
-      `SELECT delivery_id, attempt, started_at, status_code, error, latency_ms
+      this.waited(
+        `SELECT delivery_id, attempt, started_at, status_code, error, latency_ms
          FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, attempt`,
-      [deliveryIds],
+        [deliveryIds],
+      ),
     );
     for (const row of result.rows) {
       let list = byDelivery.get(row.delivery_id);

@@ -12,7 +12,15 @@ import express, {
 import type { z } from "zod";
 import { Counter, type Registry } from "prom-client";
 import { FastHistogramVec } from "../../kernel/fast-histogram.js";
-import { ServiceError, fromGrpcError, type Issue } from "../../kernel/errors.js";
+import {
+  BACKEND_CODES,
+  ServiceError,
+  UNAVAILABLE_RETRY_AFTER_S,
+  fromGrpcError,
+  unavailableBackend,
+  type Backend,
+  type Issue,
+} from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import {
   context,
@@ -138,7 +146,19 @@ export function bodyOf(req: Request): unknown {
 }
 
 export function sendError(res: Response, error: ServiceError): void {
+  // A backend that did not answer: worth a retry, in a moment.
+  if (unavailableBackend(error.code) !== undefined) res.setHeader("Retry-After", String(UNAVAILABLE_RETRY_AFTER_S));
   res.status(error.httpStatus).json(error.body());
+}
+
+export interface ErrorResponderOptions {
+  /**
+   * The backend the listener is the surface of (/api: wallet, /v1: engine): an error outside the registry is its
+   * fault code, and on /api an internal fault is always `wallet_error`, whichever backend it came from.
+   */
+  backend: Backend;
+  /** Counts a request answered 503 because `backend` did not answer (gateway_backend_unavailable_total). */
+  onUnavailable?: (backend: Backend) => void;
 }
 
 interface BodyParserError {
@@ -146,8 +166,15 @@ interface BodyParserError {
   status?: number;
 }
 
-/** The last middleware of both listeners: every failure leaves through the error registry. */
-export function errorResponder(log: Logger): ErrorRequestHandler {
+/**
+ * The last middleware of both listeners: every failure leaves through the error registry. A backend that did not
+ * answer is counted and logged once, at warn, with the request id; any other 5xx is logged at error.
+ */
+export function errorResponder(
+  log: Logger,
+  options: ErrorResponderOptions = { backend: "engine" },
+): ErrorRequestHandler {
+  const { backend, onUnavailable } = options;
   return (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
       next(error);
@@ -171,8 +198,27 @@ export function errorResponder(log: Logger): ErrorRequestHandler {
       sendError(res, ServiceError.invalid([{ path: "", message: "request body could not be read" }]));
       return;
     }
-    const serviceError = fromGrpcError(error);
-    if (serviceError.httpStatus >= 500) {
+    let serviceError = fromGrpcError(error, backend);
+    if (backend === "wallet" && serviceError.code === BACKEND_CODES.engine.fault) {
+      serviceError = new ServiceError(BACKEND_CODES.wallet.fault, serviceError.fields, serviceError.message);
+    }
+    const unavailable = unavailableBackend(serviceError.code);
+    if (unavailable !== undefined) {
+      onUnavailable?.(unavailable);
+      inTraceOf(res, () => {
+        log.warn(
+          {
+            request_id: requestIdOf(res),
+            service: unavailable,
+            code: serviceError.code,
+            reason: serviceError.message,
+            method: req.method,
+            route: routeOf(req),
+          },
+          `${unavailable} unavailable`,
+        );
+      });
+    } else if (serviceError.httpStatus >= 500) {
       inTraceOf(res, () => {
         log.error(
           { err: error, request_id: requestIdOf(res), method: req.method, route: routeOf(req) },
