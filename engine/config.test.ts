@@ -86,6 +86,12 @@ describe("engine settings", () => {
     }
   });
 
+  it("bound the engine's database waits at 1 s by default, below the gateway's 1.5 s gRPC deadline", () => {
+    expect(loadEngineSettings({}).ENGINE_DB_TIMEOUT_MS).toBe(1_000);
+    expect(loadEngineSettings({ ENGINE_DB_TIMEOUT_MS: "250" }).ENGINE_DB_TIMEOUT_MS).toBe(250);
+    expect(() => loadEngineSettings({ ENGINE_DB_TIMEOUT_MS: "0" })).toThrow(/ENGINE_DB_TIMEOUT_MS/);
+  });
+
   it("treat an empty value as unset", () => {
     expect(loadEngineSettings({ ENGINE_SHARDS: "" }).ENGINE_SHARDS).toBe(defaultShards());
   });

@@ -3,6 +3,13 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../kernel/config.js";
 import { loadGatewaySettings } from "./config.js";
 
+describe("gateway gRPC deadline", () => {
+  it("defaults to 1.5 s for every wallet and engine call, under the 2 s a failing request may take", () => {
+    expect(loadGatewaySettings({}).GRPC_DEADLINE_MS).toBe(1_500);
+    expect(loadGatewaySettings({ GRPC_DEADLINE_MS: "800" }).GRPC_DEADLINE_MS).toBe(800);
+  });
+});
+
 describe("gateway rate-limit settings", () => {
   it("default to 1200 per 60 s, holding a request up to 100 ms for a slot that frees", () => {
     expect(loadGatewaySettings({})).toMatchObject({
@@ -70,6 +77,8 @@ describe("gateway number settings", () => {
     ["BODY_LIMIT_BYTES", "Infinity"],
     ["KEY_CACHE_TTL_MS", "1e100"],
     ["KEY_CACHE_MAX_ENTRIES", "99999999999999999999"],
+    ["GRPC_DEADLINE_MS", "1.5e3"],
+    ["GRPC_DEADLINE_MS", "0"],
   ])("stop at %s=%j, naming it", (name, value) => {
     expect(() => loadGatewaySettings({ [name]: value })).toThrow(ConfigError);
     expect(() => loadGatewaySettings({ [name]: value })).toThrow(new RegExp(`${name}: must be a whole number`));

@@ -9,6 +9,7 @@ describe("wallet settings", () => {
       WALLET_GRPC_PORT: 50_052,
       WALLET_METRICS_PORT: 9102,
       WALLET_DB_POOL_SIZE: 10,
+      WALLET_DB_TIMEOUT_MS: 1_000,
     });
     expect(
       loadWalletSettings({
@@ -28,6 +29,8 @@ describe("wallet settings", () => {
     ["WALLET_DB_POOL_SIZE", "1e1"],
     ["WALLET_DB_POOL_SIZE", "0"],
     ["WALLET_DB_POOL_SIZE", "10.5"],
+    ["WALLET_DB_TIMEOUT_MS", "1s"],
+    ["WALLET_DB_TIMEOUT_MS", "10"],
   ])("stop at %s=%j, naming it", (name, value) => {
     expect(() => loadWalletSettings({ [name]: value })).toThrow(ConfigError);
     expect(() => loadWalletSettings({ [name]: value })).toThrow(new RegExp(`${name}: must be a whole number`));
