@@ -28,6 +28,14 @@ const unreachable = (): Error =>
     metadata: new Metadata(),
   });
 
+/** What grpc-js reports for a call past its deadline. */
+const timedOut = (): Error =>
+  Object.assign(new Error("4 DEADLINE_EXCEEDED: Deadline exceeded"), {
+    code: status.DEADLINE_EXCEEDED,
+    details: "Deadline exceeded",
+    metadata: new Metadata(),
+  });
+
 /** An engine's own registry error crossing gRPC. */
 const registry = (code: "engine_unavailable" | "not_found") => (): Error => {
   const grpcStatus = toGrpcStatus(new ServiceError(code));
@@ -42,6 +50,17 @@ function accountOn(engineIndex: number, engines: number): string {
 }
 
 describe("EngineRouter", () => {
+  it("names a call past its deadline engine_unavailable, and sends no read of it to another engine", async () => {
+    const calls: number[] = [];
+    const router = new EngineRouter([0, 1].map((i) => engine(i, calls, i === 0 ? timedOut : undefined)));
+    const failed = await router.listTickers(origin).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(ServiceError);
+    expect(failed).toMatchObject({ code: "engine_unavailable" });
+    // Named for the engine even where the listener's own backend is the wallet (the delivery log on /api).
+    expect(fromGrpcError(failed, "wallet").code).toBe("engine_unavailable");
+    expect(calls).toEqual([0]);
+  });
+
   it("sends account calls to the engine owning partitionOf(account_id) % N, whatever the id's case", async () => {
     const calls: number[] = [];
     const router = new EngineRouter([0, 1, 2].map((i) => engine(i, calls)));

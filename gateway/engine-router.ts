@@ -89,6 +89,16 @@ function neverSent(error: unknown): boolean {
 /** engine_unavailable for a call that never reached the engine: safe to send to another one. */
 class NotSentError extends ServiceError {}
 
+/**
+ * engine_unavailable for a call past its deadline (GRPC_DEADLINE_MS): named for the engine on either listener,
+ * and not sent to another engine (the database they share may be what is slow).
+ */
+class TimedOutError extends ServiceError {}
+
+function isDeadline(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === status.DEADLINE_EXCEEDED;
+}
+
 export class EngineRouter {
   private next = 0;
 
@@ -116,6 +126,8 @@ export class EngineRouter {
     } catch (error) {
       if (neverSent(error)) throw new NotSentError("engine_unavailable", {}, `engine ${index} is unreachable`);
       if (isUnreachable(error)) throw new ServiceError("engine_unavailable", {}, `engine ${index} is unreachable`);
+      if (isDeadline(error))
+        throw new TimedOutError("engine_unavailable", {}, `engine ${index} did not answer in time`);
       throw error;
     }
   }
@@ -133,7 +145,8 @@ export class EngineRouter {
       try {
         return await this.on((first + step) % count, call);
       } catch (error) {
-        const unavailable = error instanceof ServiceError && error.code === "engine_unavailable";
+        const unavailable =
+          error instanceof ServiceError && error.code === "engine_unavailable" && !(error instanceof TimedOutError);
         const retry = write ? error instanceof NotSentError : unavailable;
         if (!retry || step === count - 1) throw error;
       }
