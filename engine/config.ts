@@ -46,8 +46,8 @@ export const engineSettingsSchema = z
     ENGINE_LEASE_RENEW_MS: integer({ min: 50, max: 300_000 }, 3_000),
     DATABASE_URL: postgresUrl,
     /**
-     * Longest a call waits for the database (a connection, a batch's commit, an account's reload, a catch-up or
-     * delivery-log read) before it fails with engine_unavailable. Below the gateway's GRPC_DEADLINE_MS, so the
+     * Longest a call waits for the database (a shard's connection, a batch's commit, an account's reload, each
+     * statement of a catch-up or delivery-log read) before it fails with engine_unavailable. Below the gateway's GRPC_DEADLINE_MS, so the
      * engine names the failure. Start-up work (migrations, the shards' rebuild) is not bounded by it.
      */
     ENGINE_DB_TIMEOUT_MS: integer({ min: 50, max: 60_000 }, 1_000),

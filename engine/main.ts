@@ -70,7 +70,8 @@ export async function startEngine(
     // Readiness, lease renewals, the webhook dispatcher and the catch-up/delivery-log reads (never in a
     // transaction).
     poolSize: 4,
-    connectTimeoutMs: settings.ENGINE_DB_TIMEOUT_MS,
+    // No bound on waiting for a connection here: lease renewals share this pool and must wait their turn
+    // rather than fail (a lease that lapses stops the engine). The reads callers wait for bound each statement.
     log,
   });
   // Scale-out (docs/scale-out.md): lease every owned partition before loading it; a live lease of another
