@@ -29,7 +29,8 @@ interface Database {
 async function startDatabase(backend: (typeof BACKENDS)[number]): Promise<Database> {
   if (backend === "postgres") return startPostgres();
   const dir = mkdtempSync(path.join(tmpdir(), "fts-stall-pglite-"));
-  const embedded = await startEmbeddedPostgres(dir);
+  // On a loopback port, so the stall proxy can stand between it and the stack.
+  const embedded = await startEmbeddedPostgres(dir, "pglite", { listen: "tcp" });
   return {
     url: embedded.url,
     async stop() {
