@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmbeddedDatabaseProcess } from "../test/harness/embedded.js";
 import { finalReadyStatus, scopeNames, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 
 const frame = (type: string, body: Buffer): Buffer => {
@@ -232,30 +233,14 @@ describe("the embedded database across restarts", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "fts-embedded-"));
     try {
       // A child process serves the database and is killed with SIGKILL after a commit was answered.
-      const { spawn } = await import("node:child_process");
-      const child = spawn(process.execPath, ["--import", "tsx", "scripts/embedded-database.ts"], {
-        env: { PATH: process.env.PATH ?? "", DATA_DIR: dir },
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk.toString();
-          const line = out.split("\n").find((l) => l.includes("listening"));
-          if (line !== undefined) resolve((JSON.parse(line) as { url: string }).url);
-        });
-        child.once("exit", (code) => {
-          reject(new Error(`exited ${String(code)}`));
-        });
-      });
+      const served = await startEmbeddedDatabaseProcess(dir);
+      const url = served.url;
       const client = new pg.Client({ connectionString: url });
       client.on("error", () => undefined);
       await client.connect();
       await client.query("CREATE TABLE kept (id int PRIMARY KEY)");
       await client.query("INSERT INTO kept SELECT generate_series(1, 100)");
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGKILL");
-      await exited;
+      await served.stop("SIGKILL");
 
       const again = await startEmbeddedPostgres(dir, "pglite");
       const reader = new pg.Client({ connectionString: again.url });

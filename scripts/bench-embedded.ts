@@ -4,13 +4,13 @@
 // with 1 and 16 connections in closed loops, for three statement shapes the services use: a parameterised
 // read, a one-statement insert (autocommit), and a BEGIN / INSERT / COMMIT transaction. Prints a table and
 // writes bench/embedded-results.json.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { startEmbeddedDatabaseProcess } from "../test/harness/embedded.js";
 import { startPostgres } from "../test/harness/postgres.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -32,27 +32,11 @@ interface Figure {
 
 async function startEmbedded(): Promise<{ url: string; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "fts-bench-embedded-"));
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "embedded-database.ts")], {
-    env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split("\n").find((l) => l.includes("listening"));
-      if (line !== undefined) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.once("exit", (code) => {
-      reject(new Error(`embedded database exited (${String(code)})`));
-    });
-  });
+  const served = await startEmbeddedDatabaseProcess(dataDir);
   return {
-    url,
+    url: served.url,
     async stop() {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
+      await served.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
