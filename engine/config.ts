@@ -3,7 +3,11 @@
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { bool, caFile, commonSettings, integer, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
+import { listenGuard, type ListenSecret } from "../kernel/listen-guard.js";
 import { DEFAULT_SCHEDULE_MS } from "./webhooks/dispatcher.js";
+
+/** What the engine needs before it listens beyond loopback (kernel/listen-guard.ts). */
+export const ENGINE_LISTEN_SECRETS: readonly ListenSecret[] = ["INTERNAL_TOKEN"];
 
 export const PriceFeed = {
   /** The built-in price simulator moves every symbol from its reference price. */
@@ -102,7 +106,8 @@ export const engineSettingsSchema = z
   .refine((s) => s.ENGINE_LEASE_RENEW_MS * 2 <= s.ENGINE_LEASE_TTL_MS, {
     path: ["ENGINE_LEASE_RENEW_MS"],
     message: "must be at most half of ENGINE_LEASE_TTL_MS",
-  });
+  })
+  .superRefine(listenGuard(ENGINE_LISTEN_SECRETS));
 
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 

@@ -15,7 +15,8 @@ import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import { engineMetrics } from "./metrics.js";
 import { PLANS } from "./accounts/plans.js";
 import type { EngineTypes } from "./actor.js";
-import { loadEngineSettings, type EngineSettings } from "./config.js";
+import { ENGINE_LISTEN_SECRETS, loadEngineSettings, type EngineSettings } from "./config.js";
+import { warnInsecureListen } from "../kernel/listen-guard.js";
 import { NewsCalendar, parseCalendar, shippedCalendar, type NewsEvent } from "./market/calendar.js";
 import { loadStoredCalendar, storeCalendar } from "./store/calendar.js";
 import { CATALOGUE } from "./market/catalogue.js";
@@ -60,6 +61,7 @@ export async function startEngine(
   log: Logger,
   overrides: EngineOverrides = {},
 ): Promise<RunningEngine> {
+  warnInsecureListen(log, settings, ENGINE_LISTEN_SECRETS);
   const now = overrides.now ?? Date.now;
   const registry = createRegistry("engine");
   // The database the shards journal to.

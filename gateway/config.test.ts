@@ -98,8 +98,12 @@ describe("gateway gRPC targets", () => {
       ENGINE_GRPC_TARGET: "[::1]:6000",
       ENGINE_GRPC_TARGETS: ["[::1]:6000"],
     });
-    expect(loadGatewaySettings({ HOST: "::" }).WALLET_GRPC_TARGET).toBe("[::]:50052");
-    expect(loadGatewaySettings({ HOST: "wallet.internal" }).WALLET_GRPC_TARGET).toBe("wallet.internal:50052");
+    // Beyond loopback the gateway needs both tokens (kernel/listen-guard.ts).
+    const tokens = { INTERNAL_TOKEN: "0123456789abcdef", WALLET_ADMIN_TOKEN: "fedcba9876543210" };
+    expect(loadGatewaySettings({ HOST: "::", ...tokens }).WALLET_GRPC_TARGET).toBe("[::]:50052");
+    expect(loadGatewaySettings({ HOST: "wallet.internal", ...tokens }).WALLET_GRPC_TARGET).toBe(
+      "wallet.internal:50052",
+    );
   });
 
   it("keep explicit targets, bracketed IPv6 ones included", () => {

@@ -4,6 +4,10 @@ import { checkEntry } from "../kernel/ip.js";
 import { DEFAULT_MAX_DELAY_MS } from "./ratelimit/index.js";
 import { joinHostPort } from "../kernel/address.js";
 import { bool, commonSettings, integer, parseSettings, port, redisUrl, token } from "../kernel/config.js";
+import { listenGuard, type ListenSecret } from "../kernel/listen-guard.js";
+
+/** What the gateway needs before it listens beyond loopback (kernel/listen-guard.ts). */
+export const GATEWAY_LISTEN_SECRETS: readonly ListenSecret[] = ["INTERNAL_TOKEN", "WALLET_ADMIN_TOKEN"];
 
 const target = z.string().regex(/^[a-zA-Z0-9.:[\]-]+:\d+$/, "must be host:port");
 
@@ -72,6 +76,7 @@ const schema = z
     message: "must be below RATE_LIMIT_WINDOW_MS",
     path: ["RATE_LIMIT_MAX_DELAY_MS"],
   })
+  .superRefine(listenGuard(GATEWAY_LISTEN_SECRETS))
   .transform((s) => {
     const engine = s.ENGINE_GRPC_TARGET ?? joinHostPort(s.HOST, s.ENGINE_GRPC_PORT);
     return {

@@ -11,7 +11,8 @@ import { createClients, reachable } from "./clients.js";
 import { KeyCache } from "../kernel/key-cache.js";
 import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
 import { outgoingMetadata } from "../kernel/grpc.js";
-import { loadGatewaySettings, type GatewaySettings } from "./config.js";
+import { GATEWAY_LISTEN_SECRETS, loadGatewaySettings, type GatewaySettings } from "./config.js";
+import { warnInsecureListen } from "../kernel/listen-guard.js";
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "./ratelimit/index.js";
 
 export interface RunningGateway {
@@ -46,6 +47,7 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 }
 
 export async function startGateway(settings: GatewaySettings, log: Logger): Promise<RunningGateway> {
+  warnInsecureListen(log, settings, GATEWAY_LISTEN_SECRETS);
   const registry = createRegistry("gateway");
   const metricsOn = settings.METRICS_ENABLED;
   const clients = createClients(

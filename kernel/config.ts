@@ -173,6 +173,8 @@ export const commonSettings = {
   HOST: host.default("127.0.0.1"),
   LOG_LEVEL: logLevel,
   INTERNAL_TOKEN: token,
+  /** Start without the secrets a listener beyond loopback needs (kernel/listen-guard.ts), logged at error level. */
+  ALLOW_INSECURE_LISTEN: bool(false),
   DATA_DIR: z.string().default("./data"),
   /** Record the request-path metrics (HTTP, gRPC, validations, shards); false leaves /metrics with process metrics only. */
   METRICS_ENABLED: bool(true),

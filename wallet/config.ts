@@ -1,33 +1,39 @@
 // Wallet settings (CONTRACT 8), parsed once at start.
 import { z } from "zod";
 import { bool, commonSettings, integer, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
+import { listenGuard, type ListenSecret } from "../kernel/listen-guard.js";
 
-const schema = z.object({
-  ...commonSettings,
-  WALLET_GRPC_PORT: port(50052),
-  WALLET_METRICS_PORT: port(9102),
-  DATABASE_URL: postgresUrl,
-  REDIS_URL: redisUrl,
-  WEBHOOK_MASTER_KEY: z
-    .string()
-    .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded")
-    .optional(),
-  WEBHOOK_MASTER_KEY_PREVIOUS: z
-    .string()
-    .refine(
-      (v) => v.split(",").every((k) => Buffer.from(k.trim(), "base64").length === 32),
-      "must be a comma-separated list of 32-byte base64 keys",
-    )
-    .optional(),
-  /** Webhook URLs may name loopback, private or link-local addresses (tests and local development only). */
-  WEBHOOK_ALLOW_PRIVATE: bool(false),
-  WALLET_DB_POOL_SIZE: integer({ min: 1, max: 100 }, 10),
-  /**
-   * Longest a key-management call waits for the database (a connection, then each statement) before it answers
-   * UNAVAILABLE `wallet_unavailable`. Below the gateway's GRPC_DEADLINE_MS, so the wallet names the failure.
-   */
-  WALLET_DB_TIMEOUT_MS: integer({ min: 50, max: 60_000 }, 1_000),
-});
+/** What the wallet needs before it listens beyond loopback (kernel/listen-guard.ts). */
+export const WALLET_LISTEN_SECRETS: readonly ListenSecret[] = ["INTERNAL_TOKEN"];
+
+const schema = z
+  .object({
+    ...commonSettings,
+    WALLET_GRPC_PORT: port(50052),
+    WALLET_METRICS_PORT: port(9102),
+    DATABASE_URL: postgresUrl,
+    REDIS_URL: redisUrl,
+    WEBHOOK_MASTER_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded")
+      .optional(),
+    WEBHOOK_MASTER_KEY_PREVIOUS: z
+      .string()
+      .refine(
+        (v) => v.split(",").every((k) => Buffer.from(k.trim(), "base64").length === 32),
+        "must be a comma-separated list of 32-byte base64 keys",
+      )
+      .optional(),
+    /** Webhook URLs may name loopback, private or link-local addresses (tests and local development only). */
+    WEBHOOK_ALLOW_PRIVATE: bool(false),
+    WALLET_DB_POOL_SIZE: integer({ min: 1, max: 100 }, 10),
+    /**
+     * Longest a key-management call waits for the database (a connection, then each statement) before it answers
+     * UNAVAILABLE `wallet_unavailable`. Below the gateway's GRPC_DEADLINE_MS, so the wallet names the failure.
+     */
+    WALLET_DB_TIMEOUT_MS: integer({ min: 50, max: 60_000 }, 1_000),
+  })
+  .superRefine(listenGuard(WALLET_LISTEN_SECRETS));
 
 export type WalletSettings = z.infer<typeof schema>;
 

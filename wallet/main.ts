@@ -9,7 +9,8 @@ import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, startAdminServer } from "../kernel/metrics.js";
 import { migrate, readMigrations } from "../kernel/migrate.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
-import { loadWalletSettings, type WalletSettings } from "./config.js";
+import { WALLET_LISTEN_SECRETS, loadWalletSettings, type WalletSettings } from "./config.js";
+import { warnInsecureListen } from "../kernel/listen-guard.js";
 import { KEY_LEASE_MS } from "../kernel/key-lease.js";
 import { KeyIndex } from "./key-index.js";
 import { validationMetrics } from "./metrics.js";
@@ -30,6 +31,7 @@ export interface RunningWallet {
 }
 
 export async function startWallet(settings: WalletSettings, log: Logger): Promise<RunningWallet> {
+  warnInsecureListen(log, settings, WALLET_LISTEN_SECRETS);
   const registry = createRegistry("wallet");
   const onValidation = settings.METRICS_ENABLED ? validationMetrics(registry) : undefined;
 

@@ -71,6 +71,15 @@ describe("npm start", () => {
     ["wallet/main.ts", { WEBHOOK_MASTER_KEY: "short" }, "WEBHOOK_MASTER_KEY"],
     ["engine/main.ts", { PRICE_FEED: "magic" }, "PRICE_FEED"],
     ["engine/main.ts", { LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    // Beyond loopback without the secrets that close the listeners (kernel/listen-guard.ts).
+    ["wallet/main.ts", { HOST: "0.0.0.0" }, "INTERNAL_TOKEN: required when HOST (0.0.0.0) is not loopback"],
+    ["engine/main.ts", { HOST: "0.0.0.0" }, "INTERNAL_TOKEN: required when HOST (0.0.0.0) is not loopback"],
+    ["gateway/main.ts", { HOST: "::" }, "INTERNAL_TOKEN: required when HOST (::) is not loopback"],
+    [
+      "gateway/main.ts",
+      { HOST: "0.0.0.0", INTERNAL_TOKEN: "0123456789abcdef0123" },
+      "WALLET_ADMIN_TOKEN: required when HOST (0.0.0.0) is not loopback",
+    ],
   ])("%s stops at start with a message naming a bad setting (%j)", async (entry, env, name) => {
     const child = spawn(process.execPath, ["--import", "tsx", entry], {
       cwd: ROOT,
@@ -86,5 +95,48 @@ describe("npm start", () => {
     );
     expect(code).toBe(1);
     expect(stderr).toContain(name);
+  });
+
+  it("starts open beyond loopback with ALLOW_INSECURE_LISTEN=true, and says so at error level", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "gateway/main.ts"], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOST: "0.0.0.0",
+        HTTP_PORT: "0",
+        WALLET_HTTP_PORT: "0",
+        ALLOW_INSECURE_LISTEN: "true",
+        WALLET_GRPC_TARGET: "127.0.0.1:1",
+        ENGINE_GRPC_TARGET: "127.0.0.1:1",
+      },
+      stdio: "pipe",
+    });
+    let stdout = "";
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    try {
+      const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          reject(new Error(`no warning within 30 s:\n${stdout}`));
+        }, 30_000);
+        child.stdout.on("data", (chunk: Buffer) => {
+          stdout += chunk.toString();
+          const found = stdout
+            .split("\n")
+            .filter((l) => l.startsWith("{"))
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
+            .find((l) => String(l.msg).startsWith("ALLOW_INSECURE_LISTEN=true"));
+          if (found !== undefined) {
+            clearTimeout(timer);
+            resolve(found);
+          }
+        });
+      });
+      expect(line.level).toBe("error");
+      expect(line.missing).toEqual(["INTERNAL_TOKEN", "WALLET_ADMIN_TOKEN"]);
+      expect(String(line.msg)).toContain("listening on 0.0.0.0 without INTERNAL_TOKEN and WALLET_ADMIN_TOKEN");
+    } finally {
+      child.kill("SIGKILL");
+      await exited;
+    }
   });
 });
