@@ -53,7 +53,7 @@ export interface EngineServerDeps {
   calendar: NewsCalendar;
   /** Makes a new calendar durable and hands it to every shard; resolves once both are done. */
   applyCalendar: (events: NewsEvent[]) => Promise<void>;
-  /** Whether market.v1 PushPrices is accepted (PRICE_FEED=push). */
+  /** Whether market.v1 (PushPrices, SetCalendar) is accepted (PRICE_FEED=push). */
   acceptsPushes: boolean;
   /** Wall clock in Unix epoch milliseconds; injected so market hours are testable. */
   now: () => number;
@@ -359,15 +359,20 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
   };
 
   let calendarQueue: Promise<void> = Promise.resolve();
+  /** Every market.v1 method: market data comes from outside only when the engine runs PRICE_FEED=push. */
+  const refuseUnlessPushFeed = (): void => {
+    if (deps.acceptsPushes) return;
+    throw new ServiceError(
+      "market_data_refused",
+      {},
+      "market.v1 is refused: the engine runs its price simulator (PRICE_FEED=simulator); start it with PRICE_FEED=push",
+    );
+  };
   const market: MarketDataHandlers = {
     PushPrices: unary(
       "PushPrices",
       async (request) => {
-        if (!deps.acceptsPushes) {
-          throw new ServiceError("invalid_payload", {
-            issues: [{ path: "", message: "the engine runs its price simulator (PRICE_FEED=simulator)" }],
-          });
-        }
+        refuseUnlessPushFeed();
         const issues: Issue[] = [];
         const quotes: TickQuote[] = [];
         const seen = new Set<string>();
@@ -414,6 +419,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     SetCalendar: unary(
       "SetCalendar",
       async (request) => {
+        refuseUnlessPushFeed();
         const parsed = parseCalendar(request.events, deps.catalogue);
         if ("issues" in parsed) throw ServiceError.invalid(parsed.issues);
         // One replacement at a time, store → shards → served, so concurrent calls cannot leave the stored

@@ -12,6 +12,11 @@ export const ERROR_CODES = {
   key_limit_reached: { grpc: status.ABORTED, http: 409, wire: "key_limit_reached" },
   payload_too_large: { grpc: status.INVALID_ARGUMENT, http: 413, wire: "invalid_payload" },
   rate_limited: { grpc: status.RESOURCE_EXHAUSTED, http: 429, wire: "rate_limited" },
+  /**
+   * market.v1 (PushPrices, SetCalendar) on an engine whose market data does not come from outside
+   * (PRICE_FEED=simulator): prices and the news calendar only change through it under PRICE_FEED=push.
+   */
+  market_data_refused: { grpc: status.FAILED_PRECONDITION, http: 409, wire: "market_data_refused" },
   engine_error: { grpc: status.INTERNAL, http: 500, wire: "engine_error" },
   /** An internal fault behind the /api listener (the wallet's surface). */
   wallet_error: { grpc: status.INTERNAL, http: 500, wire: "wallet_error" },
