@@ -120,7 +120,7 @@ class Receivers {
 function setup(
   schedule: number[] = [0, 1_000, 5_000],
   retentionMs?: number,
-  extra: Partial<Omit<DispatcherOptions, "store" | "keys" | "send" | "log">> = {},
+  extra: Partial<Omit<DispatcherOptions, "store" | "keys" | "send">> = {},
 ) {
   const clock = { now: T0 };
   const wallet = new Wallet();
@@ -309,6 +309,34 @@ describe("fan-out and delivery", () => {
     clock.now += 25_000;
     await round();
     expect(receivers.to(a.url)).toHaveLength(2);
+  });
+
+  it("records the owner's text in the delivery log and the cause only in the operator's log", async () => {
+    const lines: { obj: Record<string, unknown>; msg: string }[] = [];
+    const log = Object.assign(Object.create(silentLog) as typeof silentLog, {
+      warn: (obj: Record<string, unknown>, msg: string) => {
+        lines.push({ obj, msg });
+      },
+    });
+    const { wallet, receivers, round } = setup([0], undefined, { log });
+    const a = wallet.add("u1", "https://internal.example/hook");
+    receivers.script(a.url, () => ({
+      ok: false,
+      error: "could not connect: the host has no public address",
+      detail: "internal.example resolves to non-public address 10.1.2.3",
+      latencyMs: 1,
+    }));
+    await account("u1", 1);
+    await round();
+    const failed = (await store.listDeliveries("u1", a.apiKeyId, 10, undefined)).deliveries[0];
+    expect(failed).toMatchObject({ status: "failed", lastError: "could not connect: the host has no public address" });
+    expect(JSON.stringify(failed)).not.toContain("10.1.2.3");
+    const logged = lines.find((line) => line.msg === "webhook attempt failed");
+    expect(logged?.obj).toMatchObject({
+      apiKeyId: a.apiKeyId,
+      detail: "internal.example resolves to non-public address 10.1.2.3",
+    });
+    expect(JSON.stringify(lines)).not.toContain(a.secret);
   });
 
   it("marks a delivery failed when its attempts run out, and redelivery tries once more", async () => {

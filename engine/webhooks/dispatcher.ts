@@ -400,6 +400,19 @@ export class WebhookDispatcher {
     const headers = signedHeaders(target.secret, delivery.event.eventId, Math.floor(startedAt / 1000), body);
     const result = await this.options.send({ url: delivery.url, headers, body });
     const step = nextStep(result, attempt, this.schedule, this.random);
+    // The cause stays with the operator; the delivery log gets the generic `error` (engine/webhooks/transport.ts).
+    if (!result.ok && result.detail !== undefined) {
+      this.options.log.warn(
+        {
+          apiKeyId: delivery.apiKeyId,
+          deliveryId: delivery.deliveryId,
+          attempt,
+          error: result.error,
+          detail: result.detail,
+        },
+        "webhook attempt failed",
+      );
+    }
     this.options.metrics?.attempt(result.latencyMs / 1000, step.outcome);
     await this.options.store.recordAttempt({
       deliveryId: delivery.deliveryId,

@@ -4,7 +4,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTestCa, startReceiver, type Receiver, type TestCa } from "../../test/harness/receiver.js";
-import { httpsTransport, parseRetryAfter } from "./transport.js";
+import { PUBLIC_ERRORS, httpsTransport, parseRetryAfter } from "./transport.js";
 
 let ca: TestCa;
 let receiver: Receiver;
@@ -50,12 +50,41 @@ describe("https transport", () => {
   it("refuses a loopback address literal and a host name resolving to loopback unless private targets are allowed", async () => {
     const literal = await post({ allowPrivate: false, ca: ca.caPem }, `${receiver.origin}/ssrf`);
     expect(literal.ok).toBe(false);
-    expect(!literal.ok && literal.error).toMatch(/^refused: 127\.0\.0\.1 is not a public address/);
+    expect(literal).toMatchObject({ error: "target refused: not a public address" });
     // "localhost" passes as a name; the check happens on the address it resolves to, when connecting.
     const named = await post({ allowPrivate: false, ca: ca.caPem }, `https://localhost:${receiver.port}/ssrf`);
     expect(named.ok).toBe(false);
-    expect(!named.ok && named.error).toMatch(/^refused: localhost resolves to non-public address/);
+    expect(named).toMatchObject({ error: PUBLIC_ERRORS.unresolved });
+    expect(!named.ok && named.detail).toMatch(/^localhost resolves to non-public address (127\.0\.0\.1|::1)$/);
     expect(receiver.on("/ssrf")).toHaveLength(0);
+  });
+
+  it("tells the owner the same thing for a name that resolves to a private address and one that does not exist", async () => {
+    const named = await post({ allowPrivate: false, ca: ca.caPem }, `https://localhost:${receiver.port}/oracle`);
+    const missing = await post({ allowPrivate: false, ca: ca.caPem }, "https://no-such-host.invalid/oracle");
+    for (const result of [named, missing]) {
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.error).toBe(PUBLIC_ERRORS.unresolved);
+      // No address and no resolver error in what the owner sees; the cause is kept for the operator's log.
+      expect(result.error).not.toMatch(/\d+\.\d+\.\d+\.\d+|::1|ENOTFOUND|EAI_AGAIN|getaddrinfo|localhost|invalid/);
+      expect(result.detail).toBeTruthy();
+    }
+    expect(!missing.ok && missing.detail).toMatch(/ENOTFOUND|EAI_AGAIN/);
+  });
+
+  it("says only 'could not connect' for a refused connection, keeping the address for the operator", async () => {
+    const closed = https.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) =>
+      closed.close(() => {
+        resolve();
+      }),
+    );
+    const result = await post({ allowPrivate: true, ca: ca.caPem }, `https://127.0.0.1:${port}/closed`);
+    expect(result).toMatchObject({ ok: false, error: "could not connect" });
+    expect(!result.ok && result.detail).toMatch(/ECONNREFUSED 127\.0\.0\.1/);
   });
 
   it("does not follow redirects: a 3xx is the answer", async () => {

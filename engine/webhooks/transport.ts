@@ -1,7 +1,9 @@
 // One HTTPS POST to a webhook receiver (docs/webhooks.md, "Security"): https only, TLS always verified (the
 // system CAs plus WEBHOOK_CA_FILE), every resolved address checked at connect time (no loopback, private,
 // link-local or multicast target unless allowed), no redirect followed, a total deadline, and at most
-// RESPONSE_CAP bytes of the answer read.
+// RESPONSE_CAP bytes of the answer read. A failure has two texts: `error`, what the key's owner sees in the
+// delivery log (generic: no address, no resolver error, so the log cannot map internal names), and `detail`,
+// the cause for the operator's log.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
@@ -16,7 +18,7 @@ export interface WebhookRequest {
 
 export type SendResult =
   | { ok: true; status: number; retryAfterMs: number | null; latencyMs: number }
-  | { ok: false; error: string; latencyMs: number };
+  | { ok: false; error: string; detail?: string; latencyMs: number };
 
 export type Send = (request: WebhookRequest) => Promise<SendResult>;
 
@@ -33,6 +35,30 @@ export interface TransportOptions {
 export const RESPONSE_CAP = 64 * 1024;
 
 export class RefusedTarget extends Error {}
+
+/** The attempt's deadline passed. */
+class NoAnswer extends Error {}
+
+/** What the key's owner sees for each kind of failure (the delivery log, docs/webhooks.md). */
+export const PUBLIC_ERRORS = {
+  /** The name did not resolve, or resolved to a non-public address: one text, so neither can be told apart. */
+  unresolved: "could not connect: the host has no public address",
+  /** An IP literal in the URL that is not public. */
+  literal: "target refused: not a public address",
+  tls: "TLS failed: the receiver's certificate is not trusted",
+  connect: "could not connect",
+} as const;
+
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
+
+/** The owner's text for a request error (the raw error goes to the operator's log only). */
+export function publicError(error: Error): string {
+  if (error instanceof RefusedTarget) return PUBLIC_ERRORS.unresolved;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (syscall === "getaddrinfo" || syscall === "queryA" || syscall === "queryAaaa") return PUBLIC_ERRORS.unresolved;
+  if (code !== undefined && TLS_CODES.test(code)) return PUBLIC_ERRORS.tls;
+  return PUBLIC_ERRORS.connect;
+}
 
 /** `Retry-After` as milliseconds from now: delta seconds or an HTTP date; null when absent or unusable. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
@@ -61,7 +87,7 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
       }
       const first = addresses[0];
       if (first === undefined) {
-        callback(new Error(`${hostname} has no address`), "", 4);
+        callback(new RefusedTarget(`${hostname} has no address`), "", 4);
         return;
       }
       if (options.all === true) callback(null, addresses);
@@ -99,7 +125,12 @@ export function httpsTransport(options: TransportOptions): { send: Send; close: 
     const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
     // An IP literal is connected to without a lookup: check it here.
     if (isIP(host) !== 0 && !options.allowPrivate && isNonPublicAddress(host)) {
-      return Promise.resolve({ ok: false, error: `refused: ${host} is not a public address`, latencyMs: 0 });
+      return Promise.resolve({
+        ok: false,
+        error: PUBLIC_ERRORS.literal,
+        detail: `${host} is not a public address`,
+        latencyMs: 0,
+      });
     }
     return new Promise<SendResult>((resolve) => {
       let settled = false;
@@ -139,11 +170,14 @@ export function httpsTransport(options: TransportOptions): { send: Send; close: 
         },
       );
       const timer = setTimeout(() => {
-        req.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
+        req.destroy(new NoAnswer(`no answer within ${options.timeoutMs} ms`));
       }, options.timeoutMs);
       req.on("error", (error: Error) => {
-        const message = error instanceof RefusedTarget ? `refused: ${error.message}` : error.message;
-        finish({ ok: false, error: message, latencyMs: elapsed() });
+        if (error instanceof NoAnswer) {
+          finish({ ok: false, error: error.message, latencyMs: elapsed() });
+          return;
+        }
+        finish({ ok: false, error: publicError(error), detail: error.message, latencyMs: elapsed() });
       });
       req.end(request.body);
     });
