@@ -20,6 +20,9 @@ COPY . .
 RUN npm run typecheck
 
 FROM ${NODE_IMAGE} AS runtime
+# HOST=0.0.0.0: every process then refuses to start without INTERNAL_TOKEN (the gateway also without
+# WALLET_ADMIN_TOKEN), given when the container runs (compose: the environment; Kubernetes: the Secret), never
+# baked into the image (docs/runbook.md, "Deploying safely").
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     DATA_DIR=/data

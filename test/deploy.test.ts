@@ -26,7 +26,16 @@ const SAMPLES: Record<string, string> = {
   WALLET_ADMIN_TOKEN: "0123456789abcdef0123",
   WEBHOOK_MASTER_KEY: Buffer.alloc(32, 7).toString("base64"),
   DATABASE_URL: "postgres://trading:secret@postgres:5432/trading",
+  POSTGRES_PASSWORD: "0123456789abcdef0123",
+  GRAFANA_ADMIN_PASSWORD: "0123456789abcdef0123",
 };
+
+/** Settings and variables that hold a secret (docs/runbook.md, "Deploying safely"). */
+const SECRET_NAME = /TOKEN|PASSWORD|SECRET|MASTER_KEY|DATABASE_URL/;
+/** The one secret that is empty on purpose outside a master-key rotation (docs/runbook.md). */
+const OPTIONAL_SECRETS = new Set(["WEBHOOK_MASTER_KEY_PREVIOUS"]);
+/** The only port published beyond loopback (compose) or reachable from outside the cluster: the trading API. */
+const PUBLIC_PORTS = new Set([8080]);
 
 /** Every setting the README's table documents. */
 function documentedSettings(): Set<string> {
@@ -142,6 +151,15 @@ describe("Dockerfile", () => {
     }
   });
 
+  it("bakes no secret into the image (they come when the container runs)", () => {
+    const envNames = [...dockerfile.matchAll(/^ENV (?:[^\n]*\\\n)*[^\n]*/gm)].flatMap((m) =>
+      [...m[0].matchAll(/(\w+)=/g)].map((n) => n[1] ?? ""),
+    );
+    expect(envNames).toContain("HOST");
+    for (const name of envNames) expect(name).not.toMatch(SECRET_NAME);
+    expect(dockerfile).not.toMatch(/^ARG \w*(TOKEN|PASSWORD|SECRET|KEY)\b/m);
+  });
+
   it("keeps local state and secrets out of the build context", () => {
     const ignored = read(".dockerignore").split("\n");
     for (const entry of ["node_modules", "data", ".git", ".env"]) expect(ignored).toContain(entry);
@@ -150,6 +168,7 @@ describe("Dockerfile", () => {
 
 interface ComposeService {
   command?: string[];
+  ports?: string[];
   environment?: Record<string, string>;
   healthcheck?: { test: string[] };
   depends_on?: unknown;
@@ -197,9 +216,76 @@ describe("deploy/compose.yaml", () => {
   );
 });
 
+describe("deploy/compose.yaml is safe by default", () => {
+  const raw = read("deploy", "compose.yaml");
+  const compose = parseYaml(raw, { merge: true }) as { services: Record<string, ComposeService> };
+
+  it("takes every secret from the environment and stops without it (${VAR:?message}), none defaulted", () => {
+    const secrets: string[] = [];
+    for (const [service, definition] of Object.entries(compose.services)) {
+      for (const [name, value] of Object.entries(definition.environment ?? {})) {
+        if (!SECRET_NAME.test(name)) continue;
+        secrets.push(name);
+        const variables = [...value.matchAll(/\$\{(\w+)(?::([-?])[^}]*)?\}/g)];
+        expect(variables.length, `${service} ${name} comes from the environment`).toBeGreaterThan(0);
+        for (const [, variable, kind] of variables) {
+          if (OPTIONAL_SECRETS.has(name)) continue;
+          expect(kind, `${service} ${name}: \${${variable ?? ""}:?…} (required, no default)`).toBe("?");
+        }
+      }
+    }
+    for (const wanted of [
+      "INTERNAL_TOKEN",
+      "WALLET_ADMIN_TOKEN",
+      "WEBHOOK_MASTER_KEY",
+      "DATABASE_URL",
+      "POSTGRES_PASSWORD",
+      "GF_SECURITY_ADMIN_PASSWORD",
+    ]) {
+      expect(secrets).toContain(wanted);
+    }
+    // Anywhere in the file: no secret variable with a fallback (such as ${GRAFANA_ADMIN_PASSWORD:-admin}).
+    for (const [, variable] of raw.matchAll(/\$\{(\w+):-[^}]*\}/g)) {
+      if (SECRET_NAME.test(variable ?? "")) expect(OPTIONAL_SECRETS.has(variable ?? ""), variable).toBe(true);
+    }
+    expect(raw).not.toMatch(/admin\/admin|:-admin\}|:-trading\}/);
+  });
+
+  it("publishes only the trading API beyond loopback: /api, metrics and dashboards on 127.0.0.1", () => {
+    const published: string[] = [];
+    for (const [service, definition] of Object.entries(compose.services)) {
+      for (const entry of definition.ports ?? []) {
+        const parts = entry.split(":");
+        const container = Number(parts.at(-1));
+        const hostIp = parts.length === 3 ? parts[0] : undefined;
+        published.push(`${service}:${container}`);
+        if (!PUBLIC_PORTS.has(container)) expect(hostIp, `${service} publishes ${entry}`).toBe("127.0.0.1");
+      }
+    }
+    expect(published.sort()).toEqual(["gateway:8080", "gateway:8081", "grafana:3000", "prometheus:9090"]);
+    // The internal gRPC, the services' metrics, PostgreSQL and Redis are not published at all.
+    for (const service of ["wallet", "engine", "postgres", "redis"])
+      expect(compose.services[service]?.ports).toBeUndefined();
+  });
+
+  it("requires exactly the operator's secrets: tokens, master key, database and Grafana passwords", () => {
+    const withoutSecrets = [...raw.matchAll(/\$\{(\w+):\?([^}]*)\}/g)].map((m) => m[1] ?? "");
+    expect(new Set(withoutSecrets)).toEqual(
+      new Set([
+        "INTERNAL_TOKEN",
+        "WEBHOOK_MASTER_KEY",
+        "WALLET_ADMIN_TOKEN",
+        "POSTGRES_PASSWORD",
+        "GRAFANA_ADMIN_PASSWORD",
+      ]),
+    );
+  });
+});
+
 interface Container {
   name: string;
   args?: string[];
+  ports?: { name?: string; containerPort: number; hostPort?: number }[];
   env?: { name: string; value?: string; valueFrom?: Record<string, Record<string, string>> }[];
   envFrom?: { configMapRef?: { name: string } }[];
   livenessProbe?: { httpGet?: { path: string } };
@@ -212,7 +298,11 @@ interface Manifest {
   metadata: { name: string };
   spec?: {
     replicas?: number;
-    template?: { spec: { containers: Container[]; securityContext?: { runAsNonRoot?: boolean } } };
+    type?: string;
+    ports?: { name?: string; port: number; nodePort?: number }[];
+    template?: {
+      spec: { containers: Container[]; hostNetwork?: boolean; securityContext?: { runAsNonRoot?: boolean } };
+    };
     selector?: unknown;
     minAvailable?: number;
     maxUnavailable?: number;
@@ -277,6 +367,51 @@ describe("deploy/k8s", () => {
     expect(secretRef("Deployment", "wallet", "DATABASE_URL")).toBe("database-url");
     expect(secretRef("Deployment", "wallet", "WEBHOOK_MASTER_KEY")).toBe("webhook-master-key");
     expect(secretRef("StatefulSet", "engine", "DATABASE_URL")).toBe("database-url");
+  });
+
+  it("takes every secret from the Secret, none optional, none written in a manifest", () => {
+    expect(Object.keys(config).filter((name) => SECRET_NAME.test(name))).toEqual([]);
+    const required: string[] = [];
+    for (const manifest of manifests) {
+      for (const container of manifest.spec?.template?.spec.containers ?? []) {
+        for (const entry of container.env ?? []) {
+          if (!SECRET_NAME.test(entry.name)) continue;
+          const where = `${manifest.metadata.name} ${entry.name}`;
+          expect(entry.value, where).toBeUndefined();
+          const ref = entry.valueFrom?.secretKeyRef;
+          expect(ref?.name, where).toBe("funded-trading-secrets");
+          expect(ref?.optional, `${where} is not optional`).toBeUndefined();
+          required.push(where);
+        }
+      }
+    }
+    expect(required.sort()).toEqual(
+      [
+        "engine DATABASE_URL",
+        "engine INTERNAL_TOKEN",
+        "gateway INTERNAL_TOKEN",
+        "gateway WALLET_ADMIN_TOKEN",
+        "wallet DATABASE_URL",
+        "wallet INTERNAL_TOKEN",
+        "wallet WEBHOOK_MASTER_KEY",
+        "wallet WEBHOOK_MASTER_KEY_PREVIOUS",
+      ].sort(),
+    );
+  });
+
+  it("keeps /api, gRPC and metrics inside the cluster: ClusterIP Services, no NodePort, LoadBalancer or host port", () => {
+    for (const service of manifests.filter((m) => m.kind === "Service")) {
+      expect(service.spec?.type ?? "ClusterIP", service.metadata.name).toBe("ClusterIP");
+      for (const port of service.spec?.ports ?? []) expect(port.nodePort, service.metadata.name).toBeUndefined();
+    }
+    for (const workload of manifests) {
+      const pod = workload.spec?.template?.spec;
+      if (pod === undefined) continue;
+      expect(pod.hostNetwork, workload.metadata.name).not.toBe(true);
+      for (const container of pod.containers) {
+        for (const port of container.ports ?? []) expect(port.hostPort, workload.metadata.name).toBeUndefined();
+      }
+    }
   });
 
   it("gives each engine ENGINE_COUNT = replicas and ENGINE_INDEX = its StatefulSet ordinal", () => {
