@@ -2,7 +2,19 @@
 // reported together and stops the process (see kernel/config.ts); each setting has a default.
 import { availableParallelism } from "node:os";
 import { z } from "zod";
-import { bool, caFile, commonSettings, integer, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
+import {
+  bool,
+  caFile,
+  commonSettings,
+  grpcTlsClientSettings,
+  grpcTlsServerSettings,
+  integer,
+  parseSettings,
+  port,
+  postgresUrl,
+  redisUrl,
+  tlsPairGuard,
+} from "../kernel/config.js";
 import { listenGuard, type ListenSecret } from "../kernel/listen-guard.js";
 import { DEFAULT_SCHEDULE_MS } from "./webhooks/dispatcher.js";
 
@@ -35,6 +47,8 @@ export const engineSettingsSchema = z
   .object({
     ...commonSettings,
     ENGINE_GRPC_PORT: port(50051),
+    ...grpcTlsServerSettings,
+    ...grpcTlsClientSettings,
     ENGINE_METRICS_PORT: port(9101),
     PRICE_FEED: z.enum(PriceFeed).default(PriceFeed.simulator),
     ENGINE_SHARDS: integer({ min: 1, max: 256 }, defaultShards),
@@ -107,7 +121,8 @@ export const engineSettingsSchema = z
     path: ["ENGINE_LEASE_RENEW_MS"],
     message: "must be at most half of ENGINE_LEASE_TTL_MS",
   })
-  .superRefine(listenGuard(ENGINE_LISTEN_SECRETS));
+  .superRefine(listenGuard(ENGINE_LISTEN_SECRETS))
+  .superRefine(tlsPairGuard);
 
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { joinHostPort } from "../kernel/address.js";
 import { openDatabase } from "../kernel/db.js";
 import { bounded } from "../kernel/db-deadline.js";
-import { bindServer, shutdownServer } from "../kernel/grpc.js";
+import { bindServer, channelCredentials, serverCredentials, shutdownServer } from "../kernel/grpc.js";
 import type { Logger } from "../kernel/log.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, startAdminServer } from "../kernel/metrics.js";
@@ -199,6 +199,7 @@ export async function startEngine(
     const directory = walletDirectory(
       settings.WALLET_GRPC_TARGET ?? joinHostPort(settings.HOST, settings.WALLET_GRPC_PORT),
       settings.INTERNAL_TOKEN,
+      channelCredentials(settings.GRPC_TLS_CA_FILE),
     );
     const transport = httpsTransport({
       ca: settings.WEBHOOK_CA_FILE?.pem,
@@ -270,7 +271,12 @@ export async function startEngine(
   let grpcPort: number;
   let admin: Awaited<ReturnType<typeof startAdminServer>>;
   try {
-    grpcPort = await bindServer(server, settings.HOST, settings.ENGINE_GRPC_PORT);
+    grpcPort = await bindServer(
+      server,
+      settings.HOST,
+      settings.ENGINE_GRPC_PORT,
+      serverCredentials(settings.GRPC_TLS_CERT_FILE, settings.GRPC_TLS_KEY_FILE),
+    );
     admin = await startAdminServer(registry, settings.HOST, settings.ENGINE_METRICS_PORT, async () => {
       await db.pool.query(bounded(settings.ENGINE_DB_TIMEOUT_MS, "SELECT 1"));
       return held.serving();

@@ -284,7 +284,8 @@ export interface Clients {
  * `engineTargets[k]` is engine k's host:port (ENGINE_GRPC_TARGETS; one entry for a single engine). `metrics`:
  * client-side latency by method and code (`grpc_client_handling_seconds`); none when metrics are off.
  * `engineSession` false makes every engine call a unary call instead of a frame on the session stream.
- * `deadlineMs`: every call's deadline (GRPC_DEADLINE_MS).
+ * `deadlineMs`: every call's deadline (GRPC_DEADLINE_MS). `credentials`: TLS when GRPC_TLS_CA_FILE is set
+ * (kernel/grpc.ts channelCredentials), else plaintext.
  */
 export function createClients(
   walletTarget: string,
@@ -293,8 +294,8 @@ export function createClients(
   metrics?: RpcMetrics,
   engineSession = true,
   deadlineMs = DEFAULT_DEADLINE_MS,
+  credentials: grpc.ChannelCredentials = grpc.credentials.createInsecure(),
 ): Clients {
-  const credentials = grpc.credentials.createInsecure();
   // ValidateApiKey, the hottest call, with the hand-written codec (kernel/wallet-codec.ts).
   const wallet = createWalletClient(walletTarget, credentials, CHANNEL_OPTIONS);
   const Engine = loadEngineProto().engine.v1.Engine;

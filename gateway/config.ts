@@ -3,7 +3,16 @@ import { z } from "zod";
 import { checkEntry } from "../kernel/ip.js";
 import { DEFAULT_MAX_DELAY_MS } from "./ratelimit/index.js";
 import { joinHostPort } from "../kernel/address.js";
-import { bool, commonSettings, integer, parseSettings, port, redisUrl, token } from "../kernel/config.js";
+import {
+  bool,
+  commonSettings,
+  grpcTlsClientSettings,
+  integer,
+  parseSettings,
+  port,
+  redisUrl,
+  token,
+} from "../kernel/config.js";
 import { listenGuard, type ListenSecret } from "../kernel/listen-guard.js";
 
 /** What the gateway needs before it listens beyond loopback (kernel/listen-guard.ts). */
@@ -18,6 +27,7 @@ const schema = z
     WALLET_HTTP_PORT: port(8081),
     WALLET_GRPC_PORT: port(50052),
     ENGINE_GRPC_PORT: port(50051),
+    ...grpcTlsClientSettings,
     /** host:port of the wallet's gRPC listener; defaults to HOST:WALLET_GRPC_PORT. */
     WALLET_GRPC_TARGET: target.optional(),
     /** host:port of the engine's gRPC listener; defaults to HOST:ENGINE_GRPC_PORT. */

@@ -10,7 +10,7 @@ import { buildApiApp, buildV1App } from "./app.js";
 import { createClients, reachable } from "./clients.js";
 import { KeyCache } from "../kernel/key-cache.js";
 import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
-import { outgoingMetadata } from "../kernel/grpc.js";
+import { channelCredentials, outgoingMetadata } from "../kernel/grpc.js";
 import { GATEWAY_LISTEN_SECRETS, loadGatewaySettings, type GatewaySettings } from "./config.js";
 import { warnInsecureListen } from "../kernel/listen-guard.js";
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "./ratelimit/index.js";
@@ -57,6 +57,7 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     metricsOn ? new RpcMetrics(registry, "client") : undefined,
     settings.ENGINE_SESSION,
     settings.GRPC_DEADLINE_MS,
+    channelCredentials(settings.GRPC_TLS_CA_FILE),
   );
   const noCount = (): void => undefined;
   const decided = metricsOn

@@ -1,7 +1,7 @@
 // Settings come from environment variables, parsed once per process with zod. Every problem is reported
 // together and the process stops at start with a message naming each bad setting.
 import { z } from "zod";
-import { X509Certificate } from "node:crypto";
+import { X509Certificate, createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 
@@ -106,6 +106,79 @@ export const caFile = z.string().transform((file, ctx): CaBundle => {
   }
   return { file, pem };
 });
+
+/** A PEM file read at start: its path (for messages) and its text (never logged when it is a key). */
+export interface PemFile {
+  file: string;
+  pem: string;
+}
+
+function readPem(file: string, ctx: z.RefinementCtx): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    ctx.addIssue({ code: "custom", message: `cannot read ${file} (${code})` });
+    return undefined;
+  }
+}
+
+/** A PEM certificate chain (the first certificate is this process's own), parsed at start. */
+export const certFile = z.string().transform((file, ctx): PemFile => {
+  const pem = readPem(file, ctx);
+  if (pem === undefined) return z.NEVER;
+  const first = pem.match(PEM_CERTIFICATE)?.[0];
+  try {
+    if (first === undefined) throw new Error("no certificate");
+    new X509Certificate(first);
+  } catch {
+    ctx.addIssue({ code: "custom", message: `${file} holds no PEM certificate that parses` });
+    return z.NEVER;
+  }
+  return { file, pem };
+});
+
+/** A PEM private key, parsed at start (the message names the file, never the key). */
+export const keyFile = z.string().transform((file, ctx): PemFile => {
+  const pem = readPem(file, ctx);
+  if (pem === undefined) return z.NEVER;
+  try {
+    createPrivateKey(pem);
+  } catch {
+    ctx.addIssue({ code: "custom", message: `${file} holds no PEM private key that parses` });
+    return z.NEVER;
+  }
+  return { file, pem };
+});
+
+/**
+ * TLS on this process's gRPC listener (docs/runbook.md, "Internal gRPC over TLS"): a certificate and its key,
+ * both or neither. Checked by `tlsPairGuard`.
+ */
+export const grpcTlsServerSettings = {
+  GRPC_TLS_CERT_FILE: certFile.optional(),
+  GRPC_TLS_KEY_FILE: keyFile.optional(),
+};
+
+/** TLS on this process's gRPC clients: the CA that signed the servers' certificates. */
+export const grpcTlsClientSettings = {
+  GRPC_TLS_CA_FILE: caFile.optional(),
+};
+
+/** A refinement: GRPC_TLS_CERT_FILE and GRPC_TLS_KEY_FILE come together. */
+export function tlsPairGuard(
+  settings: { GRPC_TLS_CERT_FILE?: PemFile | undefined; GRPC_TLS_KEY_FILE?: PemFile | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const cert = settings.GRPC_TLS_CERT_FILE !== undefined;
+  const key = settings.GRPC_TLS_KEY_FILE !== undefined;
+  if (cert === key) return;
+  ctx.addIssue({
+    code: "custom",
+    path: [cert ? "GRPC_TLS_KEY_FILE" : "GRPC_TLS_CERT_FILE"],
+    message: "required with GRPC_TLS_CERT_FILE / GRPC_TLS_KEY_FILE: a TLS listener needs its certificate and its key",
+  });
+}
 
 // ---------------------------------------------------------------- OpenTelemetry (docs/tracing.md)
 

@@ -1,5 +1,6 @@
 // Loads the protos once with one set of loader options, and wraps unary handlers so every thrown error
-// leaves through the error registry. Internal listeners can require `authorization: Bearer <INTERNAL_TOKEN>`.
+// leaves through the error registry. Internal listeners can require `authorization: Bearer <INTERNAL_TOKEN>`
+// and serve TLS (GRPC_TLS_* settings).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
@@ -8,6 +9,7 @@ import type { ProtoGrpcType as WalletProto } from "../proto/gen/wallet.js";
 import type { ProtoGrpcType as EngineProto } from "../proto/gen/engine.js";
 import type { ProtoGrpcType as MarketProto } from "../proto/gen/market.js";
 import { joinHostPort } from "./address.js";
+import type { CaBundle, PemFile } from "./config.js";
 import { isDatabaseUnavailable } from "./db-deadline.js";
 import { BACKEND_CODES, ServiceError, toGrpcStatus, type Backend } from "./errors.js";
 import { bearerCheck } from "./internal-token.js";
@@ -250,10 +252,33 @@ export function unary<Req, Res>(
   return Object.assign(handler, { direct });
 }
 
-/** Binds a server to host:port (`[host]:port` for IPv6) and resolves with the actual port (0 picks a free one). */
-export async function bindServer(server: grpc.Server, host: string, port: number): Promise<number> {
+/** A listener's credentials: TLS with this certificate and key (GRPC_TLS_CERT_FILE, GRPC_TLS_KEY_FILE), else plaintext. */
+export function serverCredentials(cert: PemFile | undefined, key: PemFile | undefined): grpc.ServerCredentials {
+  if (cert === undefined || key === undefined) return grpc.ServerCredentials.createInsecure();
+  return grpc.ServerCredentials.createSsl(
+    null,
+    [{ cert_chain: Buffer.from(cert.pem), private_key: Buffer.from(key.pem) }],
+    false,
+  );
+}
+
+/** A client's credentials: TLS trusting only this CA (GRPC_TLS_CA_FILE), else plaintext. */
+export function channelCredentials(ca: CaBundle | undefined): grpc.ChannelCredentials {
+  return ca === undefined ? grpc.credentials.createInsecure() : grpc.credentials.createSsl(Buffer.from(ca.pem));
+}
+
+/**
+ * Binds a server to host:port (`[host]:port` for IPv6) and resolves with the actual port (0 picks a free one);
+ * plaintext unless `credentials` (serverCredentials) say TLS.
+ */
+export async function bindServer(
+  server: grpc.Server,
+  host: string,
+  port: number,
+  credentials: grpc.ServerCredentials = grpc.ServerCredentials.createInsecure(),
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(joinHostPort(host, port), grpc.ServerCredentials.createInsecure(), (error, boundPort) => {
+    server.bindAsync(joinHostPort(host, port), credentials, (error, boundPort) => {
       if (error) reject(error);
       else resolve(boundPort);
     });

@@ -1,6 +1,16 @@
 // Wallet settings (CONTRACT 8), parsed once at start.
 import { z } from "zod";
-import { bool, commonSettings, integer, parseSettings, port, postgresUrl, redisUrl } from "../kernel/config.js";
+import {
+  bool,
+  commonSettings,
+  grpcTlsServerSettings,
+  integer,
+  parseSettings,
+  port,
+  postgresUrl,
+  redisUrl,
+  tlsPairGuard,
+} from "../kernel/config.js";
 import { listenGuard, type ListenSecret } from "../kernel/listen-guard.js";
 
 /** What the wallet needs before it listens beyond loopback (kernel/listen-guard.ts). */
@@ -10,6 +20,7 @@ const schema = z
   .object({
     ...commonSettings,
     WALLET_GRPC_PORT: port(50052),
+    ...grpcTlsServerSettings,
     WALLET_METRICS_PORT: port(9102),
     DATABASE_URL: postgresUrl,
     REDIS_URL: redisUrl,
@@ -33,7 +44,8 @@ const schema = z
      */
     WALLET_DB_TIMEOUT_MS: integer({ min: 50, max: 60_000 }, 1_000),
   })
-  .superRefine(listenGuard(WALLET_LISTEN_SECRETS));
+  .superRefine(listenGuard(WALLET_LISTEN_SECRETS))
+  .superRefine(tlsPairGuard);
 
 export type WalletSettings = z.infer<typeof schema>;
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "../kernel/db.js";
 import { bounded } from "../kernel/db-deadline.js";
-import { bindServer, shutdownServer } from "../kernel/grpc.js";
+import { bindServer, serverCredentials, shutdownServer } from "../kernel/grpc.js";
 import type { Logger } from "../kernel/log.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, startAdminServer } from "../kernel/metrics.js";
@@ -93,7 +93,12 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     },
     metrics: settings.METRICS_ENABLED ? new RpcMetrics(registry, "server") : undefined,
   });
-  const grpcPort = await bindServer(server, settings.HOST, settings.WALLET_GRPC_PORT);
+  const grpcPort = await bindServer(
+    server,
+    settings.HOST,
+    settings.WALLET_GRPC_PORT,
+    serverCredentials(settings.GRPC_TLS_CERT_FILE, settings.GRPC_TLS_KEY_FILE),
+  );
   const admin = await startAdminServer(registry, settings.HOST, settings.WALLET_METRICS_PORT, async () => {
     await db.pool.query(bounded(settings.WALLET_DB_TIMEOUT_MS, "SELECT 1"));
     return true;

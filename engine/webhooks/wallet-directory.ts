@@ -23,8 +23,12 @@ export interface WalletDirectory extends KeyDirectory {
   close(): void;
 }
 
-export function walletDirectory(target: string, token: string | undefined): WalletDirectory {
-  const client = createWalletClient(target, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+export function walletDirectory(
+  target: string,
+  token: string | undefined,
+  credentials: grpc.ChannelCredentials = grpc.credentials.createInsecure(),
+): WalletDirectory {
+  const client = createWalletClient(target, credentials, CHANNEL_OPTIONS);
   const fetch = async (userIds: readonly string[], keyIds: readonly string[]): Promise<WebhookTarget[]> => {
     const reply = await call<{ user_ids: string[]; key_ids: string[] }, GetWebhookTargetsResponse__Output>(
       (req, m, o, cb) => client.GetWebhookTargets(req, m, o, cb),

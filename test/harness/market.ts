@@ -13,11 +13,13 @@ export interface Market {
   close(): void;
 }
 
-export function marketClient(target: string, internalToken?: string): Market {
-  const client: MarketDataClient = new (loadMarketProto().market.v1.MarketData)(
-    target,
-    grpc.credentials.createInsecure(),
-  );
+/** `credentials`: TLS for an engine started with GRPC_TLS_CERT_FILE (kernel/grpc.ts channelCredentials). */
+export function marketClient(
+  target: string,
+  internalToken?: string,
+  credentials: grpc.ChannelCredentials = grpc.credentials.createInsecure(),
+): Market {
+  const client: MarketDataClient = new (loadMarketProto().market.v1.MarketData)(target, credentials);
   const metadata = (): grpc.Metadata => outgoingMetadata(undefined, internalToken);
   return {
     push(prices) {
