@@ -18,7 +18,7 @@ const quote = (mark: number): { prices: TickQuote[] } => ({
 /** One account on BTC-USD at a mark of 50,000: its decisions are applied, and take book depth, as a shard's. */
 class Account {
   readonly id = randomUUID();
-  readonly market: MarketView | undefined = core.updateMarket?.(undefined, quote(500_000));
+  readonly market: MarketView | undefined = core.updateMarket?.(undefined, quote(500_000), NOW);
   state: AccountState | undefined;
   readonly opened: EngineEvent[];
 
@@ -82,7 +82,7 @@ describe("engine actor core", () => {
     });
     if (account.state === undefined) throw new Error("no account");
     // The view moves below the stop, and the account is not decided at that update (its commit failed, say).
-    const moved = core.updateMarket?.(account.market, quote(480_000));
+    const moved = core.updateMarket?.(account.market, quote(480_000), NOW + 1_000);
     const ctx = { now: NOW + 1_000, market: moved, nextId: randomUUID };
     const types = (core.onClock?.(account.state, ctx) ?? []).map((event) => event.type);
     expect(types).toContain("OrderTriggered");

@@ -136,11 +136,11 @@ export const core: ActorCore<EngineTypes> = {
     return state.user_id;
   },
 
-  updateMarket(market, update) {
+  updateMarket(market, update, now) {
     if (update.calendar !== undefined) shardCalendar = Object.freeze([...update.calendar]);
     const view = viewOf(market);
     for (const quote of update.prices) {
-      setQuote(view, quote.symbol, { mark: quote.mark, index: quote.index, skew: quote.skew });
+      setQuote(view, quote.symbol, { mark: quote.mark, index: quote.index, skew: quote.skew, at: now });
     }
     return view;
   },

@@ -23,11 +23,10 @@ import { idempotencyRecord } from "./orders/idempotency.js";
 import { amend, cancel, type AmendOrderRequest, type CancelOrderRequest } from "./orders/manage.js";
 import { closePosition, placeOrder, testOrder } from "./orders/placement.js";
 import type { NewsEvent } from "./market/calendar.js";
-import { utcDate, utcDayStart } from "./orders/time.js";
+import { utcDayStart } from "./orders/time.js";
 import { payFunding, type FundingRates } from "./risk/funding.js";
 import { workingOrderExposure } from "./risk/exposure.js";
-import { marginSnapshot } from "./risk/margin.js";
-import { monitor, monitorWouldAct } from "./risk/monitor.js";
+import { monitor, monitorWouldAct, startDay } from "./risk/monitor.js";
 import { cachedBand } from "./risk/quiet-band.js";
 import {
   invalid,
@@ -327,11 +326,8 @@ function decideAny(state: AccountState | undefined, command: Command, ctx: Decid
   // and the monitor has nothing to record. Checked without building a decision.
   if (command.type === "MarketUpdate" && quietUpdate(state, command.symbols, ctx)) return QUIET;
   const run = new DecisionRun(state, ctx);
-  if (ctx.now >= state.next_day_at && state.state !== "TERMINATED") {
-    // The first decision of a new day: its start equity before anything else happens (docs/risk.md).
-    const equity = marginSnapshot(state, ctx.market).equity;
-    run.emit({ type: "DayStarted", at: ctx.now, day: utcDate(ctx.now), equity });
-  }
+  // The first decision of a new day: the old day judged and the new one started before anything else happens.
+  if (ctx.now >= state.next_day_at) startDay(run);
   expireDue(run);
   let reply: Reply;
   switch (command.type) {

@@ -319,7 +319,7 @@ async function gcBetween(start: number, end: number): Promise<number> {
 }
 
 async function runRound(scenario: ScenarioName, options: CoreBenchOptions, round: number): Promise<RoundResult> {
-  const market = core.updateMarket?.(undefined, quote(options, 0));
+  const market = core.updateMarket?.(undefined, quote(options, 0), now());
   if (market === undefined) throw new Error("the actor has no updateMarket");
   // The previous round's accounts are garbage now: collect them before the clock starts, so no round pays
   // for the one before it (a full collection of ~0.5 GB landed in a random round and made rounds scatter).
@@ -341,7 +341,7 @@ async function runRound(scenario: ScenarioName, options: CoreBenchOptions, round
     const started = performance.now();
     updates++;
     const update = quote(options, updates % 2);
-    const view = core.updateMarket?.(market, update) ?? market;
+    const view = core.updateMarket?.(market, update, now()) ?? market;
     for (const account of accounts) {
       const produced = core.onMarket?.(account.state, update, contextFor(account, view)) ?? [];
       if (produced.length > 0) {

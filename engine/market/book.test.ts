@@ -9,6 +9,7 @@ import {
   fillableSteps,
   isQuoteOpen,
   levelRemaining,
+  markAtReset,
   setPrices,
   setQuote,
   sideRemaining,
@@ -182,5 +183,27 @@ describe("market hours on a quote", () => {
   it("honours a halt set by the shell", () => {
     const view = createMarketView();
     expect(isQuoteOpen(setQuote(view, "BTC-USD", { mark: 1, index: 1, open: false }), WEDNESDAY)).toBe(false);
+  });
+});
+
+describe("the marks in force at the daily reset", () => {
+  const MIDNIGHT = Date.parse("2026-11-26T00:00:00.000Z");
+
+  it("keeps the mark an update after midnight replaced, through later updates of that day", () => {
+    const view = createMarketView();
+    setQuote(view, "BTC-USD", { mark: 1_000_000, index: 1_000_000, at: MIDNIGHT - 1_000 });
+    const quote = setQuote(view, "BTC-USD", { mark: 1_000_100, index: 1_000_100, at: MIDNIGHT - 500 });
+    expect(markAtReset(quote, MIDNIGHT)).toBe(1_000_100);
+    setQuote(view, "BTC-USD", { mark: 940_000, index: 940_000, at: MIDNIGHT + 1_000 });
+    setQuote(view, "BTC-USD", { mark: 930_000, index: 930_000, at: MIDNIGHT + 2_000 });
+    expect(markAtReset(quote, MIDNIGHT)).toBe(1_000_100);
+    // An update at the reset instant is the new day's.
+    setQuote(view, "BTC-USD", { mark: 920_000, index: 920_000, at: MIDNIGHT + 86_400_000 });
+    expect(markAtReset(quote, MIDNIGHT + 86_400_000)).toBe(930_000);
+  });
+
+  it("takes a quote without a time as older than any reset", () => {
+    const { quote } = btcQuote();
+    expect(markAtReset(quote, MIDNIGHT)).toBe(1_000_000);
   });
 });

@@ -36,6 +36,12 @@ export interface SymbolQuote {
   /** Steps already taken on each side since this update. */
   takenBuy: number;
   takenSell: number;
+  /** Epoch ms of this update (0 when the shell gave no time: the quote is then taken as older than any reset). */
+  at: number;
+  /** The mark in force at the last daily reset (00:00Z) at or before `at`; the first mark of a quote born after it. */
+  resetMark: number;
+  /** The first daily reset after `at`. */
+  nextReset: number;
 }
 
 /** A shard's view of the market: the catalogue and the latest quote of every priced symbol. */
@@ -64,6 +70,23 @@ export interface QuoteUpdate {
   open?: boolean;
   /** Steps per level; defaults to `depthStepsFor(spec)`. */
   depth?: number;
+  /** Epoch ms of the update (the shell's clock); without it the quote never crosses a daily reset. */
+  at?: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The first 00:00Z after `ms`. */
+function nextUtcMidnight(ms: number): number {
+  return ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS) + DAY_MS;
+}
+
+/**
+ * The mark that was in force at the daily reset `reset` (00:00Z, at or before the quote's update): the current
+ * mark when it was set before the reset, else the mark it replaced (docs/risk.md, "Daily reset").
+ */
+export function markAtReset(quote: SymbolQuote, reset: number): number {
+  return quote.at < reset ? quote.mark : quote.resetMark;
 }
 
 /** Applies a price update (ticks) to one symbol: new prices, fresh depth, a new version. */
@@ -80,8 +103,15 @@ export function setQuote(view: MarketView, symbol: string, update: QuoteUpdate):
   }
   const depth = update.depth ?? depthStepsFor(spec);
   if (!Number.isSafeInteger(depth) || depth < 1) throw new RangeError(`${symbol}: depth must be ≥ 1 step`);
+  const at = update.at ?? 0;
   const existing = view.quotes.get(symbol);
   if (existing !== undefined) {
+    if (at >= existing.nextReset) {
+      // The mark being replaced was set before the reset this update comes after: it was in force then.
+      existing.resetMark = existing.mark;
+      existing.nextReset = nextUtcMidnight(at);
+    }
+    existing.at = at;
     existing.mark = update.mark;
     existing.index = update.index;
     existing.skew = update.skew ?? 0;
@@ -103,6 +133,9 @@ export function setQuote(view: MarketView, symbol: string, update: QuoteUpdate):
     version: 1,
     takenBuy: 0,
     takenSell: 0,
+    at,
+    resetMark: update.mark,
+    nextReset: nextUtcMidnight(at),
   };
   view.quotes.set(symbol, quote);
   return quote;

@@ -406,5 +406,8 @@ function entryQuote(run: Run, position: Position): SymbolQuote {
     version: -1,
     takenBuy: 0,
     takenSell: 0,
+    at: 0,
+    resetMark: entry,
+    nextReset: 0,
   };
 }

@@ -106,7 +106,7 @@ export class Harness {
     return this;
   }
 
-  /** Sets a symbol's quote from decimal prices (index = mark unless given); does not run an update. */
+  /** Sets a symbol's quote from decimal prices (index = mark unless given) at `now`; does not run an update. */
   quote(symbol: string, mark: string, options: PriceOptions = {}): this {
     const tick = unitsFor(this.market.catalogue, symbol).tick;
     const ticks = (text: string): number => {
@@ -114,7 +114,7 @@ export class Harness {
       if (!parsed.ok) throw new Error(`${text} is not on ${symbol}'s tick grid`);
       return parsed.count;
     };
-    const update: QuoteUpdate = { mark: ticks(mark), index: ticks(options.index ?? mark) };
+    const update: QuoteUpdate = { mark: ticks(mark), index: ticks(options.index ?? mark), at: this.now };
     if (options.skew !== undefined) update.skew = options.skew;
     if (options.depth !== undefined) update.depth = options.depth;
     if (options.open !== undefined) update.open = options.open;

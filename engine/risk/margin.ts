@@ -4,7 +4,7 @@
 import type { AccountState } from "../accounts/state.js";
 import type { Plan } from "../accounts/plans.js";
 import type { TickerSpec } from "../market/catalogue.js";
-import type { MarketView } from "../market/book.js";
+import { markAtReset, type MarketView } from "../market/book.js";
 import { marginFor, notionalOf, tickerUnits, type TickerUnits } from "../market/units.js";
 import { positionMargin, unrealizedPnl } from "../positions/ledger.js";
 import type { Position } from "../positions/types.js";
@@ -45,6 +45,19 @@ export function unrealizedOf(state: AccountState, market: MarketView): number {
   let unrealized = 0;
   for (const position of state.positions.values()) unrealized += unrealizedAtMark(position, market);
   return unrealized;
+}
+
+/**
+ * Equity at the marks in force at the daily reset `reset` (00:00Z), at or before the view's updates: the day's
+ * start (docs/risk.md, "Daily reset"). Read before any event of the new day, so the balance is the reset's too.
+ */
+export function equityAtReset(state: AccountState, market: MarketView, reset: number): number {
+  let unrealized = 0;
+  for (const position of state.positions.values()) {
+    const quote = market.quotes.get(position.symbol);
+    if (quote !== undefined) unrealized += unrealizedPnl(position, markAtReset(quote, reset), quote.units);
+  }
+  return state.balance + unrealized;
 }
 
 /** The account's margin at the view's marks (a position on a symbol without a price counts at entry). */

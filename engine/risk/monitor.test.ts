@@ -95,6 +95,68 @@ describe("daily loss into termination", () => {
   });
 });
 
+describe("the daily reset", () => {
+  const BEFORE_MIDNIGHT = Date.parse("2026-11-25T23:59:59.000Z");
+  const AFTER_MIDNIGHT = Date.parse("2026-11-26T00:00:01.000Z");
+
+  /** Long 0.1 BTC at 100,000 on GMX (6 USD fee), the mark 100,000 one second before midnight. */
+  function longAtMidnight(): Harness {
+    const h = new Harness(BEFORE_MIDNIGHT - 60_000).open(PLAN.c10k);
+    h.quote("BTC-USD", "100000");
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    h.now = BEFORE_MIDNIGHT;
+    h.price("BTC-USD", "100000");
+    return h;
+  }
+
+  it("starts the day at the marks in force at the reset: a loss in the first update after it counts in full", () => {
+    const h = longAtMidnight();
+    h.now = AFTER_MIDNIGHT;
+    h.price("BTC-USD", "94000");
+    // The day starts at 9,994 (the 100,000 mark), not 9,394 (the new one): 600 lost, over the 500 limit.
+    expect(h.lastEvents[0]).toMatchObject({ type: "DayStarted", day: "2026-11-26", equity: usd("9994") });
+    expect(levels(h)).toEqual([
+      "daily_loss_limit:info",
+      "daily_loss_limit:warning",
+      "daily_loss_limit:critical",
+      "drawdown_gate:info",
+    ]);
+    expect(h.account.state).toBe("TERMINATED");
+    expect(violations(h.account).data).toEqual([
+      expect.objectContaining({ rule: "daily_loss_limit", threshold: 500, value: 600 }),
+    ]);
+    expect(replay(h.journal)).toEqual(h.account);
+  });
+
+  it("judges a loss made before the reset against the day that ended, though no decision saw it then", () => {
+    const h = longAtMidnight();
+    // The mark falls to 95,000 before midnight, and the account is not decided at that update (say its commit
+    // failed); the next decision comes after midnight, at the same marks.
+    h.quote("BTC-USD", "95000");
+    h.now = AFTER_MIDNIGHT;
+    h.run({ type: "MarketUpdate" });
+    // 10,000 − 6 − 500 = 9,494: the old day's 500 loss, critical, and the account ends on that day's limit.
+    expect(levels(h)).toEqual([
+      "daily_loss_limit:info",
+      "daily_loss_limit:warning",
+      "daily_loss_limit:critical",
+      "drawdown_gate:info",
+    ]);
+    expect(h.account.state).toBe("TERMINATED");
+    expect(h.account.day).toBe("2026-11-25");
+    expect(violations(h.account).data).toEqual([
+      expect.objectContaining({ rule: "daily_loss_limit", threshold: 500, value: 506 }),
+    ]);
+  });
+
+  it("starts the day at the reset's marks when an order, not a price, is the first decision after it", () => {
+    const h = longAtMidnight();
+    h.now = AFTER_MIDNIGHT;
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "90000" });
+    expect(h.account.day_start_equity).toBe(usd("9994"));
+  });
+});
+
 describe("trailing drawdown", () => {
   it("raises the high-water mark with equity, never lowers it, and terminates at the trailing floor", () => {
     // 200K trailing, 5%; daily limit 6,000. Long 1 BTC at 100,000: 60 USD fee.

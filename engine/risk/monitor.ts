@@ -6,9 +6,9 @@ import { AccountStatus } from "../accounts/state.js";
 import { unitsToDecimalString as usd } from "../market/units.js";
 import { cancelOrder, closeAtMark } from "../orders/execution.js";
 import type { Run } from "../orders/run.js";
-import { utcDate } from "../orders/time.js";
+import { utcDate, utcDayStart } from "../orders/time.js";
 import { BREACH_LEVELS, dailyLoss, drawdownUsed, levelsReached, limitsOf, percentOf } from "./limits.js";
-import { marginSnapshot, unrealizedOf } from "./margin.js";
+import { equityAtReset, marginSnapshot, unrealizedOf } from "./margin.js";
 import type { LimitRule } from "./types.js";
 
 const RULE_NAMES: Record<LimitRule, string> = {
@@ -59,11 +59,31 @@ export function terminate(run: Run, rule: LimitRule, limit: number, value: numbe
   });
 }
 
+/**
+ * The first decision at or after the daily reset, before anything else of it: the day that ended is judged at
+ * the equity of the marks in force at the reset (a loss made before the reset counts against it, even when no
+ * decision saw it then), and the new day starts at that equity. A price that arrives with the decision is the
+ * new day's. A terminated account starts no day.
+ */
+export function startDay(run: Run): void {
+  if (terminated(run)) return;
+  const equity = equityAtReset(run.state, run.market, utcDayStart(run.now));
+  judge(run, equity);
+  if (terminated(run)) return;
+  run.emit({ type: "DayStarted", at: run.now, day: utcDate(run.now), equity });
+}
+
+const terminated = (run: Run): boolean => run.state.state === AccountStatus.TERMINATED;
+
 export function monitor(run: Run): void {
-  if (run.state.state === AccountStatus.TERMINATED) return;
-  let equity = marginSnapshot(run.state, run.market).equity;
-  const day = utcDate(run.now);
-  if (day !== run.state.day) run.emit({ type: "DayStarted", at: run.now, day, equity });
+  if (terminated(run)) return;
+  if (utcDate(run.now) !== run.state.day) startDay(run);
+  judge(run, marginSnapshot(run.state, run.market).equity);
+}
+
+/** The high-water mark, breach levels, termination and passing at `equity`, against the current day. */
+function judge(run: Run, equity: number): void {
+  if (terminated(run)) return;
   if (equity > run.state.high_water_mark) run.emit({ type: "HighWaterMarkRaised", at: run.now, value: equity });
   const state = run.state;
   const limits = limitsOf(state);
@@ -84,7 +104,6 @@ export function monitor(run: Run): void {
     terminate(run, "daily_loss_limit", limits.dailyLimit, loss);
     return;
   }
-  equity = marginSnapshot(run.state, run.market).equity;
   if (run.state.state === AccountStatus.ACTIVE && equity >= limits.profitTarget) {
     run.emit({ type: "AccountPassed", at: run.now });
   }

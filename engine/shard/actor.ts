@@ -54,8 +54,11 @@ export interface ActorCore<T extends CoreTypes> {
   query(state: T["state"] | undefined, query: T["query"], ctx: QueryContext<T["market"]>): T["queryResult"];
   /** The owner of an account, recorded in the journal when its first events are appended. */
   userId(state: T["state"]): string;
-  /** Folds a market update into the shard's view; without it the view is the last update. */
-  updateMarket?(market: T["market"] | undefined, update: T["update"]): T["market"];
+  /**
+   * Folds a market update into the shard's view at `now` (the shell's clock); without it the view is the last
+   * update.
+   */
+  updateMarket?(market: T["market"] | undefined, update: T["update"], now: number): T["market"];
   /** The events a market update causes on one account (called for every account of the shard). */
   onMarket?(state: T["state"], update: T["update"], ctx: DecideContext<T["market"]>): T["event"][];
   /**

@@ -379,7 +379,9 @@ export class Shard<T extends CoreTypes> {
       }
       case "market": {
         this.market =
-          this.core.updateMarket === undefined ? request.update : this.core.updateMarket(this.market, request.update);
+          this.core.updateMarket === undefined
+            ? request.update
+            : this.core.updateMarket(this.market, request.update, this.now());
         let events = 0;
         let faults = 0;
         const onMarket = this.core.onMarket?.bind(this.core);

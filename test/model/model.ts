@@ -317,15 +317,21 @@ export class AccountModel {
 
   // ---- commands ----
 
-  /** Starts every command: a new UTC day starts at the equity of the first event at or after midnight. */
-  private begin(now: number): void {
+  /**
+   * Starts every command: the first event at or after midnight judges the old day at the equity of the marks in
+   * force at midnight (`resetEquity`: the marks before a price update that comes with it), then starts the new
+   * day at that equity.
+   */
+  private begin(now: number, resetEquity: bigint = this.equity()): void {
     if (now < this.now) throw new Error("model: time runs backwards");
     this.now = now;
     this.effects = AccountModel.noEffects();
     const day = Math.floor(now / DAY_MS);
     if (day > this.day && this.status !== "TERMINATED") {
+      this.judge(resetEquity);
+      if ((this.status as Status) === "TERMINATED") return;
       this.day = day;
-      this.dayStartEquity = this.equity();
+      this.dayStartEquity = resetEquity;
       this.dailyLevels = 0;
       this.drawdownLevels = 0;
       this.effects.dayStarted = this.dayStartEquity;
@@ -334,13 +340,14 @@ export class AccountModel {
 
   /** A price update of one symbol: trigger and fill its working orders, then monitor. */
   price(now: number, symbol: string, mark: bigint, index: bigint, skew: number): void {
+    const resetEquity = this.equity();
     const existing = this.quotes.get(symbol);
     if (existing === undefined) {
       this.quotes.set(symbol, { mark, index, skew, takenBuy: 0n, takenSell: 0n });
     } else {
       Object.assign(existing, { mark, index, skew, takenBuy: 0n, takenSell: 0n });
     }
-    this.begin(now);
+    this.begin(now, resetEquity);
     if (this.status === "TERMINATED") return;
     for (const order of [...this.working]) {
       if (order.symbol === symbol && this.working.includes(order)) this.execute(order, "update");
@@ -743,8 +750,12 @@ export class AccountModel {
   }
 
   private monitor(): void {
+    this.judge(this.equity());
+  }
+
+  /** High-water mark, breach levels, termination and passing at `equity`, against the current day. */
+  private judge(equity: bigint): void {
     if (this.status === "TERMINATED") return;
-    const equity = this.equity();
     if (equity > this.highWaterMark) this.highWaterMark = equity;
     const limits = this.limits();
     const loss = this.dailyLoss(equity);
@@ -763,7 +774,7 @@ export class AccountModel {
       this.terminate({ rule: "daily_loss_limit", threshold: limits.dailyLimit, value: loss });
       return;
     }
-    if (this.status === "ACTIVE" && this.equity() >= limits.target) {
+    if (this.status === "ACTIVE" && equity >= limits.target) {
       this.status = "PASSED";
       this.effects.passed = true;
     }
