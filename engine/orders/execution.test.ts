@@ -639,6 +639,59 @@ describe("TP/SL children", () => {
     expect(h.account.positions.size).toBe(0);
   });
 
+  it.each<[string, string, string, string]>([
+    ["cancel the rest of an IOC child", "IOC", "CANCELED", "ioc_remainder"],
+    ["expire a FOK child that cannot fill entirely", "FOK", "EXPIRED", "fok"],
+  ])("honour the time in force on activation by a price update: %s", (_label, timeInForce, status, reason) => {
+    const h = btc();
+    const parent = h.placed({
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: "99000",
+    }).order;
+    const child = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: "120000",
+      time_in_force: timeInForce,
+      parent_order_id: parent.order_id,
+    }).order;
+    h.price("BTC-USD", "98900");
+    expect(h.order(parent.order_id).status).toBe("FILLED");
+    // A sell at 120,000 cannot execute at a mark of 98,900: nothing of it may rest.
+    expect(h.order(child.order_id).status).toBe(status);
+    expect(h.account.orders.get(child.order_id)?.reason).toBe(reason);
+    expect(h.account.positions.size).toBe(1);
+    expectReplayEqual(h);
+  });
+
+  it("take at once, as placed, when activated crossing with an IOC", () => {
+    const h = btc();
+    const parent = h.placed({
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: "99000",
+    }).order;
+    const child = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: "98000",
+      time_in_force: "IOC",
+      parent_order_id: parent.order_id,
+    }).order;
+    h.price("BTC-USD", "98900");
+    expect(h.order(child.order_id).status).toBe("FILLED");
+    expect(h.account.positions.size).toBe(0);
+  });
+
   it("are canceled with the parent when it is canceled without a fill", () => {
     const { h, parent, tp, sl } = bracket();
     h.cancel(parent.order_id);

@@ -103,14 +103,31 @@ export function expireDue(run: Run): void {
 }
 
 /**
- * Executes one working order against the current quote. IOC/FOK apply when the order can execute now:
- * a MARKET or LIMIT at placement, a STOP/TAKE_PROFIT once triggered.
+ * Executes one working order against the current quote, then the HELD children its first fill activated.
+ * IOC/FOK apply when the order can execute now: a MARKET or LIMIT at placement, a STOP/TAKE_PROFIT once
+ * triggered. A child's activation is its placement: it executes at once with its time in force honoured.
  */
 export function executeOrder(run: Run, orderId: string, phase: Phase, current?: Order): void {
   // `current`: the caller's object is the order as it stands (it was just accepted and nothing since touched
   // it), so a resting order is looked at without building the decision's draft state.
-  let order = current ?? working(run.state, orderId);
+  const order = current ?? working(run.state, orderId);
   if (order === undefined || order.status === "HELD") return;
+  if (order.filled_quantity > 0 || order.child_ids.length === 0) {
+    executeOne(run, order, phase);
+    return;
+  }
+  const from = run.activated.length;
+  executeOne(run, order, phase);
+  for (let i = from; i < run.activated.length; i++) {
+    const childId = run.activated[i];
+    if (childId !== undefined) executeOne(run, working(run.state, childId), "placement");
+  }
+}
+
+function executeOne(run: Run, current: Order | undefined, phase: Phase): void {
+  let order = current;
+  if (order === undefined || order.status === "HELD") return;
+  const orderId = order.order_id;
   const quote = run.market.quotes.get(order.symbol);
   const open = quote !== undefined && isQuoteOpen(quote, run.now);
   let immediate = true;
@@ -332,7 +349,8 @@ export function onPriceUpdate(run: Run, symbols: ReadonlySet<string> | undefined
   const ids: string[] = [];
   for (const order of run.state.working.values()) {
     if (symbols !== undefined && !symbols.has(order.symbol)) continue;
-    if (restsThrough(run, order)) continue;
+    // A HELD child executes when its parent's fill activates it (`executeOrder`), as if placed then.
+    if (order.status === "HELD" || restsThrough(run, order)) continue;
     ids.push(order.order_id);
   }
   for (const orderId of ids) executeOrder(run, orderId, "update");

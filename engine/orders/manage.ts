@@ -193,9 +193,5 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
     reserve,
   });
   executeOrder(run, order.order_id, "placement");
-  for (let i = 0; i < run.activated.length; i++) {
-    const childId = run.activated[i];
-    if (childId !== undefined) executeOrder(run, childId, "placement");
-  }
   return record(run, current(run, order.order_id));
 }
