@@ -107,4 +107,25 @@ describe("quiet band", () => {
       false,
     ]);
   });
+
+  it("has none from a mark outside it: a day starting past a level is not quiet on another symbol's update", () => {
+    // 10K static: long 0.1 BTC at 100,000 (6 USD fee); day 1 ends 306 down, day 2 at 94,500 (556 down: the
+    // drawdown's 50%, 500 of 1,000, recorded). Day 3 starts on an order (no monitor), which clears the levels.
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "100000");
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    h.price("BTC-USD", "97000");
+    h.now += 86_400_000;
+    h.price("BTC-USD", "94500");
+    h.now += 86_400_000;
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.001", limit_price: "50000" });
+    expect(h.account.drawdown_levels).toBe(0);
+    expect(quietBand(h.account, h.market)).toBeUndefined();
+    // The first update after that, of another symbol: the day's drawdown level is due at once.
+    h.price("ETH-USD", "2500");
+    const recorded = h.lastEvents.map((e) =>
+      e.type === "BreachRecorded" ? `${e.breach.rule}:${e.breach.severity}` : e.type,
+    );
+    expect(recorded).toEqual(["drawdown_gate:info"]);
+  });
 });

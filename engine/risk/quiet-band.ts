@@ -102,6 +102,10 @@ export function quietBand(state: AccountState, market: MarketView): QuietBand | 
     high = Math.min(high, floorDiv(minEquity - a, b));
   }
   if (low > high) return undefined;
+  // A band holds only from a mark inside it: outside, something is due already (a day that started with the
+  // drawdown past a level, say), and an update of another symbol must not pass for quiet.
+  const mark = symbol === undefined ? undefined : market.quotes.get(symbol)?.mark;
+  if (mark !== undefined && (mark < low || mark > high)) return undefined;
   return { symbol: symbol ?? "", low, high, until };
 }
 
