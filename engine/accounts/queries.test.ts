@@ -323,7 +323,8 @@ describe("paging past rows that share a time (after_id)", () => {
     for (const limit of ["99000", "99000", "99000"]) {
       h.placed({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.001", limit_price: limit });
     }
-    h.price("BTC-USD", "99000", { depth: 10 });
+    // Below the limits: the three take one level of the book each, none above 99,000.
+    h.price("BTC-USD", "98990", { depth: 10 });
     h.now += 60_000;
     h.placed({ symbol: "BTC-USD", side: "SELL", kind: "MARKET", quantity: "0.001" });
     return h;

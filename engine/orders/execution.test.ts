@@ -171,7 +171,7 @@ describe("MARKET orders", () => {
 });
 
 describe("LIMIT orders", () => {
-  it("rest below the mark and fill as maker at their price when the mark crosses", () => {
+  it("rest below the mark and fill as maker at the market's price when the mark crosses", () => {
     const h = btc();
     const { order } = h.placed({
       symbol: "BTC-USD",
@@ -182,12 +182,13 @@ describe("LIMIT orders", () => {
     });
     expect(order).toMatchObject({ status: "NEW", time_in_force: "GTC", filled_quantity: 0 });
     expect(h.price("BTC-USD", "99500")).toEqual([]);
+    // The market gapped below the limit: the order buys at 98,900, not at its 99,000.
     h.price("BTC-USD", "98900");
     expect(ofType(h.lastEvents, "OrderFilled").map((e) => e.fill)).toEqual([
-      expect.objectContaining({ price: 990_000, quantity: 100, liquidity: "MAKER", fee: usd("0.594") }),
+      expect.objectContaining({ price: 989_000, quantity: 100, liquidity: "MAKER", fee: usd("0.5934") }),
     ]);
-    expect(h.order(order.order_id)).toMatchObject({ status: "FILLED", avg_fill_price: 99000 });
-    expect(h.balance).toBe(STARTING - usd("0.594"));
+    expect(h.order(order.order_id)).toMatchObject({ status: "FILLED", avg_fill_price: 98900 });
+    expect(h.balance).toBe(STARTING - usd("0.5934"));
     expectReplayEqual(h);
   });
 
@@ -203,7 +204,12 @@ describe("LIMIT orders", () => {
     h.price("BTC-USD", "98900", { depth: 10 });
     expect(h.order(order.order_id)).toMatchObject({ status: "PARTIALLY_FILLED", filled_quantity: 0.005 });
     h.price("BTC-USD", "98950", { depth: 10 });
-    expect(h.order(order.order_id)).toMatchObject({ status: "FILLED", filled_quantity: 0.008, avg_fill_price: 99000 });
+    // Five levels from 98,900.0 to 98,900.4, then three from 98,950.0: all at or below the limit.
+    expect(h.order(order.order_id)).toMatchObject({
+      status: "FILLED",
+      filled_quantity: 0.008,
+      avg_fill_price: 98918.9125,
+    });
   });
 
   it("take when crossing at placement, never above the limit, and rest the remainder", () => {
@@ -221,9 +227,34 @@ describe("LIMIT orders", () => {
     ]);
     expect(reply.order).toMatchObject({ status: "PARTIALLY_FILLED", filled_quantity: 0.002 });
     h.price("BTC-USD", "100000", { depth: 10 });
+    // The rest takes the book from the mark up to its limit, not at the limit.
     expect(ofType(h.lastEvents, "OrderFilled").map((e) => [e.fill.price, e.fill.quantity, e.fill.liquidity])).toEqual([
-      [1_000_001, 20, "MAKER"],
+      [1_000_000, 10, "MAKER"],
+      [1_000_001, 10, "MAKER"],
     ]);
+    expectReplayEqual(h);
+  });
+
+  it("fill the rest of a marketable limit at the market's price on later updates, not at the limit", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("ETH-USD", "2500", { depth: 100 });
+    const reply = h.placed({ symbol: "ETH-USD", side: "BUY", kind: "LIMIT", quantity: "1", limit_price: "2550" });
+    expect(reply.fills.map((f) => [f.price, f.quantity])).toEqual([
+      [2500, 0.1],
+      [2500.01, 0.1],
+      [2500.02, 0.1],
+      [2500.03, 0.1],
+      [2500.04, 0.1],
+    ]);
+    h.price("ETH-USD", "2500", { depth: 100 });
+    expect(ofType(h.lastEvents, "OrderFilled").map((e) => [e.fill.price, e.fill.quantity])).toEqual([
+      [250_000, 100],
+      [250_001, 100],
+      [250_002, 100],
+      [250_003, 100],
+      [250_004, 100],
+    ]);
+    expect(h.order(reply.order.order_id)).toMatchObject({ status: "FILLED", avg_fill_price: 2500.02 });
     expectReplayEqual(h);
   });
 

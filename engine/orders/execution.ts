@@ -1,10 +1,10 @@
 // Execution against the simulated venues (docs/engine.md, "Execution"): market and crossing limit orders
-// take depth level by level, resting limits fill as maker at their price when the mark crosses them, stops
+// take depth level by level, resting limits fill as maker through the book when the mark crosses them, stops
 // and take-profits trigger on the mark or the index and then take like market orders. Reduce-only fills are
 // clamped to the opposite position, a fill that flips a position is split into a close and an open, the
 // first fill of a parent activates its HELD children and a child's fill cancels its siblings (OCO).
 import type { AccountState } from "../accounts/state.js";
-import { fillableSteps, isQuoteOpen, sideRemaining, takenOn, takerFills, type SymbolQuote } from "../market/book.js";
+import { fillableSteps, isQuoteOpen, takenOn, takerFills, type SymbolQuote } from "../market/book.js";
 import { notionalOf, tickerUnits } from "../market/units.js";
 import { planFill } from "../positions/ledger.js";
 import { positionKey, type Position } from "../positions/types.js";
@@ -195,12 +195,17 @@ function take(run: Run, order: Order, quote: SymbolQuote, cap: number | null): v
   afterFills(run, order.order_id);
 }
 
-/** Fills a resting LIMIT as maker at its price, bounded by the depth left on its side of this update. */
+/**
+ * Fills a resting LIMIT the mark crossed, as maker: at the market's price through the book (level by level from
+ * the mark, as a taker would), never worse than its limit. A market that gaps through the limit fills it at the
+ * better price the market offers, not at the limit.
+ */
 function make(run: Run, order: Order, quote: SymbolQuote): void {
   const want = wanted(run, order);
   if (want === 0 || order.limit_price === null) return;
-  const steps = Math.min(want, sideRemaining(quote, taken(run, quote, order)));
-  if (steps > 0) fillAt(run, order.order_id, quote, order.limit_price, steps, "MAKER");
+  for (const level of takerFills(quote, order.side, want, order.limit_price, taken(run, quote, order))) {
+    fillAt(run, order.order_id, quote, level.price, level.steps, "MAKER");
+  }
   afterFills(run, order.order_id);
 }
 

@@ -33,9 +33,38 @@ describe("market hours", () => {
 
     h.now = SUNDAY_OPEN;
     h.price("EUR-USD", "1.0795");
-    expect(h.order(limit.order_id)).toMatchObject({ status: "FILLED", avg_fill_price: 1.08 });
-    // 10,800 USD of EUR as maker on OSTIUM: 0.02% = 2.16 USD
+    // At the open's price, 1.0795, not at its limit: 10,795 USD of EUR as maker on OSTIUM, 0.02% = 2.159 USD.
+    expect(h.order(limit.order_id)).toMatchObject({ status: "FILLED", avg_fill_price: 1.0795 });
+    expect(h.balance).toBe(usd("200000") - usd("2.159"));
+  });
+
+  it("fill a LIMIT placed while the market is closed at the open's price when the market gapped through it", () => {
+    const h = new Harness(SATURDAY_NOON).open(PLAN.c200k, "OSTIUM");
+    h.quote("EUR-USD", "1.08");
+    const limit = h.placed({ symbol: "EUR-USD", side: "BUY", kind: "LIMIT", quantity: 10_000, limit_price: "1.09" });
+    expect(limit.order.status).toBe("NEW");
+    h.now = SUNDAY_OPEN;
+    h.price("EUR-USD", "1.08");
+    // As the same order placed in open hours would: at 1.08, not 1.09 (no 100 USD lost at once).
+    expect(h.order(limit.order.order_id)).toMatchObject({ status: "FILLED", avg_fill_price: 1.08 });
+    expect(h.account.fills.map((f) => [f.price, f.liquidity])).toEqual([[108_000, "MAKER"]]);
+    // 10,800 USD as maker on OSTIUM: 0.02% = 2.16 USD, and nothing lost to the price.
     expect(h.balance).toBe(usd("200000") - usd("2.16"));
+    expect(h.account.positions.get("EUR-USD|OSTIUM")?.cost_basis).toBe(usd("10800"));
+  });
+
+  it.each(["IOC", "FOK"])("refuse an %s LIMIT while its market is closed, like a MARKET", (timeInForce) => {
+    const h = new Harness(SATURDAY_NOON).open(PLAN.c200k, "OSTIUM");
+    h.quote("EUR-USD", "1.08");
+    const reply = h.place({
+      symbol: "EUR-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: 10_000,
+      limit_price: "1.09",
+      time_in_force: timeInForce,
+    });
+    expect(reply).toMatchObject({ kind: "rejected", violations: [{ rule: "market_closed" }] });
   });
 
   it("do not trigger a stop while its market is closed", () => {

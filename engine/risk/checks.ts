@@ -59,8 +59,13 @@ export const venueNotAllowed: RiskCheck = ({ state, spec, order }) => {
   return undefined;
 };
 
+/** An order that must execute at once: a MARKET, or a LIMIT that is IOC or FOK (nothing of it may rest). */
+const executesAtOnce = (order: Order): boolean =>
+  order.kind === "MARKET" ||
+  (order.kind === "LIMIT" && (order.time_in_force === "IOC" || order.time_in_force === "FOK"));
+
 export const marketClosed: RiskCheck = ({ order, quote, now, spec }) =>
-  order.kind === "MARKET" && quote !== undefined && !isQuoteOpen(quote, now)
+  executesAtOnce(order) && quote !== undefined && !isQuoteOpen(quote, now)
     ? critical("market_closed", `the ${spec.asset_class} market for ${spec.symbol} is closed`)
     : undefined;
 

@@ -580,7 +580,7 @@ export class AccountModel {
       const crosses = order.side === "BUY" ? quote.mark <= limit : quote.mark >= limit;
       if (open && crosses) {
         if (phase === "placement") this.take(order, quote, limit);
-        else this.make(order, quote, limit);
+        else this.take(order, quote, limit, "MAKER");
       }
     } else {
       if (!order.triggered) {
@@ -610,8 +610,11 @@ export class AccountModel {
     return min(remaining, reducible);
   }
 
-  /** Taker fills walk the levels: level i at mark ± i ticks, depth steps each, never worse than `cap`. */
-  private take(order: ModelOrder, quote: ModelQuote, cap: bigint | null): void {
+  /**
+   * Fills walk the levels: level i at mark ± i ticks, depth steps each, never worse than `cap`. A resting LIMIT
+   * the mark crossed walks them too (at the market's price, never worse than its limit), as maker.
+   */
+  private take(order: ModelOrder, quote: ModelQuote, cap: bigint | null, liquidity: Liquidity = "TAKER"): void {
     const want = this.wanted(order);
     if (want === 0n) return;
     const spec = tickerOf(order.symbol);
@@ -630,18 +633,7 @@ export class AccountModel {
       left -= steps;
       consumed += steps;
     }
-    for (const level of levels) this.fillAt(order, quote, level.price, level.steps, "TAKER");
-    this.afterFills(order);
-  }
-
-  /** A resting LIMIT crossed by the mark fills as maker at its price, bounded by the side's depth left. */
-  private make(order: ModelOrder, quote: ModelQuote, limit: bigint): void {
-    const want = this.wanted(order);
-    if (want === 0n) return;
-    const depth = tickerOf(order.symbol).depthSteps;
-    const taken = order.side === "BUY" ? quote.takenBuy : quote.takenSell;
-    const steps = min(want, max(0n, depth * BOOK_LEVELS - taken));
-    if (steps > 0n) this.fillAt(order, quote, limit, steps, "MAKER");
+    for (const level of levels) this.fillAt(order, quote, level.price, level.steps, liquidity);
     this.afterFills(order);
   }
 
