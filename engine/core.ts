@@ -357,8 +357,9 @@ function decideAny(state: AccountState | undefined, command: Command, ctx: Decid
       reply = { kind: "ok" };
       break;
   }
-  // A fill moved equity: breaches, termination or passing can follow at once.
-  if (run.filled && command.type !== "MarketUpdate" && command.type !== "Funding") monitor(run);
+  // A fill moved equity: breaches, termination or passing follow at once. Placing (and closing) monitors
+  // before answering, so the answer shows them; an amend's fills are monitored here.
+  if (run.filled && command.type === "AmendOrder") monitor(run);
   return { events: run.events, reply };
 }
 

@@ -175,3 +175,53 @@ describe("client_id replays of equal bodies spelled differently", () => {
     expect(h.place({ ...base, time_in_force: "GTX", client_id: "old" })).toMatchObject({ kind: "replayed" });
   });
 });
+
+describe("the order that ends the account", () => {
+  /** 10K on GMX, long 5 ETH from 2,500 (7.50 USD fee), the mark at `mark` with `depth` steps a level. */
+  function longFiveEth(mark: string, depth?: number): Harness {
+    const h = new Harness().open(PLAN.c10k, "GMX");
+    h.quote("ETH-USD", "2500");
+    h.placed({ symbol: "ETH-USD", side: "BUY", kind: "MARKET", quantity: "5" });
+    h.price("ETH-USD", mark, depth === undefined ? {} : { depth });
+    return h;
+  }
+
+  it("is refused when its closing fee, not only the opening fee of what it adds, passes the day's limit", () => {
+    // 7.50 + 5 × 97.90 = 497 of the 500 lost: 3 left. SELL 5.01 closes 5 ETH (7.21 USD of closing fee at the
+    // mark) and adds 0.01: its worst case is 7.22, not the 0.01 opening fee alone.
+    const h = longFiveEth("2402.1");
+    const reply = h.place({ symbol: "ETH-USD", side: "SELL", kind: "LIMIT", quantity: "5.01", limit_price: "2400" });
+    expect(reply).toMatchObject({ kind: "rejected", violations: [{ rule: "daily_loss_limit" }] });
+    expect(h.account.state).toBe("ACTIVE");
+    expect(h.account.positions.size).toBe(1);
+  });
+
+  it("answers what it caused: the termination, its rest canceled, no room left; and so do its replays", () => {
+    // 499.50 lost; a reduce-only SELL (always allowed) fills 0.5 ETH through a thin book (0.1 ETH a level) and
+    // its fee passes the limit: the account ends, the order's rest is canceled by the risk system.
+    const h = longFiveEth("2401.6", 100);
+    const request = {
+      symbol: "ETH-USD",
+      side: "SELL",
+      kind: "LIMIT",
+      quantity: "5",
+      limit_price: "2300",
+      reduce_only: true,
+      client_id: "last-order",
+    } as const;
+    const reply = h.place(request);
+    expect(h.account.state).toBe("TERMINATED");
+    const expected = {
+      order: { status: "CANCELED", filled_quantity: 0.5 },
+      violations: [{ rule: "daily_loss_limit", severity: "critical" }],
+      risk_headroom: {
+        daily_loss_remaining: 0,
+        drawdown_remaining: 0,
+        symbol_exposure_remaining: 0,
+        total_exposure_remaining: 0,
+      },
+    };
+    expect(reply).toMatchObject({ kind: "created", ...expected });
+    expect(h.place(request)).toMatchObject({ kind: "replayed", ...expected });
+  });
+});

@@ -10,7 +10,8 @@ import { notionalOf, type TickerUnits } from "../market/units.js";
 import { positionKey, type Position } from "../positions/types.js";
 import { leverageFor, reserveFor } from "../risk/margin.js";
 import { addingSteps } from "../risk/exposure.js";
-import { headroomOf, riskInput } from "../risk/input.js";
+import { headroomAfter, headroomOf, riskInput } from "../risk/input.js";
+import { monitor } from "../risk/monitor.js";
 import type { RiskHeadroom } from "../risk/types.js";
 import { firstViolation } from "../risk/pipeline.js";
 import { critical, type Violation } from "../risk/types.js";
@@ -277,8 +278,27 @@ function submit(
   const accepted = run.emitted;
   executeOrder(run, order.order_id, "placement", order);
   // Nothing emitted since: the order rests as accepted, without fills (no draft state needed to answer).
-  const settled = run.emitted === accepted ? order : undefined;
-  return finish(run, "created", order.order_id, intent.units, fingerprint, NO_VIOLATIONS, headroom, settled);
+  if (run.emitted === accepted) {
+    return finish(run, "created", order.order_id, intent.units, fingerprint, NO_VIOLATIONS, headroom, order);
+  }
+  // Its fills moved equity: the monitor acts before the answer, which shows what the order caused.
+  if (run.filled) monitor(run);
+  const after = run.state;
+  return finish(
+    run,
+    "created",
+    order.order_id,
+    intent.units,
+    fingerprint,
+    after.state === "TERMINATED" ? terminationOf(after) : NO_VIOLATIONS,
+    headroomAfter(after, run.market, order.symbol),
+  );
+}
+
+/** The violation that terminated the account, as an order's answer names it. */
+function terminationOf(state: AccountState): Violation[] {
+  const last = state.violations.at(-1);
+  return last === undefined ? NO_VIOLATIONS : [critical(last.rule, last.message)];
 }
 
 /** Rule 6: a post-only LIMIT that would take now (buy ≥ mark, sell ≤ mark). */
@@ -288,7 +308,7 @@ function postOnlyWouldTake(order: Order, quote: SymbolQuote | undefined): Violat
 }
 
 /**
- * The response (order as it stands after execution, its fills), recorded for the client_id if any; a retry
+ * The response (order as it stands after execution and what it caused, its fills), recorded for the client_id if any; a retry
  * rebuilds it from the record (orders/idempotency.ts) the same way, so keep the two in step.
  */
 function finish(

@@ -18,6 +18,8 @@ export interface Run {
   emit(event: NewEngineEvent): void;
   /** How many events this decision has emitted so far. */
   readonly emitted: number;
+  /** Whether the decision has filled anything (equity moved: the limits must be looked at). */
+  readonly filled: boolean;
   /** Steps this decision has taken from a side of the symbol's current book (not yet in the view). */
   localTaken(symbol: string, side: BookSide): number;
   /** HELD children activated by fills in this decision, in order. */

@@ -29,7 +29,9 @@ function inputFor(h: Harness, patch: { steps?: number; price?: number; side?: "B
   const order = {
     symbol,
     side: patch.side ?? "BUY",
+    quantity: patch.steps ?? 1,
     kind: "LIMIT",
+    limit_price: patch.price ?? 1_000_000,
     venue: "GMX",
     reduce_only: false,
   } as Order;
@@ -101,6 +103,15 @@ describe("daily_loss_limit: the day's loss and the order's worst case", () => {
     const input = withNumbers(inputFor(tenK()), { equity, dayStart, fee });
     expect(input.limits.dailyLimit).toBe(limit);
     expect(dailyLossLimit(input)?.rule).toBe(rule);
+  });
+
+  it("counts the whole order's slippage through the book when it executes at once", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "100000", { depth: 10 });
+    // A BUY of 0.003 BTC up to 100,000.2: 0.001 at each of the mark, +0.1 and +0.2: 0.0003 USD of slippage
+    // (0.001 × 0.1 + 0.001 × 0.2) on top of its opening fee.
+    const input = inputFor(h, { steps: 30, price: 1_000_002 });
+    expect(worstCase(input)).toBe(input.openingFee + usd("0.0003"));
   });
 
   it("counts the loss to the nearest stop-loss protecting the position the order adds to", () => {

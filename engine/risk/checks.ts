@@ -3,7 +3,7 @@
 import type { AccountState } from "../accounts/state.js";
 import type { TickerSpec } from "../market/catalogue.js";
 import { usdToUnits as usdUnits } from "../market/units.js";
-import { isQuoteOpen, type MarketView, type SymbolQuote } from "../market/book.js";
+import { BOOK_LEVELS, isQuoteOpen, type MarketView, type SymbolQuote } from "../market/book.js";
 import { affects, type NewsEvent } from "../market/calendar.js";
 import { marginFor, notionalOf, tickerUnits, unitsToDecimalString } from "../market/units.js";
 import type { Order } from "../orders/types.js";
@@ -104,17 +104,34 @@ export const drawdownGate: RiskCheck = ({ margin, openingFee, limits }) => {
 };
 
 /**
- * The order's worst case (docs/risk.md): its opening fee, plus the loss to the nearest stop-loss already
- * protecting the position it adds to (working, not HELD), with that stop's closing fee.
+ * The order's worst case (docs/risk.md): every fee the whole order pays (the opening fee on the part it adds,
+ * the closing fee on the part it reduces), the slippage of the whole order through the book, plus the loss to
+ * the nearest stop-loss already protecting the position it adds to (working, not HELD), with that stop's
+ * closing fee. An order that adds nothing risks nothing here (reducing is never refused).
  */
 export function worstCase(input: RiskInput): number {
   const { order, state, spec, quote } = input;
   if (input.exposureSteps <= 0) return 0;
+  const units = tickerUnits(spec);
+  const reducing = Math.max(0, order.quantity - input.exposureSteps);
+  const start = executesNow(order, quote, input.now) && quote !== undefined ? quote.mark : input.priceTicks;
+  const closingLegFee =
+    reducing === 0
+      ? 0
+      : fee(notionalOf(start, reducing, units.unitsPerTickStep), {
+          venue: order.venue,
+          assetClass: spec.asset_class,
+          liquidity: "TAKER",
+          effect: "close",
+          side: order.side,
+          skew: quote?.skew ?? 0,
+        });
+  const base = input.openingFee + closingLegFee + bookSlippage(order, quote, start, units.unitsPerTickStep);
   const long = order.side === "BUY";
   // Only a stop working against a position the order adds to protects it: a flat account's order opens a
   // position no stop covers yet, and a HELD child stop waits for another order's entry.
   const position = state.positions.get(positionKey(order.symbol, order.venue));
-  if (position?.side !== order.side) return input.openingFee;
+  if (position?.side !== order.side) return base;
   let nearest: number | undefined;
   for (const stop of state.stop_losses.values()) {
     if (stop.symbol !== order.symbol || stop.venue !== order.venue || stop.side === order.side) continue;
@@ -123,8 +140,7 @@ export function worstCase(input: RiskInput): number {
     if (trigger === null) continue;
     if (nearest === undefined || (long ? trigger > nearest : trigger < nearest)) nearest = trigger;
   }
-  if (nearest === undefined) return input.openingFee;
-  const units = tickerUnits(spec);
+  if (nearest === undefined) return base;
   const distance = long ? input.priceTicks - nearest : nearest - input.priceTicks;
   const loss = distance > 0 ? notionalOf(distance, input.exposureSteps, units.unitsPerTickStep) : 0;
   const closingFee = fee(notionalOf(nearest, input.exposureSteps, units.unitsPerTickStep), {
@@ -135,7 +151,40 @@ export function worstCase(input: RiskInput): number {
     side: long ? "SELL" : "BUY",
     skew: quote?.skew ?? 0,
   });
-  return input.openingFee + loss + closingFee;
+  return base + loss + closingFee;
+}
+
+/** Whether the order executes at its placement: a MARKET, or a LIMIT the mark crosses, on an open market. */
+function executesNow(order: Order, quote: SymbolQuote | undefined, now: number): boolean {
+  if (quote === undefined || !isQuoteOpen(quote, now)) return false;
+  if (order.kind === "MARKET") return true;
+  if (order.kind !== "LIMIT" || order.limit_price === null) return false;
+  return order.side === "BUY" ? quote.mark <= order.limit_price : quote.mark >= order.limit_price;
+}
+
+/**
+ * What the whole order loses against `start` walking the book's levels from it (level i at `start` ± i ticks,
+ * the quote's depth each; from the depth left when it executes now): Σ steps × distance, never past a LIMIT's
+ * price. Steps the levels cannot hold are charged at the last level's price.
+ */
+function bookSlippage(order: Order, quote: SymbolQuote | undefined, start: number, unitsPerTickStep: number): number {
+  if (quote === undefined) return 0;
+  const buy = order.side === "BUY";
+  const cap = order.limit_price === null ? Number.POSITIVE_INFINITY : Math.abs(order.limit_price - start);
+  let taken = start === quote.mark ? (buy ? quote.takenBuy : quote.takenSell) : 0;
+  let left = order.quantity;
+  let ticks = 0;
+  let level = Math.floor(taken / quote.depth);
+  let last = 0;
+  for (; left > 0 && level < BOOK_LEVELS && level <= cap; level++) {
+    const steps = Math.min(left, quote.depth * (level + 1) - taken);
+    if (steps <= 0) continue;
+    ticks += steps * level;
+    left -= steps;
+    taken += steps;
+    last = level;
+  }
+  return notionalOf(ticks + left * Math.min(last, cap), 1, unitsPerTickStep);
 }
 
 /** The day's loss must be below the limit, and the order's worst case must fit in what is left. */

@@ -72,3 +72,24 @@ export function headroomOf(input: RiskInput): RiskHeadroom {
     total_exposure_remaining: remaining(usdToUnits(state.plan.max_total_notional) - input.totalExposure),
   };
 }
+
+/**
+ * The room the account has once an order's decision is done: its fills and fees in the balance, what they
+ * caused (breaches, termination) in the state, the order's rest counted among the working orders. All 0 for a
+ * terminated account: it has no room left.
+ */
+export function headroomAfter(state: AccountState, market: MarketView, symbol: string): RiskHeadroom {
+  if (state.state === "TERMINATED") {
+    return { daily_loss_remaining: 0, drawdown_remaining: 0, symbol_exposure_remaining: 0, total_exposure_remaining: 0 };
+  }
+  const limits = limitsOf(state);
+  const equity = marginSnapshot(state, market).equity;
+  return {
+    daily_loss_remaining: remaining(limits.dailyLimit - dailyLoss(state, equity)),
+    drawdown_remaining: remaining(equity - limits.drawdownFloor),
+    symbol_exposure_remaining: remaining(
+      usdToUnits(state.plan.max_symbol_notional) - symbolExposure(state, market, symbol),
+    ),
+    total_exposure_remaining: remaining(usdToUnits(state.plan.max_total_notional) - totalExposure(state, market)),
+  };
+}

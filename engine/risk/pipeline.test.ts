@@ -43,6 +43,8 @@ function input(patch: {
     kind: "MARKET",
     venue: "OSTIUM",
     reduce_only: false,
+    quantity: patch.exposure ?? 0,
+    limit_price: null,
     ...patch.order,
   } as Order;
   return riskInput({

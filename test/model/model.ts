@@ -511,24 +511,69 @@ export class AccountModel {
     this.working.push(order);
     const fillsBefore = this.effects.fills.length;
     this.execute(order, "placement");
-    if (this.effects.fills.length > fillsBefore) this.monitor();
-    return { kind: "created", ref, headroom };
+    if (this.effects.fills.length === fillsBefore) return { kind: "created", ref, headroom };
+    // An order that filled answers the room left after everything it caused (none once terminated).
+    this.monitor();
+    if (this.status === "TERMINATED") {
+      return { kind: "created", ref, headroom: { dailyLoss: 0n, drawdown: 0n, symbolExposure: 0n, totalExposure: 0n } };
+    }
+    const after = this.equity();
+    const afterLimits = this.limits();
+    return {
+      kind: "created",
+      ref,
+      headroom: {
+        dailyLoss: max(0n, afterLimits.dailyLimit - this.dailyLoss(after)),
+        drawdown: max(0n, after - afterLimits.floor),
+        symbolExposure: max(0n, usdUnits(this.plan.maxSymbolNotional) - this.symbolExposure(request.symbol)),
+        totalExposure: max(0n, usdUnits(this.plan.maxTotalNotional) - this.totalExposure()),
+      },
+    };
   }
 
   /** Opening fee, plus the loss to the nearest stop-loss on the position it adds to and that stop's closing fee. */
   private worstCase(request: OrderRequest, spec: Ticker, price: bigint, steps: bigint, openingFee: bigint): bigint {
     if (steps <= 0n) return 0n;
     const long = request.side === "BUY";
+    const quote = this.quote(request.symbol);
+    // Every fee of the whole order and its slippage through the book: the closing fee on the part it reduces,
+    // and the distance of each level from where it starts (the mark when it executes now, else its price).
+    const limit = request.limit ?? null;
+    const now =
+      this.isOpen(request.symbol) &&
+      (request.kind === "MARKET" || (limit !== null && (long ? quote.mark <= limit : quote.mark >= limit)));
+    const start = now ? quote.mark : price;
+    const reducing = max(0n, request.quantity - steps);
+    const closingLegFee =
+      reducing > 0n
+        ? feeOf(notional(start, reducing, spec), request.venue, spec.assetClass, "TAKER", "close", request.side, quote.skew)
+        : 0n;
+    const depth = spec.depthSteps;
+    const cap = limit === null ? null : long ? limit - start : start - limit;
+    let taken = now ? (long ? quote.takenBuy : quote.takenSell) : 0n;
+    let left = request.quantity;
+    let ticks = 0n;
+    let last = 0n;
+    for (let level = taken / depth; left > 0n && level < BOOK_LEVELS && (cap === null || level <= cap); level++) {
+      const steps = min(left, depth * (level + 1n) - taken);
+      if (steps <= 0n) continue;
+      ticks += steps * level;
+      left -= steps;
+      taken += steps;
+      last = level;
+    }
+    ticks += left * (cap === null ? last : min(last, cap));
+    const base = openingFee + closingLegFee + ticks * spec.unitsPerTickStep;
     // Only stops against a position the order adds to protect it.
     const own = this.positions.get(keyOf(request.symbol, request.venue));
-    if (own === undefined || own.side !== request.side) return openingFee;
+    if (own === undefined || own.side !== request.side) return base;
     let nearest: bigint | undefined;
     for (const stop of this.working) {
       if (stop.kind !== "STOP" || !stop.reduceOnly || stop.trigger === null) continue;
       if (stop.symbol !== request.symbol || stop.venue !== request.venue || stop.side === request.side) continue;
       if (nearest === undefined || (long ? stop.trigger > nearest : stop.trigger < nearest)) nearest = stop.trigger;
     }
-    if (nearest === undefined) return openingFee;
+    if (nearest === undefined) return base;
     const distance = long ? price - nearest : nearest - price;
     const loss = distance > 0n ? notional(distance, steps, spec) : 0n;
     const closingFee = feeOf(
@@ -540,7 +585,7 @@ export class AccountModel {
       opposite(request.side),
       this.quote(request.symbol).skew,
     );
-    return openingFee + loss + closingFee;
+    return base + loss + closingFee;
   }
 
   private frozen(spec: Ticker): boolean {
