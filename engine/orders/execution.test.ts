@@ -723,6 +723,70 @@ describe("TP/SL children", () => {
     expect(h.account.positions.size).toBe(0);
   });
 
+  it("protect every fill of their parent: the bracket ends only when the parent is final and its position closed", () => {
+    // A thin book (0.005 BTC a level): the parent BUY 0.05 fills 0.025 on its first update.
+    const h = btc(50);
+    const parent = h.placed({
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.05",
+      limit_price: "99000",
+    }).order;
+    const tp = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "LIMIT",
+      quantity: "0.05",
+      limit_price: "101000",
+      parent_order_id: parent.order_id,
+    }).order;
+    const sl = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "STOP",
+      quantity: "0.05",
+      trigger_price: "98000",
+      parent_order_id: parent.order_id,
+    }).order;
+    h.price("BTC-USD", "98900", { depth: 50 });
+    expect(h.order(parent.order_id)).toMatchObject({ status: "PARTIALLY_FILLED", filled_quantity: 0.025 });
+    // The take-profit closes what the parent filled, and no more; the stop and its own rest stay working.
+    h.price("BTC-USD", "101500", { depth: 50 });
+    expect(h.order(tp.order_id)).toMatchObject({ status: "PARTIALLY_FILLED", filled_quantity: 0.025 });
+    expect(h.order(sl.order_id).status).toBe("NEW");
+    expect(h.account.positions.size).toBe(0);
+    // The parent's second half opens a long the children still protect.
+    h.price("BTC-USD", "98900", { depth: 50 });
+    expect(h.order(parent.order_id).status).toBe("FILLED");
+    expect([h.order(tp.order_id).status, h.order(sl.order_id).status]).toEqual(["PARTIALLY_FILLED", "NEW"]);
+    expect([...h.account.positions.values()].map((p) => p.quantity)).toEqual([250]);
+    // The stop closes it (0.025 of its 0.05): the parent is final and all it filled is closed, so the bracket
+    // ends: the take-profit goes as OCO, the stop's own rest with nothing to reduce.
+    h.price("BTC-USD", "97500", { depth: 50 });
+    expect(h.order(sl.order_id)).toMatchObject({ status: "CANCELED", filled_quantity: 0.025 });
+    expect(h.account.orders.get(sl.order_id)?.reason).toBe("reduce_only_no_position");
+    expect(h.order(tp.order_id).status).toBe("CANCELED");
+    expect(h.account.orders.get(tp.order_id)?.reason).toBe("oco");
+    expect(h.account.positions.size).toBe(0);
+    expect(h.account.working.size).toBe(0);
+    expectReplayEqual(h);
+  });
+
+  it("keep protecting the rest of a position a child closed only in part", () => {
+    const { h, parent, tp, sl } = bracket();
+    h.price("BTC-USD", "98900");
+    expect(h.order(parent.order_id).status).toBe("FILLED");
+    // A take-profit filled 0.004 of 0.01 by a thin book: the stop still guards the 0.006 left.
+    h.price("BTC-USD", "101000", { depth: 10 });
+    expect(h.order(tp.order_id)).toMatchObject({ status: "PARTIALLY_FILLED", filled_quantity: 0.001 });
+    expect(h.order(sl.order_id).status).toBe("NEW");
+    h.price("BTC-USD", "97000");
+    expect(h.order(sl.order_id)).toMatchObject({ status: "CANCELED", filled_quantity: 0.009 });
+    expect(h.order(tp.order_id).status).toBe("CANCELED");
+    expect(h.account.positions.size).toBe(0);
+  });
+
   it("are canceled with the parent when it is canceled without a fill", () => {
     const { h, parent, tp, sl } = bracket();
     h.cancel(parent.order_id);

@@ -76,6 +76,7 @@ export function cancelOrder(run: Run, orderId: string, reason: CancelReason): vo
   if (order === undefined) return;
   run.emit({ type: "OrderCanceled", at: run.now, order_id: orderId, reason });
   if (order.filled_quantity === 0) cancelChildren(run, order);
+  else if (order.child_ids.length > 0) endBracket(run, orderId);
 }
 
 /** Expires a working order; a parent without fills cancels its working children. */
@@ -84,6 +85,7 @@ export function expireOrder(run: Run, orderId: string, reason: ExpireReason): vo
   if (order === undefined) return;
   run.emit({ type: "OrderExpired", at: run.now, order_id: orderId, reason });
   if (order.filled_quantity === 0) cancelChildren(run, order);
+  else if (order.child_ids.length > 0) endBracket(run, orderId);
 }
 
 function cancelChildren(run: Run, parent: Order): void {
@@ -162,13 +164,55 @@ function executeOne(run: Run, current: Order | undefined, phase: Phase): void {
   else if (rest.time_in_force === "FOK") expireOrder(run, orderId, "fok");
 }
 
-/** The steps the order may fill now: its remainder, clamped for reduce-only (0 cancels it). */
+/**
+ * The steps the order may fill now: its remainder, clamped for reduce-only to the position and, for a bracket
+ * child, to what its parent has filled that the children have not closed yet. Nothing to reduce cancels it,
+ * unless it is the child of a parent that may still fill.
+ */
 function wanted(run: Run, order: Order): number {
   const remaining = remainingOf(order);
   if (!order.reduce_only) return remaining;
-  const reducible = reducibleSteps(run.state, order);
-  if (reducible === 0) cancelOrder(run, order.order_id, "reduce_only_no_position");
+  const reducible = Math.min(reducibleSteps(run.state, order), bracketRoom(run.state, order));
+  if (reducible === 0 && !awaitsParent(run.state, order)) cancelOrder(run, order.order_id, "reduce_only_no_position");
   return Math.min(remaining, reducible);
+}
+
+/**
+ * Steps a bracket child may still close: its parent's filled quantity less what all the parent's children
+ * have filled (they protect that quantity together). Unbounded for an order without a parent.
+ */
+export function bracketRoom(state: AccountState, order: Pick<Order, "parent_order_id">): number {
+  if (order.parent_order_id === null) return Number.POSITIVE_INFINITY;
+  const parent = state.orders.get(order.parent_order_id);
+  if (parent === undefined) return 0;
+  return Math.max(0, parent.filled_quantity - childrenFilled(state, parent));
+}
+
+function childrenFilled(state: AccountState, parent: Order): number {
+  let filled = 0;
+  for (const childId of parent.child_ids) filled += state.orders.get(childId)?.filled_quantity ?? 0;
+  return filled;
+}
+
+/** Whether the order is a bracket child whose parent still works: it waits for the parent's next fill. */
+function awaitsParent(state: AccountState, order: Pick<Order, "parent_order_id">): boolean {
+  if (order.parent_order_id === null) return false;
+  const parent = state.orders.get(order.parent_order_id);
+  return parent !== undefined && isWorking(parent.status);
+}
+
+/**
+ * A bracket ends when its parent is final and the children have closed everything it filled: until then they
+ * protect the rest of the position it opened, and its later fills. Its working children are canceled then:
+ * the siblings of the child whose fill ended it as `oco`, that child's own rest as having nothing to reduce.
+ */
+function endBracket(run: Run, parentId: string, lastFilled?: string): void {
+  const parent = run.state.orders.get(parentId);
+  if (parent === undefined || isWorking(parent.status)) return;
+  if (childrenFilled(run.state, parent) < parent.filled_quantity) return;
+  for (const childId of parent.child_ids) {
+    cancelOrder(run, childId, childId === lastFilled ? "reduce_only_no_position" : "oco");
+  }
 }
 
 function taken(run: Run, quote: SymbolQuote, order: Order): number {
@@ -212,7 +256,12 @@ function make(run: Run, order: Order, quote: SymbolQuote): void {
 /** A reduce-only order with quantity left and no position left to reduce is canceled. */
 function afterFills(run: Run, orderId: string): void {
   const order = working(run.state, orderId);
-  if (order?.reduce_only === true && remainingOf(order) > 0 && reducibleSteps(run.state, order) === 0) {
+  if (
+    order?.reduce_only === true &&
+    remainingOf(order) > 0 &&
+    reducibleSteps(run.state, order) === 0 &&
+    !awaitsParent(run.state, order)
+  ) {
     cancelOrder(run, orderId, "reduce_only_no_position");
   }
 }
@@ -242,10 +291,10 @@ function fillAt(
   if (left > 0 && after !== undefined && !after.reduce_only) {
     emitFill(run, after, quote, price, left, liquidity, run.state.positions.get(key));
   }
-  if (before.filled_quantity === 0) {
-    activateChildren(run, orderId);
-    if (before.parent_order_id !== null) cancelSiblings(run, before);
-  }
+  if (before.filled_quantity === 0) activateChildren(run, orderId);
+  // A child's fill, or the parent's last one, may end the bracket (its siblings go as `oco`).
+  if (before.parent_order_id !== null) endBracket(run, before.parent_order_id, orderId);
+  else if (before.child_ids.length > 0) endBracket(run, orderId);
   // After the OCO siblings went (with their own reason).
   if (closed) cancelOrphanedReduceOnly(run, before.symbol, before.venue, orderId);
 }
@@ -253,9 +302,9 @@ function fillAt(
 /**
  * The position of (symbol, venue) just closed: the other working reduce-only orders there (stop-losses,
  * take-profits, reduce-only limits) have nothing left to reduce and are canceled now, not when they would
- * trigger (a stale stop must not hold risk budget, nor wait to act on a later position). HELD children are
- * left alone: their parent has not filled, so they belong to the position it will open. The order that closed
- * it is `afterFills`' business.
+ * trigger (a stale stop must not hold risk budget, nor wait to act on a later position). Children of a parent
+ * that still works (HELD or not) are left alone: they belong to the position its next fills open. The order
+ * that closed it is `afterFills`' business.
  */
 function cancelOrphanedReduceOnly(run: Run, symbol: string, venue: Order["venue"], closingId: string): void {
   const orphans: string[] = [];
@@ -266,7 +315,8 @@ function cancelOrphanedReduceOnly(run: Run, symbol: string, venue: Order["venue"
       order.status !== "HELD" &&
       order.symbol === symbol &&
       order.venue === venue &&
-      reducibleSteps(run.state, order) === 0
+      reducibleSteps(run.state, order) === 0 &&
+      !awaitsParent(run.state, order)
     ) {
       orphans.push(order.order_id);
     }
@@ -337,15 +387,6 @@ function activateChildren(run: Run, parentId: string): void {
       run.emit({ type: "OrderActivated", at: run.now, order_id: childId });
       run.activated.push(childId);
     }
-  }
-}
-
-function cancelSiblings(run: Run, child: Order): void {
-  if (child.parent_order_id === null) return;
-  const parent = run.state.orders.get(child.parent_order_id);
-  if (parent === undefined) return;
-  for (const siblingId of parent.child_ids) {
-    if (siblingId !== child.order_id) cancelOrder(run, siblingId, "oco");
   }
 }
 
