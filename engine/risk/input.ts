@@ -80,7 +80,12 @@ export function headroomOf(input: RiskInput): RiskHeadroom {
  */
 export function headroomAfter(state: AccountState, market: MarketView, symbol: string): RiskHeadroom {
   if (state.state === "TERMINATED") {
-    return { daily_loss_remaining: 0, drawdown_remaining: 0, symbol_exposure_remaining: 0, total_exposure_remaining: 0 };
+    return {
+      daily_loss_remaining: 0,
+      drawdown_remaining: 0,
+      symbol_exposure_remaining: 0,
+      total_exposure_remaining: 0,
+    };
   }
   const limits = limitsOf(state);
   const equity = marginSnapshot(state, market).equity;

@@ -546,7 +546,15 @@ export class AccountModel {
     const reducing = max(0n, request.quantity - steps);
     const closingLegFee =
       reducing > 0n
-        ? feeOf(notional(start, reducing, spec), request.venue, spec.assetClass, "TAKER", "close", request.side, quote.skew)
+        ? feeOf(
+            notional(start, reducing, spec),
+            request.venue,
+            spec.assetClass,
+            "TAKER",
+            "close",
+            request.side,
+            quote.skew,
+          )
         : 0n;
     const depth = spec.depthSteps;
     const cap = limit === null ? null : long ? limit - start : start - limit;
