@@ -520,6 +520,7 @@ export function apply(state: AccountState | undefined, event: EngineEvent): Acco
       next.updated_at = event.at;
       putOrder(state, next);
       state.reserved_margin -= order.reserve;
+      if (event.type === "OrderCanceled" && event.violation !== undefined) state.violations.push(event.violation);
       break;
     }
     case "OrderAmended": {

@@ -75,6 +75,8 @@ export interface OrderCanceled {
   at: number;
   order_id: string;
   reason: CancelReason;
+  /** When an exposure rule refused the adding part of its fill: the violation row it records. */
+  violation?: RuleViolation;
 }
 
 export interface OrderExpired {

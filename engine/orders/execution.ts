@@ -9,6 +9,9 @@ import { notionalOf, tickerUnits } from "../market/units.js";
 import { planFill } from "../positions/ledger.js";
 import { positionKey, type Position } from "../positions/types.js";
 import { leverageFor, reserveFor } from "../risk/margin.js";
+import { fillRiskInput } from "../risk/input.js";
+import { FILL_CHECKS, firstViolation } from "../risk/pipeline.js";
+import { isExposureRule, type RuleViolation, type Violation } from "../risk/types.js";
 import type { Venue } from "../market/types.js";
 import { fee, type Liquidity } from "../venues/fees.js";
 import type { Run } from "./run.js";
@@ -70,11 +73,18 @@ export function reservePrice(
   return order.limit_price ?? order.trigger_price ?? quote?.mark ?? 0;
 }
 
-/** Cancels a working order; a parent without fills takes its working children with it. */
-export function cancelOrder(run: Run, orderId: string, reason: CancelReason): void {
+/**
+ * Cancels a working order (with the violation row a refused fill records); a parent without fills takes its
+ * working children with it.
+ */
+export function cancelOrder(run: Run, orderId: string, reason: CancelReason, violation?: RuleViolation): void {
   const order = working(run.state, orderId);
   if (order === undefined) return;
-  run.emit({ type: "OrderCanceled", at: run.now, order_id: orderId, reason });
+  run.emit(
+    violation === undefined
+      ? { type: "OrderCanceled", at: run.now, order_id: orderId, reason }
+      : { type: "OrderCanceled", at: run.now, order_id: orderId, reason, violation },
+  );
   if (order.filled_quantity === 0) cancelChildren(run, order);
   else if (order.child_ids.length > 0) endBracket(run, orderId);
 }
@@ -135,12 +145,12 @@ function executeOne(run: Run, current: Order | undefined, phase: Phase): void {
   let immediate = true;
   switch (order.kind) {
     case "MARKET":
-      if (open) take(run, order, quote, null);
+      if (open) take(run, order, quote, null, false);
       break;
     case "LIMIT":
       immediate = phase === "placement";
       if (open && crosses(order, quote.mark)) {
-        if (phase === "placement") take(run, order, quote, order.limit_price);
+        if (phase === "placement") take(run, order, quote, order.limit_price, false);
         else make(run, order, quote);
       }
       break;
@@ -153,7 +163,8 @@ function executeOne(run: Run, current: Order | undefined, phase: Phase): void {
         order = working(run.state, orderId);
         if (order === undefined) return;
       }
-      if (open) take(run, order, quote, null);
+      // Checked at placement when it triggers then; on an update the rules are checked again at its fills.
+      if (open) take(run, order, quote, null, phase === "update");
       break;
   }
   // Only IOC and FOK do anything with a remainder (the time in force never changes within a decision).
@@ -162,6 +173,41 @@ function executeOne(run: Run, current: Order | undefined, phase: Phase): void {
   if (rest === undefined) return;
   if (rest.time_in_force === "IOC") cancelOrder(run, orderId, "ioc_remainder");
   else if (rest.time_in_force === "FOK") expireOrder(run, orderId, "fok");
+}
+
+/** The exposure rule that refuses `steps` of this order adding exposure at `price` now, if any. */
+function fillViolation(
+  run: Run,
+  order: Order,
+  quote: SymbolQuote,
+  price: number,
+  steps: number,
+): Violation | undefined {
+  const input = fillRiskInput({
+    state: run.state,
+    market: run.market,
+    now: run.now,
+    calendar: run.calendar,
+    order,
+    quote,
+    steps,
+    priceTicks: price,
+  });
+  return firstViolation(input, FILL_CHECKS);
+}
+
+/** The adding part of a fill was refused: the order is canceled with the rule, and a violation row says why. */
+function refuseFill(run: Run, order: Order, violation: Violation): void {
+  const rule = violation.rule;
+  if (!isExposureRule(rule)) throw new Error(`${rule} is not a rule a fill is checked against`);
+  cancelOrder(run, order.order_id, rule, {
+    violation_id: run.nextId(),
+    rule,
+    threshold: 0,
+    value: 0,
+    message: `the part of order ${order.order_id} that would add exposure was not executed: ${violation.message}`,
+    occurred_at: run.now,
+  });
 }
 
 /**
@@ -219,8 +265,11 @@ function taken(run: Run, quote: SymbolQuote, order: Order): number {
   return takenOn(quote, order.side) + run.localTaken(order.symbol, order.side);
 }
 
-/** Takes depth as a taker, level by level, never worse than `cap`; FOK fills all of it or expires. */
-function take(run: Run, order: Order, quote: SymbolQuote, cap: number | null): void {
+/**
+ * Takes depth as a taker, level by level, never worse than `cap`; FOK fills all of it or expires. `gated`: the
+ * exposure rules are checked again on the part of each fill that adds exposure (see `fillAt`).
+ */
+function take(run: Run, order: Order, quote: SymbolQuote, cap: number | null, gated: boolean): void {
   const want = wanted(run, order);
   if (want === 0) return;
   const already = taken(run, quote, order);
@@ -234,7 +283,7 @@ function take(run: Run, order: Order, quote: SymbolQuote, cap: number | null): v
     return;
   }
   for (const level of takerFills(quote, order.side, want, cap, already)) {
-    fillAt(run, order.order_id, quote, level.price, level.steps, "TAKER");
+    fillAt(run, order.order_id, quote, level.price, level.steps, "TAKER", gated);
   }
   afterFills(run, order.order_id);
 }
@@ -248,7 +297,7 @@ function make(run: Run, order: Order, quote: SymbolQuote): void {
   const want = wanted(run, order);
   if (want === 0 || order.limit_price === null) return;
   for (const level of takerFills(quote, order.side, want, order.limit_price, taken(run, quote, order))) {
-    fillAt(run, order.order_id, quote, level.price, level.steps, "MAKER");
+    fillAt(run, order.order_id, quote, level.price, level.steps, "MAKER", true);
   }
   afterFills(run, order.order_id);
 }
@@ -266,7 +315,11 @@ function afterFills(run: Run, orderId: string): void {
   }
 }
 
-/** One price level's fill for an order: a close of the opposite position first, then an open or add. */
+/**
+ * One price level's fill for an order: a close of the opposite position first, then an open or add. `gated`
+ * (a resting order's fill on a price update): the part that adds exposure must pass the exposure rules as they
+ * stand now; a part they refuse is not executed and the order is canceled with the rule as its reason.
+ */
 function fillAt(
   run: Run,
   orderId: string,
@@ -274,6 +327,7 @@ function fillAt(
   price: number,
   steps: number,
   liquidity: Liquidity,
+  gated: boolean,
 ): void {
   const before = working(run.state, orderId);
   if (before === undefined) return;
@@ -289,9 +343,14 @@ function fillAt(
   }
   const after = working(run.state, orderId);
   if (left > 0 && after !== undefined && !after.reduce_only) {
-    emitFill(run, after, quote, price, left, liquidity, run.state.positions.get(key));
+    const refused = gated ? fillViolation(run, after, quote, price, left) : undefined;
+    if (refused === undefined) emitFill(run, after, quote, price, left, liquidity, run.state.positions.get(key));
+    else refuseFill(run, after, refused);
   }
-  if (before.filled_quantity === 0) activateChildren(run, orderId);
+  // Its first fill activates a parent's children (a fill refused whole filled nothing).
+  if (before.filled_quantity === 0 && (run.state.orders.get(orderId)?.filled_quantity ?? 0) > 0) {
+    activateChildren(run, orderId);
+  }
   // A child's fill, or the parent's last one, may end the bracket (its siblings go as `oco`).
   if (before.parent_order_id !== null) endBracket(run, before.parent_order_id, orderId);
   else if (before.child_ids.length > 0) endBracket(run, orderId);

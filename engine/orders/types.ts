@@ -31,6 +31,13 @@ export const CancelReason = {
   oco: "oco",
   ioc_remainder: "ioc_remainder",
   reduce_only_no_position: "reduce_only_no_position",
+  // An exposure rule refused the adding part of a fill (docs/risk.md, "Orders after placement").
+  drawdown_gate: "drawdown_gate",
+  daily_loss_limit: "daily_loss_limit",
+  news_freeze: "news_freeze",
+  exposure_cap: "exposure_cap",
+  insufficient_margin: "insufficient_margin",
+  venue_not_allowed: "venue_not_allowed",
 } as const;
 export type CancelReason = (typeof CancelReason)[keyof typeof CancelReason];
 

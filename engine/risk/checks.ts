@@ -37,6 +37,8 @@ export interface RiskInput {
   readonly openingFee: number;
   /** The news calendar, in time order. */
   readonly calendar: readonly NewsEvent[];
+  /** At a fill: its slippage against the mark (units), counted instead of a walk over the book. */
+  readonly fillSlippage?: number;
   /** Exposure (units) of the order's symbol and of the account with the order counted (docs/risk.md). */
   readonly symbolExposure: number;
   readonly totalExposure: number;
@@ -126,7 +128,8 @@ export function worstCase(input: RiskInput): number {
           side: order.side,
           skew: quote?.skew ?? 0,
         });
-  const base = input.openingFee + closingLegFee + bookSlippage(order, quote, start, units.unitsPerTickStep);
+  const slippage = input.fillSlippage ?? bookSlippage(order, quote, start, units.unitsPerTickStep);
+  const base = input.openingFee + closingLegFee + slippage;
   const long = order.side === "BUY";
   // Only a stop working against a position the order adds to protects it: a flat account's order opens a
   // position no stop covers yet, and a HELD child stop waits for another order's entry.

@@ -157,3 +157,52 @@ describe("daily_loss_limit: which stop-losses protect an order", () => {
     expect(worst(true)).toEqual([]);
   });
 });
+
+describe("the exposure rules at fill time", () => {
+  /** 10K on GMX, long 2 ETH at 2,500, a crypto event one minute away (inside the 2-minute freeze). */
+  function longEthBeforeNews(): Harness {
+    const h = new Harness().open(PLAN.c10k, "GMX");
+    h.quote("ETH-USD", "2500");
+    h.placed({ symbol: "ETH-USD", side: "BUY", kind: "MARKET", quantity: "2" });
+    const at = h.now + 60_000;
+    h.calendar = [
+      { id: "cpi", title: "CPI", scheduled_at: new Date(at).toISOString(), at, symbols: [], asset_classes: ["crypto"] },
+    ];
+    return h;
+  }
+
+  it("does not let a resting order open, inside a news freeze, the exposure it only closed when placed", () => {
+    const h = longEthBeforeNews();
+    expect(rulesOf(h.place({ symbol: "ETH-USD", side: "SELL", kind: "MARKET", quantity: "4" }))).toEqual([
+      "news_freeze",
+    ]);
+    const limit = h.placed({ symbol: "ETH-USD", side: "SELL", kind: "LIMIT", quantity: "2", limit_price: "2510" });
+    h.close({ symbol: "ETH-USD" });
+    expect(h.account.positions.size).toBe(0);
+    h.price("ETH-USD", "2510");
+    // The whole fill would open a 2 ETH short: none of it executes, the order goes with the rule as its reason.
+    expect(h.account.positions.size).toBe(0);
+    expect(h.order(limit.order.order_id)).toMatchObject({ status: "CANCELED", filled_quantity: 0 });
+    expect(h.account.orders.get(limit.order.order_id)?.reason).toBe("news_freeze");
+    expect(h.account.violations).toEqual([expect.objectContaining({ rule: "news_freeze", threshold: 0, value: 0 })]);
+    const cancel = h.outbox.at(-1);
+    expect(cancel?.type).toBe("order.cancel");
+    expect(JSON.parse(cancel?.data ?? "{}")).toMatchObject({ status: "CANCELED", reason: "news_freeze" });
+    expect(h.account.state).toBe("ACTIVE");
+  });
+
+  it("executes the reducing part of a fill and refuses only the part that would add exposure", () => {
+    const h = longEthBeforeNews();
+    // SELL 3 with 2 ETH long: 2 close it (always allowed), the third would open a short inside the freeze.
+    h.calendar = [];
+    const limit = h.placed({ symbol: "ETH-USD", side: "SELL", kind: "LIMIT", quantity: "3", limit_price: "2510" });
+    const at = h.now + 60_000;
+    h.calendar = [
+      { id: "cpi", title: "CPI", scheduled_at: new Date(at).toISOString(), at, symbols: [], asset_classes: ["crypto"] },
+    ];
+    h.price("ETH-USD", "2510");
+    expect(h.order(limit.order.order_id)).toMatchObject({ status: "CANCELED", filled_quantity: 2 });
+    expect(h.account.orders.get(limit.order.order_id)?.reason).toBe("news_freeze");
+    expect(h.account.positions.size).toBe(0);
+  });
+});

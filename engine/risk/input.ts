@@ -9,7 +9,7 @@ import type { Order } from "../orders/types.js";
 import { openingFeeOf, type RiskInput } from "./checks.js";
 import { symbolExposure, totalExposure } from "./exposure.js";
 import { dailyLoss, limitsOf } from "./limits.js";
-import { marginSnapshot } from "./margin.js";
+import { leverageFor, marginSnapshot } from "./margin.js";
 import type { RiskHeadroom } from "./types.js";
 
 export interface RiskInputParts {
@@ -96,5 +96,46 @@ export function headroomAfter(state: AccountState, market: MarketView, symbol: s
       usdToUnits(state.plan.max_symbol_notional) - symbolExposure(state, market, symbol),
     ),
     total_exposure_remaining: remaining(usdToUnits(state.plan.max_total_notional) - totalExposure(state, market)),
+  };
+}
+
+export interface FillRiskParts {
+  state: AccountState;
+  market: MarketView;
+  now: number;
+  calendar: readonly NewsEvent[];
+  order: Order;
+  quote: SymbolQuote;
+  /** Steps of the fill that add exposure. */
+  steps: number;
+  /** The fill's price (ticks). */
+  priceTicks: number;
+}
+
+/**
+ * The RiskInput of the part of a working order's fill that adds exposure: that part as the order, its margin
+ * available with the order's own reserve (the fill uses it), nothing more in the exposure cap (the order
+ * already counts among the working orders), and its slippage the fill price's distance from the mark.
+ */
+export function fillRiskInput(parts: FillRiskParts): RiskInput {
+  const { state, order, quote, steps } = parts;
+  const input = riskInput({
+    state,
+    market: parts.market,
+    now: parts.now,
+    calendar: parts.calendar,
+    spec: quote.spec,
+    quote,
+    order: { ...order, quantity: steps },
+    exposureSteps: steps,
+    priceTicks: parts.priceTicks,
+    leverage: leverageFor(state.plan, quote.spec),
+    countedNotional: 0,
+  });
+  const distance = Math.abs(parts.priceTicks - quote.mark);
+  return {
+    ...input,
+    margin: { ...input.margin, available: input.margin.available + order.reserve },
+    fillSlippage: notionalOf(distance, steps, quote.units.unitsPerTickStep),
   };
 }

@@ -26,6 +26,19 @@ export const PRE_TRADE_CHECKS: readonly RiskCheck[] = [
   exposureRule(insufficientMargin),
 ];
 
+/**
+ * The rules that limit new exposure, checked again when a resting order's fill on a price update would add
+ * exposure (docs/risk.md, "Orders after placement"): the venue, then rules 4 to 8 in their order.
+ */
+export const FILL_CHECKS: readonly RiskCheck[] = [
+  venueNotAllowed,
+  drawdownGate,
+  dailyLossLimit,
+  newsFreeze,
+  exposureCap,
+  insufficientMargin,
+];
+
 /** The first violation of the pipeline, or undefined when the order passes. */
 export function firstViolation(
   input: RiskInput,

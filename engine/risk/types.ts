@@ -42,13 +42,31 @@ export interface Breach {
   readonly occurred_at: number;
 }
 
-/** A hard rule that failed and terminated the account (units for amounts). */
+/** The rules that limit new exposure, checked again when a resting order's fill would add some. */
+export const EXPOSURE_RULES = [
+  "drawdown_gate",
+  "daily_loss_limit",
+  "news_freeze",
+  "exposure_cap",
+  "insufficient_margin",
+  "venue_not_allowed",
+] as const;
+export type ExposureRule = (typeof EXPOSURE_RULES)[number];
+
+export function isExposureRule(rule: RiskRule): rule is ExposureRule {
+  return (EXPOSURE_RULES as readonly string[]).includes(rule);
+}
+
+/**
+ * A hard rule that failed and terminated the account, or an exposure rule that refused the adding part of a
+ * resting order's fill (units for amounts).
+ */
 export interface RuleViolation {
   readonly violation_id: string;
-  readonly rule: LimitRule;
-  /** The limit (units). */
+  readonly rule: LimitRule | ExposureRule;
+  /** The limit (units); 0 for a refused fill. */
   readonly threshold: number;
-  /** The loss or drawdown that reached it (units). */
+  /** The loss or drawdown that reached it (units); 0 for a refused fill. */
   readonly value: number;
   readonly message: string;
   readonly occurred_at: number;

@@ -89,8 +89,11 @@ export interface BreachOut {
   readonly value: bigint;
 }
 
+/** The rules a termination or a refused fill names. */
+export type LimitRuleOrExposure = LimitRule | "news_freeze" | "exposure_cap" | "insufficient_margin";
+
 export interface ViolationOut {
-  readonly rule: LimitRule;
+  readonly rule: LimitRuleOrExposure;
   readonly threshold: bigint;
   readonly value: bigint;
 }
@@ -102,7 +105,16 @@ export interface FundingOut {
   readonly amount: bigint;
 }
 
-export type CancelReason = "user" | "risk" | "ioc_remainder" | "reduce_only_no_position";
+export type CancelReason =
+  | "user"
+  | "risk"
+  | "ioc_remainder"
+  | "reduce_only_no_position"
+  | "drawdown_gate"
+  | "daily_loss_limit"
+  | "news_freeze"
+  | "exposure_cap"
+  | "insufficient_margin";
 
 /** Everything one step did besides its reply. */
 export interface Effects {
@@ -532,7 +544,15 @@ export class AccountModel {
   }
 
   /** Opening fee, plus the loss to the nearest stop-loss on the position it adds to and that stop's closing fee. */
-  private worstCase(request: OrderRequest, spec: Ticker, price: bigint, steps: bigint, openingFee: bigint): bigint {
+  private worstCase(
+    request: OrderRequest,
+    spec: Ticker,
+    price: bigint,
+    steps: bigint,
+    openingFee: bigint,
+    /** At a fill: its slippage against the mark, instead of a walk over the book. */
+    fillSlippage?: bigint,
+  ): bigint {
     if (steps <= 0n) return 0n;
     const long = request.side === "BUY";
     const quote = this.quote(request.symbol);
@@ -571,7 +591,7 @@ export class AccountModel {
       last = level;
     }
     ticks += left * (cap === null ? last : min(last, cap));
-    const base = openingFee + closingLegFee + ticks * spec.unitsPerTickStep;
+    const base = openingFee + closingLegFee + (fillSlippage ?? ticks * spec.unitsPerTickStep);
     // Only stops against a position the order adds to protect it.
     const own = this.positions.get(keyOf(request.symbol, request.venue));
     if (own === undefined || own.side !== request.side) return base;
@@ -633,7 +653,7 @@ export class AccountModel {
       const crosses = order.side === "BUY" ? quote.mark <= limit : quote.mark >= limit;
       if (open && crosses) {
         if (phase === "placement") this.take(order, quote, limit);
-        else this.take(order, quote, limit, "MAKER");
+        else this.take(order, quote, limit, "MAKER", true);
       }
     } else {
       if (!order.triggered) {
@@ -644,7 +664,7 @@ export class AccountModel {
         if (!open || !reached) return;
         order.triggered = true;
       }
-      if (open) this.take(order, quote, null);
+      if (open) this.take(order, quote, null, "TAKER", phase === "update");
     }
     if (!immediate || !this.isWorking(order)) return;
     if (order.timeInForce === "IOC") this.cancelOrder(order, "ioc_remainder");
@@ -667,7 +687,13 @@ export class AccountModel {
    * Fills walk the levels: level i at mark ± i ticks, depth steps each, never worse than `cap`. A resting LIMIT
    * the mark crossed walks them too (at the market's price, never worse than its limit), as maker.
    */
-  private take(order: ModelOrder, quote: ModelQuote, cap: bigint | null, liquidity: Liquidity = "TAKER"): void {
+  private take(
+    order: ModelOrder,
+    quote: ModelQuote,
+    cap: bigint | null,
+    liquidity: Liquidity = "TAKER",
+    gated = false,
+  ): void {
     const want = this.wanted(order);
     if (want === 0n) return;
     const spec = tickerOf(order.symbol);
@@ -686,7 +712,7 @@ export class AccountModel {
       left -= steps;
       consumed += steps;
     }
-    for (const level of levels) this.fillAt(order, quote, level.price, level.steps, liquidity);
+    for (const level of levels) this.fillAt(order, quote, level.price, level.steps, liquidity, gated);
     this.afterFills(order);
   }
 
@@ -697,7 +723,14 @@ export class AccountModel {
   }
 
   /** One level's fill: the opposite position is closed first, the rest opens or adds (unless reduce-only). */
-  private fillAt(order: ModelOrder, quote: ModelQuote, price: bigint, steps: bigint, liquidity: Liquidity): void {
+  private fillAt(
+    order: ModelOrder,
+    quote: ModelQuote,
+    price: bigint,
+    steps: bigint,
+    liquidity: Liquidity,
+    gated: boolean,
+  ): void {
     if (!this.isWorking(order)) return;
     let left = steps;
     const position = this.positions.get(keyOf(order.symbol, order.venue));
@@ -708,7 +741,15 @@ export class AccountModel {
       this.fill(order, quote, price, closing, liquidity);
       left -= closing;
     }
-    if (left > 0n && this.isWorking(order) && !order.reduceOnly) this.fill(order, quote, price, left, liquidity);
+    if (left > 0n && this.isWorking(order) && !order.reduceOnly) {
+      // A resting order's fill on an update: the part adding exposure passes the exposure rules as they stand.
+      const refused = gated ? this.fillRefusal(order, quote, price, left) : undefined;
+      if (refused === undefined) this.fill(order, quote, price, left, liquidity);
+      else {
+        this.cancelOrder(order, refused);
+        this.violations.push({ rule: refused, threshold: 0n, value: 0n });
+      }
+    }
     // docs/engine.md: a position closed completely takes the other reduce-only orders on it along.
     if (closedIt) {
       const orphans = this.working.filter(
@@ -721,6 +762,48 @@ export class AccountModel {
       );
       for (const orphan of orphans) this.cancelOrder(orphan, "reduce_only_no_position");
     }
+  }
+
+  /** The first exposure rule that refuses `steps` of the order adding exposure at `price` now (docs/risk.md). */
+  private fillRefusal(
+    order: ModelOrder,
+    quote: ModelQuote,
+    price: bigint,
+    steps: bigint,
+  ): LimitRuleOrExposure | undefined {
+    const spec = tickerOf(order.symbol);
+    const value = notional(price, steps, spec);
+    const openingFee = feeOf(value, order.venue, spec.assetClass, "TAKER", "open", order.side, quote.skew);
+    const equity = this.equity();
+    const limits = this.limits();
+    if (equity - openingFee < limits.floor) return "drawdown_gate";
+    const loss = this.dailyLoss(equity);
+    const slippage = notional(abs(price - quote.mark), steps, spec);
+    const request: OrderRequest = {
+      symbol: order.symbol,
+      venue: order.venue,
+      side: order.side,
+      kind: order.kind,
+      quantity: steps,
+      limit: order.limit,
+      trigger: order.trigger,
+    };
+    if (
+      loss >= limits.dailyLimit ||
+      loss + this.worstCase(request, spec, price, steps, openingFee, slippage) > limits.dailyLimit
+    ) {
+      return "daily_loss_limit";
+    }
+    if (this.frozen(spec)) return "news_freeze";
+    if (
+      this.symbolExposure(order.symbol) > usdUnits(this.plan.maxSymbolNotional) ||
+      this.totalExposure() > usdUnits(this.plan.maxTotalNotional)
+    ) {
+      return "exposure_cap";
+    }
+    const available = equity - this.marginLocked() - this.reserved() + this.reserveOf(order);
+    if (divRound(value, this.leverageOf(spec)) + openingFee > available) return "insufficient_margin";
+    return undefined;
   }
 
   /** Books one fill against the (symbol, venue) position, the balance and the book. */
