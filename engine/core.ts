@@ -357,9 +357,8 @@ function decideAny(state: AccountState | undefined, command: Command, ctx: Decid
       reply = { kind: "ok" };
       break;
   }
-  // A fill moved equity: breaches, termination or passing follow at once. Placing (and closing) monitors
-  // before answering, so the answer shows them; an amend's fills are monitored here.
-  if (run.filled && command.type === "AmendOrder") monitor(run);
+  // A fill moved equity: placing, closing and amending run the monitor on it before they answer, so the answer
+  // shows what the fill caused (a termination among it).
   return { events: run.events, reply };
 }
 

@@ -8,6 +8,7 @@ import { dailyLossLimit, drawdownGate, exposureCap, exposureRule, newsFreeze, ty
 import { addingSteps, workingOrderExposure } from "../risk/exposure.js";
 import { riskInput } from "../risk/input.js";
 import { leverageFor, marginSnapshot, reserveFor } from "../risk/margin.js";
+import { monitor } from "../risk/monitor.js";
 import { firstViolation } from "../risk/pipeline.js";
 import type { Violation } from "../risk/types.js";
 import { cancelOrder, crosses, executeOrder, oppositePosition, reservePrice } from "./execution.js";
@@ -193,5 +194,7 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
     reserve,
   });
   executeOrder(run, order.order_id, "placement");
+  // Its fills moved equity: the monitor acts before the answer, which shows the order as it ends.
+  if (run.filled) monitor(run);
   return record(run, current(run, order.order_id));
 }

@@ -224,4 +224,19 @@ describe("the order that ends the account", () => {
     expect(reply).toMatchObject({ kind: "created", ...expected });
     expect(h.place(request)).toMatchObject({ kind: "replayed", ...expected });
   });
+
+  it("answers an amend that filled and ended the account with the order as the termination left it", () => {
+    const h = longFiveEth("2401.6", 100);
+    const resting = h.placed({
+      symbol: "ETH-USD",
+      side: "SELL",
+      kind: "LIMIT",
+      quantity: "5",
+      limit_price: "2500",
+      reduce_only: true,
+    });
+    const reply = h.amend({ order_id: resting.order.order_id, limit_price: "2300" });
+    expect(h.account.state).toBe("TERMINATED");
+    expect(reply).toMatchObject({ kind: "ok", order: { status: "CANCELED", filled_quantity: 0.5 } });
+  });
 });
