@@ -2,10 +2,11 @@
 // starts from after a rebuild) is the `now` of the decision that made it; the clock decides at the current
 // market; a dropped decision gives back the book depth it took.
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { core } from "./actor.js";
 import type { AccountState, EngineEvent, Reply } from "./core.js";
 import type { MarketView } from "./market/book.js";
+import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
 
 const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
@@ -13,6 +14,16 @@ const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 
 const quote = (mark: number): { prices: TickQuote[] } => ({
   prices: [{ symbol: "BTC-USD", mark, index: mark, skew: 0 }],
+});
+
+/** A crypto event at `at`: its freeze window holds around it. */
+const cryptoEvent = (at: number): NewsEvent => ({
+  id: "cpi",
+  title: "CPI",
+  scheduled_at: new Date(at).toISOString(),
+  at,
+  symbols: [],
+  asset_classes: ["crypto"],
 });
 
 /** One account on BTC-USD at a mark of 50,000: its decisions are applied, and take book depth, as a shard's. */
@@ -98,5 +109,43 @@ describe("engine actor core", () => {
     expect(taken()).toBe(100);
     core.onUndecided?.(account.market, placed.events);
     expect(taken()).toBe(0);
+  });
+
+  describe("checks the fill-time news freeze against the shard's calendar", () => {
+    /** A BUY LIMIT at 49,000 rests with no event near; then an event is due now, and the mark reaches 49,000. */
+    function restingBeforeNews(): { account: Account; limitId: string; moved: MarketView | undefined } {
+      const account = new Account();
+      core.updateMarket?.(account.market, { prices: [], calendar: [] }, NOW);
+      const placed = account.decide({ side: "BUY", kind: "LIMIT", quantity: "0.001", limit_price: "49000" });
+      const accepted = placed.events.find((event) => event.type === "OrderAccepted");
+      if (accepted?.type !== "OrderAccepted") throw new Error(`expected accepted, got ${JSON.stringify(placed.reply)}`);
+      const limitId = accepted.order.order_id;
+      account.run(placed.events);
+      const moved = core.updateMarket?.(account.market, { ...quote(490_000), calendar: [cryptoEvent(NOW)] }, NOW);
+      return { account, limitId, moved };
+    }
+
+    // The calendar is the shard's (module state): the next test starts without the event.
+    afterEach(() => core.updateMarket?.(undefined, { prices: [], calendar: [] }, NOW));
+
+    const refusedBy = (events: readonly EngineEvent[]): unknown[] =>
+      events.flatMap((event) => (event.type === "OrderCanceled" ? [event.reason] : []));
+
+    it("on a price update: the crossed limit is canceled with news_freeze, not filled", () => {
+      const { account, limitId, moved } = restingBeforeNews();
+      if (account.state === undefined) throw new Error("no account");
+      const events = core.onMarket?.(account.state, quote(490_000), { now: NOW, market: moved, nextId: randomUUID });
+      expect(events?.some((event) => event.type === "OrderFilled")).toBe(false);
+      expect(refusedBy(events ?? [])).toEqual(["news_freeze"]);
+      expect(events).toContainEqual(expect.objectContaining({ type: "OrderCanceled", order_id: limitId }));
+    });
+
+    it("on the clock: the crossed limit is canceled with news_freeze, not filled", () => {
+      const { account, moved } = restingBeforeNews();
+      if (account.state === undefined) throw new Error("no account");
+      const events = core.onClock?.(account.state, { now: NOW, market: moved, nextId: randomUUID });
+      expect(events?.some((event) => event.type === "OrderFilled")).toBe(false);
+      expect(refusedBy(events ?? [])).toEqual(["news_freeze"]);
+    });
   });
 });

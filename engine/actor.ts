@@ -158,7 +158,7 @@ export const core: ActorCore<EngineTypes> = {
     return decide(
       state,
       { type: "MarketUpdate", symbols },
-      { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId },
+      { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId, calendar: shardCalendar },
     ).events;
   },
 
@@ -174,8 +174,11 @@ export const core: ActorCore<EngineTypes> = {
   },
 
   onClock(state, ctx) {
-    return decide(state, { type: "MarketUpdate" }, { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId })
-      .events;
+    return decide(
+      state,
+      { type: "MarketUpdate" },
+      { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId, calendar: shardCalendar },
+    ).events;
   },
 
   onDecided(market, events) {
