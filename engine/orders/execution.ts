@@ -4,7 +4,7 @@
 // clamped to the opposite position, a fill that flips a position is split into a close and an open, the
 // first fill of a parent activates its HELD children and a child's fill cancels its siblings (OCO).
 import type { AccountState } from "../accounts/state.js";
-import { fillableSteps, isQuoteOpen, takenOn, takerFills, type SymbolQuote } from "../market/book.js";
+import { fillableSteps, isQuoteOpen, takenOn, takerFills, type BookFill, type SymbolQuote } from "../market/book.js";
 import { notionalOf, tickerUnits } from "../market/units.js";
 import { planFill } from "../positions/ledger.js";
 import { positionKey, type Position } from "../positions/types.js";
@@ -175,14 +175,8 @@ function executeOne(run: Run, current: Order | undefined, phase: Phase): void {
   else if (rest.time_in_force === "FOK") expireOrder(run, orderId, "fok");
 }
 
-/** The exposure rule that refuses `steps` of this order adding exposure at `price` now, if any. */
-function fillViolation(
-  run: Run,
-  order: Order,
-  quote: SymbolQuote,
-  price: number,
-  steps: number,
-): Violation | undefined {
+/** The exposure rule that refuses the levels of this order's fill that add exposure now, if any. */
+function fillViolation(run: Run, order: Order, quote: SymbolQuote, levels: readonly BookFill[]): Violation | undefined {
   const input = fillRiskInput({
     state: run.state,
     market: run.market,
@@ -190,8 +184,7 @@ function fillViolation(
     calendar: run.calendar,
     order,
     quote,
-    steps,
-    priceTicks: price,
+    levels,
   });
   return firstViolation(input, FILL_CHECKS);
 }
@@ -267,7 +260,7 @@ function taken(run: Run, quote: SymbolQuote, order: Order): number {
 
 /**
  * Takes depth as a taker, level by level, never worse than `cap`; FOK fills all of it or expires. `gated`: the
- * exposure rules are checked again on the part of each fill that adds exposure (see `fillAt`).
+ * part that adds exposure is checked again, whole, before any of it fills (see `fillLevels`).
  */
 function take(run: Run, order: Order, quote: SymbolQuote, cap: number | null, gated: boolean): void {
   const want = wanted(run, order);
@@ -282,10 +275,7 @@ function take(run: Run, order: Order, quote: SymbolQuote, cap: number | null, ga
     expireOrder(run, order.order_id, "fok");
     return;
   }
-  for (const level of takerFills(quote, order.side, want, cap, already)) {
-    fillAt(run, order.order_id, quote, level.price, level.steps, "TAKER", gated);
-  }
-  afterFills(run, order.order_id);
+  fillLevels(run, order, quote, takerFills(quote, order.side, want, cap, already), "TAKER", gated);
 }
 
 /**
@@ -296,10 +286,59 @@ function take(run: Run, order: Order, quote: SymbolQuote, cap: number | null, ga
 function make(run: Run, order: Order, quote: SymbolQuote): void {
   const want = wanted(run, order);
   if (want === 0 || order.limit_price === null) return;
-  for (const level of takerFills(quote, order.side, want, order.limit_price, taken(run, quote, order))) {
-    fillAt(run, order.order_id, quote, level.price, level.steps, "MAKER", true);
+  const levels = takerFills(quote, order.side, want, order.limit_price, taken(run, quote, order));
+  fillLevels(run, order, quote, levels, "MAKER", true);
+}
+
+/**
+ * Fills the levels one by one. `gated` (a resting order's fill on a price update): the part that adds exposure
+ * (beyond the opposite position) must pass the exposure rules as they stand, checked once over all its levels
+ * after the part that reduces has filled; a refused part is not executed and the order is canceled with the
+ * rule. A FOK is checked before anything fills, so a refused FOK fills nothing (all or nothing).
+ */
+function fillLevels(
+  run: Run,
+  order: Order,
+  quote: SymbolQuote,
+  levels: readonly BookFill[],
+  liquidity: Liquidity,
+  gated: boolean,
+): void {
+  const orderId = order.order_id;
+  if (gated && !order.reduce_only) {
+    const opposite = oppositePosition(run.state, order.symbol, order.venue, order.side);
+    const [reducing, adding] = splitLevels(levels, opposite?.quantity ?? 0);
+    if (adding.length > 0) {
+      const fok = order.time_in_force === "FOK";
+      if (!fok) for (const level of reducing) fillAt(run, orderId, quote, level.price, level.steps, liquidity);
+      const current = working(run.state, orderId);
+      if (current === undefined) return;
+      const refused = fillViolation(run, current, quote, adding);
+      if (refused !== undefined) {
+        refuseFill(run, current, refused);
+        return;
+      }
+      for (const level of fok ? levels : adding) fillAt(run, orderId, quote, level.price, level.steps, liquidity);
+      afterFills(run, orderId);
+      return;
+    }
   }
-  afterFills(run, order.order_id);
+  for (const level of levels) fillAt(run, orderId, quote, level.price, level.steps, liquidity);
+  afterFills(run, orderId);
+}
+
+/** The levels split at `reducing` steps: the part that closes the opposite position, and the part that adds. */
+function splitLevels(levels: readonly BookFill[], reducing: number): [BookFill[], BookFill[]] {
+  const closes: BookFill[] = [];
+  const adds: BookFill[] = [];
+  let left = reducing;
+  for (const level of levels) {
+    const closing = Math.min(left, level.steps);
+    left -= closing;
+    if (closing > 0) closes.push({ price: level.price, steps: closing });
+    if (level.steps > closing) adds.push({ price: level.price, steps: level.steps - closing });
+  }
+  return [closes, adds];
 }
 
 /** A reduce-only order with quantity left and no position left to reduce is canceled. */
@@ -315,11 +354,7 @@ function afterFills(run: Run, orderId: string): void {
   }
 }
 
-/**
- * One price level's fill for an order: a close of the opposite position first, then an open or add. `gated`
- * (a resting order's fill on a price update): the part that adds exposure must pass the exposure rules as they
- * stand now; a part they refuse is not executed and the order is canceled with the rule as its reason.
- */
+/** One price level's fill for an order: a close of the opposite position first, then an open or add. */
 function fillAt(
   run: Run,
   orderId: string,
@@ -327,7 +362,6 @@ function fillAt(
   price: number,
   steps: number,
   liquidity: Liquidity,
-  gated: boolean,
 ): void {
   const before = working(run.state, orderId);
   if (before === undefined) return;
@@ -343,11 +377,9 @@ function fillAt(
   }
   const after = working(run.state, orderId);
   if (left > 0 && after !== undefined && !after.reduce_only) {
-    const refused = gated ? fillViolation(run, after, quote, price, left) : undefined;
-    if (refused === undefined) emitFill(run, after, quote, price, left, liquidity, run.state.positions.get(key));
-    else refuseFill(run, after, refused);
+    emitFill(run, after, quote, price, left, liquidity, run.state.positions.get(key));
   }
-  // Its first fill activates a parent's children (a fill refused whole filled nothing).
+  // Its first fill activates a parent's children.
   if (before.filled_quantity === 0 && (run.state.orders.get(orderId)?.filled_quantity ?? 0) > 0) {
     activateChildren(run, orderId);
   }

@@ -205,4 +205,26 @@ describe("the exposure rules at fill time", () => {
     expect(h.account.orders.get(limit.order.order_id)?.reason).toBe("news_freeze");
     expect(h.account.positions.size).toBe(0);
   });
+
+  it("checks a triggered FOK's whole adding part before any of it fills: refused, it fills nothing", () => {
+    // 10K on GMX (daily limit 500): long 0.1 BTC bought at 100,000 (fee 6), the mark at 95,078 → 498.20 used.
+    const h = new Harness().open(PLAN.c10k, "GMX");
+    h.quote("BTC-USD", "100000", { depth: 1_000_000 });
+    h.quote("ETH-USD", "2500", { depth: 1000 });
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    const stop = h.placed({
+      symbol: "ETH-USD",
+      side: "BUY",
+      kind: "STOP",
+      quantity: "2",
+      trigger_price: "2510",
+      time_in_force: "FOK",
+    });
+    h.price("BTC-USD", "95078", { depth: 1_000_000 });
+    // Triggered with 1.80 left: one 1 ETH level's fee (1.506) fits, both levels' (3.012 and a tick) do not.
+    h.price("ETH-USD", "2510", { depth: 1000 });
+    expect(h.order(stop.order.order_id)).toMatchObject({ status: "CANCELED", filled_quantity: 0 });
+    expect(h.account.orders.get(stop.order.order_id)?.reason).toBe("daily_loss_limit");
+    expect(h.account.positions.has("ETH-USD:GMX")).toBe(false);
+  });
 });

@@ -106,19 +106,26 @@ export interface FillRiskParts {
   calendar: readonly NewsEvent[];
   order: Order;
   quote: SymbolQuote;
-  /** Steps of the fill that add exposure. */
-  steps: number;
-  /** The fill's price (ticks). */
-  priceTicks: number;
+  /** The levels of the part of the fill that adds exposure, best first: steps and price (ticks) of each. */
+  levels: readonly { readonly price: number; readonly steps: number }[];
 }
 
 /**
- * The RiskInput of the part of a working order's fill that adds exposure: that part as the order, its margin
- * available with the order's own reserve (the fill uses it), nothing more in the exposure cap (the order
- * already counts among the working orders), and its slippage the fill price's distance from the mark.
+ * The RiskInput of the part of a working order's fill that adds exposure, over all the levels it takes: that
+ * part as the order, valued at its worst level's price; its margin available with the order's own reserve (the
+ * fill uses it); nothing more in the exposure cap (the order already counts among the working orders); and its
+ * slippage each level's distance from the mark.
  */
 export function fillRiskInput(parts: FillRiskParts): RiskInput {
-  const { state, order, quote, steps } = parts;
+  const { state, order, quote, levels } = parts;
+  let steps = 0;
+  let slippageTicks = 0;
+  let worst = quote.mark;
+  for (const level of levels) {
+    steps += level.steps;
+    slippageTicks += Math.abs(level.price - quote.mark) * level.steps;
+    worst = level.price;
+  }
   const input = riskInput({
     state,
     market: parts.market,
@@ -128,14 +135,13 @@ export function fillRiskInput(parts: FillRiskParts): RiskInput {
     quote,
     order: { ...order, quantity: steps },
     exposureSteps: steps,
-    priceTicks: parts.priceTicks,
+    priceTicks: worst,
     leverage: leverageFor(state.plan, quote.spec),
     countedNotional: 0,
   });
-  const distance = Math.abs(parts.priceTicks - quote.mark);
   return {
     ...input,
     margin: { ...input.margin, available: input.margin.available + order.reserve },
-    fillSlippage: notionalOf(distance, steps, quote.units.unitsPerTickStep),
+    fillSlippage: notionalOf(slippageTicks, 1, quote.units.unitsPerTickStep),
   };
 }

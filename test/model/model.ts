@@ -712,7 +712,33 @@ export class AccountModel {
       left -= steps;
       consumed += steps;
     }
-    for (const level of levels) this.fillAt(order, quote, level.price, level.steps, liquidity, gated);
+    const position = this.positions.get(keyOf(order.symbol, order.venue));
+    let closable =
+      gated && !order.reduceOnly && position !== undefined && position.side !== order.side ? position.quantity : 0n;
+    const reducing: { price: bigint; steps: bigint }[] = [];
+    const adding: { price: bigint; steps: bigint }[] = [];
+    for (const level of levels) {
+      if (!gated || order.reduceOnly) {
+        reducing.push(level);
+        continue;
+      }
+      const closing = min(closable, level.steps);
+      closable -= closing;
+      if (closing > 0n) reducing.push({ price: level.price, steps: closing });
+      if (level.steps > closing) adding.push({ price: level.price, steps: level.steps - closing });
+    }
+    for (const level of reducing) this.fillAt(order, quote, level.price, level.steps, liquidity);
+    // A resting order's fill on an update: the part adding exposure passes the exposure rules as they stand,
+    // checked once over all its levels.
+    if (adding.length > 0 && this.isWorking(order)) {
+      const refused = this.fillRefusal(order, quote, adding);
+      if (refused === undefined) {
+        for (const level of adding) this.fillAt(order, quote, level.price, level.steps, liquidity);
+      } else {
+        this.cancelOrder(order, refused);
+        this.violations.push({ rule: refused, threshold: 0n, value: 0n });
+      }
+    }
     this.afterFills(order);
   }
 
@@ -723,14 +749,7 @@ export class AccountModel {
   }
 
   /** One level's fill: the opposite position is closed first, the rest opens or adds (unless reduce-only). */
-  private fillAt(
-    order: ModelOrder,
-    quote: ModelQuote,
-    price: bigint,
-    steps: bigint,
-    liquidity: Liquidity,
-    gated: boolean,
-  ): void {
+  private fillAt(order: ModelOrder, quote: ModelQuote, price: bigint, steps: bigint, liquidity: Liquidity): void {
     if (!this.isWorking(order)) return;
     let left = steps;
     const position = this.positions.get(keyOf(order.symbol, order.venue));
@@ -741,15 +760,7 @@ export class AccountModel {
       this.fill(order, quote, price, closing, liquidity);
       left -= closing;
     }
-    if (left > 0n && this.isWorking(order) && !order.reduceOnly) {
-      // A resting order's fill on an update: the part adding exposure passes the exposure rules as they stand.
-      const refused = gated ? this.fillRefusal(order, quote, price, left) : undefined;
-      if (refused === undefined) this.fill(order, quote, price, left, liquidity);
-      else {
-        this.cancelOrder(order, refused);
-        this.violations.push({ rule: refused, threshold: 0n, value: 0n });
-      }
-    }
+    if (left > 0n && this.isWorking(order) && !order.reduceOnly) this.fill(order, quote, price, left, liquidity);
     // docs/engine.md: a position closed completely takes the other reduce-only orders on it along.
     if (closedIt) {
       const orphans = this.working.filter(
@@ -764,21 +775,31 @@ export class AccountModel {
     }
   }
 
-  /** The first exposure rule that refuses `steps` of the order adding exposure at `price` now (docs/risk.md). */
+  /**
+   * The first exposure rule that refuses the levels of the order's fill adding exposure now (docs/risk.md): that
+   * part valued at its worst level's price, its slippage each level's distance from the mark.
+   */
   private fillRefusal(
     order: ModelOrder,
     quote: ModelQuote,
-    price: bigint,
-    steps: bigint,
+    levels: readonly { price: bigint; steps: bigint }[],
   ): LimitRuleOrExposure | undefined {
     const spec = tickerOf(order.symbol);
+    let steps = 0n;
+    let slippageTicks = 0n;
+    let price = quote.mark;
+    for (const level of levels) {
+      steps += level.steps;
+      slippageTicks += abs(level.price - quote.mark) * level.steps;
+      price = level.price;
+    }
     const value = notional(price, steps, spec);
     const openingFee = feeOf(value, order.venue, spec.assetClass, "TAKER", "open", order.side, quote.skew);
     const equity = this.equity();
     const limits = this.limits();
     if (equity - openingFee < limits.floor) return "drawdown_gate";
     const loss = this.dailyLoss(equity);
-    const slippage = notional(abs(price - quote.mark), steps, spec);
+    const slippage = slippageTicks * spec.unitsPerTickStep;
     const request: OrderRequest = {
       symbol: order.symbol,
       venue: order.venue,
