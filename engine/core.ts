@@ -487,6 +487,15 @@ export function apply(state: AccountState | undefined, event: EngineEvent): Acco
       putOrder(state, next);
       break;
     }
+    case "OrderRearmed": {
+      const order = orderOf(state, event.order_id);
+      if (!order.triggered || !isWorking(order.status)) throw new Error(`order ${order.order_id} cannot rearm`);
+      const next = copyOrder(order);
+      next.triggered = false;
+      next.updated_at = event.at;
+      putOrder(state, next);
+      break;
+    }
     case "OrderFilled": {
       const fill = event.fill;
       const order = orderOf(state, fill.order_id);

@@ -53,6 +53,16 @@ export interface OrderTriggered {
   reference_price: number;
 }
 
+/**
+ * A triggered bracket child that has closed everything its parent filled, while the parent still works, waits
+ * for its trigger again: the parent's later fills are protected at the trigger, not closed at once at market.
+ */
+export interface OrderRearmed {
+  type: "OrderRearmed";
+  at: number;
+  order_id: string;
+}
+
 /** One fill: the order's progress, the position change and the balance change. */
 export interface OrderFilled {
   type: "OrderFilled";
@@ -183,6 +193,7 @@ export type EngineEvent =
   | OrderRejected
   | OrderActivated
   | OrderTriggered
+  | OrderRearmed
   | OrderFilled
   | OrderCanceled
   | OrderExpired

@@ -773,6 +773,44 @@ describe("TP/SL children", () => {
     expectReplayEqual(h);
   });
 
+  it("re-arm a triggered stop that closed all its parent filled: the parent's next fill waits for the trigger", () => {
+    // One step (0.0001 BTC) a level: the parent BUY LIMIT 0.02 at 100,000 fills in parts.
+    const h = btc(1);
+    h.quote("BTC-USD", "100500", { depth: 1 });
+    const parent = h.placed({
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.02",
+      limit_price: "100000",
+    }).order;
+    const sl = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "STOP",
+      quantity: "0.02",
+      trigger_price: "98000",
+      parent_order_id: parent.order_id,
+    }).order;
+    // At 97,000 the parent fills in part, the stop triggers and closes all of it, then waits for its trigger again.
+    h.price("BTC-USD", "97000", { depth: 1 });
+    const closed = h.order(sl.order_id).filled_quantity;
+    expect(closed).toBe(h.order(parent.order_id).filled_quantity);
+    expect(h.account.positions.size).toBe(0);
+    expect(h.account.orders.get(sl.order_id)?.triggered).toBe(false);
+    expect(ofType(h.lastEvents, "OrderRearmed").map((event) => event.order_id)).toEqual([sl.order_id]);
+    h.price("BTC-USD", "101000", { depth: 1 });
+    // The parent's next step at 100,000 is above the stop's trigger: it stays open, protected by the stop.
+    h.price("BTC-USD", "100000", { depth: 1 });
+    expect(h.order(sl.order_id)).toMatchObject({ status: "PARTIALLY_FILLED", filled_quantity: closed });
+    expect([...h.account.positions.values()].map((p) => p.quantity)).toEqual([1]);
+    // At its trigger it acts again.
+    h.price("BTC-USD", "97900", { depth: 1 });
+    expect(ofType(h.lastEvents, "OrderTriggered").map((event) => event.order_id)).toEqual([sl.order_id]);
+    expect(h.order(sl.order_id).filled_quantity).toBeGreaterThan(closed);
+    expectReplayEqual(h);
+  });
+
   it("keep protecting the rest of a position a child closed only in part", () => {
     const { h, parent, tp, sl } = bracket();
     h.price("BTC-USD", "98900");

@@ -165,6 +165,7 @@ function executeOne(run: Run, current: Order | undefined, phase: Phase): void {
       }
       // Checked at placement when it triggers then; on an update the rules are checked again at its fills.
       if (open) take(run, order, quote, null, phase === "update");
+      rearmIfClosedAll(run, orderId);
       break;
   }
   // Only IOC and FOK do anything with a remainder (the time in force never changes within a decision).
@@ -173,6 +174,18 @@ function executeOne(run: Run, current: Order | undefined, phase: Phase): void {
   if (rest === undefined) return;
   if (rest.time_in_force === "IOC") cancelOrder(run, orderId, "ioc_remainder");
   else if (rest.time_in_force === "FOK") expireOrder(run, orderId, "fok");
+}
+
+/**
+ * A triggered bracket child that has closed all its parent filled while the parent still works waits for its
+ * trigger again (docs/risk.md, "Brackets protect every fill"): the parent's next fill is protected at the
+ * trigger, not closed at once at whatever the market is then.
+ */
+function rearmIfClosedAll(run: Run, orderId: string): void {
+  const order = working(run.state, orderId);
+  if (order?.triggered !== true || !awaitsParent(run.state, order)) return;
+  if (bracketRoom(run.state, order) > 0) return;
+  run.emit({ type: "OrderRearmed", at: run.now, order_id: orderId });
 }
 
 /** The exposure rule that refuses the levels of this order's fill that add exposure now, if any. */
