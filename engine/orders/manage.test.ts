@@ -149,3 +149,34 @@ describe("amend", () => {
     expect(h.amend({ order_id: "nope", limit_price: "1" })).toMatchObject({ code: "not_found" });
   });
 });
+
+describe("amend: the risk of a partly filled order", () => {
+  /** 10K on GMX (limit 500): BUY LIMIT 0.1 BTC filled 0.09 at placement, a long 1 ETH holding the day's loss. */
+  function partlyFilled(eth: string) {
+    const h = new Harness().open(PLAN.c10k, "GMX");
+    h.quote("BTC-USD", "100000", { depth: 180 });
+    h.quote("ETH-USD", "2500", { depth: 1_000_000 });
+    h.placed({ symbol: "ETH-USD", side: "BUY", kind: "MARKET", quantity: "1" });
+    const order = h.placed({
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.1",
+      limit_price: "100000.4",
+    }).order;
+    h.price("ETH-USD", eth, { depth: 1_000_000 });
+    return { h, order };
+  }
+
+  it("charges the worst case on the remainder only, not on the steps already filled", () => {
+    const { h, order } = partlyFilled("2009.5");
+    expect(h.order(order.order_id).filled_quantity).toBe(0.09);
+    const left = h.test({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "99000" });
+    // The remainder's worst case (0.594 of fee) fits in what is left; the filled 0.09 would add 5.35 of closing fee.
+    if (left.kind === "error") throw new Error(`expected a test result, got ${JSON.stringify(left)}`);
+    expect(left.violations).toEqual([]);
+    expect(left.risk_headroom.daily_loss_remaining).toBeLessThan(5);
+    const reply = h.amend({ order_id: order.order_id, limit_price: "99000" });
+    expect(reply).toMatchObject({ kind: "ok", order: { limit_price: 99000, filled_quantity: 0.09 } });
+  });
+});

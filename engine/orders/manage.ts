@@ -67,7 +67,8 @@ function amendViolation(run: Run, amended: Order, old: Order, priceTicks: number
     calendar: run.calendar,
     spec,
     quote: run.market.quotes.get(old.symbol),
-    order: amended,
+    // Its remainder is what it can still execute: the steps already filled pay no fee and slip no more.
+    order: { ...amended, quantity: remaining, filled_quantity: 0 },
     exposureSteps: addingSteps(state, amended, remaining, opposite, old.order_id),
     priceTicks,
     leverage: leverageFor(state.plan, spec),
