@@ -118,25 +118,33 @@ export function expireDue(run: Run): void {
  * Executes one working order against the current quote, then the HELD children its first fill activated.
  * IOC/FOK apply when the order can execute now: a MARKET or LIMIT at placement, a STOP/TAKE_PROFIT once
  * triggered. A child's activation is its placement: it executes at once with its time in force honoured.
+ * `gated`: the part of its fills that adds exposure is checked again (see `fillLevels`); always on an update,
+ * and at an amend the checks did not judge (one that only lowers the quantity).
  */
-export function executeOrder(run: Run, orderId: string, phase: Phase, current?: Order): void {
+export function executeOrder(
+  run: Run,
+  orderId: string,
+  phase: Phase,
+  current?: Order,
+  gated: boolean = phase === "update",
+): void {
   // `current`: the caller's object is the order as it stands (it was just accepted and nothing since touched
   // it), so a resting order is looked at without building the decision's draft state.
   const order = current ?? working(run.state, orderId);
   if (order === undefined || order.status === "HELD") return;
   if (order.filled_quantity > 0 || order.child_ids.length === 0) {
-    executeOne(run, order, phase);
+    executeOne(run, order, phase, gated);
     return;
   }
   const from = run.activated.length;
-  executeOne(run, order, phase);
+  executeOne(run, order, phase, gated);
   for (let i = from; i < run.activated.length; i++) {
     const childId = run.activated[i];
-    if (childId !== undefined) executeOne(run, working(run.state, childId), "placement");
+    if (childId !== undefined) executeOne(run, working(run.state, childId), "placement", false);
   }
 }
 
-function executeOne(run: Run, current: Order | undefined, phase: Phase): void {
+function executeOne(run: Run, current: Order | undefined, phase: Phase, gated: boolean): void {
   let order = current;
   if (order === undefined || order.status === "HELD") return;
   const orderId = order.order_id;
@@ -150,7 +158,7 @@ function executeOne(run: Run, current: Order | undefined, phase: Phase): void {
     case "LIMIT":
       immediate = phase === "placement";
       if (open && crosses(order, quote.mark)) {
-        if (phase === "placement") take(run, order, quote, order.limit_price, false);
+        if (phase === "placement") take(run, order, quote, order.limit_price, gated);
         else make(run, order, quote);
       }
       break;
@@ -164,7 +172,7 @@ function executeOne(run: Run, current: Order | undefined, phase: Phase): void {
         if (order === undefined) return;
       }
       // Checked at placement when it triggers then; on an update the rules are checked again at its fills.
-      if (open) take(run, order, quote, null, phase === "update");
+      if (open) take(run, order, quote, null, gated);
       rearmIfClosedAll(run, orderId);
       break;
   }

@@ -180,3 +180,35 @@ describe("amend: the risk of a partly filled order", () => {
     expect(reply).toMatchObject({ kind: "ok", order: { limit_price: 99000, filled_quantity: 0.09 } });
   });
 });
+
+describe("amend: fills of an amend the checks did not judge", () => {
+  it("checks the fills of an amend that only lowers the quantity: inside a news freeze it does not fill", () => {
+    // BUY LIMIT 0.02 at the mark: 0.001 fills at placement (one level within its limit), the rest waits for depth.
+    const h = new Harness().open(PLAN.c10k, "GMX");
+    h.quote("BTC-USD", "100000", { depth: 10 });
+    const order = h.placed({
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.02",
+      limit_price: "100000",
+    }).order;
+    expect(h.order(order.order_id).filled_quantity).toBe(0.001);
+    h.calendar = [
+      {
+        id: "cpi",
+        title: "CPI",
+        scheduled_at: new Date(h.now).toISOString(),
+        at: h.now,
+        symbols: [],
+        asset_classes: ["crypto"],
+      },
+    ];
+    // Fresh depth, and the order lowered: the amend is not checked, so its fill is.
+    h.quote("BTC-USD", "100000", { depth: 10 });
+    const reply = h.amend({ order_id: order.order_id, quantity: "0.015" });
+    expect(reply).toMatchObject({ kind: "ok", order: { status: "CANCELED", filled_quantity: 0.001 } });
+    expect(h.account.orders.get(order.order_id)?.reason).toBe("news_freeze");
+    expect(replay(h.journal)).toEqual(h.state);
+  });
+});

@@ -194,7 +194,8 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
     trigger_price: triggerPrice,
     reserve,
   });
-  executeOrder(run, order.order_id, "placement");
+  // Unchecked (only its quantity lowered), the fills it causes are checked as a resting order's are.
+  executeOrder(run, order.order_id, "placement", undefined, !grows);
   // Its fills moved equity: the monitor acts before the answer, which shows the order as it ends.
   if (run.filled) monitor(run);
   return record(run, current(run, order.order_id));
