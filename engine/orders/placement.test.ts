@@ -67,6 +67,25 @@ describe("market hours", () => {
     expect(reply).toMatchObject({ kind: "rejected", violations: [{ rule: "market_closed" }] });
   });
 
+  it.each(["IOC", "FOK"])(
+    "accept an %s LIMIT take-profit HELD while closed: it executes when its parent fills",
+    (tif) => {
+      const h = new Harness(SATURDAY_NOON).open(PLAN.c200k, "OSTIUM");
+      h.quote("EUR-USD", "1.08");
+      const parent = h.placed({ symbol: "EUR-USD", side: "BUY", kind: "LIMIT", quantity: 10_000, limit_price: "1.07" });
+      const child = h.place({
+        symbol: "EUR-USD",
+        side: "SELL",
+        kind: "LIMIT",
+        quantity: 10_000,
+        limit_price: "1.1",
+        time_in_force: tif,
+        parent_order_id: parent.order.order_id,
+      });
+      expect(child).toMatchObject({ kind: "created", order: { status: "HELD" }, violations: [] });
+    },
+  );
+
   it("do not trigger a stop while its market is closed", () => {
     const h = new Harness(FRIDAY_NOON).open(PLAN.c200k, "OSTIUM");
     h.quote("XAU-USD", "2650");

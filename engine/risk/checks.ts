@@ -66,8 +66,12 @@ const executesAtOnce = (order: Order): boolean =>
   order.kind === "MARKET" ||
   (order.kind === "LIMIT" && (order.time_in_force === "IOC" || order.time_in_force === "FOK"));
 
+/**
+ * A HELD bracket child is exempt: it executes only when its parent fills, which needs the market open, and is
+ * placed for execution then (docs/risk.md, "Time in force on activation").
+ */
 export const marketClosed: RiskCheck = ({ order, quote, now, spec }) =>
-  executesAtOnce(order) && quote !== undefined && !isQuoteOpen(quote, now)
+  order.status !== "HELD" && executesAtOnce(order) && quote !== undefined && !isQuoteOpen(quote, now)
     ? critical("market_closed", `the ${spec.asset_class} market for ${spec.symbol} is closed`)
     : undefined;
 
