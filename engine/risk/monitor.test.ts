@@ -128,6 +128,14 @@ describe("the daily reset", () => {
     expect(replay(h.journal)).toEqual(h.account);
   });
 
+  it("counts a price stamped exactly 00:00:00.000 as the new day's first, not the reset's mark", () => {
+    const h = longAtMidnight();
+    h.now = Date.parse("2026-11-26T00:00:00.000Z");
+    h.price("BTC-USD", "94000");
+    expect(h.lastEvents[0]).toMatchObject({ type: "DayStarted", day: "2026-11-26", equity: usd("9994") });
+    expect(h.account.state).toBe("TERMINATED");
+  });
+
   it("judges a loss made before the reset against the day that ended, though no decision saw it then", () => {
     const h = longAtMidnight();
     // The mark falls to 95,000 before midnight, and the account is not decided at that update (say its commit
