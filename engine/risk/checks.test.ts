@@ -275,3 +275,25 @@ describe("exposure_cap: position plus working orders that could add exposure", (
     expect(h.account.order_exposure.get("EUR-USD")).toEqual({ buy: 0, sell: 0 });
   });
 });
+
+describe("daily_loss_limit: a crossing LIMIT's stop distance", () => {
+  it("measures the loss to the protecting stop from the mark it fills from, not from its limit", () => {
+    // 10K on GMX (limit 500): long 0.1 BTC at 100,000 (fee 6), a stop-loss at 90,000, the mark 96,260 → 120 left.
+    const h = new Harness().open(PLAN.c10k, "GMX");
+    h.quote("BTC-USD", "100000", { depth: 1_000_000 });
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "STOP",
+      quantity: "0.1",
+      trigger_price: "90000",
+      reduce_only: true,
+    });
+    h.price("BTC-USD", "96260", { depth: 1_000_000 });
+    // BUY 0.01 LIMIT 105,000 fills from 96,260: 62.60 to the stop and fees, not 150 from its limit.
+    const tested = h.test({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "105000" });
+    if (tested.kind === "error") throw new Error(`expected a test result, got ${JSON.stringify(tested)}`);
+    expect(tested.violations).toEqual([]);
+  });
+});

@@ -148,7 +148,8 @@ export function worstCase(input: RiskInput): number {
     if (nearest === undefined || (long ? trigger > nearest : trigger < nearest)) nearest = trigger;
   }
   if (nearest === undefined) return base;
-  const distance = long ? input.priceTicks - nearest : nearest - input.priceTicks;
+  // From where it executes, as its slippage is: a crossing LIMIT fills from the mark, not at its limit.
+  const distance = long ? start - nearest : nearest - start;
   const loss = distance > 0 ? notionalOf(distance, input.exposureSteps, units.unitsPerTickStep) : 0;
   const closingFee = fee(notionalOf(nearest, input.exposureSteps, units.unitsPerTickStep), {
     venue: order.venue,

@@ -602,7 +602,7 @@ export class AccountModel {
       if (nearest === undefined || (long ? stop.trigger > nearest : stop.trigger < nearest)) nearest = stop.trigger;
     }
     if (nearest === undefined) return base;
-    const distance = long ? price - nearest : nearest - price;
+    const distance = long ? start - nearest : nearest - start;
     const loss = distance > 0n ? notional(distance, steps, spec) : 0n;
     const closingFee = feeOf(
       notional(nearest, steps, spec),
