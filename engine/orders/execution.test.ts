@@ -811,6 +811,72 @@ describe("TP/SL children", () => {
     expectReplayEqual(h);
   });
 
+  it("leave a re-armed child armed while the market stays past its trigger and nothing is left to close", () => {
+    const h = btc(1);
+    h.quote("BTC-USD", "100500", { depth: 1 });
+    const parent = h.placed({
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.02",
+      limit_price: "100000",
+    }).order;
+    const tp = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "TAKE_PROFIT",
+      quantity: "0.02",
+      trigger_price: "105000",
+      parent_order_id: parent.order_id,
+    }).order;
+    h.price("BTC-USD", "100000", { depth: 1 });
+    expect(h.order(parent.order_id).filled_quantity).toBe(0.0001);
+    // The take-profit closes the one step and waits for its trigger again.
+    h.price("BTC-USD", "106000", { depth: 1 });
+    expect(h.order(tp.order_id).filled_quantity).toBe(0.0001);
+    expect(h.account.orders.get(tp.order_id)?.triggered).toBe(false);
+    // The mark stays past the trigger, the parent rests and nothing of it is left to close: no trigger, no
+    // re-arm, nothing journaled, update after update.
+    for (const mark of ["106100", "106200", "106300"]) {
+      h.price("BTC-USD", mark, { depth: 1 });
+      expect(h.lastEvents.filter((e) => e.type === "OrderTriggered" || e.type === "OrderRearmed")).toEqual([]);
+    }
+    expect(h.order(tp.order_id).filled_quantity).toBe(0.0001);
+    expectReplayEqual(h);
+  });
+
+  it("leave a child armed when the trader closed its parent's fills by hand, so the parent's next fill waits for the trigger", () => {
+    const h = btc(1);
+    h.quote("BTC-USD", "100500", { depth: 1 });
+    const parent = h.placed({
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.02",
+      limit_price: "100000",
+    }).order;
+    const tp = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "TAKE_PROFIT",
+      quantity: "0.02",
+      trigger_price: "105000",
+      parent_order_id: parent.order_id,
+    }).order;
+    h.price("BTC-USD", "100000", { depth: 1 });
+    h.placed({ symbol: "BTC-USD", side: "SELL", kind: "MARKET", quantity: "0.0001", reduce_only: true });
+    expect(h.account.positions.size).toBe(0);
+    // Past the trigger with no position to reduce: the take-profit does not trigger.
+    h.price("BTC-USD", "106000", { depth: 1 });
+    expect(h.account.orders.get(tp.order_id)?.triggered).toBe(false);
+    expect(ofType(h.lastEvents, "OrderTriggered")).toEqual([]);
+    // The parent's next step opens a long the take-profit protects at its trigger, not sold at once.
+    h.price("BTC-USD", "100000", { depth: 1 });
+    expect([...h.account.positions.values()].map((p) => p.quantity)).toEqual([1]);
+    expect(h.order(tp.order_id).filled_quantity).toBe(0);
+    expectReplayEqual(h);
+  });
+
   it("keep protecting the rest of a position a child closed only in part", () => {
     const { h, parent, tp, sl } = bracket();
     h.price("BTC-USD", "98900");

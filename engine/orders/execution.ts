@@ -166,6 +166,8 @@ function executeOne(run: Run, current: Order | undefined, phase: Phase, gated: b
     case "TAKE_PROFIT":
       if (!order.triggered) {
         if (!open || !triggerReached(order, quote)) return;
+        // A bracket child with nothing of its parent's fills left to close stays armed until there is some.
+        if (awaitsParent(run.state, order) && closableSteps(run.state, order) === 0) return;
         const reference = order.index_trigger ? quote.index : quote.mark;
         run.emit({ type: "OrderTriggered", at: run.now, order_id: orderId, reference_price: reference });
         order = working(run.state, orderId);
@@ -192,8 +194,16 @@ function executeOne(run: Run, current: Order | undefined, phase: Phase, gated: b
 function rearmIfClosedAll(run: Run, orderId: string): void {
   const order = working(run.state, orderId);
   if (order?.triggered !== true || !awaitsParent(run.state, order)) return;
-  if (bracketRoom(run.state, order) > 0) return;
+  if (closableSteps(run.state, order) > 0) return;
   run.emit({ type: "OrderRearmed", at: run.now, order_id: orderId });
+}
+
+/**
+ * The steps a reduce-only order could close now: what is left of the position it reduces and, for a bracket
+ * child, of its parent's fills the children have not closed yet.
+ */
+function closableSteps(state: AccountState, order: Order): number {
+  return Math.min(reducibleSteps(state, order), bracketRoom(state, order));
 }
 
 /** The exposure rule that refuses the levels of this order's fill that add exposure now, if any. */
@@ -232,7 +242,7 @@ function refuseFill(run: Run, order: Order, violation: Violation): void {
 function wanted(run: Run, order: Order): number {
   const remaining = remainingOf(order);
   if (!order.reduce_only) return remaining;
-  const reducible = Math.min(reducibleSteps(run.state, order), bracketRoom(run.state, order));
+  const reducible = closableSteps(run.state, order);
   if (reducible === 0 && !awaitsParent(run.state, order)) cancelOrder(run, order.order_id, "reduce_only_no_position");
   return Math.min(remaining, reducible);
 }
