@@ -811,7 +811,8 @@ describe("TP/SL children", () => {
     expectReplayEqual(h);
   });
 
-  it("leave a re-armed child armed while the market stays past its trigger and nothing is left to close", () => {
+  /** One step (0.0001 BTC) a level: a parent BUY LIMIT 0.02 at 100,000 that fills in parts, a take-profit at 105,000. */
+  const thinBookTakeProfit = () => {
     const h = btc(1);
     h.quote("BTC-USD", "100500", { depth: 1 });
     const parent = h.placed({
@@ -829,6 +830,11 @@ describe("TP/SL children", () => {
       trigger_price: "105000",
       parent_order_id: parent.order_id,
     }).order;
+    return { h, parent, tp };
+  };
+
+  it("leave a re-armed child armed while the market stays past its trigger and nothing is left to close", () => {
+    const { h, parent, tp } = thinBookTakeProfit();
     h.price("BTC-USD", "100000", { depth: 1 });
     expect(h.order(parent.order_id).filled_quantity).toBe(0.0001);
     // The take-profit closes the one step and waits for its trigger again.
@@ -846,23 +852,7 @@ describe("TP/SL children", () => {
   });
 
   it("leave a child armed when the trader closed its parent's fills by hand, so the parent's next fill waits for the trigger", () => {
-    const h = btc(1);
-    h.quote("BTC-USD", "100500", { depth: 1 });
-    const parent = h.placed({
-      symbol: "BTC-USD",
-      side: "BUY",
-      kind: "LIMIT",
-      quantity: "0.02",
-      limit_price: "100000",
-    }).order;
-    const tp = h.placed({
-      symbol: "BTC-USD",
-      side: "SELL",
-      kind: "TAKE_PROFIT",
-      quantity: "0.02",
-      trigger_price: "105000",
-      parent_order_id: parent.order_id,
-    }).order;
+    const { h, tp } = thinBookTakeProfit();
     h.price("BTC-USD", "100000", { depth: 1 });
     h.placed({ symbol: "BTC-USD", side: "SELL", kind: "MARKET", quantity: "0.0001", reduce_only: true });
     expect(h.account.positions.size).toBe(0);
