@@ -612,6 +612,53 @@ describe("netting", () => {
 });
 
 describe("TP/SL children", () => {
+  /** A parent BUY LIMIT 0.01 at 99,000 and one SELL LIMIT child at `limitPrice` with `timeInForce`. */
+  function limitChild(limitPrice: string, timeInForce: string) {
+    const h = btc();
+    const parent = h.placed({
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: "99000",
+    }).order;
+    const child = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: limitPrice,
+      time_in_force: timeInForce,
+      parent_order_id: parent.order_id,
+    }).order;
+    return { h, parent, child };
+  }
+
+  /**
+   * One step (0.0001 BTC) a level: a parent BUY LIMIT 0.02 at 100,000 that fills in parts, and one SELL child
+   * of `kind` at `trigger`.
+   */
+  function thinBookChild(kind: "STOP" | "TAKE_PROFIT", trigger: string) {
+    const h = btc(1);
+    h.quote("BTC-USD", "100500", { depth: 1 });
+    const parent = h.placed({
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.02",
+      limit_price: "100000",
+    }).order;
+    const child = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind,
+      quantity: "0.02",
+      trigger_price: trigger,
+      parent_order_id: parent.order_id,
+    }).order;
+    return { h, parent, child };
+  }
+
   function bracket() {
     const h = btc();
     const parent = h.placed({
@@ -674,23 +721,7 @@ describe("TP/SL children", () => {
     ["cancel the rest of an IOC child", "IOC", "CANCELED", "ioc_remainder"],
     ["expire a FOK child that cannot fill entirely", "FOK", "EXPIRED", "fok"],
   ])("honour the time in force on activation by a price update: %s", (_label, timeInForce, status, reason) => {
-    const h = btc();
-    const parent = h.placed({
-      symbol: "BTC-USD",
-      side: "BUY",
-      kind: "LIMIT",
-      quantity: "0.01",
-      limit_price: "99000",
-    }).order;
-    const child = h.placed({
-      symbol: "BTC-USD",
-      side: "SELL",
-      kind: "LIMIT",
-      quantity: "0.01",
-      limit_price: "120000",
-      time_in_force: timeInForce,
-      parent_order_id: parent.order_id,
-    }).order;
+    const { h, parent, child } = limitChild("120000", timeInForce);
     h.price("BTC-USD", "98900");
     expect(h.order(parent.order_id).status).toBe("FILLED");
     // A sell at 120,000 cannot execute at a mark of 98,900: nothing of it may rest.
@@ -701,23 +732,7 @@ describe("TP/SL children", () => {
   });
 
   it("take at once, as placed, when activated crossing with an IOC", () => {
-    const h = btc();
-    const parent = h.placed({
-      symbol: "BTC-USD",
-      side: "BUY",
-      kind: "LIMIT",
-      quantity: "0.01",
-      limit_price: "99000",
-    }).order;
-    const child = h.placed({
-      symbol: "BTC-USD",
-      side: "SELL",
-      kind: "LIMIT",
-      quantity: "0.01",
-      limit_price: "98000",
-      time_in_force: "IOC",
-      parent_order_id: parent.order_id,
-    }).order;
+    const { h, child } = limitChild("98000", "IOC");
     h.price("BTC-USD", "98900");
     expect(h.order(child.order_id).status).toBe("FILLED");
     expect(h.account.positions.size).toBe(0);
@@ -774,24 +789,7 @@ describe("TP/SL children", () => {
   });
 
   it("re-arm a triggered stop that closed all its parent filled: the parent's next fill waits for the trigger", () => {
-    // One step (0.0001 BTC) a level: the parent BUY LIMIT 0.02 at 100,000 fills in parts.
-    const h = btc(1);
-    h.quote("BTC-USD", "100500", { depth: 1 });
-    const parent = h.placed({
-      symbol: "BTC-USD",
-      side: "BUY",
-      kind: "LIMIT",
-      quantity: "0.02",
-      limit_price: "100000",
-    }).order;
-    const sl = h.placed({
-      symbol: "BTC-USD",
-      side: "SELL",
-      kind: "STOP",
-      quantity: "0.02",
-      trigger_price: "98000",
-      parent_order_id: parent.order_id,
-    }).order;
+    const { h, parent, child: sl } = thinBookChild("STOP", "98000");
     // At 97,000 the parent fills in part, the stop triggers and closes all of it, then waits for its trigger again.
     h.price("BTC-USD", "97000", { depth: 1 });
     const closed = h.order(sl.order_id).filled_quantity;
@@ -811,30 +809,8 @@ describe("TP/SL children", () => {
     expectReplayEqual(h);
   });
 
-  /** One step (0.0001 BTC) a level: a parent BUY LIMIT 0.02 at 100,000 that fills in parts, a take-profit at 105,000. */
-  const thinBookTakeProfit = () => {
-    const h = btc(1);
-    h.quote("BTC-USD", "100500", { depth: 1 });
-    const parent = h.placed({
-      symbol: "BTC-USD",
-      side: "BUY",
-      kind: "LIMIT",
-      quantity: "0.02",
-      limit_price: "100000",
-    }).order;
-    const tp = h.placed({
-      symbol: "BTC-USD",
-      side: "SELL",
-      kind: "TAKE_PROFIT",
-      quantity: "0.02",
-      trigger_price: "105000",
-      parent_order_id: parent.order_id,
-    }).order;
-    return { h, parent, tp };
-  };
-
   it("leave a re-armed child armed while the market stays past its trigger and nothing is left to close", () => {
-    const { h, parent, tp } = thinBookTakeProfit();
+    const { h, parent, child: tp } = thinBookChild("TAKE_PROFIT", "105000");
     h.price("BTC-USD", "100000", { depth: 1 });
     expect(h.order(parent.order_id).filled_quantity).toBe(0.0001);
     // The take-profit closes the one step and waits for its trigger again.
@@ -852,7 +828,7 @@ describe("TP/SL children", () => {
   });
 
   it("leave a child armed when the trader closed its parent's fills by hand, so the parent's next fill waits for the trigger", () => {
-    const { h, tp } = thinBookTakeProfit();
+    const { h, child: tp } = thinBookChild("TAKE_PROFIT", "105000");
     h.price("BTC-USD", "100000", { depth: 1 });
     h.placed({ symbol: "BTC-USD", side: "SELL", kind: "MARKET", quantity: "0.0001", reduce_only: true });
     expect(h.account.positions.size).toBe(0);
