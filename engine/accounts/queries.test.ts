@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Harness, PLAN } from "../orders/testing.js";
+import { Harness, PLAN, usd } from "../orders/testing.js";
 import {
   accountRecord,
   accountSummary,
@@ -92,6 +92,25 @@ describe("the summary", () => {
     h.placed({ symbol: "BTC-USD", side: "SELL", kind: "MARKET", quantity: "0.01" });
     // +10 realized − 0.606 fee
     expect(accountSummary(h.account, h.market, h.now).realized_pnl_today).toBe(9.394);
+  });
+
+  it("counts today's funding too: the figure the daily loss rule judges (docs/risk.md)", () => {
+    const h = new Harness(iso("2026-11-24T16:00:00.000Z")).open(PLAN.c10k);
+    h.quote("BTC-USD", "100000", { index: "99000" });
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    // The long pays 0.01% of 10,000 = 1 per tick: once yesterday, twice today.
+    h.funding({ cryptoPpm: 100, rolloverPpm: 0 });
+    h.now = iso("2026-11-25T00:00:00.000Z");
+    h.funding({ cryptoPpm: 100, rolloverPpm: 0 });
+    h.now = iso("2026-11-25T08:00:00.000Z");
+    h.funding({ cryptoPpm: 100, rolloverPpm: 0 });
+    const summary = accountSummary(h.account, h.market, h.now);
+    expect(summary.realized_pnl_today).toBe(-2);
+    // Flat at an unchanged mark, the day's loss is exactly what the summary shows as realized today.
+    h.close({ symbol: "BTC-USD" });
+    const after = accountSummary(h.account, h.market, h.now);
+    expect(after.realized_pnl_today).toBe(-2 - 6);
+    expect(h.account.day_start_equity - h.account.balance).toBe(usd("8"));
   });
 });
 

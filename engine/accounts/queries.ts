@@ -91,7 +91,11 @@ export function accountRecord(state: AccountState, market: MarketView): AccountR
   };
 }
 
-/** Realized P&L minus fees of the fills since 00:00 UTC of `nowMs` (units). */
+/**
+ * What the day's trading moved the balance by since 00:00 UTC of `nowMs` (units): the fills' realized P&L minus
+ * their fees, plus the funding paid and received. The daily loss rule (docs/risk.md) counts all three, so the
+ * summary shows the realized part of the figure the rule judges.
+ */
 export function realizedToday(state: AccountState, nowMs: number): number {
   const dayStart = utcDayStart(nowMs);
   let total = 0;
@@ -99,6 +103,11 @@ export function realizedToday(state: AccountState, nowMs: number): number {
     const fill = state.fills[i];
     if (fill === undefined || fill.executed_at < dayStart) break;
     if (fill.executed_at <= nowMs) total += fill.realized_pnl - fill.fee;
+  }
+  for (let i = state.funding.length - 1; i >= 0; i--) {
+    const payment = state.funding[i];
+    if (payment === undefined || payment.paid_at < dayStart) break;
+    if (payment.paid_at <= nowMs) total += payment.amount;
   }
   return total;
 }
