@@ -186,17 +186,51 @@ describe("trailing drawdown", () => {
 });
 
 describe("profit target", () => {
-  it("passes at exactly the target and keeps trading", () => {
+  it("is not reached by open profit: a spike far past the target leaves the account ACTIVE", () => {
     const { h } = longTenK();
-    // Equity 9,994 + 0.1 × (P − 100,000) reaches 11,000 at 110,060.
-    h.price("BTC-USD", "110059.9");
+    // Equity 9,994 + 0.1 × 20,000 = 11,994, the target 11,000: open profit only.
+    h.price("BTC-USD", "120000");
     expect(h.account.state).toBe("ACTIVE");
-    h.price("BTC-USD", "110060");
+    expect(h.lastEvents.some((e) => e.type === "AccountPassed")).toBe(false);
+    // The spike fades: the account is judged on what it realizes.
+    h.price("BTC-USD", "100000");
+    expect(h.account.state).toBe("ACTIVE");
+  });
+
+  it("passes on the balance once flat: a partial close at a profit does not, the close of the rest does", () => {
+    const { h } = longTenK();
+    h.price("BTC-USD", "120000");
+    // Half closed: balance 9,994 + 1,000 − 3.60 fee = 10,990.40, a position still open.
+    h.close({ symbol: "BTC-USD", quantity: "0.05" });
+    expect(h.account.state).toBe("ACTIVE");
+    // The rest: balance 10,990.40 + 1,000 − 3.60 = 11,986.80 ≥ 11,000, flat.
+    h.close({ symbol: "BTC-USD" });
+    expect(h.balance).toBe(usd("11986.8"));
     expect(h.account.state).toBe("PASSED");
     expect(h.account.passed_at).toBe(h.now);
+    expect(h.lastEvents.filter((e) => e.type === "AccountPassed")).toHaveLength(1);
+    // Trading goes on, and passing is recorded once.
     expect(h.place({ symbol: "BTC-USD", side: "SELL", kind: "MARKET", quantity: "0.05" }).kind).toBe("created");
-    h.price("BTC-USD", "112000");
+    h.close({ symbol: "BTC-USD" });
     expect(h.lastEvents.some((e) => e.type === "AccountPassed")).toBe(false);
+  });
+
+  it("needs the balance at the target after the closing fee: a tick short does not pass, at it does", () => {
+    const closedAt = (price: string): Harness => {
+      const h = new Harness().open(PLAN.c10k);
+      h.quote("BTC-USD", "100000");
+      h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+      h.price("BTC-USD", price);
+      h.close({ symbol: "BTC-USD" });
+      return h;
+    };
+    // Balance 9,994 + 0.1 × (P − 100,000) − 0.0006 × 0.1 × P.
+    const short = closedAt("110126");
+    expect(short.balance).toBe(usd("10999.99244"));
+    expect(short.account.state).toBe("ACTIVE");
+    const reached = closedAt("110126.1");
+    expect(reached.balance).toBe(usd("11000.002434"));
+    expect(reached.account.state).toBe("PASSED");
   });
 });
 

@@ -1,6 +1,6 @@
 // Monitoring after every price update, fill and funding payment (docs/risk.md, "Monitoring, breaches and
 // termination"): the day's start, the high-water mark, breach levels of the daily loss limit and of the
-// drawdown allowance, termination on a hard rule's 100%, and passing at the profit target. Emits events
+// drawdown allowance, termination on a hard rule's 100%, and passing at the profit target (flat, on the balance). Emits events
 // only when something changes, so a quiet account costs one equity computation.
 import { AccountStatus } from "../accounts/state.js";
 import { unitsToDecimalString as usd } from "../market/units.js";
@@ -104,9 +104,15 @@ function judge(run: Run, equity: number): void {
     terminate(run, "daily_loss_limit", limits.dailyLimit, loss);
     return;
   }
-  if (run.state.state === AccountStatus.ACTIVE && equity >= limits.profitTarget) {
-    run.emit({ type: "AccountPassed", at: run.now });
-  }
+  if (passes(state, limits.profitTarget)) run.emit({ type: "AccountPassed", at: run.now });
+}
+
+/**
+ * Whether an ACTIVE account passes: flat (no open position), with its balance (realized P&L, fees and funding)
+ * at or above the profit target (docs/risk.md, "Passing"). Open profit never passes an account.
+ */
+function passes(state: Run["state"], profitTarget: number): boolean {
+  return state.state === AccountStatus.ACTIVE && state.positions.size === 0 && state.balance >= profitTarget;
 }
 
 /**
@@ -123,5 +129,5 @@ export function monitorWouldAct(state: Run["state"], market: Run["market"]): boo
   const reference = plan.drawdown_mode === "trailing" ? state.high_water_mark : starting;
   const allowance = percentOf(reference, plan.max_drawdown_pct);
   if (levelsReached(Math.max(0, reference - equity), allowance) > state.drawdown_levels) return true;
-  return state.state === AccountStatus.ACTIVE && equity >= starting + percentOf(starting, plan.profit_target_pct);
+  return passes(state, starting + percentOf(starting, plan.profit_target_pct));
 }

@@ -84,10 +84,11 @@ export function quietBand(state: AccountState, market: MarketView): QuietBand | 
   const dailyLevel = BREACH_LEVELS[state.daily_levels];
   const drawdownLevel = BREACH_LEVELS[state.drawdown_levels];
   if (dailyLevel === undefined || drawdownLevel === undefined) return undefined;
-  // Quiet while: equity ≤ high-water mark; the day's loss and the drawdown stay under their next level;
-  // an ACTIVE account stays under its target.
+  // Quiet while: equity ≤ high-water mark; the day's loss and the drawdown stay under their next level; a flat
+  // ACTIVE account stays under its target (an account with a position passes on no price: only a fill that
+  // leaves it flat can).
   let maxEquity = state.high_water_mark;
-  if (state.state === "ACTIVE") maxEquity = Math.min(maxEquity, limits.profitTarget - 1);
+  if (state.state === "ACTIVE" && state.positions.size === 0) maxEquity = Math.min(maxEquity, limits.profitTarget - 1);
   const minEquity = Math.max(
     state.day_start_equity - firstReaching(limits.dailyLimit, dailyLevel.percent) + 1,
     limits.drawdownReference - firstReaching(limits.drawdownAllowance, drawdownLevel.percent) + 1,

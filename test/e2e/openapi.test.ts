@@ -1442,8 +1442,8 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect((await cancel(trader, orderIdOf(resting))).status).toBe(200);
     // A loss of 250 plus the 6 USD opening fee: the daily limit's 50% (info) breach.
     await prices().push({ "BTC-USD": 97_500 });
-    // Equity 9,994 + 0.1 × 10,100 = 11,004: past the 10% profit target.
-    await prices().push({ "BTC-USD": 110_100 });
+    // Closed at 110,200: balance 9,994 + 1,020 − 6.612 = 11,007.388, flat: past the 10% profit target.
+    await prices().push({ "BTC-USD": 110_200 });
     expect((await close(trader, { account_id: accountId, symbol: "BTC-USD" })).status).toBe(201);
     await prices().push(PRICES);
 
@@ -1454,10 +1454,10 @@ describe("docs/openapi.yaml against the running gateway", () => {
       "order.ack",
       "order.cancel",
       "account.breach",
-      "account.passed",
       "order.ack",
       "order.fill",
       "position.close",
+      "account.passed",
     ];
     const all = await until(
       () => events(reader),
@@ -1476,7 +1476,7 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(asTrader).toEqual(list.map((e) => ({ ...e, api_key_id: trader.id })));
 
     // `data` is the record the REST API shows.
-    const [ack, fill, restingAck, rejectedAck, canceled, breach, passed, closeAck, closeFill, closedPosition] =
+    const [ack, fill, restingAck, rejectedAck, canceled, breach, closeAck, closeFill, closedPosition, passed] =
       list.map((e) => e.data);
     expect(ack).toMatchObject({ order_id: orderIdOf(opened), kind: "MARKET", status: "NEW", violations: [] });
     expect(restingAck).toMatchObject({ order_id: orderIdOf(resting), status: "NEW", violations: [] });

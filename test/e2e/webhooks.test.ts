@@ -99,8 +99,8 @@ describe("webhooks end to end", () => {
     expect((await v1(base, `/v1/order/${restingId}`, t.key, { method: "DELETE" })).status).toBe(200);
     // Loss 6 + 0.1 × 2,440 = 250: the daily limit's 50% (info) breach.
     await market.push({ "BTC-USD": 97_560 });
-    // Equity 9,994 + 0.1 × 10,060 = 11,000: the profit target.
-    await market.push({ "BTC-USD": 110_060 });
+    // Closed at 110,200: balance 9,994 + 1,020 − 6.612 = 11,007.388, flat: the profit target.
+    await market.push({ "BTC-USD": 110_200 });
     const closed = await v1(base, "/v1/position/close", t.key, json({ account_id: t.accountId, symbol: "BTC-USD" }));
     expect(closed.status).toBe(201);
 
@@ -110,10 +110,10 @@ describe("webhooks end to end", () => {
       "order.ack",
       "order.cancel",
       "account.breach",
-      "account.passed",
       "order.ack",
       "order.fill",
       "position.close",
+      "account.passed",
     ];
     await receiver.until(() => envelopes(receiver, "/types").length >= expected.length);
     const got = receiver.on("/types");
@@ -131,8 +131,9 @@ describe("webhooks end to end", () => {
     const breaches = (await t.get("/breaches")).body.data as unknown[];
     expect(delivered[4]?.data).toEqual(breaches[0]);
     const history = (await t.get("/positions/history")).body.data as unknown[];
-    expect(delivered[8]?.data).toEqual(history[0]);
-    expect(delivered[5]?.data).toMatchObject({ account_id: t.accountId, state: "PASSED" });
+    expect(delivered[7]?.data).toEqual(history[0]);
+    // Passed on the balance once flat, after the close (docs/risk.md, "Passing").
+    expect(delivered[8]?.data).toMatchObject({ account_id: t.accountId, state: "PASSED", balance: 11007.388 });
 
     // Catch-up: the same envelopes, in order, paged.
     const all = await t.get("/events");

@@ -923,7 +923,8 @@ export class AccountModel {
       this.terminate({ rule: "daily_loss_limit", threshold: limits.dailyLimit, value: loss });
       return;
     }
-    if (this.status === "ACTIVE" && equity >= limits.target) {
+    // Passing is judged on the balance of a flat account, never on open profit (docs/risk.md, "Passing").
+    if (this.status === "ACTIVE" && this.positions.size === 0 && this.balance >= limits.target) {
       this.status = "PASSED";
       this.effects.passed = true;
     }
