@@ -82,11 +82,15 @@ describe("drawdown_gate: equity less the order's fee against the floor", () => {
   it("trailing plans measure from the high-water mark", () => {
     const h = new Harness().open(PLAN.c200k);
     h.quote("BTC-USD", "100000");
-    const raised: AccountState = { ...h.account, high_water_mark: usd("210000") };
-    const input = { ...inputFor(h), state: raised };
-    // 200K trailing, 5%: floor 199,500 once the mark is 210,000.
-    const limits = riskInput({ ...input, state: raised, calendar: [], countedNotional: 0 }).limits;
-    expect(limits.drawdownFloor).toBe(usd("199500"));
+    const floorAt = (high: string): number => {
+      const raised: AccountState = { ...h.account, high_water_mark: usd(high) };
+      const input = { ...inputFor(h), state: raised };
+      return riskInput({ ...input, state: raised, calendar: [], countedNotional: 0 }).limits.drawdownFloor;
+    };
+    // 200K trailing, 5%: the floor trails the mark by 10,000 (5% of the start), until it reaches 200,000.
+    expect(floorAt("205000")).toBe(usd("195000"));
+    expect(floorAt("210000")).toBe(usd("200000"));
+    expect(floorAt("250000")).toBe(usd("200000"));
   });
 });
 

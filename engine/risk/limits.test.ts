@@ -44,13 +44,25 @@ describe("limits", () => {
     expect(limits.profitTarget).toBe(usd(10_800));
   });
 
-  it("trailing: floor follows the high-water mark", () => {
-    const limits = limitsOf(basis({ mode: "trailing", high_water_mark: usd(12_000) }));
-    expect(limits.drawdownReference).toBe(usd(12_000));
-    expect(limits.drawdownAllowance).toBe(usd(1_200));
-    expect(limits.drawdownFloor).toBe(usd(10_800));
+  it("trailing: the allowance is the plan's share of the starting balance, whatever the high-water mark", () => {
+    const limits = limitsOf(basis({ mode: "trailing", high_water_mark: usd(10_400) }));
+    expect(limits.drawdownReference).toBe(usd(10_400));
+    expect(limits.drawdownAllowance).toBe(usd(1_000));
+    expect(limits.drawdownFloor).toBe(usd(9_400));
     // The daily limit stays a share of the starting balance.
     expect(limits.dailyLimit).toBe(usd(500));
+  });
+
+  it("trailing: the floor stops trailing once it reaches the starting balance", () => {
+    // At a high-water mark of 11,000 the floor reaches 10,000 and stays there however far the mark rises.
+    for (const high of [11_000, 11_000.00000001, 12_000, 50_000]) {
+      const limits = limitsOf(basis({ mode: "trailing", high_water_mark: usd(high) }));
+      expect(limits.drawdownAllowance).toBe(usd(1_000));
+      expect(limits.drawdownFloor).toBe(usd(10_000));
+      expect(limits.drawdownReference).toBe(usd(11_000));
+    }
+    // One unit before, it still trails.
+    expect(limitsOf(basis({ mode: "trailing", high_water_mark: usd(11_000) - 1 })).drawdownFloor).toBe(usd(10_000) - 1);
   });
 
   it("daily loss counts only a loss, and drawdown only equity below the reference", () => {

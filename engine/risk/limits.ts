@@ -31,9 +31,13 @@ export interface LimitBasis {
 }
 
 export interface Limits {
-  /** Starting balance (static) or high-water mark (trailing): what the drawdown is measured from. */
+  /**
+   * What the drawdown is measured from: the starting balance (static), or the high-water mark capped at
+   * starting balance + allowance (trailing: the floor trails the high-water mark until it reaches the starting
+   * balance, then stays there).
+   */
   readonly drawdownReference: number;
-  /** How far equity may fall below the reference: pct(reference, max_drawdown_pct). */
+  /** How far equity may fall below the reference: pct(starting_balance, max_drawdown_pct), fixed. */
   readonly drawdownAllowance: number;
   /** reference − allowance: equity below it fails the drawdown rule. */
   readonly drawdownFloor: number;
@@ -45,8 +49,8 @@ export interface Limits {
 
 export function limitsOf(basis: LimitBasis): Limits {
   const { plan } = basis;
-  const reference = plan.drawdown_mode === "trailing" ? basis.high_water_mark : basis.starting_balance;
-  const allowance = percentOf(reference, plan.max_drawdown_pct);
+  const allowance = percentOf(basis.starting_balance, plan.max_drawdown_pct);
+  const reference = drawdownReferenceOf(plan.drawdown_mode, basis.starting_balance, basis.high_water_mark, allowance);
   return {
     drawdownReference: reference,
     drawdownAllowance: allowance,
@@ -54,6 +58,20 @@ export function limitsOf(basis: LimitBasis): Limits {
     dailyLimit: percentOf(basis.starting_balance, plan.daily_loss_pct),
     profitTarget: basis.starting_balance + percentOf(basis.starting_balance, plan.profit_target_pct),
   };
+}
+
+/**
+ * The drawdown reference (docs/risk.md, "drawdown_gate"): the starting balance for a static plan; for a trailing
+ * one the high-water mark, until the floor it gives (reference − allowance) reaches the starting balance.
+ */
+export function drawdownReferenceOf(
+  mode: Plan["drawdown_mode"],
+  startingBalance: number,
+  highWaterMark: number,
+  allowance: number,
+): number {
+  if (mode !== "trailing") return startingBalance;
+  return Math.min(highWaterMark, startingBalance + allowance);
 }
 
 /** The day's loss so far: day start equity above equity, else 0. */

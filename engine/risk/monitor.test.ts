@@ -166,8 +166,8 @@ describe("the daily reset", () => {
 });
 
 describe("trailing drawdown", () => {
-  it("raises the high-water mark with equity, never lowers it, and terminates at the trailing floor", () => {
-    // 200K trailing, 5%; daily limit 6,000. Long 1 BTC at 100,000: 60 USD fee.
+  it("trails the high-water mark by the plan's share of the starting balance, and terminates at that floor", () => {
+    // 200K trailing, 5%: allowance 10,000 whatever the profit; daily limit 6,000. Long 1 BTC at 100,000: 60 fee.
     const h = new Harness().open(PLAN.c200k);
     h.quote("BTC-USD", "100000");
     h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "1" });
@@ -175,13 +175,38 @@ describe("trailing drawdown", () => {
     expect(h.account.high_water_mark).toBe(usd("204940"));
     h.price("BTC-USD", "103000");
     expect(h.account.high_water_mark).toBe(usd("204940"));
-    // Floor 204,940 × 0.95 = 194,693: equity 199,940 + (P − 100,000) reaches it at 94,753.
-    h.price("BTC-USD", "94753.1");
+    // Floor 204,940 − 10,000 = 194,940 (not 204,940 × 0.95 = 194,693): equity 199,940 + (P − 100,000) reaches
+    // it at 95,000.
+    h.price("BTC-USD", "95000.1");
     expect(h.account.state).toBe("ACTIVE");
-    h.price("BTC-USD", "94753");
+    h.price("BTC-USD", "95000");
     expect(h.account.state).toBe("TERMINATED");
-    expect(violations(h.account).data[0]).toMatchObject({ rule: "drawdown_gate", threshold: 10247, value: 10247 });
+    expect(violations(h.account).data[0]).toMatchObject({ rule: "drawdown_gate", threshold: 10000, value: 10000 });
     expect(h.account.high_water_mark).toBe(usd("204940"));
+  });
+
+  it("stops trailing once the floor reaches the starting balance, and terminates there", () => {
+    // 50K trailing, 6%: allowance 3,000, daily limit 2,000. Long 1 BTC at 100,000 on GMX: 60 fee.
+    const h = new Harness().open("33aa1931-7dae-48e8-a43d-6edd7cc47131");
+    h.quote("BTC-USD", "100000");
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "1" });
+    // Equity 49,940 + (P − 100,000): a high of 59,940 at 110,000. The floor is 50,000, not 59,940 − 3,000.
+    h.price("BTC-USD", "110000");
+    expect(h.account.high_water_mark).toBe(usd("59940"));
+    // Equity 55,940: 4,000 under the high (past a 3,000 allowance from the high, or 6% of it, 3,596.40), but
+    // above the floor and no loss on the day (it started at 50,000): nothing recorded.
+    h.price("BTC-USD", "106000");
+    expect(h.account.state).toBe("ACTIVE");
+    expect(levels(h)).toEqual([]);
+    // The gate reads the same floor: an order adding exposure passes every check.
+    const tested = h.test({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.001" });
+    expect(tested.kind === "tested" && tested.violations).toEqual([]);
+    // Equity reaches the floor, 50,000, at 100,060.
+    h.price("BTC-USD", "100060.1");
+    expect(h.account.state).toBe("ACTIVE");
+    h.price("BTC-USD", "100060");
+    expect(h.account.state).toBe("TERMINATED");
+    expect(violations(h.account).data[0]).toMatchObject({ rule: "drawdown_gate", threshold: 3000, value: 3000 });
   });
 });
 

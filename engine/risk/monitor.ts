@@ -7,7 +7,15 @@ import { unitsToDecimalString as usd } from "../market/units.js";
 import { cancelOrder, closeAtMark } from "../orders/execution.js";
 import type { Run } from "../orders/run.js";
 import { utcDate, utcDayStart } from "../orders/time.js";
-import { BREACH_LEVELS, dailyLoss, drawdownUsed, levelsReached, limitsOf, percentOf } from "./limits.js";
+import {
+  BREACH_LEVELS,
+  dailyLoss,
+  drawdownReferenceOf,
+  drawdownUsed,
+  levelsReached,
+  limitsOf,
+  percentOf,
+} from "./limits.js";
 import { equityAtReset, marginSnapshot, unrealizedOf } from "./margin.js";
 import type { LimitRule } from "./types.js";
 
@@ -126,8 +134,8 @@ export function monitorWouldAct(state: Run["state"], market: Run["market"]): boo
   const { plan, starting_balance: starting } = state;
   const dailyLimit = percentOf(starting, plan.daily_loss_pct);
   if (levelsReached(Math.max(0, state.day_start_equity - equity), dailyLimit) > state.daily_levels) return true;
-  const reference = plan.drawdown_mode === "trailing" ? state.high_water_mark : starting;
-  const allowance = percentOf(reference, plan.max_drawdown_pct);
+  const allowance = percentOf(starting, plan.max_drawdown_pct);
+  const reference = drawdownReferenceOf(plan.drawdown_mode, starting, state.high_water_mark, allowance);
   if (levelsReached(Math.max(0, reference - equity), allowance) > state.drawdown_levels) return true;
   return passes(state, starting + percentOf(starting, plan.profit_target_pct));
 }

@@ -340,7 +340,7 @@ export class Lockstep {
         ? `error:${model.code}`
         : model.kind === "rejected"
           ? `rejected:${model.rule}`
-          : `${model.kind}:-`;
+          : `${model.kind}:${(model.kind === "created" ? model.terminatedBy : undefined) ?? "-"}`;
     this.check("order outcome", modelOutcome, engineOutcome);
     if (model.kind === "created") this.counters.created++;
     if (model.kind === "rejected") this.counters.rejected[model.rule] = (this.counters.rejected[model.rule] ?? 0) + 1;

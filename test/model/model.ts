@@ -135,7 +135,8 @@ export interface Headroom {
 }
 
 export type PlaceResult =
-  | { kind: "created"; ref: number; headroom: Headroom }
+  /** `terminatedBy`: the rule whose violation terminated the account as the order's fills were judged. */
+  | { kind: "created"; ref: number; headroom: Headroom; terminatedBy?: LimitRuleOrExposure }
   | { kind: "rejected"; ref: number; rule: Rule; headroom: Headroom }
   | { kind: "tested"; rules: Rule[]; headroom: Headroom }
   | { kind: "error"; code: "conflict" | "not_found" };
@@ -277,8 +278,12 @@ export class AccountModel {
   }
 
   limits(): Limits {
-    const reference = this.plan.drawdownMode === "trailing" ? this.highWaterMark : this.start;
-    const allowance = pct(reference, this.plan.maxDrawdownPct);
+    // The allowance is the plan's share of the starting balance; a trailing floor follows the high-water mark
+    // until it reaches the starting balance, then stays there (docs/risk.md, "drawdown_gate").
+    const allowance = pct(this.start, this.plan.maxDrawdownPct);
+    const floor =
+      this.plan.drawdownMode === "trailing" ? min(this.highWaterMark - allowance, this.start) : this.start - allowance;
+    const reference = floor + allowance;
     return {
       reference,
       allowance,
@@ -527,7 +532,12 @@ export class AccountModel {
     // An order that filled answers the room left after everything it caused (none once terminated).
     this.monitor();
     if (this.status === "TERMINATED") {
-      return { kind: "created", ref, headroom: { dailyLoss: 0n, drawdown: 0n, symbolExposure: 0n, totalExposure: 0n } };
+      return {
+        kind: "created",
+        ref,
+        headroom: { dailyLoss: 0n, drawdown: 0n, symbolExposure: 0n, totalExposure: 0n },
+        terminatedBy: this.effects.violation?.rule,
+      };
     }
     const after = this.equity();
     const afterLimits = this.limits();
