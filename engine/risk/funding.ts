@@ -1,7 +1,10 @@
 // Funding payments on open positions (docs/risk.md, "Funding"), decided once per funding tick from the
 // marks: crypto pays by the sign of the premium (mark above index: longs are the larger side and pay the
-// shorts; below: the reverse; equal: nothing), the other classes pay a rollover fee on both sides.
+// shorts; below: the reverse; equal: nothing), the other classes pay a rollover fee on both sides, only at a
+// boundary their market is open at (no rollover for the hours a market is closed).
+import { isMarketOpen } from "../market/hours.js";
 import { feeAt, notionalOf } from "../market/units.js";
+import type { AssetClass } from "../market/types.js";
 import type { Run } from "../orders/run.js";
 
 /** Per funding interval, in parts per million of the position's notional at the mark. */
@@ -10,15 +13,19 @@ export interface FundingRates {
   readonly rolloverPpm: number;
 }
 
-/** The signed rate (ppm, positive = received) for a position on a quote, or 0 when nothing is due. */
+/**
+ * The signed rate (ppm, positive = received) for a position on a quote at the boundary `at`, or 0 when nothing
+ * is due: rollover is charged only when the asset class's market is open at `at` (market/hours.ts).
+ */
 export function fundingRatePpm(
-  assetClass: string,
+  assetClass: AssetClass,
   side: "BUY" | "SELL",
   mark: number,
   index: number,
   rates: FundingRates,
+  at: number,
 ): number {
-  if (assetClass !== "crypto") return -rates.rolloverPpm;
+  if (assetClass !== "crypto") return isMarketOpen(assetClass, at) ? -rates.rolloverPpm : 0;
   if (mark === index) return 0;
   const longsPay = mark > index;
   const pays = side === "BUY" ? longsPay : !longsPay;
@@ -39,11 +46,13 @@ export function nextFundingAt(nowMs: number, intervalMs: number): number {
  */
 export function payFunding(run: Run, rates: FundingRates, boundary?: number): void {
   if (boundary !== undefined && run.state.funded_through >= boundary) return;
+  // Market hours are read at the boundary the tick pays for (a retry runs later), else at the tick's time.
+  const at = boundary ?? run.now;
   for (const [key, position] of [...run.state.positions]) {
     if (boundary !== undefined && position.opened_at >= boundary) continue;
     const quote = run.market.quotes.get(position.symbol);
     if (quote === undefined) continue;
-    const ratePpm = fundingRatePpm(quote.spec.asset_class, position.side, quote.mark, quote.index, rates);
+    const ratePpm = fundingRatePpm(quote.spec.asset_class, position.side, quote.mark, quote.index, rates, at);
     if (ratePpm === 0) continue;
     const notional = notionalOf(quote.mark, position.quantity, quote.units.unitsPerTickStep);
     const magnitude = feeAt(notional, Math.abs(ratePpm));

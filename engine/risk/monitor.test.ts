@@ -301,6 +301,49 @@ describe("funding", () => {
   });
 });
 
+describe("rollover and market hours", () => {
+  it("charges rollover only at boundaries its market is open at: 15 a week for forex, 21 for crypto funding", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "100000", { index: "99000" });
+    h.quote("EUR-USD", "1");
+    h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    h.placed({ symbol: "EUR-USD", side: "SELL", kind: "MARKET", quantity: 10_000, venue: "OSTIUM" });
+    // Every 8-hour boundary of one week, from Wednesday 16:00 on.
+    const first = nextFundingAt(h.now, 8 * 3_600_000);
+    for (let i = 0; i < 21; i++) {
+      h.now = first + i * 8 * 3_600_000;
+      h.funding(RATES, h.now);
+    }
+    const paid = fundingReport(h.account).data;
+    const forex = paid.filter((p) => p.symbol === "EUR-USD").map((p) => p.paid_at);
+    expect(paid.filter((p) => p.symbol === "BTC-USD")).toHaveLength(21);
+    expect(forex).toHaveLength(15);
+    // Forex trades Sunday 22:00 to Friday 22:00: Friday 16:00 is charged, Saturday 00:00 to Sunday 16:00 not,
+    // Monday 00:00 is.
+    expect(forex).toContain("2026-11-27T16:00:00.000Z");
+    for (const closed of ["2026-11-28T00:00", "2026-11-28T08:00", "2026-11-28T16:00", "2026-11-29T00:00"]) {
+      expect(forex).not.toContain(`${closed}:00.000Z`);
+    }
+    expect(forex).not.toContain("2026-11-29T16:00:00.000Z");
+    expect(forex).toContain("2026-11-30T00:00:00.000Z");
+  });
+
+  it("reads the market hours at the boundary, not when a retried tick runs", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("EUR-USD", "1");
+    h.placed({ symbol: "EUR-USD", side: "SELL", kind: "MARKET", quantity: 10_000, venue: "OSTIUM" });
+    // Friday 16:00 (open), retried at 22:00:05 (closed): charged. Saturday 00:00's boundary retried on
+    // Monday: not charged.
+    const friday = Date.parse("2026-11-27T16:00:00.000Z");
+    h.now = Date.parse("2026-11-27T22:00:05.000Z");
+    h.funding(RATES, friday);
+    expect(fundingReport(h.account).data).toHaveLength(1);
+    h.now = Date.parse("2026-11-30T01:00:00.000Z");
+    h.funding(RATES, Date.parse("2026-11-28T00:00:00.000Z"));
+    expect(fundingReport(h.account).data).toHaveLength(1);
+  });
+});
+
 describe("funding boundaries", () => {
   it("pays each boundary once: a retried tick pays nothing more, and a position opened after it is not charged", () => {
     const h = new Harness().open(PLAN.c10k);

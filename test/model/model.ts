@@ -413,7 +413,8 @@ export class AccountModel {
       const spec = tickerOf(p.symbol);
       const quote = this.quote(p.symbol);
       let rate: bigint;
-      if (spec.assetClass !== "crypto") rate = -rolloverPpm;
+      // Rollover is charged only while the market is open (docs/risk.md, "Funding").
+      if (spec.assetClass !== "crypto") rate = this.isOpen(p.symbol) ? -rolloverPpm : 0n;
       else if (quote.mark === quote.index) rate = 0n;
       else {
         const longsPay = quote.mark > quote.index;
