@@ -100,10 +100,12 @@ describe("account events", () => {
     h.quote("BTC-USD", "100000");
     h.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
     const before = h.outbox.length;
-    h.price("BTC-USD", "110059.9");
+    // Open profit past the target passes nothing; the close that leaves the account flat above it does
+    // (balance 9,994 + 1,020 − 6.612 = 11,007.388).
+    h.price("BTC-USD", "110200");
     expect(types(h, before)).toEqual([]);
-    h.price("BTC-USD", "110060");
-    expect(types(h, before)).toEqual(["account.passed"]);
+    h.close({ symbol: "BTC-USD" });
+    expect(types(h, before)).toEqual(["order.ack", "order.fill", "position.close", "account.passed"]);
     const passed = h.outbox.find((entry) => entry.type === "account.passed");
     expect(JSON.parse(passed?.data ?? "null")).toEqual({
       ...accountRecord(h.account, h.market),
