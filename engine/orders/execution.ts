@@ -15,7 +15,7 @@ import { isExposureRule, type RuleViolation, type Violation } from "../risk/type
 import type { Venue } from "../market/types.js";
 import { fee, type Liquidity } from "../venues/fees.js";
 import type { Run } from "./run.js";
-import { isWorking, remainingOf, type CancelReason, type ExpireReason, type Order } from "./types.js";
+import { isWorking, remainingOf, type CancelReason, type ExpireReason, type FillReason, type Order } from "./types.js";
 
 /** `placement`: the order was just placed or amended (a crossing limit takes); `update`: a price update. */
 export type Phase = "placement" | "update";
@@ -454,6 +454,7 @@ function emitFill(
   steps: number,
   liquidity: Liquidity,
   position: Position | undefined,
+  reason?: FillReason,
 ): void {
   const units = quote.units;
   const notional = notionalOf(price, steps, units.unitsPerTickStep);
@@ -491,6 +492,7 @@ function emitFill(
       realized_pnl: plan.realized_pnl,
       executed_at: run.now,
       position_id: position?.position_id ?? run.nextId(),
+      ...(reason === undefined ? {} : { reason }),
     },
     notional,
     effect: plan.effect,
@@ -536,11 +538,12 @@ function restsThrough(run: Run, order: Order): boolean {
 }
 
 /**
- * The risk system closes a position at once (termination, docs/risk.md): a reduce-only MARKET order for the
- * whole quantity, filled as a taker at the mark whatever the book's depth (the venue's closing fee charged).
- * Without a price for the symbol it closes at the position's average entry (no P&L).
+ * The risk system closes a position at once (termination, liquidation: docs/risk.md): a reduce-only MARKET order
+ * for the whole quantity, filled as a taker at the mark whatever the book's depth (the venue's closing fee
+ * charged), the fill carrying `reason`. Without a price for the symbol it closes at the position's average entry
+ * (no P&L). Returns the closing order's id.
  */
-export function closeAtMark(run: Run, position: Position): void {
+export function closeAtMark(run: Run, position: Position, reason: FillReason): string {
   const quote = run.market.quotes.get(position.symbol) ?? entryQuote(run, position);
   const order: Order = {
     order_id: run.nextId(),
@@ -572,7 +575,18 @@ export function closeAtMark(run: Run, position: Position): void {
     reason: null,
   };
   run.emit({ type: "OrderAccepted", at: run.now, order });
-  emitFill(run, order, quote, quote.mark, position.quantity, "TAKER", position);
+  emitFill(run, order, quote, quote.mark, position.quantity, "TAKER", position, reason);
+  return order.order_id;
+}
+
+/**
+ * Liquidates a position (docs/risk.md, "Liquidation"): closed at the mark like any close by the risk system,
+ * then the working reduce-only orders left with nothing to reduce on it are canceled, as after any close
+ * (`reduce_only_no_position`; children of a parent that still works stay, for its next fills).
+ */
+export function liquidatePosition(run: Run, position: Position): void {
+  const closingId = closeAtMark(run, position, "liquidation");
+  cancelOrphanedReduceOnly(run, position.symbol, position.venue, closingId);
 }
 
 /** A stand-in quote at the position's average entry, for a symbol the shard has no price for. */

@@ -4,7 +4,7 @@ import type { Venue } from "../market/types.js";
 import { averagePrice, gridToNumber, unitsToNumber, type TickerUnits } from "../market/units.js";
 import type { Liquidity } from "../venues/fees.js";
 import { toIso } from "./time.js";
-import type { Fill, Order, OrderKind, OrderStatus, Side, TimeInForce } from "./types.js";
+import type { Fill, FillReason, Order, OrderKind, OrderStatus, Side, TimeInForce } from "./types.js";
 
 export interface OrderRecord {
   order_id: string;
@@ -46,6 +46,8 @@ export interface FillRecord {
   venue: Venue;
   realized_pnl: number;
   executed_at: string;
+  /** Only on a fill the risk system made: `liquidation` or `termination` (docs/risk.md). */
+  reason?: FillReason;
 }
 
 export function toOrderRecord(order: Order, units: TickerUnits): OrderRecord {
@@ -92,5 +94,6 @@ export function toFillRecord(fill: Fill, accountId: string, units: TickerUnits):
     venue: fill.venue,
     realized_pnl: unitsToNumber(fill.realized_pnl),
     executed_at: toIso(fill.executed_at),
+    ...(fill.reason === undefined ? {} : { reason: fill.reason }),
   };
 }

@@ -97,6 +97,13 @@ export interface Order {
   readonly reason: CancelReason | ExpireReason | null;
 }
 
+/**
+ * Why the risk system made a fill (docs/risk.md): `liquidation` closed a position whose mark reached its
+ * liquidation price, `termination` closed the positions of a terminated account. Absent on the trader's fills.
+ */
+export const FillReason = { liquidation: "liquidation", termination: "termination" } as const;
+export type FillReason = (typeof FillReason)[keyof typeof FillReason];
+
 /** One fill, as kept in the account's trade list. */
 export interface Fill {
   readonly fill_id: string;
@@ -116,6 +123,8 @@ export interface Fill {
   readonly realized_pnl: number;
   readonly executed_at: number;
   readonly position_id: string;
+  /** Set only on a fill the risk system made (a liquidation, a termination's close). */
+  readonly reason?: FillReason;
 }
 
 export function remainingOf(order: Order): number {

@@ -137,8 +137,11 @@ export function unrealizedPnl(position: Position, markTicks: number, units: Tick
   return pnl === 0 ? 0 : pnl;
 }
 
-/** The isolated liquidation estimate in ticks (on the grid). */
-export function liquidationPrice(position: Position, units: TickerUnits): number {
+/**
+ * The isolated liquidation price in ticks (on the grid): where the loss reaches the position's margin. The risk
+ * system closes the position when the mark reaches it (risk/liquidation.ts).
+ */
+export function liquidationPrice(position: Position, units: Pick<TickerUnits, "unitsPerTickStep">): number {
   return liquidationTicks(
     position.cost_basis,
     position.quantity,

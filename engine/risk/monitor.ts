@@ -1,7 +1,8 @@
 // Monitoring after every price update, fill and funding payment (docs/risk.md, "Monitoring, breaches and
-// termination"): the day's start, the high-water mark, breach levels of the daily loss limit and of the
-// drawdown allowance, termination on a hard rule's 100%, and passing at the profit target (flat, on the balance). Emits events
-// only when something changes, so a quiet account costs one equity computation.
+// termination"): the day's start, liquidation of positions past their liquidation price, the high-water mark,
+// breach levels of the daily loss limit and of the drawdown allowance, termination on a hard rule's 100%, and
+// passing at the profit target (flat, on the balance). Emits events only when something changes, so a quiet
+// account costs one equity computation.
 import { AccountStatus } from "../accounts/state.js";
 import { unitsToDecimalString as usd } from "../market/units.js";
 import { cancelOrder, closeAtMark } from "../orders/execution.js";
@@ -17,6 +18,7 @@ import {
   percentOf,
 } from "./limits.js";
 import { equityAtReset, marginSnapshot, unrealizedOf } from "./margin.js";
+import { liquidate, positionsToLiquidate } from "./liquidation.js";
 import type { LimitRule } from "./types.js";
 
 const RULE_NAMES: Record<LimitRule, string> = {
@@ -52,7 +54,7 @@ export function terminate(run: Run, rule: LimitRule, limit: number, value: numbe
   // Newest first: children (placed after their parents) are canceled by the risk system themselves, not as
   // a consequence of their parent's cancel.
   for (const orderId of [...run.state.working.keys()].reverse()) cancelOrder(run, orderId, "risk");
-  for (const position of [...run.state.positions.values()]) closeAtMark(run, position);
+  for (const position of [...run.state.positions.values()]) closeAtMark(run, position, "termination");
   run.emit({
     type: "AccountTerminated",
     at: run.now,
@@ -86,6 +88,9 @@ const terminated = (run: Run): boolean => run.state.state === AccountStatus.TERM
 export function monitor(run: Run): void {
   if (terminated(run)) return;
   if (utcDate(run.now) !== run.state.day) startDay(run);
+  if (terminated(run)) return;
+  // Positions past their liquidation price are closed first; the limits are judged on what is left.
+  liquidate(run);
   judge(run, marginSnapshot(run.state, run.market).equity);
 }
 
@@ -129,6 +134,7 @@ function passes(state: Run["state"], profitTarget: number): boolean {
  */
 export function monitorWouldAct(state: Run["state"], market: Run["market"]): boolean {
   if (state.state === AccountStatus.TERMINATED) return false;
+  if (positionsToLiquidate(state, market).length > 0) return true;
   const equity = state.balance + unrealizedOf(state, market);
   if (equity > state.high_water_mark) return true;
   const { plan, starting_balance: starting } = state;

@@ -1,11 +1,12 @@
 // The quiet band of an account (docs/risk.md, "Monitoring"): the range of mark prices of its one symbol in
-// which a price update can do nothing (no limit crosses, no stop triggers, no new high-water mark, no breach
-// level, no passing), valid until the day ends or an order expires. Kept on the state (tagged with the
+// which a price update can do nothing (no limit crosses, no stop triggers, no liquidation, no new high-water
+// mark, no breach level, no passing), valid until the day ends or an order expires. Kept on the state (tagged with the
 // state's seq, so any event makes it stale), a quiet update then reads a few numbers of one object instead
 // of the account's maps, positions and orders: what keeps a price update across 10,000 accounts cheap.
 // Accounts on more than one symbol, or with orders a band cannot describe, have none (the full check runs).
 import type { AccountState } from "../accounts/state.js";
 import type { MarketView } from "../market/book.js";
+import { liquidationPrice } from "../positions/ledger.js";
 import { BREACH_LEVELS, limitsOf } from "./limits.js";
 
 export interface QuietBand {
@@ -78,6 +79,10 @@ export function quietBand(state: AccountState, market: MarketView): QuietBand | 
     const sign = position.side === "BUY" ? 1 : -1;
     a -= sign * position.cost_basis;
     b += sign * position.quantity * quote.units.unitsPerTickStep;
+    // A long is liquidated at mark ≤ its liquidation price, a short at mark ≥ it (risk/liquidation.ts).
+    const liquidation = liquidationPrice(position, quote.units);
+    if (position.side === "BUY") low = Math.max(low, liquidation + 1);
+    else high = Math.min(high, liquidation - 1);
   }
 
   const limits = limitsOf(state);

@@ -58,6 +58,8 @@ export function fillJson(f: Fill__Output): Record<string, unknown> {
     venue: f.venue,
     realized_pnl: f.realized_pnl,
     executed_at: f.executed_at,
+    // Only on a fill the risk system made (liquidation, termination): docs/risk.md.
+    ...(f.reason === undefined || f.reason === null || f.reason === "" ? {} : { reason: f.reason }),
   };
 }
 

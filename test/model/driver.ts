@@ -383,7 +383,7 @@ export class Lockstep {
         case "OrderFilled": {
           const f = event.fill;
           fills.push(
-            `${f.symbol}|${f.venue} ${this.refOf(f.order_id) ?? "risk"} ${f.side} ${f.quantity}@${f.price} fee ${f.fee} realized ${f.realized_pnl} ${f.liquidity}`,
+            `${f.symbol}|${f.venue} ${this.refOf(f.order_id) ?? "risk"} ${f.side} ${f.quantity}@${f.price} fee ${f.fee} realized ${f.realized_pnl} ${f.liquidity} ${f.reason ?? "-"}`,
           );
           break;
         }
@@ -413,7 +413,7 @@ export class Lockstep {
       ? []
       : effects.fills.map(
           (f) =>
-            `${f.symbol}|${f.venue} ${f.ref > 0 ? f.ref : "risk"} ${f.side} ${f.quantity}@${f.price} fee ${f.fee} realized ${f.realized} ${f.liquidity}`,
+            `${f.symbol}|${f.venue} ${f.ref > 0 ? f.ref : "risk"} ${f.side} ${f.quantity}@${f.price} fee ${f.fee} realized ${f.realized} ${f.liquidity} ${f.reason ?? "-"}`,
         );
     const stable = (list: string[]): string[] =>
       list

@@ -80,6 +80,8 @@ export interface FillOut {
   readonly fee: bigint;
   readonly realized: bigint;
   readonly liquidity: Liquidity;
+  /** Set on the risk system's fills: a liquidation, or a termination's close. */
+  readonly reason?: "liquidation" | "termination";
 }
 
 export interface BreachOut {
@@ -204,6 +206,8 @@ export class AccountModel {
   readonly violations: ViolationOut[] = [];
   now: number;
   private nextRef = 1;
+  /** The risk system's own closing orders count down from −1. */
+  private nextRiskRef = -1;
   private effects: Effects = AccountModel.noEffects();
 
   constructor(
@@ -839,7 +843,14 @@ export class AccountModel {
   }
 
   /** Books one fill against the (symbol, venue) position, the balance and the book. */
-  private fill(order: ModelOrder, quote: ModelQuote, price: bigint, steps: bigint, liquidity: Liquidity): void {
+  private fill(
+    order: ModelOrder,
+    quote: ModelQuote,
+    price: bigint,
+    steps: bigint,
+    liquidity: Liquidity,
+    reason?: "liquidation" | "termination",
+  ): void {
     const spec = tickerOf(order.symbol);
     const key = keyOf(order.symbol, order.venue);
     const value = notional(price, steps, spec);
@@ -883,6 +894,7 @@ export class AccountModel {
       fee,
       realized,
       liquidity,
+      ...(reason === undefined ? {} : { reason }),
     });
   }
 
@@ -910,7 +922,65 @@ export class AccountModel {
   }
 
   private monitor(): void {
+    if (this.status === "TERMINATED") return;
+    this.liquidate();
     this.judge(this.equity());
+  }
+
+  /**
+   * The liquidation price in ticks (docs/engine.md, docs/risk.md "Liquidation"): long `entry × (1 − 1/leverage)`,
+   * short `entry × (1 + 1/leverage)`, entry the average of the cost, rounded to the tick half away from zero.
+   */
+  liquidationTicks(p: ModelPosition): bigint {
+    const spec = tickerOf(p.symbol);
+    const factor = p.side === "BUY" ? p.leverage - 1n : p.leverage + 1n;
+    return divRound(p.cost * factor, p.quantity * spec.unitsPerTickStep * p.leverage);
+  }
+
+  /**
+   * Every position whose mark is at or past its liquidation price is closed at the mark (a taker fill by the
+   * risk system, its closing fee charged), and the working reduce-only orders left with nothing to reduce on it
+   * are canceled, as after any close. Runs before the limits are judged.
+   */
+  private liquidate(): void {
+    for (const [key, position] of [...this.positions]) {
+      const mark = this.quote(position.symbol).mark;
+      const liquidation = this.liquidationTicks(position);
+      const reached = position.side === "BUY" ? mark <= liquidation : mark >= liquidation;
+      if (!reached) continue;
+      this.closeByRisk(position, "liquidation");
+      if (this.positions.has(key)) throw new Error("model: a liquidation left the position open");
+      const orphans = this.working.filter(
+        (order) =>
+          order.reduceOnly &&
+          order.symbol === position.symbol &&
+          order.venue === position.venue &&
+          this.reducible(order) === 0n,
+      );
+      for (const orphan of orphans) this.cancelOrder(orphan, "reduce_only_no_position");
+    }
+  }
+
+  /** A whole position closed at the mark as a taker by the risk system (a reduce-only MARKET of its own). */
+  private closeByRisk(position: ModelPosition, reason: "liquidation" | "termination"): void {
+    const order: ModelOrder = {
+      ref: this.nextRiskRef--,
+      symbol: position.symbol,
+      venue: position.venue,
+      side: opposite(position.side),
+      kind: "MARKET",
+      quantity: position.quantity,
+      filled: 0n,
+      limit: null,
+      trigger: null,
+      reduceOnly: true,
+      postOnly: false,
+      timeInForce: "IOC",
+      triggered: false,
+    };
+    this.working.push(order);
+    const quote = this.quote(position.symbol);
+    this.fill(order, quote, quote.mark, position.quantity, "TAKER", reason);
   }
 
   /** High-water mark, breach levels, termination and passing at `equity`, against the current day. */
@@ -944,27 +1014,7 @@ export class AccountModel {
   /** Cancel every working order (risk), close every position at the mark as a taker, TERMINATED. */
   private terminate(violation: ViolationOut): void {
     for (const order of [...this.working]) this.cancelOrder(order, "risk");
-    let ref = -1;
-    for (const position of [...this.positions.values()]) {
-      const order: ModelOrder = {
-        ref: ref--,
-        symbol: position.symbol,
-        venue: position.venue,
-        side: opposite(position.side),
-        kind: "MARKET",
-        quantity: position.quantity,
-        filled: 0n,
-        limit: null,
-        trigger: null,
-        reduceOnly: true,
-        postOnly: false,
-        timeInForce: "IOC",
-        triggered: false,
-      };
-      this.working.push(order);
-      const quote = this.quote(position.symbol);
-      this.fill(order, quote, quote.mark, position.quantity, "TAKER");
-    }
+    for (const position of [...this.positions.values()]) this.closeByRisk(position, "termination");
     this.status = "TERMINATED";
     this.violations.push(violation);
     this.effects.violation = violation;

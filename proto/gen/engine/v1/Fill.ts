@@ -14,7 +14,9 @@ export interface Fill {
   venue?: string;
   realized_pnl?: number | string;
   executed_at?: string;
+  reason?: string;
   _client_id?: "client_id";
+  _reason?: "reason";
 }
 
 export interface Fill__Output {
@@ -31,5 +33,7 @@ export interface Fill__Output {
   venue: string;
   realized_pnl: number;
   executed_at: string;
+  reason?: string;
   _client_id?: "client_id";
+  _reason?: "reason";
 }
