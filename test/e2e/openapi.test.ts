@@ -1330,6 +1330,36 @@ describe("docs/openapi.yaml against the running gateway", () => {
     await prices().push({ "SOL-USD": 100 });
   });
 
+  it("liquidates a position whose mark gaps past its liquidation_price: a fill with reason liquidation", async () => {
+    await prices().push({ ...PRICES, "SOL-USD": 100 });
+    const key = await created(main, "lia", { label: "algo", permissions: ["TRADE"] });
+    const accountId = await openAccount(key);
+    // 1 SOL at 100 on GMX, leverage 2: margin 50, liquidation price 100 × (1 − 1/2) = 50.
+    const opened = await place(key, {
+      account_id: accountId,
+      symbol: "SOL-USD",
+      side: "BUY",
+      kind: "MARKET",
+      quantity: 1,
+    });
+    expect(opened.status).toBe(201);
+    const positions = async () =>
+      field(await read(key, "/v1/account/{account_id}/positions", accountId), "data") as Json[];
+    expect(await positions()).toEqual([expect.objectContaining({ liquidation_price: 50, margin: 50 })]);
+    await prices().push({ "SOL-USD": 50.01 });
+    expect(await positions()).toHaveLength(1);
+    // A gap to 49: closed at that mark by the risk system; the account lives on (a 51 loss of a 500 daily limit).
+    await prices().push({ "SOL-USD": 49 });
+    expect(await positions()).toEqual([]);
+    const fills = field(await read(key, "/v1/account/{account_id}/trades", accountId), "data") as Json[];
+    expect(fills[0]).not.toHaveProperty("reason");
+    expect(fills[1]).toMatchObject({ side: "SELL", quantity: 1, price: 49, realized_pnl: -51, reason: "liquidation" });
+    const summary = await read(key, "/v1/account/{account_id}/summary", accountId);
+    // −51 realized, 0.06 and 0.0294 of GMX fees.
+    expect(summary.json).toMatchObject({ state: "ACTIVE", realized_pnl_today: -51.0894 });
+    await prices().push({ "SOL-USD": 100 });
+  });
+
   it("reads the account, summary, positions, history, trades and working orders with 200", async () => {
     await prices().push(PRICES);
     const key = await created(main, "tara", { label: "algo", permissions: ["MANAGE_ORDERS"] });
