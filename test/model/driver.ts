@@ -453,6 +453,7 @@ export class Lockstep {
     this.check("balance", m.balance, BigInt(account.balance));
     this.check("equity", m.equity(), numberToUnits(summary.equity));
     this.check("unrealized", m.unrealized(), numberToUnits(summary.unrealized_pnl));
+    this.check("realized_pnl_today", m.realizedToday(h.now), numberToUnits(summary.realized_pnl_today));
     this.check("margin_locked", m.marginLocked(), numberToUnits(summary.margin_locked));
     this.check("margin_available", m.marginAvailable(), numberToUnits(summary.margin_available));
     this.check("reserved", m.reserved(), BigInt(account.reserved_margin));

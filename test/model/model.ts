@@ -206,6 +206,8 @@ export class AccountModel {
   readonly violations: ViolationOut[] = [];
   now: number;
   private nextRef = 1;
+  /** Every balance move of a fill (realized − fee) or a funding payment, with its time: realized P&L today. */
+  private readonly moves: { at: number; amount: bigint }[] = [];
   /** The risk system's own closing orders count down from −1. */
   private nextRiskRef = -1;
   private effects: Effects = AccountModel.noEffects();
@@ -336,6 +338,17 @@ export class AccountModel {
     return marketOpen(tickerOf(symbol).assetClass, this.now);
   }
 
+  /**
+   * The summary's `realized_pnl_today` at `now`: the day's realized P&L minus its fees plus its funding since
+   * 00:00Z of `now` (docs/risk.md, "daily_loss_limit"), whether or not a command has run since midnight.
+   */
+  realizedToday(now: number): bigint {
+    const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
+    let total = 0n;
+    for (const move of this.moves) if (move.at >= dayStart && move.at <= now) total += move.amount;
+    return total;
+  }
+
   // ---- commands ----
 
   /**
@@ -430,6 +443,7 @@ export class AccountModel {
       if (magnitude === 0n) continue;
       const amount = rate > 0n ? magnitude : -magnitude;
       this.balance += amount;
+      this.moves.push({ at: this.now, amount });
       this.effects.funding.push({ symbol: p.symbol, venue: p.venue, ratePpm: rate, amount });
       if (!this.positions.has(key)) throw new Error("model: funding for a closed position");
     }
@@ -880,6 +894,7 @@ export class AccountModel {
     }
     const fee = feeOf(value, order.venue, spec.assetClass, liquidity, effect, order.side, quote.skew);
     this.balance += realized - fee;
+    this.moves.push({ at: this.now, amount: realized - fee });
     order.filled += steps;
     if (order.side === "BUY") quote.takenBuy += steps;
     else quote.takenSell += steps;
