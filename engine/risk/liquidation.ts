@@ -9,9 +9,20 @@ import type { Run } from "../orders/run.js";
 import { liquidationPrice } from "../positions/ledger.js";
 import type { Position } from "../positions/types.js";
 
+/**
+ * Liquidation prices by position object: positions are replaced, never mutated, so a price computed once holds
+ * for the object's life, and a price update that checks every position of an account costs a lookup each, not a
+ * BigInt division.
+ */
+const PRICES = new WeakMap<Position, number>();
+
 /** Whether the mark (ticks) is at or past the position's liquidation price: long at or below, short at or above. */
 export function liquidationReached(position: Position, mark: number, units: TickerUnits): boolean {
-  const price = liquidationPrice(position, units);
+  let price = PRICES.get(position);
+  if (price === undefined) {
+    price = liquidationPrice(position, units);
+    PRICES.set(position, price);
+  }
   return position.side === "BUY" ? mark <= price : mark >= price;
 }
 
