@@ -37,6 +37,23 @@ const OPTIONAL_SECRETS = new Set(["WEBHOOK_MASTER_KEY_PREVIOUS"]);
 /** The only port published beyond loopback (compose) or reachable from outside the cluster: the trading API. */
 const PUBLIC_PORTS = new Set([8080]);
 
+/**
+ * The TRUSTED_PROXIES entries that cover more than one ingress's own addresses: wider than a /24 (IPv4) or a
+ * /120 (IPv6). A pod or node range would let any pod in it set X-Forwarded-For (docs/runbook.md).
+ */
+function wideTrustedRanges(value: string): string[] {
+  return value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "")
+    .filter((entry) => {
+      const [address = "", prefix] = entry.split("/");
+      const v4 = /^(::ffff:)?\d{1,3}(\.\d{1,3}){3}$/i.test(address);
+      const bits = prefix === undefined ? 128 : Number(prefix) + (v4 && !address.includes(":") ? 96 : 0);
+      return bits < (v4 ? 96 + 24 : 120);
+    });
+}
+
 /** Every setting the README's table documents. */
 function documentedSettings(): Set<string> {
   const names = [...read("README.md").matchAll(/^\| `([A-Z][A-Z0-9_]*)` /gm)].map((m) => m[1] ?? "");
@@ -412,6 +429,29 @@ describe("deploy/k8s", () => {
         for (const port of container.ports ?? []) expect(port.hostPort, workload.metadata.name).toBeUndefined();
       }
     }
+  });
+
+  it("believes X-Forwarded-For from the ingress only: TRUSTED_PROXIES never names a pod or node range", () => {
+    const container = find("Deployment", "gateway")?.spec?.template?.spec.containers[0];
+    const entry = container?.env?.find((e) => e.name === "TRUSTED_PROXIES");
+    const value = entry?.value ?? config.TRUSTED_PROXIES;
+    expect(value, "TRUSTED_PROXIES is set on the gateway").toBeDefined();
+    expect(wideTrustedRanges(value ?? "")).toEqual([]);
+    expect(wideTrustedRanges(config.TRUSTED_PROXIES ?? "")).toEqual([]);
+    // The manifest says what to put there and where it is documented.
+    expect(read("deploy", "k8s", "gateway.yaml")).toMatch(/ingress controller[\s\S]*docs\/runbook\.md/);
+    expect(read("docs", "runbook.md")).toMatch(/`TRUSTED_PROXIES`[^\n]*ingress/);
+  });
+
+  it.each([
+    ["10.0.0.0/8", ["10.0.0.0/8"]],
+    ["10.42.0.0/16", ["10.42.0.0/16"]],
+    ["::ffff:10.0.0.0/104", ["::ffff:10.0.0.0/104"]],
+    ["fd00::/64", ["fd00::/64"]],
+    ["10.42.3.0/24, 10.42.9.17", []],
+    ["::ffff:10.42.3.0/120, fd00::7, fd00::100/120", []],
+  ])("counts TRUSTED_PROXIES=%j as too wide at %j", (value, wide) => {
+    expect(wideTrustedRanges(value)).toEqual(wide);
   });
 
   it("gives each engine ENGINE_COUNT = replicas and ENGINE_INDEX = its StatefulSet ordinal", () => {
