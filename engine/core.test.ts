@@ -66,6 +66,9 @@ describe("OpenAccount", () => {
     ["a label over 100 characters", { label: "x".repeat(101) }, "label"],
     ["a label with a NUL", { label: "a\u0000b" }, "label"],
     ["a label with a newline", { label: "line\nbreak" }, "label"],
+    ["a label with a C1 control character", { label: "a\u0085b" }, "label"],
+    ["a label with a right-to-left override", { label: "main\u202egpj.exe" }, "label"],
+    ["a label with a direction mark", { label: "main\u200f" }, "label"],
   ])("refuses %s with 400", (_label, request, path) => {
     expect(open(request)).toEqual({
       events: [],

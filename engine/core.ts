@@ -44,7 +44,7 @@ import { transition, UNPLACED } from "./orders/transitions.js";
 import { copyOrder, isWorking, type Order } from "./orders/types.js";
 import { applyFill } from "./positions/ledger.js";
 import { copyPosition, positionKey } from "./positions/types.js";
-import { hasControlCharacter } from "../kernel/text.js";
+import { unreadableText } from "../kernel/text.js";
 
 export type { EngineEvent, EngineEventType } from "./orders/events.js";
 export type { ErrorReply, OrderReply, PlaceOrderReply, PlaceOrderResponse, PlacedReply } from "./orders/replies.js";
@@ -257,8 +257,9 @@ function openAccount(state: AccountState | undefined, request: OpenAccountReques
   const label = request.label ?? null;
   if (label !== null && (typeof label !== "string" || label.length > LABEL_MAX)) {
     issues.push({ path: "label", message: `must be a string of at most ${LABEL_MAX} characters` });
-  } else if (label !== null && hasControlCharacter(label)) {
-    issues.push({ path: "label", message: "must not contain control characters" });
+  } else if (label !== null) {
+    const unreadable = unreadableText(label);
+    if (unreadable !== undefined) issues.push({ path: "label", message: unreadable });
   }
   if (issues.length > 0 || plan === undefined) return { events: [], reply: invalid(issues) };
   const event: EngineEvent = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "./catalogue.js";
+import { BIDI_MESSAGE } from "../../kernel/text.js";
 import { NewsCalendar, affects, parseCalendar, shippedCalendar, type NewsEvent } from "./calendar.js";
 
 const spec = (symbol: string) => {
@@ -38,6 +39,26 @@ describe("news calendar", () => {
       "events.1.asset_classes.0",
       "events.2.id",
       "events.2",
+    ]);
+  });
+
+  it("refuses C1 controls and bidirectional formatting characters in an event's id or title, naming each", () => {
+    const at = "2027-01-01T00:00:00Z";
+    const result = parseCalendar(
+      [
+        { id: "fomc\u202e", title: "t", scheduled_at: at, symbols: ["BTC-USD"], asset_classes: [] },
+        { id: "cpi", title: "CPI \u0085print", scheduled_at: at, symbols: ["BTC-USD"], asset_classes: [] },
+        { id: "nfp", title: "\u2067NFP\u2069", scheduled_at: at, symbols: ["BTC-USD"], asset_classes: [] },
+      ],
+      CATALOGUE,
+    );
+    expect("issues" in result && result.issues).toEqual([
+      { path: "events.0.id", message: BIDI_MESSAGE },
+      { path: "events.1.title", message: "must not contain control characters" },
+      {
+        path: "events.2.title",
+        message: BIDI_MESSAGE,
+      },
     ]);
   });
 

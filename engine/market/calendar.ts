@@ -2,7 +2,7 @@
 // symbols or asset classes it affects; the news-freeze rule reads it.
 import calendarJson from "./calendar.json" with { type: "json" };
 import type { Issue } from "../../kernel/errors.js";
-import { hasControlCharacter } from "../../kernel/text.js";
+import { unreadableText } from "../../kernel/text.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
 import type { Catalogue, TickerSpec } from "./catalogue.js";
 import { normalizeSymbol } from "./symbols.js";
@@ -36,14 +36,13 @@ export function parseCalendar(
   const ids = new Set<string>();
   inputs.forEach((input, i) => {
     const path = `events.${i}`;
+    const unreadableId = unreadableText(input.id);
     if (input.id.trim() === "") issues.push({ path: `${path}.id`, message: "required" });
-    else if (hasControlCharacter(input.id))
-      issues.push({ path: `${path}.id`, message: "must not contain control characters" });
+    else if (unreadableId !== undefined) issues.push({ path: `${path}.id`, message: unreadableId });
     else if (ids.has(input.id)) issues.push({ path: `${path}.id`, message: "must be unique" });
     ids.add(input.id);
-    if (hasControlCharacter(input.title)) {
-      issues.push({ path: `${path}.title`, message: "must not contain control characters" });
-    }
+    const title = unreadableText(input.title);
+    if (title !== undefined) issues.push({ path: `${path}.title`, message: title });
     const at = parseIsoDateTime(input.scheduled_at);
     if (Number.isNaN(at))
       issues.push({ path: `${path}.scheduled_at`, message: "must be an ISO 8601 date-time with a time zone" });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_IP_ENTRIES, MAX_LABEL_LENGTH, MAX_URL_LENGTH, checkCreate, type CreateInput } from "./create-rules.js";
+import { BIDI_MESSAGE } from "../../kernel/text.js";
 
 const NOW = Date.parse("2026-01-01T00:00:00.000Z");
 const VALID: CreateInput = { label: "trading bot", permissions: ["READ_ONLY"], ip_whitelist: [] };
@@ -72,6 +73,25 @@ describe("checkCreate: label", () => {
     "refuses the label %j, which holds a control character",
     (label) => {
       expect(refused({ label })).toEqual([{ path: "label", message: "label must not contain control characters" }]);
+    },
+  );
+
+  it.each(["a\u0080b", "nel\u0085", "csi\u009b"])(
+    "refuses the label %j, which holds a C1 control character",
+    (label) => {
+      expect(refused({ label })).toEqual([{ path: "label", message: "label must not contain control characters" }]);
+    },
+  );
+
+  it.each(["main\u202etxt.exe", "a\u2066b\u2069", "\u200fkey", "x\u061cy", "\u202aembed\u202c"])(
+    "refuses the label %j, which holds a bidirectional formatting character, and says so",
+    (label) => {
+      expect(refused({ label })).toEqual([
+        {
+          path: "label",
+          message: `label ${BIDI_MESSAGE}`,
+        },
+      ]);
     },
   );
 

@@ -6,7 +6,7 @@ import type { Issue } from "../../kernel/errors.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
 import { checkEntry } from "../../kernel/ip.js";
 import { isScope, type Scope } from "../../kernel/scopes.js";
-import { hasControlCharacter } from "../../kernel/text.js";
+import { unreadableText } from "../../kernel/text.js";
 
 export const MAX_LABEL_LENGTH = 100;
 export const MAX_IP_ENTRIES = 100;
@@ -43,11 +43,11 @@ export function checkCreate(
 ): { ok: ValidCreate } | { issues: Issue[] } {
   const issues: Issue[] = [];
   const label = input.label.trim();
+  const unreadable = unreadableText(label);
   if (label.length === 0) issues.push({ path: "label", message: "label is required" });
   else if (label.length > MAX_LABEL_LENGTH)
     issues.push({ path: "label", message: `label must be at most ${MAX_LABEL_LENGTH} characters` });
-  else if (hasControlCharacter(label))
-    issues.push({ path: "label", message: "label must not contain control characters" });
+  else if (unreadable !== undefined) issues.push({ path: "label", message: `label ${unreadable}` });
 
   const permissions: Scope[] = [];
   if (input.permissions.length === 0) issues.push({ path: "permissions", message: "at least one scope is required" });
