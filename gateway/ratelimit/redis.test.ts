@@ -13,6 +13,8 @@ import type { RedisRateLimitDecision } from "./redis.js";
 import { mulberry32 as prng } from "../../kernel/random.js";
 import { MemoryRateLimiter } from "./memory.js";
 import { PATTERNS, arrivals, busiestWindow, countInWindow } from "./test-support.js";
+import { randomUUID } from "node:crypto";
+import { revokedMarkerKey } from "../../kernel/redis-keys.js";
 
 let server: RedisServer | undefined;
 const clients: Redis[] = [];
@@ -167,7 +169,7 @@ describe("RedisRateLimiter", () => {
     expect((await tenantA.consume(key)).allowed).toBe(false);
     expect((await tenantA.consume(freshKey("iso"))).allowed).toBe(true);
     expect((await tenantB.consume(key)).allowed).toBe(true);
-    expect(tenantA.logKey(key)).toBe(`a:rl:${key}`);
+    expect(tenantA.logKey(key)).toBe(`a:rl:{a:revoked:${key}}`);
     expect(new RedisRateLimiter({ redis, limit: 1, windowMs: 1000 }).revokedKey("k")).toBe("fts:revoked:k");
   });
 
@@ -268,5 +270,64 @@ describe("RedisRateLimiter", () => {
     expect(busiestWindow(all, windowUs)).toBe(limit);
     const lastT = Math.max(...second.map((d) => d.serverTimeUs));
     expect(await clients[0]?.zcard(a.logKey(key))).toBe(all.filter((t) => t > lastT - windowUs).length);
+  });
+});
+
+/** CRC16/XMODEM of the key's hash tag modulo 16384: the Redis Cluster slot (the cluster specification). */
+function hashSlot(key: string): number {
+  const open = key.indexOf("{");
+  const close = open === -1 ? -1 : key.indexOf("}", open + 1);
+  const tagged = close > open + 1 ? key.slice(open + 1, close) : key;
+  let crc = 0;
+  for (const byte of Buffer.from(tagged, "utf8")) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % 16384;
+}
+
+describe("RedisRateLimiter on Redis Cluster", () => {
+  it("computes Redis's slots (the specification's examples)", () => {
+    expect(hashSlot("123456789")).toBe(0x31c3 % 16384);
+    expect(hashSlot("{user1000}.following")).toBe(hashSlot("{user1000}.followers"));
+    expect(hashSlot("foo{{bar}}zap")).toBe(hashSlot("{bar"));
+  });
+
+  it("hands the script keys that share one hash slot, for every key id and prefix, the marker keeping its name", () => {
+    const redis = gatewayClient();
+    for (const prefix of ["fts:", "a:", "tenant-7:"]) {
+      const limiter = new RedisRateLimiter({ redis, limit: 1, windowMs: 1000, prefix });
+      for (let i = 0; i < 500; i++) {
+        const keyId = randomUUID();
+        expect(limiter.revokedKey(keyId)).toBe(revokedMarkerKey(keyId, prefix));
+        expect(hashSlot(limiter.logKey(keyId))).toBe(hashSlot(limiter.revokedKey(keyId)));
+      }
+    }
+  });
+
+  it("refuses a key id with a brace, which would move the hash tag", () => {
+    const limiter = new RedisRateLimiter({ redis: gatewayClient(), limit: 1, windowMs: 1000 });
+    expect(() => limiter.logKey("a{b}")).toThrow(/braces/);
+  });
+
+  it("limits, holds and sees revocations on a cluster-mode redis-server (no CROSSSLOT)", async () => {
+    const cluster = await startRedis({ cluster: true });
+    const redis = new Redis(cluster.url, { maxRetriesPerRequest: 1 });
+    try {
+      const limiter = new RedisRateLimiter({ redis, limit: 2, windowMs: 60_000 });
+      const keyId = randomUUID();
+      expect((await limiter.consume(keyId)).allowed).toBe(true);
+      expect((await limiter.consume(keyId)).allowed).toBe(true);
+      expect(await limiter.consume(keyId)).toMatchObject({ allowed: false, revoked: false });
+      await limiter.markRevoked(keyId);
+      expect(await limiter.consume(keyId)).toMatchObject({ allowed: false, revoked: true });
+      // The wallet's marker, set under its own name, is the one the script reads.
+      const other = randomUUID();
+      await redis.set(revokedMarkerKey(other), "1", "EX", 60);
+      expect(await limiter.consume(other)).toMatchObject({ revoked: true });
+    } finally {
+      redis.disconnect();
+      await cluster.stop();
+    }
   });
 });

@@ -8,6 +8,7 @@
 
 import { randomBytes } from "node:crypto";
 import type { ClientContext, Redis, RedisKey, Result } from "ioredis";
+import { REDIS_PREFIX, rateLimitLogKey, revokedMarkerKey } from "../../kernel/redis-keys.js";
 import type { RateLimitDecision, RateLimiter, RateLimitOptions } from "./types.js";
 import { resolveRateLimitOptions, revokedDecision } from "./types.js";
 
@@ -33,6 +34,7 @@ declare module "ioredis" {
 }
 
 /**
+ * KEYS[1] and KEYS[2] share a hash slot (kernel/redis-keys.ts), so the script runs on Redis Cluster too.
  * KEYS[1] sorted set of accepted requests (score = Redis time in µs at which the request is accepted,
  * possibly ahead of now for a held request; member = "score-nonce", unique even for equal scores),
  * KEYS[2] revocation flag. ARGV: limit, window µs, max delay µs, unique nonce, and only from tests a
@@ -115,7 +117,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.limit = limit;
     this.windowMs = windowMs;
     this.maxDelayMs = maxDelayMs;
-    this.prefix = options.prefix ?? "fts:";
+    this.prefix = options.prefix ?? REDIS_PREFIX;
     this.redis = options.redis;
     this.clockUs = options.clockUs;
     this.redis.defineCommand(COMMAND, { numberOfKeys: 2, lua: RATE_LIMIT_LUA });
@@ -162,16 +164,23 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   logKey(keyId: string): string {
-    return `${this.prefix}rl:${keyId}`;
+    return rateLimitLogKey(checkedKeyId(keyId), this.prefix);
   }
 
+  /** The marker the wallet sets when it revokes the key (kernel/redis-keys.ts). */
   revokedKey(keyId: string): string {
-    return `${this.prefix}revoked:${keyId}`;
+    return revokedMarkerKey(checkedKeyId(keyId), this.prefix);
   }
 
   private assertOpen(): void {
     if (this.closed) throw new Error("RedisRateLimiter is closed");
   }
+}
+
+/** A brace in a key id would move the hash tag off the marker's name, and the script's keys apart. */
+function checkedKeyId(keyId: string): string {
+  if (/[{}]/.test(keyId)) throw new Error("a key id must not contain braces");
+  return keyId;
 }
 
 type Reply = [number, number, number, number, number, number, number];
