@@ -408,3 +408,78 @@ describe("MemoryRateLimiter holding requests", () => {
     expect(limiter.trackedKeys).toBe(0);
   });
 });
+
+describe("MemoryRateLimiter's memory stays bounded", () => {
+  function bounded(clock: FakeClock, options: { maxKeys?: number; revokedTtlMs?: number; maxRevoked?: number }) {
+    const limiter = new MemoryRateLimiter({
+      limit: 2,
+      windowMs: 1000,
+      maxDelayMs: 0,
+      now: clock.now,
+      sweepIntervalMs: 0,
+      ...options,
+    });
+    limiters.push(limiter);
+    return limiter;
+  }
+
+  it("keeps at most maxKeys logs, however many keys send, dropping the least recently used", async () => {
+    const clock = new FakeClock();
+    const limiter = bounded(clock, { maxKeys: 100 });
+    for (let i = 0; i < 10_000; i++) {
+      await limiter.consume(`key-${i}`);
+      expect(limiter.trackedKeys).toBeLessThanOrEqual(100);
+    }
+    expect(limiter.trackedKeys).toBe(100);
+  });
+
+  it("keeps a key that is in use when the cap is reached, and drops the one unused longest", async () => {
+    const clock = new FakeClock();
+    const limiter = bounded(clock, { maxKeys: 3 });
+    await limiter.consume("a");
+    await limiter.consume("b");
+    await limiter.consume("c");
+    await limiter.consume("a"); // a's window is now full; b is the least recently used
+    await limiter.consume("d");
+    expect(limiter.trackedKeys).toBe(3);
+    expect((await limiter.consume("a")).allowed).toBe(false);
+    // b was dropped: its window starts again.
+    expect(await limiter.consume("b")).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it("remembers at most maxRevoked revoked keys, forgetting the oldest revocation first", async () => {
+    const clock = new FakeClock();
+    const limiter = bounded(clock, { maxRevoked: 50 });
+    for (let i = 0; i < 5_000; i++) {
+      await limiter.markRevoked(`key-${i}`);
+      expect(limiter.revokedKeys).toBeLessThanOrEqual(50);
+    }
+    expect((await limiter.consume("key-4999")).revoked).toBe(true);
+    expect((await limiter.consume("key-4950")).revoked).toBe(true);
+    expect((await limiter.consume("key-0")).revoked).toBe(false);
+  });
+
+  it("forgets a revocation after revokedTtlMs, at a sweep or when the key is seen again", async () => {
+    const clock = new FakeClock();
+    const limiter = bounded(clock, { revokedTtlMs: 60_000 });
+    await limiter.markRevoked("early");
+    clock.advance(30_000);
+    await limiter.markRevoked("late");
+    clock.advance(29_999);
+    expect((await limiter.consume("early")).revoked).toBe(true);
+    expect(limiter.revokedKeys).toBe(2);
+    clock.advance(1);
+    limiter.sweep();
+    expect(limiter.revokedKeys).toBe(1);
+    expect((await limiter.consume("early")).revoked).toBe(false);
+    clock.advance(30_000);
+    expect((await limiter.consume("late")).revoked).toBe(false);
+    expect(limiter.revokedKeys).toBe(0);
+  });
+
+  it("refuses a cap or lifetime that is not a positive integer", () => {
+    expect(() => new MemoryRateLimiter({ maxKeys: 0, sweepIntervalMs: 0 })).toThrow(RangeError);
+    expect(() => new MemoryRateLimiter({ maxRevoked: 1.5, sweepIntervalMs: 0 })).toThrow(RangeError);
+    expect(() => new MemoryRateLimiter({ revokedTtlMs: -1, sweepIntervalMs: 0 })).toThrow(RangeError);
+  });
+});

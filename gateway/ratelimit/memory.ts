@@ -1,6 +1,7 @@
 // In-process exact sliding-log rate limiter: for tests and single-replica deployments where
 // sharing counters through Redis is unnecessary. Same contract and decision as the Redis limiter
-// (types.ts has the rule and why it is exact).
+// (types.ts has the rule and why it is exact). Its memory is bounded: at most `maxKeys` logs (idle ones swept, the
+// least recently used evicted past the cap) and at most `maxRevoked` revoked keys, each remembered `revokedTtlMs`.
 
 import type { RateLimitDecision, RateLimiter, RateLimitOptions } from "./types.js";
 import { resolveRateLimitOptions, revokedDecision } from "./types.js";
@@ -10,7 +11,23 @@ export interface MemoryRateLimiterOptions extends RateLimitOptions {
   now?: () => number;
   /** How often idle keys are evicted (default: windowMs, at least 1000 ms). 0 disables the timer. */
   sweepIntervalMs?: number;
+  /**
+   * Most keys with a log (default 100 000). Past it the least recently used key's log is dropped: that key starts
+   * a fresh window, the price of a bounded memory when more keys are active at once than the cap.
+   */
+  maxKeys?: number;
+  /**
+   * How long a revoked key answers `revoked` (default 24 h). It only has to outlive a validation made just before
+   * the revocation (the key cache, KEY_CACHE_TTL_MS): after that the wallet refuses the key before the limiter.
+   */
+  revokedTtlMs?: number;
+  /** Most revoked keys remembered (default 100 000); past it the oldest revocation is forgotten first. */
+  maxRevoked?: number;
 }
+
+export const DEFAULT_MAX_KEYS = 100_000;
+export const DEFAULT_REVOKED_TTL_MS = 24 * 3_600_000;
+export const DEFAULT_MAX_REVOKED = 100_000;
 
 const defaultNow = (): number => performance.timeOrigin + performance.now();
 
@@ -83,8 +100,13 @@ export class MemoryRateLimiter implements RateLimiter {
   readonly windowMs: number;
   readonly maxDelayMs: number;
   private readonly now: () => number;
+  readonly maxKeys: number;
+  readonly revokedTtlMs: number;
+  readonly maxRevoked: number;
+  /** In order of last use: the first entry is the least recently used key. */
   private readonly logs = new Map<string, AcceptedLog>();
-  private readonly revoked = new Set<string>();
+  /** Key id → when it was revoked (ms), oldest first. */
+  private readonly revoked = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(options: MemoryRateLimiterOptions = {}) {
@@ -93,6 +115,9 @@ export class MemoryRateLimiter implements RateLimiter {
     this.windowMs = windowMs;
     this.maxDelayMs = maxDelayMs;
     this.now = options.now ?? defaultNow;
+    this.maxKeys = positiveInteger("maxKeys", options.maxKeys ?? DEFAULT_MAX_KEYS);
+    this.revokedTtlMs = positiveInteger("revokedTtlMs", options.revokedTtlMs ?? DEFAULT_REVOKED_TTL_MS);
+    this.maxRevoked = positiveInteger("maxRevoked", options.maxRevoked ?? DEFAULT_MAX_REVOKED);
     const sweepMs = options.sweepIntervalMs ?? Math.max(windowMs, 1000);
     if (sweepMs > 0) {
       this.timer = setInterval(() => {
@@ -107,17 +132,23 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.logs.size;
   }
 
+  /** Number of revoked keys remembered (expired ones go at the next sweep, revocation or lookup). */
+  get revokedKeys(): number {
+    return this.revoked.size;
+  }
+
   consume(keyId: string): Promise<RateLimitDecision> {
     return Promise.resolve(this.consumeSync(keyId));
   }
 
   /** Synchronous core of `consume()`: one decision per call, so concurrent callers never share a slot. */
   consumeSync(keyId: string): RateLimitDecision {
-    if (this.revoked.has(keyId)) return revokedDecision(this.limit);
     const { limit, windowMs } = this;
     const now = this.now();
+    if (this.isRevoked(keyId, now)) return revokedDecision(limit);
     const log = this.logs.get(keyId);
     if (log === undefined) {
+      this.makeRoom();
       this.logs.set(keyId, new AcceptedLog(2 * limit, now));
       return {
         allowed: true,
@@ -129,6 +160,9 @@ export class MemoryRateLimiter implements RateLimiter {
         delayMs: 0,
       };
     }
+    // Most recently used last.
+    this.logs.delete(keyId);
+    this.logs.set(keyId, log);
     log.prune(now - windowMs);
     let at = now;
     if (log.size > 0) at = Math.max(at, log.newest());
@@ -161,24 +195,63 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   markRevoked(keyId: string): Promise<void> {
-    this.revoked.add(keyId);
+    const now = this.now();
+    this.forgetExpiredRevocations(now);
+    this.revoked.delete(keyId);
+    if (this.revoked.size >= this.maxRevoked) {
+      const oldest = this.revoked.keys().next();
+      if (oldest.done !== true) this.revoked.delete(oldest.value);
+    }
+    this.revoked.set(keyId, now);
     this.logs.delete(keyId);
     return Promise.resolve();
   }
 
   /** Forgets keys with no request in the last window (nor reserved ahead), so memory tracks active keys only. */
   sweep(): void {
-    const cutoff = this.now() - this.windowMs;
+    const now = this.now();
+    const cutoff = now - this.windowMs;
     for (const [keyId, log] of this.logs) {
       log.prune(cutoff);
       if (log.size === 0) this.logs.delete(keyId);
     }
+    this.forgetExpiredRevocations(now);
+  }
+
+  private isRevoked(keyId: string, now: number): boolean {
+    const at = this.revoked.get(keyId);
+    if (at === undefined) return false;
+    if (now - at < this.revokedTtlMs) return true;
+    this.revoked.delete(keyId);
+    return false;
+  }
+
+  /** Revocations are kept oldest first: drop from the front while they are past their time. */
+  private forgetExpiredRevocations(now: number): void {
+    for (const [keyId, at] of this.revoked) {
+      if (now - at < this.revokedTtlMs) return;
+      this.revoked.delete(keyId);
+    }
+  }
+
+  /** Before a new key's log is added at the cap: drop the least recently used log, idle or not. */
+  private makeRoom(): void {
+    if (this.logs.size < this.maxKeys) return;
+    const leastRecent = this.logs.keys().next();
+    if (leastRecent.done !== true) this.logs.delete(leastRecent.value);
   }
 
   close(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
     this.logs.clear();
+    this.revoked.clear();
     return Promise.resolve();
   }
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
 }
