@@ -35,6 +35,7 @@ import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
 import { WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { webhookMetrics } from "./webhooks/metrics.js";
 import { WebhookStore } from "./webhooks/store.js";
+import { RevokedKeys } from "./webhooks/revoked-keys.js";
 import { httpsTransport } from "./webhooks/transport.js";
 import { walletDirectory } from "./webhooks/wallet-directory.js";
 
@@ -208,7 +209,7 @@ export async function startEngine(
     });
     // Revocations pushed by the wallet: a DELETE returns only once this dispatcher acked it (or its lease ran
     // out, and then every attempt asks the wallet first), so a revoked key never gets a new attempt.
-    const revokedKeys = new Set<string>();
+    const revokedKeys = new RevokedKeys({ now: () => performance.now() });
     const revocations = new KeyCache({
       open: () => directory.watch(),
       leaseMs: KEY_LEASE_MS,
@@ -226,7 +227,7 @@ export async function startEngine(
     dispatcher = new WebhookDispatcher({
       store: webhooks,
       keys: directory,
-      guard: { trusted: () => revocations.trusted, revoked: (keyId) => revokedKeys.has(keyId) },
+      guard: revokedKeys.guard(() => revocations.trusted),
       send: transport.send,
       schedule: settings.WEBHOOK_RETRY_SCHEDULE_MS,
       log,
