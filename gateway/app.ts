@@ -2,7 +2,7 @@
 import express, { type Express, type RequestHandler } from "express";
 import type { Registry } from "prom-client";
 import { compileAllowList } from "../kernel/ip.js";
-import type { Backend } from "../kernel/errors.js";
+import type { Dependency } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
 import type { Clients } from "./clients.js";
 import { apiRouter } from "./api/router.js";
@@ -31,8 +31,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   ready: () => Promise<boolean>;
   onRevoked: (keyId: string) => Promise<void>;
-  /** Counts a request answered 503 because the wallet or the engine did not answer. */
-  onUnavailable?: (backend: Backend) => void;
+  /** Counts a request answered 503 because the wallet, the engine or Redis did not answer. */
+  onUnavailable?: (dependency: Dependency) => void;
 }
 
 function base(options: AppOptions, listener: string): Express {

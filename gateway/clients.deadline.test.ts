@@ -5,7 +5,7 @@ import http from "node:http";
 import * as grpc from "@grpc/grpc-js";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../kernel/errors.js";
+import type { Dependency } from "../kernel/errors.js";
 import { bindServer, loadEngineProto } from "../kernel/grpc.js";
 import { pino } from "pino";
 import { walletServiceDefinition } from "../kernel/wallet-codec.js";
@@ -28,7 +28,7 @@ describe("a wedged backend", () => {
   const walletServer = wedged(walletServiceDefinition());
   const engineServer = wedged(loadEngineProto().engine.v1.Engine.service);
   const lines: Record<string, unknown>[] = [];
-  const counted: Backend[] = [];
+  const counted: Dependency[] = [];
   let clients: Clients;
   let server: http.Server;
   let base = "";
@@ -60,7 +60,7 @@ describe("a wedged backend", () => {
     app.get("/v1/plans", async (_req, res) => {
       res.json(await clients.engine.listPlans(originOf(res)));
     });
-    const onUnavailable = (backend: Backend): void => {
+    const onUnavailable = (backend: Dependency): void => {
       counted.push(backend);
     };
     app.use("/api", errorResponder(log, { backend: "wallet", onUnavailable }));

@@ -1,7 +1,6 @@
 // Gateway process: two HTTP listeners translating REST to gRPC, the per-key rate limiter (Redis when
 // REDIS_URL is set, in memory otherwise), graceful shutdown that drains in-flight requests.
 import http from "node:http";
-import { Redis } from "ioredis";
 import type { Logger } from "../kernel/log.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, scrapeCounter } from "../kernel/metrics.js";
@@ -13,7 +12,7 @@ import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
 import { channelCredentials, outgoingMetadata } from "../kernel/grpc.js";
 import { GATEWAY_LISTEN_SECRETS, loadGatewaySettings, type GatewaySettings } from "./config.js";
 import { warnInsecureListen } from "../kernel/listen-guard.js";
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "./ratelimit/index.js";
+import { MemoryRateLimiter, RedisRateLimiter, createGatewayRedis, type RateLimiter } from "./ratelimit/index.js";
 
 export interface RunningGateway {
   httpPort: number;
@@ -81,16 +80,13 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
   const unavailable = metricsOn
     ? scrapeCounter({
         name: "gateway_backend_unavailable_total",
-        help: "Requests answered 503 because a backend (wallet or engine) or its database did not answer in time.",
+        help: "Requests answered 503 because a backend (wallet or engine) or its database, or the gateway's Redis, did not answer in time.",
         label: "service",
-        values: ["wallet", "engine"] as const,
+        values: ["wallet", "engine", "redis"] as const,
         registers: [registry],
       })
     : noCount;
-  const redis =
-    settings.REDIS_URL === undefined
-      ? undefined
-      : new Redis(settings.REDIS_URL, { enableAutoPipelining: true, maxRetriesPerRequest: 2 });
+  const redis = settings.REDIS_URL === undefined ? undefined : createGatewayRedis(settings.REDIS_URL);
   redis?.on("error", (error) => {
     log.warn({ err: error }, "redis error");
   });

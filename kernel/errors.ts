@@ -27,6 +27,11 @@ export const ERROR_CODES = {
   engine_unavailable: { grpc: status.UNAVAILABLE, http: 503, wire: "engine_unavailable" },
   /** The wallet's database did not answer within WALLET_DB_TIMEOUT_MS, or the wallet not within GRPC_DEADLINE_MS. */
   wallet_unavailable: { grpc: status.UNAVAILABLE, http: 503, wire: "wallet_unavailable" },
+  /**
+   * The gateway's Redis (the shared rate limiter) cannot be reached or did not answer within its command timeout:
+   * no request is let through uncounted.
+   */
+  rate_limiter_unavailable: { grpc: status.UNAVAILABLE, http: 503, wire: "rate_limiter_unavailable" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -40,13 +45,17 @@ export const BACKEND_CODES = {
   wallet: { unavailable: "wallet_unavailable", fault: "wallet_error" },
 } as const satisfies Record<Backend, { unavailable: ErrorCode; fault: ErrorCode }>;
 
+/** What a request can wait on and not get an answer from: a backend service, or the gateway's Redis. */
+export type Dependency = Backend | "redis";
+
 /** Seconds a client is told to wait (`Retry-After`) before retrying an unavailable backend. */
 export const UNAVAILABLE_RETRY_AFTER_S = 1;
 
-/** The backend an `*_unavailable` code names; undefined for every other code. */
-export function unavailableBackend(code: ErrorCode): Backend | undefined {
+/** The dependency an `*_unavailable` code names; undefined for every other code. */
+export function unavailableBackend(code: ErrorCode): Dependency | undefined {
   if (code === BACKEND_CODES.engine.unavailable) return "engine";
   if (code === BACKEND_CODES.wallet.unavailable) return "wallet";
+  if (code === "rate_limiter_unavailable") return "redis";
   return undefined;
 }
 

@@ -19,6 +19,7 @@ import {
   fromGrpcError,
   unavailableBackend,
   type Backend,
+  type Dependency,
   type Issue,
 } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
@@ -157,8 +158,11 @@ export interface ErrorResponderOptions {
    * fault code, and on /api an internal fault is always `wallet_error`, whichever backend it came from.
    */
   backend: Backend;
-  /** Counts a request answered 503 because `backend` did not answer (gateway_backend_unavailable_total). */
-  onUnavailable?: (backend: Backend) => void;
+  /**
+   * Counts a request answered 503 because `backend`, or the gateway's Redis, did not answer
+   * (gateway_backend_unavailable_total).
+   */
+  onUnavailable?: (dependency: Dependency) => void;
 }
 
 interface BodyParserError {

@@ -6,4 +6,5 @@ export type { MemoryRateLimiterOptions } from "./memory.js";
 export { MemoryRateLimiter } from "./memory.js";
 export type { RedisRateLimiterOptions, RedisRateLimitDecision } from "./redis.js";
 export { RedisRateLimiter, RATE_LIMIT_LUA } from "./redis.js";
+export { createGatewayRedis, GATEWAY_REDIS_OPTIONS, REDIS_COMMAND_TIMEOUT_MS } from "./redis-client.js";
 export { rateLimitHeaders, retryAfterBody } from "./headers.js";

@@ -2,13 +2,14 @@
 // script per request, clocked by Redis TIME so replicas with skewed clocks still agree. Same
 // decision as the in-process limiter (types.ts has the rule and why it is exact).
 //
-// The limiter does not own the connection. Create the client with auto-pipelining so concurrent
-// requests share round trips, e.g. `new Redis(url, { enableAutoPipelining: true })`, and quit it
-// yourself after `close()`.
+// The limiter does not own the connection. Create the client with `createGatewayRedis` (redis-client.ts:
+// auto-pipelining, so concurrent requests share round trips, and bounded waits), and quit it yourself after
+// `close()`. When Redis cannot answer, `consume` and `markRevoked` reject with `rate_limiter_unavailable`.
 
 import { randomBytes } from "node:crypto";
 import type { ClientContext, Redis, RedisKey, Result } from "ioredis";
 import { REDIS_PREFIX, rateLimitLogKey, revokedMarkerKey } from "../../kernel/redis-keys.js";
+import { redisFailure } from "./redis-client.js";
 import type { RateLimitDecision, RateLimiter, RateLimitOptions } from "./types.js";
 import { resolveRateLimitOptions, revokedDecision } from "./types.js";
 
@@ -134,9 +135,13 @@ export class RedisRateLimiter implements RateLimiter {
       this.maxDelayMs * 1000,
       `${this.instanceId}:${this.seq}`,
     ] as const;
-    const reply = await (this.clockUs === undefined
-      ? this.redis.ftsRateLimitConsume(...args)
-      : this.redis.ftsRateLimitConsume(...args, this.clockUs()));
+    const reply = await (
+      this.clockUs === undefined
+        ? this.redis.ftsRateLimitConsume(...args)
+        : this.redis.ftsRateLimitConsume(...args, this.clockUs())
+    ).catch((error: unknown) => {
+      throw redisFailure(error);
+    });
     const [allowed, remaining, resetMs, retryAfterMs, revoked, serverTimeUs, acceptedAtUs] = parseReply(reply);
     if (revoked === 1) return { ...revokedDecision(this.limit), serverTimeUs, acceptedAtUs: 0 };
     return {
@@ -154,7 +159,9 @@ export class RedisRateLimiter implements RateLimiter {
 
   async markRevoked(keyId: string): Promise<void> {
     this.assertOpen();
-    await this.redis.set(this.revokedKey(keyId), "1", "EX", REVOKED_TTL_SECONDS);
+    await this.redis.set(this.revokedKey(keyId), "1", "EX", REVOKED_TTL_SECONDS).catch((error: unknown) => {
+      throw redisFailure(error);
+    });
   }
 
   /** Releases nothing but the limiter itself: the Redis client belongs to the caller. */

@@ -1,6 +1,7 @@
 // Throwaway redis-server on a random loopback port. Fails loudly (never skips) when the binary is missing.
 // `cluster: true` starts it in cluster mode, one node holding every slot: a command whose keys hash to different
-// slots is refused with CROSSSLOT, as on a real Redis Cluster. `port` restarts a stopped server where it was.
+// slots is refused with CROSSSLOT, as on a real Redis Cluster. `port` restarts a stopped server where it was;
+// `pause` freezes the process (SIGSTOP: connections stay open, nothing is answered) until `resume`.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,8 @@ export interface RedisServer {
   url: string;
   port: number;
   stop(): Promise<void>;
+  pause(): void;
+  resume(): void;
 }
 
 export interface RedisServerOptions {
@@ -43,7 +46,14 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
   return {
     url,
     port,
+    pause() {
+      child.kill("SIGSTOP");
+    },
+    resume() {
+      child.kill("SIGCONT");
+    },
     async stop() {
+      if (!exited) child.kill("SIGCONT");
       if (!exited) {
         await new Promise<void>((resolve) => {
           child.once("exit", () => {
