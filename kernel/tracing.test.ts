@@ -1,10 +1,20 @@
 import { Metadata } from "@grpc/grpc-js";
-import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  SamplingDecision,
+  SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+} from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
 import {
   context,
+  contextOfHeaders,
   contextOfMetadata,
   contextOfTraceparent,
+  edgeSampler,
   formatTraceparent,
   parseTraceparent,
   ROOT_CONTEXT,
@@ -121,5 +131,56 @@ describe("the synchronous context manager (engine, wallet, shard threads)", () =
       }),
     ).toThrow("boom");
     expect(trace.getSpan(manager.active())).toBeUndefined();
+  });
+});
+
+describe("edgeSampler: a client's traceparent cannot force sampling", () => {
+  const sdk = { AlwaysOnSampler, AlwaysOffSampler, ParentBasedSampler, TraceIdRatioBasedSampler, SamplingDecision };
+  const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+  const header = (flags: "00" | "01") => ({ traceparent: `00-${traceId}-00f067aa0ba902b7-${flags}` });
+  const decide = (env: NodeJS.ProcessEnv, parent: ReturnType<typeof contextOfHeaders>) =>
+    edgeSampler(env, sdk).shouldSample(parent, traceId, "GET /v1/account", SpanKind.SERVER, {}, []).decision;
+  const SAMPLED = SamplingDecision.RECORD_AND_SAMPLED;
+  const DROPPED = SamplingDecision.NOT_RECORD;
+  const none = { OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0" };
+
+  it("keeps the client's trace id and parent span on the request's context", () => {
+    expect(trace.getSpanContext(contextOfHeaders(header("01")))).toMatchObject({
+      traceId,
+      spanId: "00f067aa0ba902b7",
+      isRemote: true,
+    });
+    expect(contextOfHeaders({})).toBe(ROOT_CONTEXT);
+  });
+
+  it.each<[string, NodeJS.ProcessEnv, "00" | "01", SamplingDecision]>([
+    ["a sampled client under a sampler that samples no new trace", none, "01", DROPPED],
+    [
+      "a sampled client under plain traceidratio 0",
+      { OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "0" },
+      "01",
+      DROPPED,
+    ],
+    ["a sampled client under parentbased_always_off", { OTEL_TRACES_SAMPLER: "parentbased_always_off" }, "01", DROPPED],
+    ["a sampled client under the default (every new trace sampled)", {}, "01", SAMPLED],
+    ["an unsampled client under a parent-based sampler (it may opt out)", {}, "00", DROPPED],
+    ["an unsampled client under always_on (not parent-based)", { OTEL_TRACES_SAMPLER: "always_on" }, "00", SAMPLED],
+  ])("decides %s as for a new trace", (_case, env, flags, decision) => {
+    expect(decide(env, contextOfHeaders(header(flags)))).toBe(decision);
+  });
+
+  it("follows an internal caller's decision (gRPC metadata, shard messages) as the parent-based setting says", () => {
+    const metadata = new Metadata();
+    metadata.set("traceparent", `00-${traceId}-00f067aa0ba902b7-01`);
+    expect(decide(none, contextOfMetadata(metadata))).toBe(SAMPLED);
+    expect(decide(none, contextOfTraceparent(`00-${traceId}-00f067aa0ba902b7-01`))).toBe(SAMPLED);
+  });
+
+  it("follows the request's own span below it (a local parent), sampled or not", () => {
+    const request = contextOfHeaders(header("01"));
+    const local = (flags: number) =>
+      trace.setSpanContext(request, { traceId, spanId: "1111111111111111", traceFlags: flags, isRemote: false });
+    expect(decide(none, local(1))).toBe(SAMPLED);
+    expect(decide({}, local(0))).toBe(DROPPED);
   });
 });

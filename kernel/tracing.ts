@@ -3,8 +3,10 @@
 // below returns after one module-level boolean. Spans are made by hand at the service's boundaries (HTTP
 // request, gRPC client and server, the shard thread, the journal commit), not by monkey-patching
 // instrumentations: no ESM loader hook is needed, and nothing is wrapped that the trace does not show.
+import { randomBytes } from "node:crypto";
 import {
   context,
+  createContextKey,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
@@ -22,7 +24,8 @@ import {
   type Tracer,
 } from "@opentelemetry/api";
 import type { Metadata } from "@grpc/grpc-js";
-import type { SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import type * as SdkTraceBase from "@opentelemetry/sdk-trace-base";
+import type { Sampler, SamplingResult, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 
 export { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span };
 
@@ -130,6 +133,7 @@ export async function startTracing(
   const { NodeSDK } = await import("@opentelemetry/sdk-node");
   const sdk = new NodeSDK({
     ...(nonEmpty(env.OTEL_SERVICE_NAME) ? {} : { serviceName: service }),
+    sampler: edgeSampler(env, await import("@opentelemetry/sdk-trace-base")),
     ...(options.spanProcessors === undefined ? {} : { spanProcessors: options.spanProcessors }),
     ...(options.asyncContext === false ? { contextManager: new SyncContextManager() } : {}),
     instrumentations: [],
@@ -147,6 +151,53 @@ export async function stopTracing(): Promise<void> {
   running = undefined;
   enabled = false;
   if (sdk !== undefined) await sdk.shutdown();
+}
+
+// ---------------------------------------------------------------- sampling
+
+/**
+ * Marks a context whose remote parent came from outside (an HTTP client's `traceparent`, `contextOfHeaders`):
+ * its trace id is kept, so the client's trace and ours correlate, but its sampled flag decides nothing.
+ */
+const UNTRUSTED_PARENT = createContextKey("funded-trading-service untrusted remote parent");
+
+type SamplerClasses = Pick<
+  typeof SdkTraceBase,
+  "AlwaysOnSampler" | "AlwaysOffSampler" | "ParentBasedSampler" | "TraceIdRatioBasedSampler" | "SamplingDecision"
+>;
+
+/**
+ * The sampler of OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (default `parentbased_always_on`), except under a
+ * parent from an untrusted caller: a client's `traceparent` cannot force sampling. Under such a parent a span is
+ * sampled as a new trace would be (the root sampler, judged on a random trace id, not the client's chosen one);
+ * a parent-based sampler still follows a client that did not sample. Internal callers (gRPC metadata, shard
+ * messages) are followed as the setting says.
+ */
+export function edgeSampler(env: NodeJS.ProcessEnv, sdk: SamplerClasses): Sampler {
+  const name = nonEmpty(env.OTEL_TRACES_SAMPLER) ? env.OTEL_TRACES_SAMPLER.trim() : "parentbased_always_on";
+  const ratio = nonEmpty(env.OTEL_TRACES_SAMPLER_ARG) ? Number(env.OTEL_TRACES_SAMPLER_ARG) : 1;
+  const root: Sampler = name.endsWith("always_on")
+    ? new sdk.AlwaysOnSampler()
+    : name.endsWith("always_off")
+      ? new sdk.AlwaysOffSampler()
+      : new sdk.TraceIdRatioBasedSampler(ratio);
+  const parentBased = name.startsWith("parentbased_");
+  const configured: Sampler = parentBased ? new sdk.ParentBasedSampler({ root }) : root;
+  const notRecorded: SamplingResult = { decision: sdk.SamplingDecision.NOT_RECORD };
+  return {
+    shouldSample(parentContext, traceId, spanName, spanKind, attributes, links) {
+      const parent = trace.getSpanContext(parentContext);
+      if (parent?.isRemote !== true || parentContext.getValue(UNTRUSTED_PARENT) !== true) {
+        return configured.shouldSample(parentContext, traceId, spanName, spanKind, attributes, links);
+      }
+      if (parentBased && (parent.traceFlags & TraceFlags.SAMPLED) === 0) return notRecorded;
+      const ownTraceId = randomBytes(16).toString("hex");
+      return root.shouldSample(ROOT_CONTEXT, ownTraceId, spanName, spanKind, attributes, links);
+    },
+    toString() {
+      return `EdgeSampler{${configured.toString()}}`;
+    },
+  };
 }
 
 // ---------------------------------------------------------------- spans
@@ -279,9 +330,13 @@ export function unsampledParent(parent: Context): boolean {
 
 // ---------------------------------------------------------------- HTTP
 
-/** The context an HTTP request continues (the client's `traceparent` header, if any). */
+/**
+ * The context an HTTP request continues: the client's `traceparent` header, if any, marked untrusted, so its trace
+ * id is kept but its sampled flag cannot force sampling (`edgeSampler`).
+ */
 export function contextOfHeaders(headers: Record<string, string | string[] | undefined>): Context {
-  return propagation.extract(ROOT_CONTEXT, headers);
+  const extracted = propagation.extract(ROOT_CONTEXT, headers);
+  return trace.getSpanContext(extracted) === undefined ? extracted : extracted.setValue(UNTRUSTED_PARENT, true);
 }
 
 // ---------------------------------------------------------------- log correlation
