@@ -76,9 +76,9 @@ function inTraceOf(res: Response, write: () => void): void {
 /**
  * The request's server span (installed only while tracing is on): continues the client's `traceparent` (its
  * trace id and parent span; whether to sample is the gateway's sampler's call, `edgeSampler` in
- * kernel/tracing.ts), named by the route template once routed, ended when the response is done (sent, or the client gone). Its
- * context stays on the response (`traceOf`): the context manager does not follow awaits, so every gRPC call
- * and log line of the request is given it explicitly (`originOf`).
+ * kernel/tracing.ts), named by the route template once routed, ended when the response is done (sent, or the
+ * client gone). Its context stays on the response (`traceOf`): the context manager does not follow awaits, so
+ * every gRPC call and log line of the request is given it explicitly (`originOf`).
  */
 export function traceRequests(): RequestHandler {
   return (req, res, next) => {
