@@ -8,7 +8,12 @@
 
 import { randomBytes } from "node:crypto";
 import type { ClientContext, Redis, RedisKey, Result } from "ioredis";
-import { REDIS_PREFIX, rateLimitLogKey, revokedMarkerKey } from "../../kernel/redis-keys.js";
+import {
+  REDIS_PREFIX,
+  REVOKED_MARKER_TTL_SECONDS,
+  rateLimitLogKey,
+  revokedMarkerKey,
+} from "../../kernel/redis-keys.js";
 import { redisFailure } from "./redis-client.js";
 import type { RateLimitDecision, RateLimiter, RateLimitOptions } from "./types.js";
 import { resolveRateLimitOptions, revokedDecision } from "./types.js";
@@ -81,9 +86,6 @@ local counted = redis.call('ZCOUNT', KEYS[1], from, '+inf')
 local oldest = tonumber(redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2])
 return {1, limit - counted, math.ceil((oldest + window - at) / 1000), 0, 0, now, at}
 `;
-
-/** Revocation flags outlive any plausible key cache: 7 days. */
-const REVOKED_TTL_SECONDS = 604_800;
 
 export interface RedisRateLimiterOptions extends RateLimitOptions {
   /** Connection shared with the rest of the gateway; not closed by the limiter. */
@@ -159,7 +161,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   async markRevoked(keyId: string): Promise<void> {
     this.assertOpen();
-    await this.redis.set(this.revokedKey(keyId), "1", "EX", REVOKED_TTL_SECONDS).catch((error: unknown) => {
+    await this.redis.set(this.revokedKey(keyId), "1", "EX", REVOKED_MARKER_TTL_SECONDS).catch((error: unknown) => {
       throw redisFailure(error);
     });
   }
