@@ -135,12 +135,13 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     ready: async () => {
       // Any engine will do: one engine down makes only its partitions unavailable (503), not this replica.
+      // Redis is left out: every replica shares it, and with it down this replica still answers each request
+      // itself (503 rate_limiter_unavailable with Retry-After, docs/runbook.md) instead of being taken out of
+      // the Service with all the others, leaving clients the ingress's bare 503.
       const engines = Promise.all(clients.engine.engines.map((e) => reachable(e.client, 1_000))).then((up) =>
         up.some(Boolean),
       );
-      const checks = [reachable(clients.wallet.client, 1_000), engines];
-      if (redis !== undefined) checks.push(redis.ping().then((pong) => pong === "PONG"));
-      return (await Promise.all(checks)).every(Boolean);
+      return (await Promise.all([reachable(clients.wallet.client, 1_000), engines])).every(Boolean);
     },
     // The wallet already made the revocation visible to every replica; this makes it visible to this
     // gateway's limiter too, so even a validation answered a moment earlier cannot admit the key again.

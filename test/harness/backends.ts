@@ -1,6 +1,6 @@
 // Runs a suite against both databases the wallet supports: a real PostgreSQL and the embedded PGlite default.
 import { startPostgres } from "./postgres.js";
-import { startRedis } from "./redis.js";
+import { startRedis, type RedisServer } from "./redis.js";
 import { startStack, type Stack, type StackOptions } from "./stack.js";
 
 export const BACKENDS = ["postgres", "pglite"] as const;
@@ -10,6 +10,8 @@ export interface TestStack extends Stack {
   backend: Backend;
   /** The PostgreSQL every process shares (backend "postgres" only). */
   databaseUrl: string | undefined;
+  /** The Redis every process shares (`redis: true` only). */
+  redis: RedisServer | undefined;
 }
 
 /** Starts the stack on `backend`; with `redis: true` also a throwaway Redis shared by every process. */
@@ -26,6 +28,7 @@ export async function stackOn(backend: Backend, options: StackOptions & { redis?
       ...stack,
       backend,
       databaseUrl: postgres?.url,
+      redis,
       async stop() {
         await stack.stop();
         await redis?.stop();
