@@ -10,6 +10,7 @@ import { ACCOUNT_ID, Harness, WEDNESDAY_NOON } from "../../engine/orders/testing
 import { AccountModel, type CalendarEvent, type Headroom, type PlaceResult } from "./model.js";
 import {
   DAY_MS,
+  HOUR_MS,
   SYMBOLS,
   decimalText,
   divRound,
@@ -30,6 +31,25 @@ const TARGETS: readonly { symbols: string[]; assetClasses: AssetClass[] | string
   { symbols: ["ETH-USD", "EUR-USD"], assetClasses: [] },
   { symbols: [], assetClasses: ["indices"] },
 ];
+
+/** Weekly market-hours edges of a `session` step: [weekday or null for every day, hour UTC]. */
+const EDGES: readonly (readonly [number | null, number])[] = [
+  [null, 22],
+  [null, 23],
+  [5, 22],
+  [0, 22],
+  [0, 23],
+];
+
+/** Funding boundaries: every 8 hours from the epoch (00:00, 08:00, 16:00 UTC). */
+const FUNDING_INTERVAL_MS = 8 * HOUR_MS;
+
+/** The first instant after `now` that is `hour`:00 UTC on `weekday` (any day when null). */
+function nextEdge(now: number, weekday: number | null, hour: number): number {
+  let at = Math.floor(now / DAY_MS) * DAY_MS + hour * HOUR_MS;
+  while (at <= now || (weekday !== null && new Date(at).getUTCDay() !== weekday)) at += DAY_MS;
+  return at;
+}
 
 const UNKNOWN_ORDER = "00000000-0000-4000-8000-ffffffffffff";
 
@@ -70,10 +90,74 @@ export interface LockstepCounters {
   terminated: number;
   passed: number;
   funding: number;
+  /** Days started by an event at exactly 00:00:00.000Z, by what it was (a price, the clock, funding, an order...). */
+  midnightExact: Record<string, number>;
+  /** Days started with positions open (the reset valued them at the marks in force at 00:00Z). */
+  daysWithPositions: number;
+  /** Days started by a price update while positions were open (its new mark is not the reset's). */
+  daysStartedByPrice: number;
+  /** Fills of orders placed while their market was closed (they filled at the open). */
+  closedPlacedFills: number;
+  /** IOC/FOK LIMIT orders refused with market_closed. */
+  closedImmediateLimits: number;
+  /** FOK orders expired, IOC remainders canceled (LIMIT). */
+  fokExpired: number;
+  iocLimitRemainders: number;
+  /** Funding payments made by a tick at exactly its boundary; positions a boundary tick skipped (opened at or after
+   * it); boundary ticks repeated for a boundary already paid. */
+  fundingAtBoundary: number;
+  fundingSkippedOpenedAfter: number;
+  fundingRepeated: number;
+  /** Resting orders' fills refused at fill time, by rule (the order canceled with the rule). */
+  refusedFills: Record<string, number>;
+  /** Orders left partly filled and working after a step (thin book). */
+  partialFills: number;
+  /** Orders (and closes) whose own fill terminated the account, by rule. */
+  ownFillTerminations: Record<string, number>;
+  /** Brink price moves made (an account with a position moved next to a limit). */
+  brinks: number;
 }
 
 export function newCounters(): LockstepCounters {
-  return { steps: 0, orders: 0, created: 0, rejected: {}, fills: 0, breaches: 0, terminated: 0, passed: 0, funding: 0 };
+  return {
+    steps: 0,
+    orders: 0,
+    created: 0,
+    rejected: {},
+    fills: 0,
+    breaches: 0,
+    terminated: 0,
+    passed: 0,
+    funding: 0,
+    midnightExact: {},
+    daysWithPositions: 0,
+    daysStartedByPrice: 0,
+    closedPlacedFills: 0,
+    closedImmediateLimits: 0,
+    fokExpired: 0,
+    iocLimitRemainders: 0,
+    fundingAtBoundary: 0,
+    fundingSkippedOpenedAfter: 0,
+    fundingRepeated: 0,
+    refusedFills: {},
+    partialFills: 0,
+    ownFillTerminations: {},
+    brinks: 0,
+  };
+}
+
+const bump = (record: Record<string, number>, key: string, n = 1): void => {
+  record[key] = (record[key] ?? 0) + n;
+};
+
+/** Adds `from` into `into`, field by field. */
+export function addCounters(into: LockstepCounters, from: LockstepCounters): void {
+  for (const [key, value] of Object.entries(from) as [keyof LockstepCounters, unknown][]) {
+    if (typeof value === "number") (into[key] as number) += value;
+    else
+      for (const [k, n] of Object.entries(value as Record<string, number>))
+        bump(into[key] as Record<string, number>, k, n);
+  }
 }
 
 export class Lockstep {
@@ -102,7 +186,7 @@ export class Lockstep {
 
   private venueFor(sym: number, alt: boolean): Venue {
     const symbol = this.symbolOf(sym);
-    const gmx = this.plan.allowedVenues.includes("GMX") && symbol !== "EUR-USD";
+    const gmx = this.plan.allowedVenues.includes("GMX") && tickerOf(symbol).venues.includes("GMX");
     const primary: Venue = gmx ? "GMX" : "OSTIUM";
     if (!alt) return primary;
     return primary === "GMX" ? "OSTIUM" : "GMX";
@@ -142,9 +226,71 @@ export class Lockstep {
     return decimalText(steps, tickerOf(symbol).step);
   }
 
-  private setPrice(symbol: string, mark: bigint, index: bigint, skew: number): void {
-    this.h.price(symbol, this.priceText(symbol, mark), { index: this.priceText(symbol, index), skew });
-    this.m.price(this.h.now, symbol, mark, index, skew);
+  private setPrice(symbol: string, mark: bigint, index: bigint, skew: number, thin = 0): void {
+    const usual = tickerOf(symbol).depthSteps;
+    let depth: bigint | undefined;
+    if (thin > 0) {
+      depth = (usual * BigInt(thin)) / 1000n;
+      if (depth < 1n) depth = 1n;
+    }
+    const options = {
+      index: this.priceText(symbol, index),
+      skew,
+      ...(depth === undefined ? {} : { depth: Number(depth) }),
+    };
+    this.h.price(symbol, this.priceText(symbol, mark), options);
+    this.m.price(this.h.now, symbol, mark, index, skew, depth);
+  }
+
+  /** A price update of `sym` moving the mark `bp` basis points (kept within half and twice the reference). */
+  private movePrice(sym: number, bp: number, indexBp: number, skew: number, thin = 0): void {
+    const symbol = this.symbolOf(sym);
+    const spec = tickerOf(symbol);
+    let mark = this.mark(symbol) + this.offset(this.mark(symbol), bp);
+    const low = spec.referenceTicks / 2n;
+    const high = spec.referenceTicks * 2n;
+    mark = mark < low ? low : mark > high ? high : mark;
+    const index = mark + this.offset(mark, indexBp);
+    this.setPrice(symbol, mark, index, skew, thin);
+  }
+
+  /** A funding tick for the latest boundary at or before now. */
+  private boundaryTick(cryptoPpm: number, rolloverPpm: number): void {
+    const boundary = Math.floor(this.h.now / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS;
+    const skips = { ...this.m.fundingSkips };
+    this.h.funding({ cryptoPpm, rolloverPpm }, boundary);
+    this.m.funding(this.h.now, BigInt(cryptoPpm), BigInt(rolloverPpm), boundary);
+    if (this.h.now === boundary) this.counters.fundingAtBoundary += this.m.last.funding.length;
+    this.counters.fundingSkippedOpenedAfter += this.m.fundingSkips.openedAfter - skips.openedAfter;
+    this.counters.fundingRepeated += this.m.fundingSkips.repeated - skips.repeated;
+  }
+
+  /** The mark that puts the account at `permille` of a limit (see the `brink` step), or none. */
+  private brink(rule: number, permille: number): void {
+    const m = this.m;
+    if (m.status === "TERMINATED") return;
+    const bySymbol = new Map<string, bigint>();
+    for (const p of m.positions.values()) {
+      const spec = tickerOf(p.symbol);
+      const slope = (p.side === "BUY" ? 1n : -1n) * p.quantity * spec.unitsPerTickStep;
+      bySymbol.set(p.symbol, (bySymbol.get(p.symbol) ?? 0n) + slope);
+    }
+    let symbol: string | undefined;
+    let slope = 0n;
+    for (const [s, v] of bySymbol) {
+      if ((v < 0n ? -v : v) > (slope < 0n ? -slope : slope)) [symbol, slope] = [s, v];
+    }
+    if (symbol === undefined || slope === 0n) return;
+    const limits = m.limits();
+    const target =
+      rule === 0
+        ? m.dayStartEquity - (limits.dailyLimit * BigInt(permille)) / 1000n
+        : limits.reference - (limits.allowance * BigInt(permille)) / 1000n;
+    const ticks = (target - m.equity()) / slope;
+    const mark = this.mark(symbol) + ticks;
+    if (ticks === 0n || mark <= 0n) return;
+    this.counters.brinks++;
+    this.setPrice(symbol, mark, mark, m.quote(symbol).skew);
   }
 
   run(step: Step): void {
@@ -154,18 +300,15 @@ export class Lockstep {
     if (this.history.length > 12) this.history.shift();
     const h = this.h;
     const m = this.m;
+    h.lastEvents = [];
+    m.idle();
+    const dayBefore = m.day;
+    const positionsBefore = m.positions.size;
+    const fillsBefore = new Set(m.working.filter((o) => o.ref > 0 && o.filled > 0n).map((o) => o.ref));
     switch (step.t) {
-      case "price": {
-        const symbol = this.symbolOf(step.sym);
-        const spec = tickerOf(symbol);
-        let mark = this.mark(symbol) + this.offset(this.mark(symbol), step.bp);
-        const low = spec.referenceTicks / 2n;
-        const high = spec.referenceTicks * 2n;
-        mark = mark < low ? low : mark > high ? high : mark;
-        const index = mark + this.offset(mark, step.indexBp);
-        this.setPrice(symbol, mark, index, step.skew);
+      case "price":
+        this.movePrice(step.sym, step.bp, step.indexBp, step.skew, step.thin ?? 0);
         break;
-      }
       case "market": {
         const symbol = this.symbolOf(step.sym);
         const venue = this.venueFor(step.sym, step.alt);
@@ -189,6 +332,8 @@ export class Lockstep {
         const away = step.cross ? -this.offset(mark, step.distBp % 60) : this.offset(mark, Math.max(1, step.distBp));
         const limit = step.side === "BUY" ? mark - away : mark + away;
         if (limit <= 0n) break;
+        const tif = step.tif ?? "GTC";
+        const postOnly = step.postOnly && tif === "GTC";
         const model = m.place(h.now, {
           symbol,
           venue,
@@ -196,7 +341,8 @@ export class Lockstep {
           kind: "LIMIT",
           quantity,
           limit,
-          postOnly: step.postOnly,
+          postOnly,
+          timeInForce: tif,
         });
         const reply = h.place({
           symbol,
@@ -205,9 +351,11 @@ export class Lockstep {
           kind: "LIMIT",
           quantity: this.qtyText(symbol, quantity),
           limit_price: this.priceText(symbol, limit),
-          post_only: step.postOnly,
+          post_only: postOnly,
+          time_in_force: tif,
         });
         this.comparePlace(model, reply);
+        if (model.kind === "rejected" && model.rule === "market_closed") this.counters.closedImmediateLimits++;
         break;
       }
       case "stop": {
@@ -299,9 +447,69 @@ export class Lockstep {
         h.now = (Math.floor(h.now / DAY_MS) + 1) * DAY_MS + step.minutes * 60_000;
         h.lastEvents = [];
         break;
+      case "midnight":
+        h.now = (Math.floor(h.now / DAY_MS) + 1) * DAY_MS;
+        h.lastEvents = [];
+        if (step.then === "price") this.movePrice(step.sym, step.bp, 0, 0);
+        else if (step.then === "clock") this.clock();
+        else if (step.then === "funding") this.boundaryTick(100, 20);
+        break;
+      case "clock":
+        this.clock();
+        break;
+      case "session": {
+        const [weekday, hour] = EDGES[step.edge % EDGES.length] ?? [null, 22];
+        h.now = Math.max(h.now, nextEdge(h.now, weekday, hour) + step.deltaMs);
+        h.lastEvents = [];
+        break;
+      }
+      case "boundary":
+        h.now = (Math.floor(h.now / FUNDING_INTERVAL_MS) + 1) * FUNDING_INTERVAL_MS + step.offsetMs;
+        h.lastEvents = [];
+        break;
+      case "tick":
+        this.boundaryTick(step.cryptoPpm, step.rolloverPpm);
+        break;
+      case "brink":
+        this.brink(step.rule, step.permille);
+        break;
+      case "reach": {
+        const resting = m.working.filter((o) => o.ref > 0 && (o.kind === "LIMIT" || o.kind === "STOP"));
+        const order = resting[step.pick % Math.max(1, resting.length)];
+        const price = order?.limit ?? order?.trigger;
+        if (order === undefined || price === undefined || price === null) break;
+        // Past a BUY LIMIT or a SELL STOP is below it; past a SELL LIMIT or a BUY STOP above it.
+        const down = (order.kind === "LIMIT") === (order.side === "BUY");
+        const beyond = this.offset(price, step.beyondBp);
+        const mark = down ? price - beyond : price + beyond;
+        if (mark <= 0n) break;
+        this.setPrice(order.symbol, mark, mark, m.quote(order.symbol).skew);
+        break;
+      }
     }
-    this.compareEffects(step.t === "wait" || step.t === "day" || step.t === "news");
+    this.compareEffects(
+      step.t === "wait" ||
+        step.t === "day" ||
+        step.t === "news" ||
+        step.t === "session" ||
+        step.t === "boundary" ||
+        (step.t === "midnight" && step.then === "none"),
+    );
+    if (m.day !== dayBefore && m.last.dayStarted !== null) {
+      if (h.now % DAY_MS === 0)
+        bump(this.counters.midnightExact, step.t === "midnight" ? `midnight:${step.then}` : step.t);
+      if (positionsBefore > 0) this.counters.daysWithPositions++;
+      if (positionsBefore > 0 && (step.t === "price" || (step.t === "midnight" && step.then === "price"))) {
+        this.counters.daysStartedByPrice++;
+      }
+    }
+    for (const o of m.working) if (o.ref > 0 && o.filled > 0n && !fillsBefore.has(o.ref)) this.counters.partialFills++;
     this.compare(JSON.stringify(step));
+  }
+
+  private clock(): void {
+    this.h.run({ type: "MarketUpdate" });
+    this.m.clock(this.h.now);
   }
 
   // ---- comparing ----
@@ -340,7 +548,12 @@ export class Lockstep {
         ? `error:${model.code}`
         : model.kind === "rejected"
           ? `rejected:${model.rule}`
-          : `${model.kind}:${(model.kind === "created" ? model.terminatedBy : undefined) ?? "-"}`;
+          : model.kind === "created"
+            ? `created:${model.terminatedBy ?? "-"}`
+            : `${model.kind}:-`;
+    if (model.kind === "created" && model.terminatedBy !== undefined) {
+      bump(this.counters.ownFillTerminations, model.terminatedBy);
+    }
     this.check("order outcome", modelOutcome, engineOutcome);
     if (model.kind === "created") this.counters.created++;
     if (model.kind === "rejected") this.counters.rejected[model.rule] = (this.counters.rejected[model.rule] ?? 0) + 1;
@@ -390,6 +603,9 @@ export class Lockstep {
         case "OrderCanceled":
           cancels.push(`${this.refOf(event.order_id) ?? event.order_id} ${event.reason}`);
           break;
+        case "OrderExpired":
+          cancels.push(`${this.refOf(event.order_id) ?? event.order_id} ${event.reason}`);
+          break;
         case "BreachRecorded":
           breaches.push(
             `${event.breach.rule}:${event.breach.severity} ${event.breach.threshold} ${event.breach.value}`,
@@ -425,6 +641,17 @@ export class Lockstep {
     if (idle) return;
     this.check("day started at equity", effects.dayStarted, day);
     this.check("cancels", byKey(effects.cancels.map((c) => `${c.ref} ${c.reason}`)), byKey(cancels));
+    for (const c of effects.cancels) {
+      if (c.reason === "fok") this.counters.fokExpired++;
+      else if (c.reason === "ioc_remainder") {
+        if (this.m.orderKind(c.ref) === "LIMIT") this.counters.iocLimitRemainders++;
+      } else if (
+        ["drawdown_gate", "daily_loss_limit", "news_freeze", "exposure_cap", "insufficient_margin"].includes(c.reason)
+      ) {
+        bump(this.counters.refusedFills, c.reason);
+      }
+    }
+    for (const f of effects.fills) if (this.m.placedWhileClosed(f.ref)) this.counters.closedPlacedFills++;
     this.check(
       "breaches",
       effects.breaches.map((b) => `${b.rule}:${b.severity} ${b.threshold} ${b.value}`),

@@ -49,9 +49,13 @@ export interface ModelOrder {
   readonly trigger: bigint | null;
   readonly reduceOnly: boolean;
   readonly postOnly: boolean;
-  readonly timeInForce: "GTC" | "IOC";
+  readonly timeInForce: TimeInForce;
   triggered: boolean;
+  /** Placed while its market was closed (the driver counts its fills at the open). */
+  readonly placedClosed: boolean;
 }
+
+export type TimeInForce = "GTC" | "IOC" | "FOK";
 
 export interface ModelPosition {
   readonly symbol: string;
@@ -60,6 +64,8 @@ export interface ModelPosition {
   quantity: bigint;
   cost: bigint;
   readonly leverage: bigint;
+  /** When the position was opened (a flip opens a new one). */
+  readonly openedAt: number;
 }
 
 export interface ModelQuote {
@@ -68,6 +74,8 @@ export interface ModelQuote {
   skew: number;
   takenBuy: bigint;
   takenSell: bigint;
+  /** Steps per book level at this update. */
+  depth: bigint;
 }
 
 export interface FillOut {
@@ -111,6 +119,7 @@ export type CancelReason =
   | "user"
   | "risk"
   | "ioc_remainder"
+  | "fok"
   | "reduce_only_no_position"
   | "drawdown_gate"
   | "daily_loss_limit"
@@ -153,6 +162,8 @@ export interface OrderRequest {
   readonly trigger?: bigint | null;
   readonly reduceOnly?: boolean;
   readonly postOnly?: boolean;
+  /** GTC unless given (IOC for MARKET). */
+  readonly timeInForce?: TimeInForce;
 }
 
 export interface CalendarEvent {
@@ -201,10 +212,16 @@ export class AccountModel {
   readonly positions = new Map<string, ModelPosition>();
   /** Working orders in placement order. */
   working: ModelOrder[] = [];
+  /** Every order accepted, by ref. */
+  readonly orders = new Map<number, ModelOrder>();
   readonly quotes = new Map<string, ModelQuote>();
   readonly breaches: BreachOut[] = [];
   readonly violations: ViolationOut[] = [];
   now: number;
+  /** The latest funding boundary a payment was made for. */
+  fundedThrough = Number.NEGATIVE_INFINITY;
+  /** Funding ticks for a boundary that skipped a position opened at or after it, or paid nothing as a repeat. */
+  readonly fundingSkips = { openedAfter: 0, repeated: 0 };
   private nextRef = 1;
   /** Every balance move of a fill (realized − fee) or a funding payment, with its time: realized P&L today. */
   private readonly moves: { at: number; amount: bigint }[] = [];
@@ -227,6 +244,19 @@ export class AccountModel {
 
   static noEffects(): Effects {
     return { dayStarted: null, fills: [], cancels: [], breaches: [], violation: null, funding: [], passed: false };
+  }
+
+  orderKind(ref: number): Kind | undefined {
+    return this.orders.get(ref)?.kind;
+  }
+
+  placedWhileClosed(ref: number): boolean {
+    return this.orders.get(ref)?.placedClosed ?? false;
+  }
+
+  /** A step that runs no command: nothing happened. */
+  idle(): void {
+    this.effects = AccountModel.noEffects();
   }
 
   /** The effects of the last command (reset by every command). */
@@ -373,14 +403,12 @@ export class AccountModel {
   }
 
   /** A price update of one symbol: trigger and fill its working orders, then monitor. */
-  price(now: number, symbol: string, mark: bigint, index: bigint, skew: number): void {
+  price(now: number, symbol: string, mark: bigint, index: bigint, skew: number, depth?: bigint): void {
     const resetEquity = this.equity();
+    const fresh = { mark, index, skew, takenBuy: 0n, takenSell: 0n, depth: depth ?? tickerOf(symbol).depthSteps };
     const existing = this.quotes.get(symbol);
-    if (existing === undefined) {
-      this.quotes.set(symbol, { mark, index, skew, takenBuy: 0n, takenSell: 0n });
-    } else {
-      Object.assign(existing, { mark, index, skew, takenBuy: 0n, takenSell: 0n });
-    }
+    if (existing === undefined) this.quotes.set(symbol, fresh);
+    else Object.assign(existing, fresh);
     this.begin(now, resetEquity);
     if (this.status === "TERMINATED") return;
     for (const order of [...this.working]) {
@@ -389,9 +417,15 @@ export class AccountModel {
     this.monitor();
   }
 
-  /** Sets a quote without an update (before the account trades). */
-  setQuote(symbol: string, mark: bigint, index: bigint, skew: number): void {
-    this.quotes.set(symbol, { mark, index, skew, takenBuy: 0n, takenSell: 0n });
+  /**
+   * The shard's clock: a decision of every symbol at the current marks, without new prices (the book's depth
+   * stays as the last update left it): trigger and fill what the marks reach, then monitor.
+   */
+  clock(now: number): void {
+    this.begin(now);
+    if (this.status === "TERMINATED") return;
+    for (const order of [...this.working]) if (this.working.includes(order)) this.execute(order, "update");
+    this.monitor();
   }
 
   place(now: number, request: OrderRequest, test = false): PlaceResult {
@@ -424,14 +458,28 @@ export class AccountModel {
     return "ok";
   }
 
-  funding(now: number, cryptoPpm: bigint, rolloverPpm: bigint): void {
+  /**
+   * A funding tick at the current marks. For a `boundary`: nothing when a payment was already made for it, and
+   * only positions opened before it pay or receive.
+   */
+  funding(now: number, cryptoPpm: bigint, rolloverPpm: bigint, boundary?: number): void {
     this.begin(now);
+    if (boundary !== undefined && this.fundedThrough >= boundary) {
+      if (this.positions.size > 0 && this.status !== "TERMINATED") this.fundingSkips.repeated++;
+      this.monitor();
+      return;
+    }
     for (const [key, p] of [...this.positions]) {
+      if (boundary !== undefined && p.openedAt >= boundary) {
+        this.fundingSkips.openedAfter++;
+        continue;
+      }
       const spec = tickerOf(p.symbol);
       const quote = this.quote(p.symbol);
       let rate: bigint;
-      // Rollover is charged only while the market is open (docs/risk.md, "Funding").
-      if (spec.assetClass !== "crypto") rate = this.isOpen(p.symbol) ? -rolloverPpm : 0n;
+      // Rollover is charged only while the market is open, at the boundary the tick pays for (docs/risk.md,
+      // "Funding").
+      if (spec.assetClass !== "crypto") rate = marketOpen(spec.assetClass, boundary ?? this.now) ? -rolloverPpm : 0n;
       else if (quote.mark === quote.index) rate = 0n;
       else {
         const longsPay = quote.mark > quote.index;
@@ -444,6 +492,7 @@ export class AccountModel {
       const amount = rate > 0n ? magnitude : -magnitude;
       this.balance += amount;
       this.moves.push({ at: this.now, amount });
+      if (boundary !== undefined) this.fundedThrough = boundary;
       this.effects.funding.push({ symbol: p.symbol, venue: p.venue, ratePpm: rate, amount });
       if (!this.positions.has(key)) throw new Error("model: funding for a closed position");
     }
@@ -494,8 +543,12 @@ export class AccountModel {
     if (this.status === "TERMINATED") refuse("account_terminated");
     else if (!this.plan.allowedVenues.includes(request.venue) || !spec.venues.includes(request.venue)) {
       refuse("venue_not_allowed");
-    } else if (request.kind === "MARKET" && !this.isOpen(request.symbol)) refuse("market_closed");
-    else if (!reduceOnly && equity - openingFee < limits.floor) refuse("drawdown_gate");
+    } else if (
+      (request.kind === "MARKET" || (request.kind === "LIMIT" && (request.timeInForce ?? "GTC") !== "GTC")) &&
+      !this.isOpen(request.symbol)
+    ) {
+      refuse("market_closed");
+    } else if (!reduceOnly && equity - openingFee < limits.floor) refuse("drawdown_gate");
     else if (
       !reduceOnly &&
       (loss >= limits.dailyLimit ||
@@ -541,15 +594,20 @@ export class AccountModel {
       trigger,
       reduceOnly,
       postOnly: request.postOnly ?? false,
-      timeInForce: request.kind === "MARKET" ? "IOC" : "GTC",
+      timeInForce: request.timeInForce ?? (request.kind === "MARKET" ? "IOC" : "GTC"),
       triggered: false,
+      placedClosed: !this.isOpen(request.symbol),
     };
     this.working.push(order);
+    this.orders.set(ref, order);
     const fillsBefore = this.effects.fills.length;
+    const cancelsBefore = this.effects.cancels.length;
     this.execute(order, "placement");
-    if (this.effects.fills.length === fillsBefore) return { kind: "created", ref, headroom };
-    // An order that filled answers the room left after everything it caused (none once terminated).
-    this.monitor();
+    const filled = this.effects.fills.length > fillsBefore;
+    if (!filled && this.effects.cancels.length === cancelsBefore) return { kind: "created", ref, headroom };
+    // An order that filled (or ended, an IOC or FOK with nothing filled) answers the room left after everything
+    // it caused (none once terminated).
+    if (filled) this.monitor();
     if (this.status === "TERMINATED") {
       return {
         kind: "created",
@@ -605,7 +663,7 @@ export class AccountModel {
             quote.skew,
           )
         : 0n;
-    const depth = spec.depthSteps;
+    const depth = quote.depth;
     const cap = limit === null ? null : long ? limit - start : start - limit;
     let taken = now ? (long ? quote.takenBuy : quote.takenSell) : 0n;
     let left = request.quantity;
@@ -697,6 +755,7 @@ export class AccountModel {
     }
     if (!immediate || !this.isWorking(order)) return;
     if (order.timeInForce === "IOC") this.cancelOrder(order, "ioc_remainder");
+    else if (order.timeInForce === "FOK") this.cancelOrder(order, "fok");
   }
 
   private reducible(order: ModelOrder): bigint {
@@ -725,8 +784,7 @@ export class AccountModel {
   ): void {
     const want = this.wanted(order);
     if (want === 0n) return;
-    const spec = tickerOf(order.symbol);
-    const depth = spec.depthSteps;
+    const depth = quote.depth;
     const buy = order.side === "BUY";
     let left = want;
     const levels: { price: bigint; steps: bigint }[] = [];
@@ -740,6 +798,11 @@ export class AccountModel {
       levels.push({ price, steps });
       left -= steps;
       consumed += steps;
+    }
+    // FOK: all of its remainder now, or nothing (a reduce-only clamp below it too).
+    if (order.timeInForce === "FOK" && (left > 0n || want < order.quantity - order.filled)) {
+      this.cancelOrder(order, "fok");
+      return;
     }
     const position = this.positions.get(keyOf(order.symbol, order.venue));
     let closable =
@@ -879,6 +942,7 @@ export class AccountModel {
         quantity: steps,
         cost: value,
         leverage: this.leverageOf(spec),
+        openedAt: this.now,
       });
     } else if (position.side === order.side) {
       position.quantity += steps;
@@ -992,6 +1056,7 @@ export class AccountModel {
       postOnly: false,
       timeInForce: "IOC",
       triggered: false,
+      placedClosed: false,
     };
     this.working.push(order);
     const quote = this.quote(position.symbol);

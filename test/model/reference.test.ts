@@ -6,17 +6,27 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Lockstep, ModelMismatch, minimize, newCounters, replay, type LockstepCounters } from "./driver.js";
-import { PLANS, TICKERS, countOf, decimalGrid, type PlanSpec } from "./spec.js";
+import { isMarketOpen } from "../../engine/market/hours.js";
+import { AssetClass } from "../../engine/market/types.js";
+import {
+  Lockstep,
+  ModelMismatch,
+  addCounters,
+  minimize,
+  newCounters,
+  replay,
+  type LockstepCounters,
+} from "./driver.js";
+import { DAY_MS, HOUR_MS, PLANS, TICKERS, countOf, decimalGrid, marketOpen, type PlanSpec } from "./spec.js";
 import { stepsArb, type Step } from "./steps.js";
 
 const RUNS: readonly { name: string; plan: PlanSpec; seed: number; numRuns: number }[] = [
-  { name: "10K static (GMX + OSTIUM)", plan: PLANS.c10k, seed: 4_001, numRuns: 24 },
-  { name: "200K trailing (GMX + OSTIUM)", plan: PLANS.c200kTrailing, seed: 4_002, numRuns: 24 },
-  { name: "50K trailing (GMX + OSTIUM)", plan: PLANS.c50kTrailing, seed: 4_003, numRuns: 12 },
-  { name: "100K static (OSTIUM only)", plan: PLANS.c100kOstium, seed: 4_004, numRuns: 12 },
+  { name: "10K static (GMX + OSTIUM)", plan: PLANS.c10k, seed: 4_001, numRuns: 48 },
+  { name: "200K trailing (GMX + OSTIUM)", plan: PLANS.c200kTrailing, seed: 4_002, numRuns: 48 },
+  { name: "50K trailing (GMX + OSTIUM)", plan: PLANS.c50kTrailing, seed: 4_003, numRuns: 24 },
+  { name: "100K static (OSTIUM only)", plan: PLANS.c100kOstium, seed: 4_004, numRuns: 24 },
 ];
-const MAX_STEPS = 600;
+const MAX_STEPS = 300;
 
 /** The steps run in lockstep with the model on the documented behaviour, without any disagreement. */
 const agrees = (plan: PlanSpec, steps: Step[]): void => {
@@ -80,6 +90,22 @@ describe("reference model", () => {
     }
   });
 
+  it("uses the engine's market hours (the model's own copy of them is up to date)", () => {
+    // Every half hour of a week and a millisecond either side of each, from a Sunday 00:00Z.
+    const sunday = Date.parse("2026-11-22T00:00:00.000Z");
+    for (const assetClass of ["crypto", "forex", "indices"] as const) {
+      for (let at = sunday; at < sunday + 7 * DAY_MS; at += HOUR_MS / 2) {
+        for (const t of [at - 1, at, at + 1]) {
+          expect([assetClass, new Date(t).toISOString(), marketOpen(assetClass, t)]).toEqual([
+            assetClass,
+            new Date(t).toISOString(),
+            isMarketOpen(AssetClass[assetClass], t),
+          ]);
+        }
+      }
+    }
+  });
+
   const totals: LockstepCounters = newCounters();
   for (const { name, plan, seed, numRuns } of RUNS) {
     it(`agrees with the engine to 1e-8 USD after every step: ${name}`, () => {
@@ -100,24 +126,45 @@ describe("reference model", () => {
         }),
         { seed, numRuns, endOnFailure: true },
       );
-      for (const key of [
-        "steps",
-        "orders",
-        "created",
-        "fills",
-        "breaches",
-        "terminated",
-        "passed",
-        "funding",
-      ] as const) {
-        totals[key] += counters[key];
-      }
-      for (const [rule, count] of Object.entries(counters.rejected))
-        totals.rejected[rule] = (totals.rejected[rule] ?? 0) + count;
+      addCounters(totals, counters);
       console.log(`${name}: ${JSON.stringify(counters)}`);
       expect(counters.steps).toBeGreaterThanOrEqual(1_000);
     });
   }
+
+  it("reached every case the random steps are meant to reach, over at least 10,000 steps", () => {
+    console.log(`totals: ${JSON.stringify(totals)}`);
+    expect(totals.steps).toBeGreaterThanOrEqual(10_000);
+    const reached = {
+      fills: totals.fills,
+      terminated: totals.terminated,
+      funding: totals.funding,
+      "day started at 00:00:00.000Z by a price at that instant": totals.midnightExact["midnight:price"] ?? 0,
+      "day started at 00:00:00.000Z by the clock": totals.midnightExact["midnight:clock"] ?? 0,
+      "day started at 00:00:00.000Z by the funding tick": totals.midnightExact["midnight:funding"] ?? 0,
+      "day started with positions open": totals.daysWithPositions,
+      "day started by a price update with positions open": totals.daysStartedByPrice,
+      "market_closed refusals": totals.rejected.market_closed ?? 0,
+      "IOC/FOK LIMIT refused with market_closed": totals.closedImmediateLimits,
+      "fills of orders placed while their market was closed": totals.closedPlacedFills,
+      "FOK expired": totals.fokExpired,
+      "IOC LIMIT remainders": totals.iocLimitRemainders,
+      "funding paid by a tick at its boundary": totals.fundingAtBoundary,
+      "positions opened at or after the boundary skipped": totals.fundingSkippedOpenedAfter,
+      "boundary ticks repeated": totals.fundingRepeated,
+      "resting fills refused by news_freeze": totals.refusedFills.news_freeze ?? 0,
+      "partly filled orders left working": totals.partialFills,
+      "brink price moves": totals.brinks,
+      "orders whose own fill terminated the account": Object.values(totals.ownFillTerminations).reduce(
+        (a, b) => a + b,
+        0,
+      ),
+    };
+    const missed = Object.entries(reached)
+      .filter(([, count]) => count === 0)
+      .map(([what]) => what);
+    expect(missed).toEqual([]);
+  });
 });
 
 describe("reference model: regressions it found", () => {

@@ -4,7 +4,7 @@
 
 export type Side = "BUY" | "SELL";
 export type Venue = "GMX" | "OSTIUM";
-export type AssetClass = "crypto" | "forex";
+export type AssetClass = "crypto" | "forex" | "indices";
 
 export const MONEY = 100_000_000n;
 export const PPM = 1_000_000n;
@@ -118,6 +118,7 @@ export const TICKERS: Readonly<Record<string, Ticker>> = {
   "BTC-USD": ticker("BTC-USD", "crypto", ["GMX", "OSTIUM"], "0.1", "0.0001", "0.0001", 100, "96412.3"),
   "ETH-USD": ticker("ETH-USD", "crypto", ["GMX", "OSTIUM"], "0.01", "0.001", "0.001", 100, "3412.56"),
   "EUR-USD": ticker("EUR-USD", "forex", ["OSTIUM"], "0.00001", "1", "1000", 100, "1.08452"),
+  "SPX-USD": ticker("SPX-USD", "indices", ["OSTIUM"], "0.25", "0.01", "0.01", 50, "5962.25"),
 };
 export const SYMBOLS = Object.keys(TICKERS);
 
@@ -150,7 +151,7 @@ export const PLANS = {
     maxDrawdownPct: 10,
     drawdownMode: "static",
     dailyLossPct: 5,
-    maxLeverage: { crypto: 2, forex: 30 },
+    maxLeverage: { crypto: 2, forex: 30, indices: 20 },
     maxSymbolNotional: 25_000,
     maxTotalNotional: 50_000,
     newsFreeze: { minutesBefore: 2, minutesAfter: 2 },
@@ -163,7 +164,7 @@ export const PLANS = {
     maxDrawdownPct: 6,
     drawdownMode: "trailing",
     dailyLossPct: 4,
-    maxLeverage: { crypto: 3, forex: 50 },
+    maxLeverage: { crypto: 3, forex: 50, indices: 20 },
     maxSymbolNotional: 150_000,
     maxTotalNotional: 300_000,
     newsFreeze: { minutesBefore: 5, minutesAfter: 5 },
@@ -176,7 +177,7 @@ export const PLANS = {
     maxDrawdownPct: 10,
     drawdownMode: "static",
     dailyLossPct: 5,
-    maxLeverage: { crypto: 2, forex: 30 },
+    maxLeverage: { crypto: 2, forex: 30, indices: 15 },
     maxSymbolNotional: 250_000,
     maxTotalNotional: 500_000,
     newsFreeze: { minutesBefore: 2, minutesAfter: 2 },
@@ -189,7 +190,7 @@ export const PLANS = {
     maxDrawdownPct: 5,
     drawdownMode: "trailing",
     dailyLossPct: 3,
-    maxLeverage: { crypto: 2, forex: 20 },
+    maxLeverage: { crypto: 2, forex: 20, indices: 10 },
     maxSymbolNotional: 400_000,
     maxTotalNotional: 1_000_000,
     newsFreeze: { minutesBefore: 5, minutesAfter: 5 },
@@ -218,16 +219,25 @@ export function feeOf(
     ppm = 0n;
   } else if (assetClass === "crypto") {
     ppm = liquidity === "TAKER" ? 1000n : 800n;
-  } else {
+  } else if (assetClass === "forex") {
     ppm = liquidity === "TAKER" ? 300n : 200n;
+  } else {
+    ppm = liquidity === "TAKER" ? 500n : 400n;
   }
   return divRound(notional * ppm, PPM);
 }
 
-/** Market hours (UTC): crypto always; forex Sunday 22:00 to Friday 22:00. */
+/**
+ * Market hours (UTC, the same all year; start inclusive, end exclusive): crypto always; forex Sunday 22:00 to
+ * Friday 22:00; indices Sunday 23:00 to Friday 22:00 with a break from 22:00 to 23:00 Monday to Thursday.
+ */
 export function marketOpen(assetClass: AssetClass, nowMs: number): boolean {
   if (assetClass === "crypto") return true;
   const sinceMidnight = ((nowMs % DAY_MS) + DAY_MS) % DAY_MS;
-  const offset = new Date(nowMs).getUTCDay() * DAY_MS + sinceMidnight;
-  return offset >= 22 * HOUR_MS && offset < 5 * DAY_MS + 22 * HOUR_MS;
+  const weekday = new Date(nowMs).getUTCDay();
+  const offset = weekday * DAY_MS + sinceMidnight;
+  if (offset < 22 * HOUR_MS || offset >= 5 * DAY_MS + 22 * HOUR_MS) return false;
+  if (assetClass === "forex") return true;
+  if (weekday === 0) return sinceMidnight >= 23 * HOUR_MS;
+  return sinceMidnight < 22 * HOUR_MS || sinceMidnight >= 23 * HOUR_MS;
 }

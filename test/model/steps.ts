@@ -5,8 +5,11 @@ import fc from "fast-check";
 import type { Side } from "./spec.js";
 
 export type Step =
-  /** A price update of symbol `sym`: the mark moves `bp` basis points; index and skew around it. */
-  | { t: "price"; sym: number; bp: number; indexBp: number; skew: number }
+  /**
+   * A price update of symbol `sym`: the mark moves `bp` basis points; index and skew around it; `thin` > 0 gives
+   * the book `thin` per mille of its usual depth per level (partial fills).
+   */
+  | { t: "price"; sym: number; bp: number; indexBp: number; skew: number; thin?: number }
   /** A MARKET order of `size` per mille of the starting balance (×10 for forex); `test`: order/test only. */
   | { t: "market"; sym: number; alt: boolean; side: Side; size: number; test: boolean }
   /** A LIMIT `distBp` from the mark on the passive side, or on the taking side when `cross`. */
@@ -19,6 +22,7 @@ export type Step =
       distBp: number;
       cross: boolean;
       postOnly: boolean;
+      tif?: "GTC" | "IOC" | "FOK";
     }
   /** A reduce-only STOP against a position (the `pick`-th), `distBp` beyond the mark, `part` quarters of it. */
   | { t: "stop"; pick: number; sym: number; alt: boolean; distBp: number; part: number }
@@ -34,10 +38,36 @@ export type Step =
   | { t: "news"; offsetS: number; target: number; edge: number }
   | { t: "wait"; ms: number }
   /** The clock moves to `minutes` after the next midnight UTC. */
-  | { t: "day"; minutes: number };
+  | { t: "day"; minutes: number }
+  /**
+   * The clock moves to exactly the next 00:00:00.000Z, and at that instant: nothing more (`none`), a price update
+   * of `sym` (`price`, moved `bp`), the shard's clock (`clock`), or the 00:00 funding tick (`funding`).
+   */
+  | { t: "midnight"; then: "none" | "price" | "clock" | "funding"; sym: number; bp: number }
+  /** The shard's clock: every symbol decided at the current marks. */
+  | { t: "clock" }
+  /**
+   * The clock moves to the next market-hours edge `edge` (see EDGES in the driver) plus `deltaMs` (−1: the last
+   * millisecond before it).
+   */
+  | { t: "session"; edge: number; deltaMs: number }
+  /** The clock moves to the next funding boundary plus `offsetMs` (−1: the last millisecond before it). */
+  | { t: "boundary"; offsetMs: number }
+  /** The funding clock's tick for the latest boundary at or before now. */
+  | { t: "tick"; cryptoPpm: number; rolloverPpm: number }
+  /**
+   * The mark of the largest position's symbol moves so that the day's loss (`rule` 0) or the drawdown used
+   * (`rule` 1) is `permille` of its limit: an account at the brink, for orders whose own fill ends it.
+   */
+  | { t: "brink"; rule: number; permille: number }
+  /**
+   * A price update that brings the mark of the `pick`-th working LIMIT or STOP to its price, `beyondBp` basis
+   * points past it (a resting order filled or triggered, maybe inside a news freeze).
+   */
+  | { t: "reach"; pick: number; beyondBp: number };
 
 const side = fc.constantFrom<Side>("BUY", "SELL");
-const sym = fc.integer({ min: 0, max: 2 });
+const sym = fc.integer({ min: 0, max: 3 });
 const alt = fc.integer({ min: 0, max: 4 }).map((n) => n === 0);
 
 const price: fc.Arbitrary<Step> = fc.record({
@@ -52,6 +82,7 @@ const price: fc.Arbitrary<Step> = fc.record({
     { weight: 2, arbitrary: fc.integer({ min: -5, max: 5 }) },
   ),
   skew: fc.constantFrom(-1, 0, 0, 0, 1),
+  thin: fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 20 }) }),
 });
 
 const size = fc.oneof(
@@ -77,6 +108,7 @@ const limit: fc.Arbitrary<Step> = fc.record({
   distBp: fc.integer({ min: 0, max: 900 }),
   cross: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
   postOnly: fc.boolean(),
+  tif: fc.constantFrom<"GTC" | "IOC" | "FOK">("GTC", "GTC", "GTC", "GTC", "IOC", "FOK"),
 });
 
 const stop: fc.Arbitrary<Step> = fc.record({
@@ -123,6 +155,53 @@ const day: fc.Arbitrary<Step> = fc.record({
   minutes: fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 3, arbitrary: fc.nat({ max: 1439 }) }),
 });
 
+const midnight: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("midnight" as const),
+  then: fc.constantFrom<"none" | "price" | "clock" | "funding">("none", "price", "clock", "funding"),
+  sym,
+  bp: fc.integer({ min: -120, max: 120 }),
+});
+
+const clock: fc.Arbitrary<Step> = fc.constant({ t: "clock" as const });
+
+const session: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("session" as const),
+  edge: fc.nat({ max: 4 }),
+  deltaMs: fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(-1, 0, 1) },
+    { weight: 1, arbitrary: fc.integer({ min: -1_800_000, max: 1_800_000 }) },
+  ),
+});
+
+const boundary: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("boundary" as const),
+  offsetMs: fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(-1, 0, 1) },
+    { weight: 1, arbitrary: fc.integer({ min: 2, max: 5_000 }) },
+  ),
+});
+
+const tick: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("tick" as const),
+  cryptoPpm: fc.constantFrom(0, 50, 100, 300),
+  rolloverPpm: fc.constantFrom(0, 20, 80),
+});
+
+const brink: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("brink" as const),
+  rule: fc.nat({ max: 1 }),
+  permille: fc.integer({ min: 960, max: 999 }),
+});
+
+const reach: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("reach" as const),
+  pick: fc.nat({ max: 15 }),
+  beyondBp: fc.oneof(
+    { weight: 2, arbitrary: fc.constant(0) },
+    { weight: 3, arbitrary: fc.integer({ min: 1, max: 80 }) },
+  ),
+});
+
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 30, arbitrary: price },
   { weight: 18, arbitrary: market },
@@ -134,6 +213,13 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: news },
   { weight: 8, arbitrary: wait },
   { weight: 2, arbitrary: day },
+  { weight: 2, arbitrary: midnight },
+  { weight: 2, arbitrary: clock },
+  { weight: 2, arbitrary: session },
+  { weight: 2, arbitrary: boundary },
+  { weight: 2, arbitrary: tick },
+  { weight: 1, arbitrary: brink },
+  { weight: 4, arbitrary: reach },
 );
 
 export function stepsArb(length: number): fc.Arbitrary<Step[]> {
