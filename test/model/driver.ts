@@ -383,24 +383,18 @@ export class Lockstep {
         this.comparePlace(model, reply);
         break;
       }
-      case "close": {
-        const symbol = this.symbolOf(step.sym);
-        const venue = this.venueFor(step.sym, step.alt);
-        const spec = tickerOf(symbol);
-        const position = m.positions.get(`${symbol}|${venue}`);
-        let quantity: bigint | null = null;
-        if (step.part > 0 && position !== undefined) {
-          quantity = (position.quantity * BigInt(step.part)) / 4n;
-          if (quantity < spec.minSteps) quantity = spec.minSteps;
-          if (quantity > position.quantity) quantity = null;
+      case "closeLargest": {
+        let largest: { symbol: string; venue: Venue; value: bigint } | undefined;
+        for (const p of m.positions.values()) {
+          const value = p.quantity * m.quote(p.symbol).mark * tickerOf(p.symbol).unitsPerTickStep;
+          if (largest === undefined || value > largest.value) largest = { symbol: p.symbol, venue: p.venue, value };
         }
-        const model = m.close(h.now, symbol, venue, quantity);
-        const reply = h.close(
-          quantity === null ? { symbol, venue } : { symbol, venue, quantity: this.qtyText(symbol, quantity) },
-        );
-        this.comparePlace(model, reply);
+        if (largest !== undefined) this.closePosition(largest.symbol, largest.venue, step.part);
         break;
       }
+      case "close":
+        this.closePosition(this.symbolOf(step.sym), this.venueFor(step.sym, step.alt), step.part);
+        break;
       case "cancel": {
         const working = m.working.filter((o) => o.ref > 0);
         const order = working.length === 0 ? undefined : working[step.pick % working.length];
@@ -505,6 +499,23 @@ export class Lockstep {
     }
     for (const o of m.working) if (o.ref > 0 && o.filled > 0n && !fillsBefore.has(o.ref)) this.counters.partialFills++;
     this.compare(JSON.stringify(step));
+  }
+
+  /** Closes (symbol, venue): all of it when `part` is 0, else `part` quarters. */
+  private closePosition(symbol: string, venue: Venue, part: number): void {
+    const spec = tickerOf(symbol);
+    const position = this.m.positions.get(`${symbol}|${venue}`);
+    let quantity: bigint | null = null;
+    if (part > 0 && position !== undefined) {
+      quantity = (position.quantity * BigInt(part)) / 4n;
+      if (quantity < spec.minSteps) quantity = spec.minSteps;
+      if (quantity > position.quantity) quantity = null;
+    }
+    const model = this.m.close(this.h.now, symbol, venue, quantity);
+    const reply = this.h.close(
+      quantity === null ? { symbol, venue } : { symbol, venue, quantity: this.qtyText(symbol, quantity) },
+    );
+    this.comparePlace(model, reply);
   }
 
   private clock(): void {

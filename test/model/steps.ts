@@ -28,6 +28,8 @@ export type Step =
   | { t: "stop"; pick: number; sym: number; alt: boolean; distBp: number; part: number }
   /** Closes the position on (sym, venue): all of it when `part` is 0, else `part` quarters. */
   | { t: "close"; sym: number; alt: boolean; part: number }
+  /** Closes the position with the largest notional: all of it when `part` is 0, else `part` quarters. */
+  | { t: "closeLargest"; part: number }
   /** Cancels the `pick`-th working order (an unknown id when there is none). */
   | { t: "cancel"; pick: number }
   | { t: "funding"; cryptoPpm: number; rolloverPpm: number }
@@ -190,8 +192,21 @@ const tick: fc.Arbitrary<Step> = fc.record({
 const brink: fc.Arbitrary<Step> = fc.record({
   t: fc.constant("brink" as const),
   rule: fc.nat({ max: 1 }),
-  permille: fc.integer({ min: 960, max: 999 }),
+  permille: fc.oneof(
+    { weight: 1, arbitrary: fc.integer({ min: 900, max: 984 }) },
+    { weight: 3, arbitrary: fc.integer({ min: 985, max: 999 }) },
+  ),
 });
+
+/** A brink price followed by an order or a close whose own fees may end the account. */
+const closeLargest: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("closeLargest" as const),
+  part: fc.integer({ min: 0, max: 3 }),
+});
+
+const brinkThenTrade: fc.Arbitrary<Step[]> = fc
+  .tuple(brink, fc.oneof({ weight: 3, arbitrary: closeLargest }, { weight: 1, arbitrary: market }))
+  .map(([a, b]) => [a, b]);
 
 const reach: fc.Arbitrary<Step> = fc.record({
   t: fc.constant("reach" as const),
@@ -203,25 +218,29 @@ const reach: fc.Arbitrary<Step> = fc.record({
 });
 
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 30, arbitrary: price },
-  { weight: 18, arbitrary: market },
-  { weight: 12, arbitrary: limit },
-  { weight: 8, arbitrary: stop },
-  { weight: 7, arbitrary: close },
-  { weight: 7, arbitrary: cancel },
-  { weight: 3, arbitrary: funding },
-  { weight: 3, arbitrary: news },
-  { weight: 8, arbitrary: wait },
-  { weight: 2, arbitrary: day },
-  { weight: 2, arbitrary: midnight },
-  { weight: 2, arbitrary: clock },
-  { weight: 2, arbitrary: session },
-  { weight: 2, arbitrary: boundary },
-  { weight: 2, arbitrary: tick },
-  { weight: 1, arbitrary: brink },
-  { weight: 4, arbitrary: reach },
+  { weight: 90, arbitrary: price },
+  { weight: 54, arbitrary: market },
+  { weight: 36, arbitrary: limit },
+  { weight: 24, arbitrary: stop },
+  { weight: 21, arbitrary: close },
+  { weight: 21, arbitrary: cancel },
+  { weight: 9, arbitrary: funding },
+  { weight: 9, arbitrary: news },
+  { weight: 24, arbitrary: wait },
+  { weight: 6, arbitrary: day },
+  { weight: 6, arbitrary: midnight },
+  { weight: 6, arbitrary: clock },
+  { weight: 6, arbitrary: session },
+  { weight: 6, arbitrary: boundary },
+  { weight: 6, arbitrary: tick },
+  { weight: 12, arbitrary: reach },
 );
 
+/** `length` steps; now and then a brink price and the trade after it come as a pair. */
 export function stepsArb(length: number): fc.Arbitrary<Step[]> {
-  return fc.array(stepArb, { minLength: length, maxLength: length });
+  const chunk = fc.oneof(
+    { weight: 340, arbitrary: stepArb.map((step) => [step]) },
+    { weight: 4, arbitrary: brinkThenTrade },
+  );
+  return fc.array(chunk, { minLength: length, maxLength: length }).map((chunks) => chunks.flat().slice(0, length));
 }
