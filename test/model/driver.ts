@@ -383,6 +383,28 @@ export class Lockstep {
         this.comparePlace(model, reply);
         break;
       }
+      case "entryStop": {
+        const symbol = this.symbolOf(step.sym);
+        const venue = this.venueFor(step.sym, step.alt);
+        const quantity = this.quantityFor(symbol, step.size);
+        const mark = this.mark(symbol);
+        const away = this.offset(mark, step.distBp);
+        const trigger = step.side === "BUY" ? mark + away : mark - away;
+        if (trigger <= 0n) break;
+        const request = { symbol, venue, side: step.side, kind: "STOP" as const, quantity, trigger };
+        this.comparePlace(
+          m.place(h.now, request),
+          h.place({
+            symbol,
+            venue,
+            side: step.side,
+            kind: "STOP",
+            quantity: this.qtyText(symbol, quantity),
+            trigger_price: this.priceText(symbol, trigger),
+          }),
+        );
+        break;
+      }
       case "closeLargest": {
         let largest: { symbol: string; venue: Venue; value: bigint } | undefined;
         for (const p of m.positions.values()) {

@@ -28,6 +28,8 @@ export type Step =
   | { t: "stop"; pick: number; sym: number; alt: boolean; distBp: number; part: number }
   /** Closes the position on (sym, venue): all of it when `part` is 0, else `part` quarters. */
   | { t: "close"; sym: number; alt: boolean; part: number }
+  /** An entry STOP (not reduce-only): a BUY `distBp` above the mark, a SELL below; adds exposure when it fills. */
+  | { t: "entryStop"; sym: number; alt: boolean; side: Side; size: number; distBp: number }
   /** Closes the position with the largest notional: all of it when `part` is 0, else `part` quarters. */
   | { t: "closeLargest"; part: number }
   /** Cancels the `pick`-th working order (an unknown id when there is none). */
@@ -199,6 +201,15 @@ const brink: fc.Arbitrary<Step> = fc.record({
 });
 
 /** A brink price followed by an order or a close whose own fees may end the account. */
+const entryStop: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("entryStop" as const),
+  sym,
+  alt,
+  side,
+  size,
+  distBp: fc.integer({ min: 0, max: 300 }),
+});
+
 const closeLargest: fc.Arbitrary<Step> = fc.record({
   t: fc.constant("closeLargest" as const),
   part: fc.integer({ min: 0, max: 3 }),
@@ -234,6 +245,7 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: boundary },
   { weight: 6, arbitrary: tick },
   { weight: 12, arbitrary: reach },
+  { weight: 9, arbitrary: entryStop },
 );
 
 /** `length` steps; now and then a brink price and the trade after it come as a pair. */
