@@ -116,6 +116,11 @@ export interface LockstepCounters {
   ownFillTerminations: Record<string, number>;
   /** Brink price moves made (an account with a position moved next to a limit). */
   brinks: number;
+  /** Bracket children accepted; parents partly filled while they have children; OCO ends; re-armed children. */
+  bracketChildren: number;
+  partialParents: number;
+  ocoCancels: number;
+  childFills: number;
 }
 
 export function newCounters(): LockstepCounters {
@@ -143,6 +148,10 @@ export function newCounters(): LockstepCounters {
     partialFills: 0,
     ownFillTerminations: {},
     brinks: 0,
+    bracketChildren: 0,
+    partialParents: 0,
+    ocoCancels: 0,
+    childFills: 0,
   };
 }
 
@@ -405,6 +414,9 @@ export class Lockstep {
         );
         break;
       }
+      case "bracket":
+        this.bracket(step);
+        break;
       case "closeLargest": {
         let largest: { symbol: string; venue: Venue; value: bigint } | undefined;
         for (const p of m.positions.values()) {
@@ -490,12 +502,12 @@ export class Lockstep {
         this.brink(step.rule, step.permille);
         break;
       case "reach": {
-        const resting = m.working.filter((o) => o.ref > 0 && (o.kind === "LIMIT" || o.kind === "STOP"));
+        const resting = m.working.filter((o) => o.ref > 0 && o.kind !== "MARKET");
         const order = resting[step.pick % Math.max(1, resting.length)];
         const price = order?.limit ?? order?.trigger;
         if (order === undefined || price === undefined || price === null) break;
         // Past a BUY LIMIT or a SELL STOP is below it; past a SELL LIMIT or a BUY STOP above it.
-        const down = (order.kind === "LIMIT") === (order.side === "BUY");
+        const down = (order.kind !== "STOP") === (order.side === "BUY");
         const beyond = this.offset(price, step.beyondBp);
         const mark = down ? price - beyond : price + beyond;
         if (mark <= 0n) break;
@@ -519,8 +531,91 @@ export class Lockstep {
         this.counters.daysStartedByPrice++;
       }
     }
-    for (const o of m.working) if (o.ref > 0 && o.filled > 0n && !fillsBefore.has(o.ref)) this.counters.partialFills++;
+    for (const o of m.working) {
+      if (o.ref <= 0 || o.filled === 0n || fillsBefore.has(o.ref)) continue;
+      this.counters.partialFills++;
+      if (o.children.length > 0) this.counters.partialParents++;
+    }
     this.compare(JSON.stringify(step));
+  }
+
+  /** A parent and its children (see the `bracket` step); each placement's effects are compared. */
+  private bracket(step: Extract<Step, { t: "bracket" }>): void {
+    const m = this.m;
+    const h = this.h;
+    const symbol = this.symbolOf(step.sym);
+    const venue = this.venueFor(step.sym, step.alt);
+    const quantity = this.quantityFor(symbol, step.size);
+    const mark = this.mark(symbol);
+    const long = step.side === "BUY";
+    let entry = mark;
+    let parentModel: PlaceResult;
+    let parentReply: PlaceOrderReply;
+    if (step.entry === "market") {
+      parentModel = m.place(h.now, { symbol, venue, side: step.side, kind: "MARKET", quantity });
+      parentReply = h.place({
+        symbol,
+        venue,
+        side: step.side,
+        kind: "MARKET",
+        quantity: this.qtyText(symbol, quantity),
+      });
+    } else {
+      const away = this.offset(mark, step.distBp);
+      entry = step.entry === "rest" ? (long ? mark - away : mark + away) : long ? mark + away : mark - away;
+      if (entry <= 0n) return;
+      parentModel = m.place(h.now, { symbol, venue, side: step.side, kind: "LIMIT", quantity, limit: entry });
+      parentReply = h.place({
+        symbol,
+        venue,
+        side: step.side,
+        kind: "LIMIT",
+        quantity: this.qtyText(symbol, quantity),
+        limit_price: this.priceText(symbol, entry),
+      });
+    }
+    this.comparePlace(parentModel, parentReply);
+    if (parentModel.kind !== "created") return;
+    const parentId = this.refToId.get(parentModel.ref);
+    if (parentId === undefined) return;
+    const spec = tickerOf(symbol);
+    let childQuantity = (quantity * BigInt(step.part)) / 4n;
+    if (childQuantity < spec.minSteps) childQuantity = spec.minSteps;
+    const exit: Side = long ? "SELL" : "BUY";
+    const children: { kind: "TAKE_PROFIT" | "LIMIT" | "STOP"; price: bigint }[] = [];
+    // Profit is above the entry for a long, below for a short; the loss the other way.
+    const tp = entry + (long ? 1n : -1n) * this.offset(entry, step.tpBp);
+    if (step.tpKind !== "none" && tp > 0n) children.push({ kind: step.tpKind, price: tp });
+    const sl = entry - (long ? 1n : -1n) * this.offset(entry, step.slBp);
+    if (step.slBp !== 0 && sl > 0n) children.push({ kind: "STOP", price: sl });
+    for (const child of children) {
+      this.compareEffects(false);
+      const priced = child.kind === "LIMIT" ? { limit: child.price } : { trigger: child.price };
+      const model = m.place(h.now, {
+        symbol,
+        venue,
+        side: exit,
+        kind: child.kind,
+        quantity: childQuantity,
+        ...priced,
+        timeInForce: step.childTif,
+        parent: parentModel.ref,
+      });
+      const reply = h.place({
+        symbol,
+        venue,
+        side: exit,
+        kind: child.kind,
+        quantity: this.qtyText(symbol, childQuantity),
+        ...(child.kind === "LIMIT"
+          ? { limit_price: this.priceText(symbol, child.price) }
+          : { trigger_price: this.priceText(symbol, child.price) }),
+        time_in_force: step.childTif,
+        parent_order_id: parentId,
+      });
+      this.comparePlace(model, reply);
+      if (model.kind === "created") this.counters.bracketChildren++;
+    }
   }
 
   /** Closes (symbol, venue): all of it when `part` is 0, else `part` quarters. */
@@ -684,7 +779,11 @@ export class Lockstep {
         bump(this.counters.refusedFills, c.reason);
       }
     }
-    for (const f of effects.fills) if (this.m.placedWhileClosed(f.ref)) this.counters.closedPlacedFills++;
+    for (const f of effects.fills) {
+      if (this.m.placedWhileClosed(f.ref)) this.counters.closedPlacedFills++;
+      if (this.m.orders.get(f.ref)?.parent != null) this.counters.childFills++;
+    }
+    for (const c of effects.cancels) if (c.reason === "oco") this.counters.ocoCancels++;
     this.check(
       "breaches",
       effects.breaches.map((b) => `${b.rule}:${b.severity} ${b.threshold} ${b.value}`),

@@ -22,7 +22,7 @@ import {
   type Venue,
 } from "./spec.js";
 
-export type Kind = "MARKET" | "LIMIT" | "STOP";
+export type Kind = "MARKET" | "LIMIT" | "STOP" | "TAKE_PROFIT";
 export type Rule =
   | "account_terminated"
   | "venue_not_allowed"
@@ -53,6 +53,12 @@ export interface ModelOrder {
   triggered: boolean;
   /** Placed while its market was closed (the driver counts its fills at the open). */
   readonly placedClosed: boolean;
+  /** A bracket child's parent (its ref), or null. */
+  readonly parent: number | null;
+  /** A parent's children (refs), in placement order. */
+  readonly children: number[];
+  /** HELD: a child waiting for its parent's first fill. */
+  held: boolean;
 }
 
 export type TimeInForce = "GTC" | "IOC" | "FOK";
@@ -120,6 +126,8 @@ export type CancelReason =
   | "risk"
   | "ioc_remainder"
   | "fok"
+  | "parent_canceled"
+  | "oco"
   | "reduce_only_no_position"
   | "drawdown_gate"
   | "daily_loss_limit"
@@ -164,6 +172,8 @@ export interface OrderRequest {
   readonly postOnly?: boolean;
   /** GTC unless given (IOC for MARKET). */
   readonly timeInForce?: TimeInForce;
+  /** A bracket child's parent (its ref): the child is reduce-only, on the parent's venue. */
+  readonly parent?: number;
 }
 
 export interface CalendarEvent {
@@ -227,6 +237,8 @@ export class AccountModel {
   private readonly moves: { at: number; amount: bigint }[] = [];
   /** The risk system's own closing orders count down from −1. */
   private nextRiskRef = -1;
+  /** Children a parent's first fill activated during the current execution. */
+  private activated: ModelOrder[] = [];
   private effects: Effects = AccountModel.noEffects();
 
   constructor(
@@ -411,8 +423,8 @@ export class AccountModel {
     else Object.assign(existing, fresh);
     this.begin(now, resetEquity);
     if (this.status === "TERMINATED") return;
-    for (const order of [...this.working]) {
-      if (order.symbol === symbol && this.working.includes(order)) this.execute(order, "update");
+    for (const order of this.working.filter((o) => o.symbol === symbol && !o.held)) {
+      if (this.working.includes(order)) this.executeOrder(order, "update");
     }
     this.monitor();
   }
@@ -424,7 +436,9 @@ export class AccountModel {
   clock(now: number): void {
     this.begin(now);
     if (this.status === "TERMINATED") return;
-    for (const order of [...this.working]) if (this.working.includes(order)) this.execute(order, "update");
+    for (const order of this.working.filter((o) => !o.held)) {
+      if (this.working.includes(order)) this.executeOrder(order, "update");
+    }
     this.monitor();
   }
 
@@ -504,11 +518,20 @@ export class AccountModel {
   private submit(request: OrderRequest, test: boolean): PlaceResult {
     const spec = tickerOf(request.symbol);
     const quote = this.quote(request.symbol);
-    const reduceOnly = request.reduceOnly ?? false;
+    const parent = request.parent === undefined ? undefined : this.orders.get(request.parent);
+    if (request.parent !== undefined) {
+      if (parent === undefined) return { kind: "error", code: "not_found" };
+      if (!this.isWorking(parent) && parent.filled === 0n) return { kind: "error", code: "conflict" };
+    }
+    // A child waits (HELD) for its parent's first fill.
+    const held = parent !== undefined && parent.filled === 0n;
+    const reduceOnly = parent !== undefined || (request.reduceOnly ?? false);
     const position = this.positions.get(keyOf(request.symbol, request.venue));
     const oppositeQty = position !== undefined && position.side !== request.side ? position.quantity : 0n;
     // A terminated account rejects every order with account_terminated, even one with nothing to reduce.
-    if (reduceOnly && oppositeQty === 0n && this.status !== "TERMINATED") return { kind: "error", code: "conflict" };
+    if (reduceOnly && !held && oppositeQty === 0n && this.status !== "TERMINATED") {
+      return { kind: "error", code: "conflict" };
+    }
     const limit = request.limit ?? null;
     const trigger = request.trigger ?? null;
     const price = limit ?? trigger ?? quote.mark;
@@ -544,6 +567,7 @@ export class AccountModel {
     else if (!this.plan.allowedVenues.includes(request.venue) || !spec.venues.includes(request.venue)) {
       refuse("venue_not_allowed");
     } else if (
+      !held &&
       (request.kind === "MARKET" || (request.kind === "LIMIT" && (request.timeInForce ?? "GTC") !== "GTC")) &&
       !this.isOpen(request.symbol)
     ) {
@@ -597,12 +621,16 @@ export class AccountModel {
       timeInForce: request.timeInForce ?? (request.kind === "MARKET" ? "IOC" : "GTC"),
       triggered: false,
       placedClosed: !this.isOpen(request.symbol),
+      parent: parent?.ref ?? null,
+      children: [],
+      held,
     };
     this.working.push(order);
     this.orders.set(ref, order);
+    parent?.children.push(ref);
     const fillsBefore = this.effects.fills.length;
     const cancelsBefore = this.effects.cancels.length;
-    this.execute(order, "placement");
+    this.executeOrder(order, "placement");
     const filled = this.effects.fills.length > fillsBefore;
     if (!filled && this.effects.cancels.length === cancelsBefore) return { kind: "created", ref, headroom };
     // An order that filled (or ended, an IOC or FOK with nothing filled) answers the room left after everything
@@ -684,7 +712,7 @@ export class AccountModel {
     if (own === undefined || own.side !== request.side) return base;
     let nearest: bigint | undefined;
     for (const stop of this.working) {
-      if (stop.kind !== "STOP" || !stop.reduceOnly || stop.trigger === null) continue;
+      if (stop.kind !== "STOP" || !stop.reduceOnly || stop.held || stop.trigger === null) continue;
       if (stop.symbol !== request.symbol || stop.venue !== request.venue || stop.side === request.side) continue;
       if (nearest === undefined || (long ? stop.trigger > nearest : stop.trigger < nearest)) nearest = stop.trigger;
     }
@@ -716,18 +744,86 @@ export class AccountModel {
 
   // ---- execution ----
 
+  /** Cancels (or expires) a working order; a parent without fills takes its working children along. */
   private cancelOrder(order: ModelOrder, reason: CancelReason): void {
     const at = this.working.indexOf(order);
     if (at < 0) return;
     this.working.splice(at, 1);
     this.effects.cancels.push({ ref: order.ref, reason });
+    if (order.filled === 0n) {
+      for (const child of this.childrenOf(order)) {
+        if (!this.isWorking(child)) continue;
+        this.working.splice(this.working.indexOf(child), 1);
+        this.effects.cancels.push({ ref: child.ref, reason: "parent_canceled" });
+      }
+    } else if (order.children.length > 0) this.endBracket(order);
+  }
+
+  private childrenOf(order: ModelOrder): ModelOrder[] {
+    return order.children.map((ref) => this.orders.get(ref)).filter((o): o is ModelOrder => o !== undefined);
+  }
+
+  private parentOf(order: ModelOrder): ModelOrder | undefined {
+    return order.parent === null ? undefined : this.orders.get(order.parent);
+  }
+
+  /** A bracket child whose parent still works: it waits for the parent's next fill. */
+  private awaitsParent(order: ModelOrder): boolean {
+    const parent = this.parentOf(order);
+    return parent !== undefined && this.isWorking(parent);
+  }
+
+  /** What a child may still close: its parent's fills less what all the children filled (unbounded without). */
+  private bracketRoom(order: ModelOrder): bigint | null {
+    if (order.parent === null) return null;
+    const parent = this.parentOf(order);
+    if (parent === undefined) return 0n;
+    let filled = 0n;
+    for (const child of this.childrenOf(parent)) filled += child.filled;
+    return max(0n, parent.filled - filled);
+  }
+
+  private closable(order: ModelOrder): bigint {
+    const room = this.bracketRoom(order);
+    const reducible = this.reducible(order);
+    return room === null ? reducible : min(reducible, room);
+  }
+
+  /**
+   * The bracket ends when the parent is final and its children closed everything it filled: the working children
+   * are canceled, the one whose fill ended it as having nothing to reduce, its siblings `oco`.
+   */
+  private endBracket(parent: ModelOrder, lastFilled?: ModelOrder): void {
+    if (this.isWorking(parent)) return;
+    let filled = 0n;
+    for (const child of this.childrenOf(parent)) filled += child.filled;
+    if (filled < parent.filled) return;
+    for (const child of this.childrenOf(parent)) {
+      this.cancelOrder(child, child === lastFilled ? "reduce_only_no_position" : "oco");
+    }
+  }
+
+  /** Executes an order, then the HELD children its first fill activated, as placed then. */
+  private executeOrder(order: ModelOrder, phase: "placement" | "update"): void {
+    if (order.held || !this.isWorking(order)) return;
+    if (order.filled > 0n || order.children.length === 0) {
+      this.execute(order, phase);
+      return;
+    }
+    const from = this.activated.length;
+    this.execute(order, phase);
+    for (let i = from; i < this.activated.length; i++) {
+      const child = this.activated[i];
+      if (child !== undefined && this.isWorking(child)) this.execute(child, "placement", false);
+    }
+    this.activated.length = from;
   }
 
   private isWorking(order: ModelOrder): boolean {
     return this.working.includes(order);
   }
 
-  private execute(order: ModelOrder, phase: "placement" | "update"): void {
+  private execute(order: ModelOrder, phase: "placement" | "update", gated: boolean = phase === "update"): void {
     const quote = this.quote(order.symbol);
     const open = this.isOpen(order.symbol);
     let immediate = true;
@@ -739,19 +835,27 @@ export class AccountModel {
       if (limit === null) throw new Error("model: LIMIT without a price");
       const crosses = order.side === "BUY" ? quote.mark <= limit : quote.mark >= limit;
       if (open && crosses) {
-        if (phase === "placement") this.take(order, quote, limit);
+        if (phase === "placement") this.take(order, quote, limit, "TAKER", gated);
         else this.take(order, quote, limit, "MAKER", true);
       }
     } else {
       if (!order.triggered) {
         const trigger = order.trigger;
         if (trigger === null) throw new Error("model: STOP without a trigger");
-        // A sell stop triggers when the mark falls to the trigger, a buy stop when it rises to it.
-        const reached = order.side === "BUY" ? quote.mark >= trigger : quote.mark <= trigger;
+        // A sell stop triggers when the mark falls to the trigger, a buy stop when it rises to it; a
+        // take-profit the other way round.
+        const rising = (order.kind === "STOP") === (order.side === "BUY");
+        const reached = rising ? quote.mark >= trigger : quote.mark <= trigger;
         if (!open || !reached) return;
+        // A child with nothing of its parent's fills left to close stays armed.
+        if (this.awaitsParent(order) && this.closable(order) === 0n) return;
         order.triggered = true;
       }
-      if (open) this.take(order, quote, null, "TAKER", phase === "update");
+      if (open) this.take(order, quote, null, "TAKER", gated);
+      // Re-armed: a triggered child that closed all its parent filled while the parent works.
+      if (order.triggered && this.isWorking(order) && this.awaitsParent(order) && this.closable(order) === 0n) {
+        order.triggered = false;
+      }
     }
     if (!immediate || !this.isWorking(order)) return;
     if (order.timeInForce === "IOC") this.cancelOrder(order, "ioc_remainder");
@@ -766,8 +870,8 @@ export class AccountModel {
   private wanted(order: ModelOrder): bigint {
     const remaining = order.quantity - order.filled;
     if (!order.reduceOnly) return remaining;
-    const reducible = this.reducible(order);
-    if (reducible === 0n) this.cancelOrder(order, "reduce_only_no_position");
+    const reducible = this.closable(order);
+    if (reducible === 0n && !this.awaitsParent(order)) this.cancelOrder(order, "reduce_only_no_position");
     return min(remaining, reducible);
   }
 
@@ -835,7 +939,13 @@ export class AccountModel {
   }
 
   private afterFills(order: ModelOrder): void {
-    if (order.reduceOnly && this.isWorking(order) && order.quantity > order.filled && this.reducible(order) === 0n) {
+    if (
+      order.reduceOnly &&
+      this.isWorking(order) &&
+      order.quantity > order.filled &&
+      this.reducible(order) === 0n &&
+      !this.awaitsParent(order)
+    ) {
       this.cancelOrder(order, "reduce_only_no_position");
     }
   }
@@ -843,6 +953,7 @@ export class AccountModel {
   /** One level's fill: the opposite position is closed first, the rest opens or adds (unless reduce-only). */
   private fillAt(order: ModelOrder, quote: ModelQuote, price: bigint, steps: bigint, liquidity: Liquidity): void {
     if (!this.isWorking(order)) return;
+    const filledBefore = order.filled;
     let left = steps;
     const position = this.positions.get(keyOf(order.symbol, order.venue));
     let closedIt = false;
@@ -853,15 +964,31 @@ export class AccountModel {
       left -= closing;
     }
     if (left > 0n && this.isWorking(order) && !order.reduceOnly) this.fill(order, quote, price, left, liquidity);
-    // docs/engine.md: a position closed completely takes the other reduce-only orders on it along.
+    // Its first fill activates a parent's children.
+    if (filledBefore === 0n && order.filled > 0n) {
+      for (const child of this.childrenOf(order)) {
+        if (child.held && this.isWorking(child)) {
+          child.held = false;
+          this.activated.push(child);
+        }
+      }
+    }
+    // A child's fill, or the parent's last one, may end the bracket (its siblings go as `oco`).
+    const parent = this.parentOf(order);
+    if (parent !== undefined) this.endBracket(parent, order);
+    else if (order.children.length > 0) this.endBracket(order);
+    // docs/engine.md: a position closed completely takes the other reduce-only orders on it along (not the
+    // children of a parent that still works: they wait for its next fills).
     if (closedIt) {
       const orphans = this.working.filter(
         (other) =>
           other !== order &&
           other.reduceOnly &&
+          !other.held &&
           other.symbol === order.symbol &&
           other.venue === order.venue &&
-          this.reducible(other) === 0n,
+          this.reducible(other) === 0n &&
+          !this.awaitsParent(other),
       );
       for (const orphan of orphans) this.cancelOrder(orphan, "reduce_only_no_position");
     }
@@ -1032,9 +1159,11 @@ export class AccountModel {
       const orphans = this.working.filter(
         (order) =>
           order.reduceOnly &&
+          !order.held &&
           order.symbol === position.symbol &&
           order.venue === position.venue &&
-          this.reducible(order) === 0n,
+          this.reducible(order) === 0n &&
+          !this.awaitsParent(order),
       );
       for (const orphan of orphans) this.cancelOrder(orphan, "reduce_only_no_position");
     }
@@ -1057,6 +1186,9 @@ export class AccountModel {
       timeInForce: "IOC",
       triggered: false,
       placedClosed: false,
+      parent: null,
+      children: [],
+      held: false,
     };
     this.working.push(order);
     const quote = this.quote(position.symbol);
@@ -1093,7 +1225,8 @@ export class AccountModel {
 
   /** Cancel every working order (risk), close every position at the mark as a taker, TERMINATED. */
   private terminate(violation: ViolationOut): void {
-    for (const order of [...this.working]) this.cancelOrder(order, "risk");
+    // Newest first: children are canceled by the risk system themselves, not by their parent's cancel.
+    for (const order of [...this.working].reverse()) this.cancelOrder(order, "risk");
     for (const position of [...this.positions.values()]) this.closeByRisk(position, "termination");
     this.status = "TERMINATED";
     this.violations.push(violation);

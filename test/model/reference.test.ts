@@ -155,6 +155,10 @@ describe("reference model", () => {
       "resting fills refused by news_freeze": totals.refusedFills.news_freeze ?? 0,
       "partly filled orders left working": totals.partialFills,
       "brink price moves": totals.brinks,
+      "bracket children accepted": totals.bracketChildren,
+      "bracket children's fills": totals.childFills,
+      "parents with children left partly filled (thin book)": totals.partialParents,
+      "OCO siblings canceled": totals.ocoCancels,
       "orders whose own fill terminated the account": Object.values(totals.ownFillTerminations).reduce(
         (a, b) => a + b,
         0,

@@ -30,6 +30,25 @@ export type Step =
   | { t: "close"; sym: number; alt: boolean; part: number }
   /** An entry STOP (not reduce-only): a BUY `distBp` above the mark, a SELL below; adds exposure when it fills. */
   | { t: "entryStop"; sym: number; alt: boolean; side: Side; size: number; distBp: number }
+  /**
+   * A bracket: a parent (`entry`: a MARKET, a LIMIT resting `distBp` away, or a crossing LIMIT) of `size`, then
+   * a take-profit child (`tpKind`, `tpBp` on the profit side of the entry) and a stop-loss child (`slBp` on the
+   * loss side; none when 0), each for `part` quarters of the parent, with time in force `childTif`.
+   */
+  | {
+      t: "bracket";
+      sym: number;
+      alt: boolean;
+      side: Side;
+      size: number;
+      entry: "market" | "rest" | "cross";
+      distBp: number;
+      tpKind: "none" | "TAKE_PROFIT" | "LIMIT";
+      tpBp: number;
+      slBp: number;
+      childTif: "GTC" | "IOC" | "FOK";
+      part: number;
+    }
   /** Closes the position with the largest notional: all of it when `part` is 0, else `part` quarters. */
   | { t: "closeLargest"; part: number }
   /** Cancels the `pick`-th working order (an unknown id when there is none). */
@@ -210,6 +229,24 @@ const entryStop: fc.Arbitrary<Step> = fc.record({
   distBp: fc.integer({ min: 0, max: 300 }),
 });
 
+const bracket: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("bracket" as const),
+  sym,
+  alt,
+  side,
+  size,
+  entry: fc.constantFrom<"market" | "rest" | "cross">("market", "rest", "rest", "cross"),
+  distBp: fc.integer({ min: 1, max: 120 }),
+  tpKind: fc.constantFrom<"none" | "TAKE_PROFIT" | "LIMIT">("none", "TAKE_PROFIT", "TAKE_PROFIT", "LIMIT"),
+  tpBp: fc.integer({ min: -20, max: 150 }),
+  slBp: fc.oneof(
+    { weight: 1, arbitrary: fc.constant(0) },
+    { weight: 4, arbitrary: fc.integer({ min: -20, max: 200 }) },
+  ),
+  childTif: fc.constantFrom<"GTC" | "IOC" | "FOK">("GTC", "GTC", "IOC", "FOK"),
+  part: fc.integer({ min: 1, max: 4 }),
+});
+
 const closeLargest: fc.Arbitrary<Step> = fc.record({
   t: fc.constant("closeLargest" as const),
   part: fc.integer({ min: 0, max: 3 }),
@@ -246,6 +283,7 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: tick },
   { weight: 12, arbitrary: reach },
   { weight: 9, arbitrary: entryStop },
+  { weight: 12, arbitrary: bracket },
 );
 
 /** `length` steps; now and then a brink price and the trade after it come as a pair. */
