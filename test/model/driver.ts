@@ -121,6 +121,7 @@ export interface LockstepCounters {
   partialParents: number;
   ocoCancels: number;
   childFills: number;
+  rearmed: number;
 }
 
 export function newCounters(): LockstepCounters {
@@ -152,6 +153,7 @@ export function newCounters(): LockstepCounters {
     partialParents: 0,
     ocoCancels: 0,
     childFills: 0,
+    rearmed: 0,
   };
 }
 
@@ -511,7 +513,7 @@ export class Lockstep {
         const beyond = this.offset(price, step.beyondBp);
         const mark = down ? price - beyond : price + beyond;
         if (mark <= 0n) break;
-        this.setPrice(order.symbol, mark, mark, m.quote(order.symbol).skew);
+        this.setPrice(order.symbol, mark, mark, m.quote(order.symbol).skew, step.thin ?? 0);
         break;
       }
     }
@@ -713,6 +715,7 @@ export class Lockstep {
     const cancels: string[] = [];
     const breaches: string[] = [];
     const funding: string[] = [];
+    const triggers: string[] = [];
     let day: bigint | null = null;
     let violation: string | null = null;
     let passed = false;
@@ -730,6 +733,12 @@ export class Lockstep {
         }
         case "OrderCanceled":
           cancels.push(`${this.refOf(event.order_id) ?? event.order_id} ${event.reason}`);
+          break;
+        case "OrderTriggered":
+          triggers.push(`${this.refOf(event.order_id) ?? event.order_id} triggered`);
+          break;
+        case "OrderRearmed":
+          triggers.push(`${this.refOf(event.order_id) ?? event.order_id} rearmed`);
           break;
         case "OrderExpired":
           cancels.push(`${this.refOf(event.order_id) ?? event.order_id} ${event.reason}`);
@@ -784,6 +793,12 @@ export class Lockstep {
       if (this.m.orders.get(f.ref)?.parent != null) this.counters.childFills++;
     }
     for (const c of effects.cancels) if (c.reason === "oco") this.counters.ocoCancels++;
+    this.check(
+      "triggered and re-armed",
+      effects.triggers.map((x) => `${x.ref} ${x.what}`),
+      triggers,
+    );
+    for (const x of effects.triggers) if (x.what === "rearmed") this.counters.rearmed++;
     this.check(
       "breaches",
       effects.breaches.map((b) => `${b.rule}:${b.severity} ${b.threshold} ${b.value}`),

@@ -144,6 +144,8 @@ export interface Effects {
   violation: ViolationOut | null;
   funding: FundingOut[];
   passed: boolean;
+  /** STOP/TAKE_PROFIT orders triggered and re-armed, in order. */
+  triggers: { ref: number; what: "triggered" | "rearmed" }[];
 }
 
 export interface Headroom {
@@ -255,7 +257,16 @@ export class AccountModel {
   }
 
   static noEffects(): Effects {
-    return { dayStarted: null, fills: [], cancels: [], breaches: [], violation: null, funding: [], passed: false };
+    return {
+      dayStarted: null,
+      fills: [],
+      cancels: [],
+      breaches: [],
+      violation: null,
+      funding: [],
+      passed: false,
+      triggers: [],
+    };
   }
 
   orderKind(ref: number): Kind | undefined {
@@ -630,11 +641,14 @@ export class AccountModel {
     parent?.children.push(ref);
     const fillsBefore = this.effects.fills.length;
     const cancelsBefore = this.effects.cancels.length;
+    const triggersBefore = this.effects.triggers.length;
     this.executeOrder(order, "placement");
     const filled = this.effects.fills.length > fillsBefore;
-    if (!filled && this.effects.cancels.length === cancelsBefore) return { kind: "created", ref, headroom };
-    // An order that filled (or ended, an IOC or FOK with nothing filled) answers the room left after everything
-    // it caused (none once terminated).
+    const acted =
+      filled || this.effects.cancels.length > cancelsBefore || this.effects.triggers.length > triggersBefore;
+    if (!acted) return { kind: "created", ref, headroom };
+    // An order that did anything at placement (filled, ended as an IOC or FOK, triggered) answers the room left
+    // after everything it caused (none once terminated).
     if (filled) this.monitor();
     if (this.status === "TERMINATED") {
       return {
@@ -850,11 +864,13 @@ export class AccountModel {
         // A child with nothing of its parent's fills left to close stays armed.
         if (this.awaitsParent(order) && this.closable(order) === 0n) return;
         order.triggered = true;
+        this.effects.triggers.push({ ref: order.ref, what: "triggered" });
       }
       if (open) this.take(order, quote, null, "TAKER", gated);
       // Re-armed: a triggered child that closed all its parent filled while the parent works.
       if (order.triggered && this.isWorking(order) && this.awaitsParent(order) && this.closable(order) === 0n) {
         order.triggered = false;
+        this.effects.triggers.push({ ref: order.ref, what: "rearmed" });
       }
     }
     if (!immediate || !this.isWorking(order)) return;

@@ -17,7 +17,7 @@ import {
   replay,
   type LockstepCounters,
 } from "./driver.js";
-import { DAY_MS, HOUR_MS, PLANS, TICKERS, countOf, decimalGrid, marketOpen, type PlanSpec } from "./spec.js";
+import { DAY_MS, HOUR_MS, PLANS, TICKERS, countOf, decimalGrid, marketOpen, tickerOf, type PlanSpec } from "./spec.js";
 import { stepsArb, type Step } from "./steps.js";
 
 const RUNS: readonly { name: string; plan: PlanSpec; seed: number; numRuns: number }[] = [
@@ -159,6 +159,7 @@ describe("reference model", () => {
       "bracket children's fills": totals.childFills,
       "parents with children left partly filled (thin book)": totals.partialParents,
       "OCO siblings canceled": totals.ocoCancels,
+      "bracket children re-armed": totals.rearmed,
       "orders whose own fill terminated the account": Object.values(totals.ownFillTerminations).reduce(
         (a, b) => a + b,
         0,
@@ -186,6 +187,46 @@ describe("reference model: regressions it found", () => {
 });
 
 describe("reference model: fixed scenarios", () => {
+  it("a stop-loss child that closed its parent's first part of a thin book is re-armed and protects the next part", () => {
+    // 10K: BUY ~10,000 USD of BTC LIMIT 10 bp under the mark with a stop-loss child 20 bp under that. A thin
+    // book (2 per mille of its depth) at 5 bp past the stop fills part of the parent, which activates the stop:
+    // it triggers and closes that part, then is re-armed (docs/risk.md, "Brackets protect every fill of their
+    // parent"). The shard's clock then (the book taken, the mark still past the stop) triggers nothing: the stop
+    // has nothing left to close. The mark back at the parent's limit fills a second part, which the re-armed
+    // stop leaves open.
+    const lockstep = new Lockstep(PLANS.c10k);
+    const steps: Step[] = [
+      {
+        t: "bracket",
+        sym: 0,
+        alt: false,
+        side: "BUY",
+        size: 1000,
+        entry: "rest",
+        distBp: 10,
+        tpKind: "none",
+        tpBp: 0,
+        slBp: 20,
+        childTif: "GTC",
+        part: 4,
+      },
+      { t: "reach", pick: 1, beyondBp: 5, thin: 2 },
+      { t: "clock" },
+      { t: "reach", pick: 0, beyondBp: 0, thin: 2 },
+    ];
+    for (const step of steps) lockstep.run(step);
+    expect(lockstep.counters.rearmed).toBe(1);
+    // The second part: one level of the thin book (a BUY LIMIT at the mark takes only the mark's level).
+    const level = (tickerOf("BTC-USD").depthSteps * 2n) / 1000n;
+    expect([...lockstep.m.positions.values()].map((p) => `${p.side} ${p.quantity}`)).toEqual([`BUY ${level}`]);
+    // The parent took the five levels, then one; the stop closed the five and still works for the rest.
+    const quantity = lockstep.m.orders.get(1)?.quantity ?? 0n;
+    expect(lockstep.m.working.map((o) => `${o.kind} ${o.quantity - o.filled}`)).toEqual([
+      `LIMIT ${quantity - 6n * level}`,
+      `STOP ${quantity - 5n * level}`,
+    ]);
+  });
+
   it("drawdown breach levels are recorded again on a new day's first price update, also on a flat account", () => {
     // 10K static: ~262 USD lost on day 1 and ~256 on day 2 (drawdown used ~518 of 1,000: info), flat each
     // evening. Day 3 starts with an order-side command (a cancel of an unknown order), which clears the day's

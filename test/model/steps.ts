@@ -85,9 +85,9 @@ export type Step =
   | { t: "brink"; rule: number; permille: number }
   /**
    * A price update that brings the mark of the `pick`-th working LIMIT or STOP to its price, `beyondBp` basis
-   * points past it (a resting order filled or triggered, maybe inside a news freeze).
+   * points past it (a resting order filled or triggered, maybe inside a news freeze); a thin book as in `price`.
    */
-  | { t: "reach"; pick: number; beyondBp: number };
+  | { t: "reach"; pick: number; beyondBp: number; thin?: number };
 
 const side = fc.constantFrom<Side>("BUY", "SELL");
 const sym = fc.integer({ min: 0, max: 3 });
@@ -263,6 +263,7 @@ const reach: fc.Arbitrary<Step> = fc.record({
     { weight: 2, arbitrary: fc.constant(0) },
     { weight: 3, arbitrary: fc.integer({ min: 1, max: 80 }) },
   ),
+  thin: fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 20 }) }),
 });
 
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
