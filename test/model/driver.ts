@@ -82,6 +82,8 @@ export class ModelMismatch extends Error {
 
 export interface LockstepCounters {
   steps: number;
+  /** Steps run on an account that was not terminated before them. */
+  liveSteps: number;
   orders: number;
   created: number;
   rejected: Record<string, number>;
@@ -127,6 +129,7 @@ export interface LockstepCounters {
 export function newCounters(): LockstepCounters {
   return {
     steps: 0,
+    liveSteps: 0,
     orders: 0,
     created: 0,
     rejected: {},
@@ -276,8 +279,8 @@ export class Lockstep {
     this.counters.fundingRepeated += this.m.fundingSkips.repeated - skips.repeated;
   }
 
-  /** The mark that puts the account at `permille` of a limit (see the `brink` step), or none. */
-  private brink(rule: number, permille: number): void {
+  /** The mark that puts the account at `ppm` of a limit (see the `brink` step), or none. */
+  private brink(rule: number, ppm: number): void {
     const m = this.m;
     if (m.status === "TERMINATED") return;
     const bySymbol = new Map<string, bigint>();
@@ -295,8 +298,8 @@ export class Lockstep {
     const limits = m.limits();
     const target =
       rule === 0
-        ? m.dayStartEquity - (limits.dailyLimit * BigInt(permille)) / 1000n
-        : limits.reference - (limits.allowance * BigInt(permille)) / 1000n;
+        ? m.dayStartEquity - (limits.dailyLimit * BigInt(ppm)) / 1_000_000n
+        : limits.reference - (limits.allowance * BigInt(ppm)) / 1_000_000n;
     const ticks = (target - m.equity()) / slope;
     const mark = this.mark(symbol) + ticks;
     if (ticks === 0n || mark <= 0n) return;
@@ -307,6 +310,7 @@ export class Lockstep {
   run(step: Step): void {
     this.index++;
     this.counters.steps++;
+    if (this.m.status !== "TERMINATED") this.counters.liveSteps++;
     this.history.push(`#${this.index} ${JSON.stringify(step)}`);
     if (this.history.length > 12) this.history.shift();
     const h = this.h;
@@ -501,7 +505,7 @@ export class Lockstep {
         this.boundaryTick(step.cryptoPpm, step.rolloverPpm);
         break;
       case "brink":
-        this.brink(step.rule, step.permille);
+        this.brink(step.rule, step.ppm);
         break;
       case "reach": {
         const resting = m.working.filter((o) => o.ref > 0 && o.kind !== "MARKET");

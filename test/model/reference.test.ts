@@ -135,6 +135,7 @@ describe("reference model", () => {
   it("reached every case the random steps are meant to reach, over at least 10,000 steps", () => {
     console.log(`totals: ${JSON.stringify(totals)}`);
     expect(totals.steps).toBeGreaterThanOrEqual(10_000);
+    expect(totals.liveSteps).toBeGreaterThanOrEqual(10_000);
     const reached = {
       fills: totals.fills,
       terminated: totals.terminated,

@@ -80,9 +80,9 @@ export type Step =
   | { t: "tick"; cryptoPpm: number; rolloverPpm: number }
   /**
    * The mark of the largest position's symbol moves so that the day's loss (`rule` 0) or the drawdown used
-   * (`rule` 1) is `permille` of its limit: an account at the brink, for orders whose own fill ends it.
+   * (`rule` 1) is `ppm` parts per million of its limit: an account at the brink, for orders whose own fill ends it.
    */
-  | { t: "brink"; rule: number; permille: number }
+  | { t: "brink"; rule: number; ppm: number }
   /**
    * A price update that brings the mark of the `pick`-th working LIMIT or STOP to its price, `beyondBp` basis
    * points past it (a resting order filled or triggered, maybe inside a news freeze); a thin book as in `price`.
@@ -213,9 +213,9 @@ const tick: fc.Arbitrary<Step> = fc.record({
 const brink: fc.Arbitrary<Step> = fc.record({
   t: fc.constant("brink" as const),
   rule: fc.nat({ max: 1 }),
-  permille: fc.oneof(
-    { weight: 1, arbitrary: fc.integer({ min: 900, max: 984 }) },
-    { weight: 3, arbitrary: fc.integer({ min: 985, max: 999 }) },
+  ppm: fc.oneof(
+    { weight: 1, arbitrary: fc.integer({ min: 900_000, max: 998_999 }) },
+    { weight: 4, arbitrary: fc.integer({ min: 999_000, max: 999_999 }) },
   ),
 });
 
@@ -287,11 +287,22 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 12, arbitrary: bracket },
 );
 
-/** `length` steps; now and then a brink price and the trade after it come as a pair. */
+/**
+ * `length` steps. The last `ENDGAME` of them now and then bring the account to the brink of a limit with a trade
+ * after it (a brink pair), so that terminations by an order's own fill come late and do not end most runs early.
+ */
+export const ENDGAME = 30;
+
 export function stepsArb(length: number): fc.Arbitrary<Step[]> {
+  const endgame = Math.min(ENDGAME, length);
   const chunk = fc.oneof(
-    { weight: 340, arbitrary: stepArb.map((step) => [step]) },
-    { weight: 4, arbitrary: brinkThenTrade },
+    { weight: 2, arbitrary: stepArb.map((step) => [step]) },
+    { weight: 1, arbitrary: brinkThenTrade },
   );
-  return fc.array(chunk, { minLength: length, maxLength: length }).map((chunks) => chunks.flat().slice(0, length));
+  return fc
+    .tuple(
+      fc.array(stepArb, { minLength: length - endgame, maxLength: length - endgame }),
+      fc.array(chunk, { minLength: endgame, maxLength: endgame }),
+    )
+    .map(([main, end]) => [...main, ...end.flat()].slice(0, length));
 }
