@@ -1,8 +1,8 @@
 // The test driver of the reference model: runs the same steps on the engine (through its test Harness) and on
 // the model (test/model/model.ts, which shares no code with the engine), and after every step compares the
-// reply, the fills, cancels, breaches, violations and funding payments the step produced, and the account's
-// balance, equity, margin, reserves, positions, working orders, high-water mark, day start and state, all
-// exactly in 1e-8 USD units. The first step where they differ throws, naming the step and both values.
+// reply, the fills, cancels and expiries, triggers and re-arms, breaches, violations and funding payments the
+// step produced, and the account's balance, equity, margin, reserves, positions, working orders, high-water
+// mark, day start and state, all exactly in 1e-8 USD units. The first step where they differ throws, naming the step and both values.
 import { accountSummary } from "../../engine/accounts/queries.js";
 import type { EngineEvent, PlaceOrderReply } from "../../engine/core.js";
 import type { NewsEvent } from "../../engine/market/calendar.js";

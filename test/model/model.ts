@@ -1,8 +1,9 @@
 // A reference model of one funded account, written from docs/risk.md and docs/engine.md alone: integer money
 // (BigInt units of 1e-8 USD), netted positions with average cost, fees per venue, margin, working orders and
-// their reserves, the simulated book, the pre-trade rules in their documented order, the monitoring
-// (high-water mark, breach levels, termination, passing), funding and the daily reset. It shares no code
-// with the engine: the test drives both with the same steps and compares them.
+// their reserves, the simulated book, time in force, brackets, the pre-trade rules in their documented order and
+// the exposure rules at fill time, market hours, the monitoring (high-water mark, breach levels, termination,
+// passing), funding per boundary and the daily reset. It shares no code with the engine: the test drives both
+// with the same steps and compares them.
 import {
   BOOK_LEVELS,
   DAY_MS,

@@ -1,8 +1,11 @@
-// The reference-model test (issue 4): a model of the account written from docs/risk.md and docs/engine.md,
-// sharing no code with the engine (test/model/model.ts), recomputes balance, equity and every rule decision
-// over random sequences of orders, closes, cancels, stops, price moves, funding ticks, news events and day
-// changes, and must agree with the engine to the unit (1e-8 USD) after every step. fast-check shrinks a
-// disagreement to a minimal sequence; the failure names the step and both values.
+// The reference-model test: a model of the account written from docs/risk.md and docs/engine.md, sharing no
+// code with the engine (test/model/model.ts), recomputes balance, equity and every rule decision over random
+// sequences of orders (MARKET, LIMIT of any time in force, entry and protective stops, brackets), closes,
+// cancels, price moves (thin books among them), the shard's clock, funding ticks (at, just before and just
+// after their boundaries), news events, market-hours edges of a forex and an index symbol, exact midnights and
+// prices at the brink of a limit, and must agree with the engine to the unit (1e-8 USD) after every step.
+// fast-check shrinks a disagreement to a minimal sequence; the failure names the step and both values. The
+// counters check that the random steps reach each of those cases.
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
