@@ -7,7 +7,7 @@ import { accountSummary } from "../../engine/accounts/queries.js";
 import type { EngineEvent, PlaceOrderReply } from "../../engine/core.js";
 import type { NewsEvent } from "../../engine/market/calendar.js";
 import { ACCOUNT_ID, Harness, WEDNESDAY_NOON } from "../../engine/orders/testing.js";
-import { AccountModel, type CalendarEvent, type Headroom, type PlaceResult } from "./model.js";
+import { AccountModel, type CalendarEvent, type Headroom, type ModelPosition, type PlaceResult } from "./model.js";
 import {
   DAY_MS,
   HOUR_MS,
@@ -280,7 +280,7 @@ export class Lockstep {
   }
 
   /** The mark that puts the account at `ppm` of a limit (see the `brink` step), or none. */
-  private brink(rule: number, ppm: number): void {
+  private brink(rule: number, ppm: number, thin: number): void {
     const m = this.m;
     if (m.status === "TERMINATED") return;
     const bySymbol = new Map<string, bigint>();
@@ -304,7 +304,7 @@ export class Lockstep {
     const mark = this.mark(symbol) + ticks;
     if (ticks === 0n || mark <= 0n) return;
     this.counters.brinks++;
-    this.setPrice(symbol, mark, mark, m.quote(symbol).skew);
+    this.setPrice(symbol, mark, mark, m.quote(symbol).skew, thin);
   }
 
   run(step: Step): void {
@@ -424,12 +424,20 @@ export class Lockstep {
         this.bracket(step);
         break;
       case "closeLargest": {
-        let largest: { symbol: string; venue: Venue; value: bigint } | undefined;
-        for (const p of m.positions.values()) {
-          const value = p.quantity * m.quote(p.symbol).mark * tickerOf(p.symbol).unitsPerTickStep;
-          if (largest === undefined || value > largest.value) largest = { symbol: p.symbol, venue: p.venue, value };
-        }
+        const largest = this.largestPosition();
         if (largest !== undefined) this.closePosition(largest.symbol, largest.venue, step.part);
+        break;
+      }
+      case "flipLargest": {
+        const largest = this.largestPosition();
+        if (largest === undefined) break;
+        const { symbol, venue } = largest;
+        const side: Side = largest.side === "BUY" ? "SELL" : "BUY";
+        const quantity = (largest.quantity * BigInt(4 + step.extra)) / 4n;
+        this.comparePlace(
+          m.place(h.now, { symbol, venue, side, kind: "MARKET", quantity }),
+          h.place({ symbol, venue, side, kind: "MARKET", quantity: this.qtyText(symbol, quantity) }),
+        );
         break;
       }
       case "close":
@@ -505,7 +513,7 @@ export class Lockstep {
         this.boundaryTick(step.cryptoPpm, step.rolloverPpm);
         break;
       case "brink":
-        this.brink(step.rule, step.ppm);
+        this.brink(step.rule, step.ppm, step.thin ?? 0);
         break;
       case "reach": {
         const resting = m.working.filter((o) => o.ref > 0 && o.kind !== "MARKET");
@@ -622,6 +630,17 @@ export class Lockstep {
       this.comparePlace(model, reply);
       if (model.kind === "created") this.counters.bracketChildren++;
     }
+  }
+
+  /** The open position with the largest notional at the mark. */
+  private largestPosition(): ModelPosition | undefined {
+    let largest: ModelPosition | undefined;
+    let value = -1n;
+    for (const p of this.m.positions.values()) {
+      const v = p.quantity * this.m.quote(p.symbol).mark * tickerOf(p.symbol).unitsPerTickStep;
+      if (v > value) [largest, value] = [p, v];
+    }
+    return largest;
   }
 
   /** Closes (symbol, venue): all of it when `part` is 0, else `part` quarters. */

@@ -191,6 +191,29 @@ describe("reference model: regressions it found", () => {
 });
 
 describe("reference model: fixed scenarios", () => {
+  it("a close whose own fee passes the daily limit answers the termination it caused", () => {
+    // 10K: long ~5,000 USD of BTC on GMX, the day's loss 0.5 USD short of the 500 limit. Closing it pays ~3 USD
+    // of fee: the close (never refused) terminates the account, and its answer names daily_loss_limit with no
+    // room left (docs/risk.md, "risk_headroom": the state after everything the order caused).
+    const lockstep = new Lockstep(PLANS.c10k);
+    lockstep.run({ t: "market", sym: 0, alt: false, side: "BUY", size: 500, test: false });
+    lockstep.run({ t: "brink", rule: 0, ppm: 999_000 });
+    lockstep.run({ t: "closeLargest", part: 0 });
+    expect(lockstep.counters.ownFillTerminations).toEqual({ daily_loss_limit: 1 });
+    expect(lockstep.m.status).toBe("TERMINATED");
+  });
+
+  it("at the brink of the daily limit, an order that flips a position is charged the closing fee of the part it reduces", () => {
+    // 10K: long ~3,000 USD of BTC on GMX, the day's loss then 1 USD short of the 500 limit. A SELL 1.25 times
+    // the long pays ~1.80 of closing fee and ~0.45 of opening fee: its worst case (every fee it pays, docs/risk.md)
+    // passes what is left, so it is refused with daily_loss_limit, though its opening fee alone would fit.
+    const lockstep = new Lockstep(PLANS.c10k);
+    lockstep.run({ t: "market", sym: 0, alt: false, side: "BUY", size: 300, test: false });
+    lockstep.run({ t: "brink", rule: 0, ppm: 998_000 });
+    lockstep.run({ t: "flipLargest", extra: 1 });
+    expect(lockstep.counters.rejected).toEqual({ daily_loss_limit: 1 });
+  });
+
   it("a stop-loss child that closed its parent's first part of a thin book is re-armed and protects the next part", () => {
     // 10K: BUY ~10,000 USD of BTC LIMIT 10 bp under the mark with a stop-loss child 20 bp under that. A thin
     // book (2 per mille of its depth) at 5 bp past the stop fills part of the parent, which activates the stop:

@@ -49,6 +49,8 @@ export type Step =
       childTif: "GTC" | "IOC" | "FOK";
       part: number;
     }
+  /** A MARKET order against the largest position, `extra` quarters larger than it: it closes it and opens the other way. */
+  | { t: "flipLargest"; extra: number }
   /** Closes the position with the largest notional: all of it when `part` is 0, else `part` quarters. */
   | { t: "closeLargest"; part: number }
   /** Cancels the `pick`-th working order (an unknown id when there is none). */
@@ -80,9 +82,11 @@ export type Step =
   | { t: "tick"; cryptoPpm: number; rolloverPpm: number }
   /**
    * The mark of the largest position's symbol moves so that the day's loss (`rule` 0) or the drawdown used
-   * (`rule` 1) is `ppm` parts per million of its limit: an account at the brink, for orders whose own fill ends it.
+   * (`rule` 1) is `ppm` parts per million of its limit: an account at the brink, for orders whose own fill ends it
+   * and orders whose worst case (every fee, the book's slippage) decides whether they are refused; a thin book as
+   * in `price`.
    */
-  | { t: "brink"; rule: number; ppm: number }
+  | { t: "brink"; rule: number; ppm: number; thin?: number }
   /**
    * A price update that brings the mark of the `pick`-th working LIMIT or STOP to its price, `beyondBp` basis
    * points past it (a resting order filled or triggered, maybe inside a news freeze); a thin book as in `price`.
@@ -214,12 +218,13 @@ const brink: fc.Arbitrary<Step> = fc.record({
   t: fc.constant("brink" as const),
   rule: fc.nat({ max: 1 }),
   ppm: fc.oneof(
-    { weight: 1, arbitrary: fc.integer({ min: 900_000, max: 998_999 }) },
-    { weight: 4, arbitrary: fc.integer({ min: 999_000, max: 999_999 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 900_000, max: 989_999 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 990_000, max: 998_999 }) },
+    { weight: 2, arbitrary: fc.integer({ min: 999_000, max: 999_999 }) },
   ),
+  thin: fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 20 }) }),
 });
 
-/** A brink price followed by an order or a close whose own fees may end the account. */
 const entryStop: fc.Arbitrary<Step> = fc.record({
   t: fc.constant("entryStop" as const),
   sym,
@@ -252,8 +257,21 @@ const closeLargest: fc.Arbitrary<Step> = fc.record({
   part: fc.integer({ min: 0, max: 3 }),
 });
 
+const flipLargest: fc.Arbitrary<Step> = fc.record({
+  t: fc.constant("flipLargest" as const),
+  extra: fc.integer({ min: 1, max: 4 }),
+});
+
+/** A brink price followed by an order or a close whose own fees may end the account. */
 const brinkThenTrade: fc.Arbitrary<Step[]> = fc
-  .tuple(brink, fc.oneof({ weight: 3, arbitrary: closeLargest }, { weight: 1, arbitrary: market }))
+  .tuple(
+    brink,
+    fc.oneof(
+      { weight: 3, arbitrary: closeLargest },
+      { weight: 2, arbitrary: market },
+      { weight: 2, arbitrary: flipLargest },
+    ),
+  )
   .map(([a, b]) => [a, b]);
 
 const reach: fc.Arbitrary<Step> = fc.record({
