@@ -299,7 +299,9 @@ export class Lockstep {
     const target =
       rule === 0
         ? m.dayStartEquity - (limits.dailyLimit * BigInt(ppm)) / 1_000_000n
-        : limits.reference - (limits.allowance * BigInt(ppm)) / 1_000_000n;
+        : rule === 1
+          ? limits.reference - (limits.allowance * BigInt(ppm)) / 1_000_000n
+          : limits.target + (limits.dailyLimit * BigInt(ppm - 900_000)) / 100_000n;
     const ticks = (target - m.equity()) / slope;
     const mark = this.mark(symbol) + ticks;
     if (ticks === 0n || mark <= 0n) return;
@@ -426,6 +428,16 @@ export class Lockstep {
       case "closeLargest": {
         const largest = this.largestPosition();
         if (largest !== undefined) this.closePosition(largest.symbol, largest.venue, step.part);
+        break;
+      }
+      case "flatten": {
+        const positions = [...m.positions.values()].sort((a, b) =>
+          `${a.symbol}|${a.venue}` < `${b.symbol}|${b.venue}` ? -1 : 1,
+        );
+        positions.forEach((p, i) => {
+          if (i > 0) this.compareEffects(false);
+          this.closePosition(p.symbol, p.venue, 0);
+        });
         break;
       }
       case "flipLargest": {

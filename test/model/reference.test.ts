@@ -142,6 +142,7 @@ describe("reference model", () => {
     const reached = {
       fills: totals.fills,
       terminated: totals.terminated,
+      passed: totals.passed,
       funding: totals.funding,
       "day started at 00:00:00.000Z by a price at that instant": totals.midnightExact["midnight:price"] ?? 0,
       "day started at 00:00:00.000Z by the clock": totals.midnightExact["midnight:clock"] ?? 0,

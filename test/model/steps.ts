@@ -51,6 +51,8 @@ export type Step =
     }
   /** A MARKET order against the largest position, `extra` quarters larger than it: it closes it and opens the other way. */
   | { t: "flipLargest"; extra: number }
+  /** Closes every open position, one close after the other. */
+  | { t: "flatten" }
   /** Closes the position with the largest notional: all of it when `part` is 0, else `part` quarters. */
   | { t: "closeLargest"; part: number }
   /** Cancels the `pick`-th working order (an unknown id when there is none). */
@@ -83,8 +85,9 @@ export type Step =
   /**
    * The mark of the largest position's symbol moves so that the day's loss (`rule` 0) or the drawdown used
    * (`rule` 1) is `ppm` parts per million of its limit: an account at the brink, for orders whose own fill ends it
-   * and orders whose worst case (every fee, the book's slippage) decides whether they are refused; a thin book as
-   * in `price`.
+   * and orders whose worst case (every fee, the book's slippage) decides whether they are refused; or (`rule` 2)
+   * so that equity passes the profit target by (`ppm` − 900,000) / 100,000 of the daily limit, for a close that
+   * leaves the account flat above it. A thin book as in `price`.
    */
   | { t: "brink"; rule: number; ppm: number; thin?: number }
   /**
@@ -216,7 +219,7 @@ const tick: fc.Arbitrary<Step> = fc.record({
 
 const brink: fc.Arbitrary<Step> = fc.record({
   t: fc.constant("brink" as const),
-  rule: fc.nat({ max: 1 }),
+  rule: fc.constantFrom(0, 0, 1, 1, 2),
   ppm: fc.oneof(
     { weight: 1, arbitrary: fc.integer({ min: 900_000, max: 989_999 }) },
     { weight: 1, arbitrary: fc.integer({ min: 990_000, max: 998_999 }) },
@@ -270,6 +273,7 @@ const brinkThenTrade: fc.Arbitrary<Step[]> = fc
       { weight: 3, arbitrary: closeLargest },
       { weight: 2, arbitrary: market },
       { weight: 2, arbitrary: flipLargest },
+      { weight: 2, arbitrary: fc.constant<Step>({ t: "flatten" }) },
     ),
   )
   .map(([a, b]) => [a, b]);
