@@ -10,6 +10,10 @@ describe("wallet settings", () => {
       WALLET_METRICS_PORT: 9102,
       WALLET_DB_POOL_SIZE: 10,
       WALLET_DB_TIMEOUT_MS: 1_000,
+      WALLET_REVOCATION_POLL_MS: 500,
+      WALLET_REVOCATION_OVERLAP_MS: 30_000,
+      WALLET_VALIDATION_DB_CONCURRENCY: 4,
+      WALLET_VALIDATION_DB_QUEUE: 1_000,
     });
     expect(
       loadWalletSettings({
@@ -34,6 +38,12 @@ describe("wallet settings", () => {
   ])("stop at %s=%j, naming it", (name, value) => {
     expect(() => loadWalletSettings({ [name]: value })).toThrow(ConfigError);
     expect(() => loadWalletSettings({ [name]: value })).toThrow(new RegExp(`${name}: must be a whole number`));
+  });
+
+  it("stops when the revocation poll's overlap does not exceed the database timeout", () => {
+    expect(() => loadWalletSettings({ WALLET_DB_TIMEOUT_MS: "5000", WALLET_REVOCATION_OVERLAP_MS: "5000" })).toThrow(
+      /WALLET_REVOCATION_OVERLAP_MS: must be above WALLET_DB_TIMEOUT_MS/,
+    );
   });
 
   it.each([

@@ -6,13 +6,15 @@ import { bounded } from "../kernel/db-deadline.js";
 import { bindServer, serverCredentials, shutdownServer } from "../kernel/grpc.js";
 import type { Logger } from "../kernel/log.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
-import { createRegistry, startAdminServer } from "../kernel/metrics.js";
+import { createRegistry, scrapeCounter, startAdminServer } from "../kernel/metrics.js";
 import { migrate, readMigrations } from "../kernel/migrate.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import { WALLET_LISTEN_SECRETS, loadWalletSettings, type WalletSettings } from "./config.js";
 import { warnInsecureListen } from "../kernel/listen-guard.js";
 import { KEY_LEASE_MS } from "../kernel/key-lease.js";
 import { KeyIndex } from "./key-index.js";
+import { LoadGate } from "./load-gate.js";
+import { RevocationReconciler } from "./reconciler.js";
 import { validationMetrics } from "./metrics.js";
 import { sealerFromSettings } from "./keys/sealed.js";
 import { InProcessRevocationBus, RedisRevocationBus, type RevocationBus } from "./revocation-bus.js";
@@ -50,7 +52,13 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
 
   const store = new KeyStore(db.pool, settings.WALLET_DB_TIMEOUT_MS);
   const now = (): number => Date.now();
-  const index = new KeyIndex({ load: (hash) => store.findByHash(hash), now });
+  // Reads of keys the index does not hold leave connections free for key writes (wallet/load-gate.ts).
+  const misses = new LoadGate({
+    concurrency: Math.max(1, Math.min(settings.WALLET_VALIDATION_DB_CONCURRENCY, settings.WALLET_DB_POOL_SIZE - 1)),
+    queue: settings.WALLET_VALIDATION_DB_QUEUE,
+    waitMs: settings.WALLET_DB_TIMEOUT_MS,
+  });
+  const index = new KeyIndex({ load: (hash) => misses.run(() => store.findByHash(hash)), now });
   const bus: RevocationBus =
     settings.REDIS_URL === undefined ? new InProcessRevocationBus() : new RedisRevocationBus(settings.REDIS_URL, log);
   const service = new WalletService({
@@ -74,9 +82,35 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     log,
   });
   bus.onRevoked((notice) => watchers.revoked(notice));
+  // Revocations the bus did not deliver (Redis down, a subscriber reconnecting) are read from the database.
+  const reconciled = settings.METRICS_ENABLED
+    ? scrapeCounter({
+        name: "wallet_revocations_reconciled_total",
+        help: "Revocations this replica applied from its database poll because the bus had not delivered them.",
+        label: "source",
+        values: ["database"] as const,
+        registers: [registry],
+      })
+    : undefined;
+  // Created before loading: its first poll reads every revocation committed since.
+  const reconciler = new RevocationReconciler({
+    read: (since) => store.revokedSince(since),
+    apply: (notice) => bus.applyLocally(notice),
+    pollMs: settings.WALLET_REVOCATION_POLL_MS,
+    overlapMs: settings.WALLET_REVOCATION_OVERLAP_MS,
+    now,
+    log,
+    onReconciled:
+      reconciled === undefined
+        ? undefined
+        : () => {
+            reconciled("database");
+          },
+  });
   // Subscribe before loading so a revocation during warm-up is never missed.
   await bus.ready();
   const warmed = await service.warm();
+  reconciler.start();
 
   const flusher = setInterval(() => {
     service.flushLastUsed().catch((error: unknown) => {
@@ -110,6 +144,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     adminPort: admin.port,
     async stop() {
       clearInterval(flusher);
+      await reconciler.stop();
       watchers.close();
       await shutdownServer(server, 5_000);
       await admin.close();

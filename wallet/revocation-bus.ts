@@ -1,6 +1,8 @@
-// Revocations reach every wallet replica before DELETE returns. In one process the index is updated in
-// place; with REDIS_URL the revoking replica sets the gateway's revoked marker, publishes the notice, and
-// waits until every subscribed replica has acknowledged that it evicted the key (bounded by a timeout).
+// Revocations reach every wallet replica. The revoking replica applies the revocation to itself first (its
+// index and its key watchers, the gateways' caches); with REDIS_URL it then sets the gateway's revoked marker,
+// publishes the notice, and waits until every subscribed replica has acknowledged that it applied it, all
+// bounded by a timeout. Redis is at most once: a replica that misses the notice (Redis down, a subscriber
+// reconnecting) learns of the revocation from the database instead (wallet/reconciler.ts).
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import {
@@ -35,24 +37,73 @@ async function runHandlers(handlers: readonly RevocationHandler[], notice: Revoc
   return failures;
 }
 
+/** How many applied revocations each replica remembers, so a repeat (bus echo, database poll) is not re-run. */
+const REMEMBERED_REVOCATIONS = 100_000;
+
+/**
+ * The handlers of one replica, run once per key: a second notice for a key already applied (or being applied)
+ * waits for that application instead of running the handlers again. A failed application is forgotten, so a
+ * later notice for the key (the next database poll) runs it again.
+ */
+export class LocalRevocations {
+  private readonly handlers: RevocationHandler[] = [];
+  private readonly applied = new Map<string, Promise<unknown[]>>();
+
+  onRevoked(handler: RevocationHandler): void {
+    this.handlers.push(handler);
+  }
+
+  /** Applies the revocation here; resolves with whether this call ran the handlers, and their failures. */
+  async apply(notice: RevocationNotice): Promise<{ fresh: boolean; failures: unknown[] }> {
+    const known = this.applied.get(notice.keyId);
+    if (known !== undefined) return { fresh: false, failures: await known };
+    const running = runHandlers(this.handlers, notice);
+    this.applied.set(notice.keyId, running);
+    if (this.applied.size > REMEMBERED_REVOCATIONS) {
+      const oldest = this.applied.keys().next().value;
+      if (oldest !== undefined) this.applied.delete(oldest);
+    }
+    const failures = await running;
+    if (failures.length > 0 && this.applied.get(notice.keyId) === running) this.applied.delete(notice.keyId);
+    return { fresh: true, failures };
+  }
+}
+
 export interface RevocationBus {
-  /** Resolves once every live replica has applied the revocation (its handlers settled). */
+  /**
+   * Applies the revocation on this replica, then tells the others; resolves once this replica has applied it
+   * and every other replica reachable through the bus has too (or the bus gave up: see each implementation).
+   */
   publish(notice: RevocationNotice): Promise<void>;
   onRevoked(handler: RevocationHandler): void;
+  /**
+   * Applies a revocation learnt elsewhere (the database) on this replica only, once per key; resolves with
+   * whether this call applied it (false: it was already applied, by the bus or an earlier call).
+   */
+  applyLocally(notice: RevocationNotice): Promise<boolean>;
   /** Resolves when the bus is subscribed and will see every later notice. */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
 
+function throwFirst(failures: readonly unknown[]): void {
+  const [failure] = failures;
+  if (failure !== undefined)
+    throw failure instanceof Error ? failure : new Error("revocation handler failed", { cause: failure });
+}
+
 export class InProcessRevocationBus implements RevocationBus {
-  private readonly handlers: RevocationHandler[] = [];
+  private readonly local = new LocalRevocations();
   async publish(notice: RevocationNotice): Promise<void> {
-    const [failure] = await runHandlers(this.handlers, notice);
-    if (failure !== undefined)
-      throw failure instanceof Error ? failure : new Error("revocation handler failed", { cause: failure });
+    throwFirst((await this.local.apply(notice)).failures);
   }
   onRevoked(handler: RevocationHandler): void {
-    this.handlers.push(handler);
+    this.local.onRevoked(handler);
+  }
+  async applyLocally(notice: RevocationNotice): Promise<boolean> {
+    const { fresh, failures } = await this.local.apply(notice);
+    throwFirst(failures);
+    return fresh;
   }
   ready(): Promise<void> {
     return Promise.resolve();
@@ -76,13 +127,14 @@ interface PendingAck {
 export class RedisRevocationBus implements RevocationBus {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
-  private readonly handlers: RevocationHandler[] = [];
+  private readonly local = new LocalRevocations();
   private readonly waiting = new Map<string, PendingAck>();
   private readonly subscribed: Promise<void>;
 
   constructor(
     url: string,
     private readonly log: Logger,
+    /** Longest `publish` waits for Redis and the other replicas' acks after applying the revocation here. */
     private readonly ackTimeoutMs = 2_000,
   ) {
     this.publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
@@ -104,30 +156,61 @@ export class RedisRevocationBus implements RevocationBus {
   }
 
   onRevoked(handler: RevocationHandler): void {
-    this.handlers.push(handler);
+    this.local.onRevoked(handler);
   }
 
+  async applyLocally(notice: RevocationNotice): Promise<boolean> {
+    const { fresh, failures } = await this.local.apply(notice);
+    throwFirst(failures);
+    return fresh;
+  }
+
+  /**
+   * Applies the revocation here first, so this replica and its gateways refuse the key whatever Redis does;
+   * then sets the marker, publishes, and waits for the acks, for at most `ackTimeoutMs`. Redis failing or not
+   * answering is logged, not thrown: the revocation is committed, and the replicas it did not reach apply it
+   * from the database (wallet/reconciler.ts).
+   */
   async publish(notice: RevocationNotice): Promise<void> {
+    throwFirst((await this.local.apply(notice)).failures);
     const wire: WireNotice = { ...notice, id: randomUUID() };
     let release = (): void => undefined;
     const acknowledged = new Promise<void>((resolve) => {
       release = resolve;
     });
-    // Registered before publishing: acks may arrive before PUBLISH returns its receiver count.
+    // Registered before publishing: acks may arrive before PUBLISH returns its receiver count. This
+    // replica's own subscriber receives the notice too; it acks at once (already applied above).
     const pending: PendingAck = { acks: 0, receivers: undefined, done: release };
     this.waiting.set(wire.id, pending);
+    let timedOut = false;
     const timer = setTimeout(() => {
-      this.log.warn({ keyId: notice.keyId, acks: pending.acks }, "revocation not acknowledged by every replica");
+      timedOut = true;
       release();
     }, this.ackTimeoutMs);
+    void Promise.all([
+      this.publisher.set(revokedMarkerKey(notice.keyId), "1", "EX", REVOKED_MARKER_TTL_SECONDS),
+      this.publisher.publish(REVOCATION_CHANNEL, JSON.stringify(wire)),
+    ]).then(
+      ([, receivers]) => {
+        pending.receivers = receivers;
+        if (pending.acks >= receivers) release();
+      },
+      (error: unknown) => {
+        this.log.warn(
+          { err: error, keyId: notice.keyId },
+          "revocation not published on Redis; other replicas apply it from the database",
+        );
+        release();
+      },
+    );
     try {
-      const [, receivers] = await Promise.all([
-        this.publisher.set(revokedMarkerKey(notice.keyId), "1", "EX", REVOKED_MARKER_TTL_SECONDS),
-        this.publisher.publish(REVOCATION_CHANNEL, JSON.stringify(wire)),
-      ]);
-      pending.receivers = receivers;
-      if (pending.acks >= receivers) release();
       await acknowledged;
+      if (timedOut) {
+        this.log.warn(
+          { keyId: notice.keyId, acks: pending.acks, receivers: pending.receivers },
+          "revocation not acknowledged by every replica in time; the others apply it from the database",
+        );
+      }
     } finally {
       clearTimeout(timer);
       this.waiting.delete(wire.id);
@@ -143,8 +226,9 @@ export class RedisRevocationBus implements RevocationBus {
     }
     if (channel === REVOCATION_CHANNEL) {
       // Acknowledged once applied here and passed on to this replica's key watchers (the gateways' caches).
-      void runHandlers(this.handlers, { keyId: parsed.keyId, keyHash: parsed.keyHash })
-        .then((failures) => {
+      void this.local
+        .apply({ keyId: parsed.keyId, keyHash: parsed.keyHash })
+        .then(({ failures }) => {
           for (const error of failures) this.log.warn({ err: error }, "revocation handler failed");
           return this.publisher.publish(REVOCATION_ACK_CHANNEL, JSON.stringify({ id: parsed.id }));
         })
@@ -159,8 +243,17 @@ export class RedisRevocationBus implements RevocationBus {
     if (pending.receivers !== undefined && pending.acks >= pending.receivers) pending.done();
   }
 
+  /** Quits gracefully when Redis answers within the ack timeout; disconnects either way. */
   async close(): Promise<void> {
     this.subscriber.disconnect();
-    await this.publisher.quit().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.publisher.quit().catch(() => undefined),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, this.ackTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    this.publisher.disconnect();
   }
 }

@@ -154,6 +154,14 @@ export class KeyStore {
     return row === undefined ? undefined : { id: row.id, keyHash: row.key_hash, revokedAt: row.revoked_at };
   }
 
+  /** Revocations with `revoked_at` after `since`, oldest first (the reconciler's poll; an index serves it). */
+  async revokedSince(since: Date): Promise<{ id: string; keyHash: Buffer; revokedAt: Date }[]> {
+    const result = await this.pool.query<{ id: string; key_hash: Buffer; revoked_at: Date }>(
+      this.q("SELECT id, key_hash, revoked_at FROM api_keys WHERE revoked_at > $1 ORDER BY revoked_at, id", [since]),
+    );
+    return result.rows.map((row) => ({ id: row.id, keyHash: row.key_hash, revokedAt: row.revoked_at }));
+  }
+
   /** A non-revoked key by the hash of its public part (expiry is checked by the caller). */
   async findByHash(keyHash: Buffer): Promise<KeyRow | undefined> {
     const result = await this.pool.query<DbRow>(
