@@ -31,6 +31,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   ready: () => Promise<boolean>;
   onRevoked: (keyId: string) => Promise<void>;
+  /** Whether a key is marked revoked in the limiter (`/api/api-keys/validate` checks it like `/v1`). */
+  isRevoked?: (keyId: string) => Promise<boolean>;
   /** Counts a request answered 503 because the wallet, the engine or Redis did not answer. */
   onUnavailable?: (dependency: Dependency) => void;
 }
@@ -76,7 +78,14 @@ export function buildApiApp(options: AppOptions): Express {
   app.get("/metrics", async (_req, res) => {
     res.type(options.registry.contentType).send(await options.registry.metrics());
   });
-  app.use("/api", apiRouter(options.clients, { adminToken: options.adminToken, onRevoked: options.onRevoked }));
+  app.use(
+    "/api",
+    apiRouter(options.clients, {
+      adminToken: options.adminToken,
+      onRevoked: options.onRevoked,
+      isRevoked: options.isRevoked,
+    }),
+  );
   app.use(notFound());
   app.use(errorResponder(options.log, { backend: "wallet", onUnavailable: options.onUnavailable }));
   return app;

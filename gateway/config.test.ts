@@ -50,6 +50,7 @@ describe("gateway number settings", () => {
         BODY_LIMIT_BYTES: "1024",
         KEY_CACHE_TTL_MS: "1000",
         KEY_CACHE_MAX_ENTRIES: "5",
+        AUTH_FAILURE_LIMIT: "0",
       }),
     ).toMatchObject({
       HTTP_PORT: 0,
@@ -60,6 +61,15 @@ describe("gateway number settings", () => {
       BODY_LIMIT_BYTES: 1024,
       KEY_CACHE_TTL_MS: 1000,
       KEY_CACHE_MAX_ENTRIES: 5,
+      AUTH_FAILURE_LIMIT: 0,
+    });
+  });
+
+  it("limit failed authentications per address by default", () => {
+    expect(loadGatewaySettings({})).toMatchObject({
+      AUTH_FAILURE_LIMIT: 30,
+      AUTH_FAILURE_WINDOW_MS: 60_000,
+      AUTH_FAILURE_MAX_ADDRESSES: 100_000,
     });
   });
 

@@ -81,6 +81,14 @@ const schema = z
     /** Longest a cached validation is used before the wallet is asked again. */
     KEY_CACHE_TTL_MS: integer({ min: 1_000 }, 60_000),
     KEY_CACHE_MAX_ENTRIES: integer({ min: 1 }, 100_000),
+    /**
+     * Failed /v1 authentications per source address per AUTH_FAILURE_WINDOW_MS; past it the address gets 429
+     * `rate_limited` until its window ends (gateway/v1/auth-failures.ts). 0 turns the limit off.
+     */
+    AUTH_FAILURE_LIMIT: integer({ min: 0 }, 30),
+    AUTH_FAILURE_WINDOW_MS: integer({ min: 1_000, max: 86_400_000 }, 60_000),
+    /** Source addresses whose failures are tracked per gateway (least recently failing forgotten first). */
+    AUTH_FAILURE_MAX_ADDRESSES: integer({ min: 1 }, 100_000),
   })
   .refine((s) => s.RATE_LIMIT_MAX_DELAY_MS < s.RATE_LIMIT_WINDOW_MS, {
     message: "must be below RATE_LIMIT_WINDOW_MS",

@@ -13,6 +13,7 @@ import { channelCredentials, outgoingMetadata } from "../kernel/grpc.js";
 import { GATEWAY_LISTEN_SECRETS, loadGatewaySettings, type GatewaySettings } from "./config.js";
 import { warnInsecureListen } from "../kernel/listen-guard.js";
 import { MemoryRateLimiter, RedisRateLimiter, createGatewayRedis, type RateLimiter } from "./ratelimit/index.js";
+import { AuthFailureLimiter } from "./v1/auth-failures.js";
 
 export interface RunningGateway {
   httpPort: number;
@@ -86,6 +87,15 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
         registers: [registry],
       })
     : noCount;
+  const addressLimited = metricsOn
+    ? scrapeCounter({
+        name: "gateway_auth_address_limited_total",
+        help: "/v1 requests refused 429 because their source address failed authentication AUTH_FAILURE_LIMIT times.",
+        label: "listener",
+        values: ["v1"] as const,
+        registers: [registry],
+      })
+    : noCount;
   const redis = settings.REDIS_URL === undefined ? undefined : createGatewayRedis(settings.REDIS_URL);
   redis?.on("error", (error) => {
     log.warn({ err: error }, "redis error");
@@ -129,6 +139,14 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
       limiter,
       windowMs: settings.RATE_LIMIT_WINDOW_MS,
       onDecision: decided,
+      failures: new AuthFailureLimiter({
+        limit: settings.AUTH_FAILURE_LIMIT,
+        windowMs: settings.AUTH_FAILURE_WINDOW_MS,
+        maxAddresses: settings.AUTH_FAILURE_MAX_ADDRESSES,
+      }),
+      onAddressLimited: () => {
+        addressLimited("v1");
+      },
     },
     trustedProxies: settings.TRUSTED_PROXIES,
     adminToken: settings.WALLET_ADMIN_TOKEN,
@@ -143,9 +161,15 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
       );
       return (await Promise.all([reachable(clients.wallet.client, 1_000), engines])).every(Boolean);
     },
-    // The wallet already made the revocation visible to every replica; this makes it visible to this
-    // gateway's limiter too, so even a validation answered a moment earlier cannot admit the key again.
-    onRevoked: (keyId: string) => limiter.markRevoked(keyId),
+    // The wallet has applied the revocation (its own index and gateways) and told the other replicas; this
+    // makes it visible to this gateway's limiter too, so even a validation answered a moment earlier cannot
+    // admit the key again. The revocation is committed either way: a limiter that cannot be reached (Redis
+    // down) is logged, not answered as a failed DELETE.
+    onRevoked: (keyId: string) =>
+      limiter.markRevoked(keyId).catch((error: unknown) => {
+        log.warn({ err: error, keyId }, "marking a revoked key in the limiter failed");
+      }),
+    isRevoked: (keyId: string) => limiter.isMarkedRevoked(keyId),
     onUnavailable: unavailable,
   };
 

@@ -30,13 +30,15 @@ export interface ApiRouterOptions {
   adminToken: string | undefined;
   /** Called after a successful revocation, before the response (gateway-side effects such as the limiter). */
   onRevoked: (keyId: string) => Promise<void>;
+  /** Whether a key is marked revoked in the gateways' limiter (the same check `/v1` makes). */
+  isRevoked?: ((keyId: string) => Promise<boolean>) | undefined;
 }
 
 export function apiRouter(clients: Clients, options: ApiRouterOptions): Router {
   const router = Router();
   router.use(adminToken(options.adminToken));
   router.use(malformedPath());
-  router.post("/api-keys/validate", validateKey(clients));
+  router.post("/api-keys/validate", validateKey(clients, options.isRevoked));
   router.get("/api-keys", listKeys(clients));
   router.post("/api-keys", createKey(clients));
   router.delete("/api-keys/:id", revokeKey(clients, options.onRevoked));

@@ -1,4 +1,6 @@
-// POST /api/api-keys/validate: the validation the seed says the engine calls, over REST.
+// POST /api/api-keys/validate: the validation the seed says the engine calls, over REST. It refuses what `/v1`
+// refuses: the wallet's answer, and a key the gateways' limiter has marked revoked (the revoking wallet sets
+// that mark; a wallet replica that has not applied the revocation yet would still answer valid).
 import type { RequestHandler } from "express";
 import { z } from "zod";
 import { ServiceError, fromGrpcError } from "../../kernel/errors.js";
@@ -15,7 +17,10 @@ const ValidateBody = z.strictObject({
 
 const DENIAL_CODES = ["unauthorized", "ip_not_whitelisted", "permission_denied"] as const;
 
-export function validateKey(clients: Clients): RequestHandler {
+export function validateKey(
+  clients: Clients,
+  isRevoked: ((keyId: string) => Promise<boolean>) | undefined,
+): RequestHandler {
   return async (req, res) => {
     const body = parse(ValidateBody, bodyOf(req));
     let result;
@@ -26,6 +31,9 @@ export function validateKey(clients: Clients): RequestHandler {
       );
     } catch (error) {
       throw renameIssues(fromGrpcError(error));
+    }
+    if (result.key_id !== "" && isRevoked !== undefined && (await isRevoked(result.key_id))) {
+      throw new ServiceError("unauthorized");
     }
     if (!result.valid) {
       const code = DENIAL_CODES.find((c) => c === result.code) ?? "unauthorized";

@@ -134,7 +134,9 @@ describe("MemoryRateLimiter", () => {
     const clock = new FakeClock();
     const limiter = makeLimiter(3, 1000, clock);
     await limiter.consume("k");
+    expect(await limiter.isMarkedRevoked("k")).toBe(false);
     await limiter.markRevoked("k");
+    expect(await limiter.isMarkedRevoked("k")).toBe(true);
     for (let i = 0; i < 5; i++) {
       expect(await limiter.consume("k")).toEqual({
         allowed: false,

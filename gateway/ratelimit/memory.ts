@@ -207,6 +207,10 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve();
   }
 
+  isMarkedRevoked(keyId: string): Promise<boolean> {
+    return Promise.resolve(this.isRevoked(keyId, this.now()));
+  }
+
   /** Forgets keys with no request in the last window (nor reserved ahead), so memory tracks active keys only. */
   sweep(): void {
     const now = this.now();

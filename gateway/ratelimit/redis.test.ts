@@ -108,7 +108,9 @@ describe("RedisRateLimiter", () => {
     const b = new RedisRateLimiter({ redis: gatewayClient(), limit: 5, windowMs: 1000 });
     const key = freshKey("revoked");
     expect((await b.consume(key)).allowed).toBe(true);
+    expect(await b.isMarkedRevoked(key)).toBe(false);
     await a.markRevoked(key);
+    expect(await b.isMarkedRevoked(key)).toBe(true);
     const d = await b.consume(key);
     expect(d).toMatchObject({ allowed: false, revoked: true, limit: 5, remaining: 0, resetMs: 0, retryAfterMs: 0 });
     expect(rateLimitHeaders(d, 1000)["Retry-After"]).toBeUndefined();

@@ -166,6 +166,14 @@ export class RedisRateLimiter implements RateLimiter {
     });
   }
 
+  async isMarkedRevoked(keyId: string): Promise<boolean> {
+    this.assertOpen();
+    const found = await this.redis.exists(this.revokedKey(keyId)).catch((error: unknown) => {
+      throw redisFailure(error);
+    });
+    return found === 1;
+  }
+
   /** Releases nothing but the limiter itself: the Redis client belongs to the caller. */
   close(): Promise<void> {
     this.closed = true;

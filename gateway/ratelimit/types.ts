@@ -58,6 +58,8 @@ export interface RateLimiter {
   consume(keyId: string): Promise<RateLimitDecision>;
   /** Later `consume()` calls for this key answer `revoked: true`. */
   markRevoked(keyId: string): Promise<void>;
+  /** Whether the key is marked revoked (by `markRevoked`, or by the wallet in the shared store). */
+  isMarkedRevoked(keyId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 

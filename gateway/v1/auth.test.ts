@@ -1,6 +1,7 @@
 // Scope enforcement of the /v1 authentication middleware against a real wallet (CONTRACT 2): any scope reads;
 // TRADE or MANAGE_ORDERS trades; only MANAGE_ORDERS cancels and amends. Denials still carry RateLimit headers.
 // A request whose rate-limit slot frees within the limiter's max delay is held until then, then served.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
@@ -15,6 +16,7 @@ import { untraced } from "../origin.js";
 import { errorResponder, requestId } from "../http/common.js";
 import { MemoryRateLimiter } from "../ratelimit/index.js";
 import { authenticate, holdFor } from "./auth.js";
+import { AuthFailureLimiter } from "./auth-failures.js";
 
 const SCOPES = ["READ_ONLY", "TRADE", "MANAGE_ORDERS"] as const;
 
@@ -170,6 +172,136 @@ describe("authenticate(scope)", () => {
       ]);
       expect(decisions).toEqual(["allowed", "allowed", "held", "held", "limited"]);
     });
+  });
+});
+
+describe("authenticate: a held request, and failed authentications per address", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "fts-auth-held-"));
+  const log = createLogger("test", "silent");
+  let wallet: RunningWallet;
+  let clients: Clients;
+  let server: http.Server;
+  let base = "";
+  let now = 5_000_000;
+  const releases: (() => void)[] = [];
+  let limiter: MemoryRateLimiter;
+  const walletAsked: string[] = [];
+
+  beforeAll(async () => {
+    wallet = await startWallet(
+      loadWalletSettings({ DATA_DIR: dataDir, WALLET_GRPC_PORT: "0", WALLET_METRICS_PORT: "0", LOG_LEVEL: "silent" }),
+      log,
+    );
+    clients = createClients(`127.0.0.1:${wallet.grpcPort}`, ["127.0.0.1:9"], undefined);
+    limiter = new MemoryRateLimiter({ limit: 1, windowMs: 1000, maxDelayMs: 100, now: () => now, sweepIntervalMs: 0 });
+    const deps = {
+      clients,
+      limiter,
+      windowMs: 1000,
+      onValidation: (source: string) => walletAsked.push(source),
+      hold: () =>
+        new Promise<void>((resolve) => {
+          releases.push(resolve);
+        }),
+      failures: new AuthFailureLimiter({ limit: 3, windowMs: 60_000, maxAddresses: 100 }),
+    };
+    const app = express();
+    // The client address from X-Forwarded-For, as behind a trusted proxy (TRUSTED_PROXIES).
+    app.set("trust proxy", true);
+    app.use(requestId());
+    app.get("/read", authenticate(deps, "READ_ONLY"), (_req, res) => {
+      res.json({ ok: true });
+    });
+    app.use(errorResponder(log));
+    server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+  });
+
+  afterAll(async () => {
+    server.close();
+    clients.close();
+    await wallet.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const get = (key: { key: string; secret: string }, from = "192.0.2.1") =>
+    fetch(`${base}/read`, { headers: { "x-api-key": key.key, "x-api-secret": key.secret, "x-forwarded-for": from } });
+
+  /** A fresh key whose only slot of the window is spent, so its next request is held. */
+  async function keyAboutToBeHeld(user: string): Promise<{ key: string; secret: string; id: string }> {
+    const created = await clients.wallet.createApiKey(
+      { user_id: user, label: "held", permissions: ["READ_ONLY"], ip_whitelist: [] },
+      untraced("test"),
+    );
+    const key = { key: created.key, secret: created.secret, id: created.api_key?.id ?? "" };
+    now += 10_000;
+    expect((await get(key)).status).toBe(200);
+    now += 950;
+    return key;
+  }
+
+  it("refuses a held request whose key was revoked at the wallet while it waited", async () => {
+    const key = await keyAboutToBeHeld("held-revoked");
+    const held = get(key);
+    await vi.waitFor(() => {
+      expect(releases).toHaveLength(1);
+    });
+    await clients.wallet.revokeApiKey("held-revoked", key.id, untraced("test"));
+    now += 50;
+    releases.shift()?.();
+    const answer = await held;
+    expect(answer.status).toBe(401);
+    expect(await answer.json()).toEqual({ error: "unauthorized" });
+    expect(answer.headers.get("ratelimit")).toBeNull();
+  });
+
+  it("refuses a held request whose key the limiter marked revoked while it waited", async () => {
+    const key = await keyAboutToBeHeld("held-marked");
+    const held = get(key);
+    await vi.waitFor(() => {
+      expect(releases).toHaveLength(1);
+    });
+    await limiter.markRevoked(key.id);
+    now += 50;
+    releases.shift()?.();
+    expect((await held).status).toBe(401);
+  });
+
+  it("still serves a held request whose key is intact", async () => {
+    const key = await keyAboutToBeHeld("held-intact");
+    const held = get(key);
+    await vi.waitFor(() => {
+      expect(releases).toHaveLength(1);
+    });
+    now += 50;
+    releases.shift()?.();
+    expect((await held).status).toBe(200);
+  });
+
+  it("answers 429 with Retry-After to an address after 3 failures, without asking the wallet; others unaffected", async () => {
+    const random = () => ({
+      key: `svc_ak_${randomBytes(24).toString("hex")}`,
+      secret: `svc_sk_${randomBytes(24).toString("hex")}`,
+    });
+    const attacker = "198.51.100.7";
+    for (let i = 0; i < 3; i++) expect((await get(random(), attacker)).status).toBe(401);
+    const asked = walletAsked.length;
+    for (let i = 0; i < 5; i++) {
+      const refused = await get(random(), attacker);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      const body = (await refused.json()) as { error: string; retry_after_ms: number };
+      expect(body.error).toBe("rate_limited");
+      expect(body.retry_after_ms).toBeGreaterThan(0);
+    }
+    expect(walletAsked.length).toBe(asked);
+    // Another address: its own failures and successes as usual.
+    expect((await get(random(), "198.51.100.8")).status).toBe(401);
+    const key = await keyAboutToBeHeld("other-address");
+    now += 10_000;
+    expect((await get(key, "198.51.100.8")).status).toBe(200);
   });
 });
 

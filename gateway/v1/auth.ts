@@ -1,8 +1,9 @@
 // Authentication, per-key rate limiting and scope checks for every /v1 request, in that order:
-// bad credentials → 401 (nothing counted); then the key's budget is charged (429 when spent, 401 when the
-// key was revoked a moment ago on another replica; a request whose slot frees within RATE_LIMIT_MAX_DELAY_MS
-// is held until then instead); then IP allow-list and scope → 403. Every response to an authenticated key
-// carries the RateLimit headers.
+// an address that failed authentication too often → 429 (the wallet is not asked); bad credentials → 401
+// (nothing charged to a key, one failure counted for the address); then the key's budget is charged (429 when
+// spent, 401 when the key was revoked a moment ago on another replica; a request whose slot frees within
+// RATE_LIMIT_MAX_DELAY_MS is held until then instead, and its key checked again once the hold is over); then
+// IP allow-list and scope → 403. Every response to an authenticated key carries the RateLimit headers.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
@@ -10,6 +11,7 @@ import type { Clients } from "../clients.js";
 import type { KeyCache, Validation } from "../../kernel/key-cache.js";
 import { originOf, sendError } from "../http/common.js";
 import { rateLimitHeaders, retryAfterBody, type RateLimiter } from "../ratelimit/index.js";
+import type { AuthFailureLimiter } from "./auth-failures.js";
 
 export type RequiredScope = "" | "READ_ONLY" | "TRADE" | "MANAGE_ORDERS";
 
@@ -36,6 +38,10 @@ export interface AuthDeps {
   onDecision?: (decision: "allowed" | "held" | "limited" | "revoked") => void;
   /** Waits out a held request's delay; tests inject their own. Default: a timer (`holdFor`). */
   hold?: (ms: number) => Promise<void>;
+  /** Failed authentications per source address (gateway/v1/auth-failures.ts); absent: not limited. */
+  failures?: AuthFailureLimiter | undefined;
+  /** Counts a request refused 429 because its address failed authentication too often. */
+  onAddressLimited?: () => void;
 }
 
 /**
@@ -48,7 +54,23 @@ export async function holdFor(ms: number): Promise<void> {
   for (let left = ms; left > 0; left = until - performance.now()) await sleep(Math.ceil(left));
 }
 
+/** A refusal that names no key: bad or unknown credentials, or a key since revoked. */
+const refusesCredentials = (result: Validation): boolean =>
+  !result.valid && (result.code === "unauthorized" || result.key_id === "");
+
 export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandler {
+  const validate = async (res: Response, key: string, secret: string, ip: string): Promise<Validation> => {
+    const cached = deps.keyCache?.lookup(key, secret, ip, scope);
+    if (cached !== undefined) {
+      deps.onValidation?.("cache");
+      return cached;
+    }
+    const ticket = deps.keyCache?.ticket();
+    const answer = await deps.clients.wallet.validateApiKey({ key, secret, ip, permission: scope }, originOf(res));
+    if (ticket !== undefined) deps.keyCache?.remember(ticket, key, secret, answer);
+    deps.onValidation?.("wallet");
+    return answer;
+  };
   return async (req, res, next) => {
     const key = req.get("x-api-key");
     const secret = req.get("x-api-secret");
@@ -57,25 +79,24 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandl
       return;
     }
     const ip = req.ip ?? "";
-    const cached = deps.keyCache?.lookup(key, secret, ip, scope);
-    let result: Validation;
-    if (cached === undefined) {
-      const ticket = deps.keyCache?.ticket();
-      const answer = await deps.clients.wallet.validateApiKey({ key, secret, ip, permission: scope }, originOf(res));
-      if (ticket !== undefined) deps.keyCache?.remember(ticket, key, secret, answer);
-      deps.onValidation?.("wallet");
-      result = answer;
-    } else {
-      deps.onValidation?.("cache");
-      result = cached;
+    const blockedMs = deps.failures?.blockedFor(ip) ?? 0;
+    if (blockedMs > 0) {
+      // Too many failed authentications from this address: refused before the wallet is asked.
+      deps.onAddressLimited?.();
+      res.set("Retry-After", String(Math.max(1, Math.ceil(blockedMs / 1000))));
+      res.status(429).json({ error: "rate_limited", retry_after_ms: blockedMs });
+      return;
     }
-    if (!result.valid && (result.code === "unauthorized" || result.key_id === "")) {
+    let result = await validate(res, key, secret, ip);
+    if (refusesCredentials(result)) {
+      deps.failures?.failed(ip);
       sendError(res, new ServiceError("unauthorized"));
       return;
     }
     const decision = await deps.limiter.consume(result.key_id);
     if (decision.revoked) {
       deps.onDecision?.("revoked");
+      deps.failures?.failed(ip);
       sendError(res, new ServiceError("unauthorized"));
       return;
     }
@@ -90,6 +111,15 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandl
       // forwarded all the same, like a request already in flight.
       deps.onDecision?.("held");
       await (deps.hold ?? holdFor)(decision.delayMs);
+      // Checked again before it runs: the key may have been revoked while the request waited.
+      const again = await validate(res, key, secret, ip);
+      if (refusesCredentials(again) || (await deps.limiter.isMarkedRevoked(result.key_id))) {
+        res.removeHeader("RateLimit");
+        res.removeHeader("RateLimit-Policy");
+        sendError(res, new ServiceError("unauthorized"));
+        return;
+      }
+      result = again;
     } else {
       deps.onDecision?.("allowed");
     }

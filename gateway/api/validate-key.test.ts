@@ -1,0 +1,60 @@
+// POST /api/api-keys/validate refuses what /v1 refuses: a key the limiter has marked revoked is 401 even while
+// the wallet that answered has not applied the revocation yet.
+import http from "node:http";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../kernel/log.js";
+import type { ValidateApiKeyResponse__Output } from "../../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
+import type { Clients } from "../clients.js";
+import { errorResponder, jsonBody, requestId } from "../http/common.js";
+import { validateKey } from "./validate-key.js";
+
+const VALID: ValidateApiKeyResponse__Output = {
+  valid: true,
+  code: "",
+  user_id: "u1",
+  key_id: "11111111-1111-4111-8111-111111111111",
+  permissions: ["READ_ONLY"],
+  expires_at_ms: 0,
+  ip_whitelist: [],
+};
+
+describe("POST /api/api-keys/validate", () => {
+  const marked = new Set<string>();
+  let server: http.Server;
+  let base = "";
+
+  beforeAll(async () => {
+    const clients = { wallet: { validateApiKey: () => Promise.resolve(VALID) } } as unknown as Clients;
+    const app = express();
+    app.use(requestId());
+    app.use(jsonBody(65_536));
+    app.post(
+      "/validate",
+      validateKey(clients, (keyId) => Promise.resolve(marked.has(keyId))),
+    );
+    app.use(errorResponder(createLogger("test", "silent")));
+    server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+  });
+  afterAll(() => {
+    server.close();
+  });
+
+  const validate = () =>
+    fetch(`${base}/validate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key: "k", secret: "s", ip: "127.0.0.1" }),
+    });
+
+  it("answers the wallet's verdict, and 401 once the key is marked revoked", async () => {
+    expect((await validate()).status).toBe(200);
+    marked.add(VALID.key_id);
+    const refused = await validate();
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ error: "unauthorized" });
+  });
+});
