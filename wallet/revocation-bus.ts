@@ -134,8 +134,11 @@ export class RedisRevocationBus implements RevocationBus {
   constructor(
     url: string,
     private readonly log: Logger,
-    /** Longest `publish` waits for Redis and the other replicas' acks after applying the revocation here. */
-    private readonly ackTimeoutMs = 2_000,
+    /**
+     * Longest `publish` waits for Redis and the other replicas' acks: below the gateway's GRPC_DEADLINE_MS
+     * (1.5 s), so a replica that does not answer delays the DELETE, never fails it.
+     */
+    private readonly ackTimeoutMs = 1_000,
   ) {
     this.publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
     this.subscriber = new Redis(url, { lazyConnect: false });
@@ -166,20 +169,26 @@ export class RedisRevocationBus implements RevocationBus {
   }
 
   /**
-   * Applies the revocation here first, so this replica and its gateways refuse the key whatever Redis does;
-   * then sets the marker, publishes, and waits for the acks, for at most `ackTimeoutMs`. Redis failing or not
-   * answering is logged, not thrown: the revocation is committed, and the replicas it did not reach apply it
-   * from the database (wallet/reconciler.ts).
+   * Applies the revocation here first, so this replica and its gateways refuse the key whatever Redis does
+   * (the index and the watchers' streams see it before anything is published; their acks are awaited
+   * alongside the other replicas'). Then sets the marker, publishes, and waits for the acks, for at most
+   * `ackTimeoutMs`. Redis failing or not answering is logged, not thrown: the revocation is committed, and the
+   * replicas it did not reach apply it from the database (wallet/reconciler.ts).
    */
   async publish(notice: RevocationNotice): Promise<void> {
-    throwFirst((await this.local.apply(notice)).failures);
+    const local = this.local.apply(notice);
+    const [{ failures }] = await Promise.all([local, this.broadcast(notice)]);
+    throwFirst(failures);
+  }
+
+  private async broadcast(notice: RevocationNotice): Promise<void> {
     const wire: WireNotice = { ...notice, id: randomUUID() };
     let release = (): void => undefined;
     const acknowledged = new Promise<void>((resolve) => {
       release = resolve;
     });
     // Registered before publishing: acks may arrive before PUBLISH returns its receiver count. This
-    // replica's own subscriber receives the notice too; it acks at once (already applied above).
+    // replica's own subscriber receives the notice too; it acks once the local application has settled.
     const pending: PendingAck = { acks: 0, receivers: undefined, done: release };
     this.waiting.set(wire.id, pending);
     let timedOut = false;

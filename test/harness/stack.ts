@@ -26,6 +26,8 @@ export interface StackOptions {
   gatewayEnv?: Record<string, string>;
   /** Extra settings for the wallets only. */
   walletEnv?: Record<string, string>;
+  /** Extra settings for wallet i only (entry i, on top of `walletEnv`). */
+  walletEnvs?: Record<string, string>[];
   /** Extra settings for the engine only. */
   engineEnv?: Record<string, string>;
 }
@@ -189,6 +191,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     launch(`wallet-${i}`, "wallet/main.ts", {
       ...common,
       ...options.walletEnv,
+      ...options.walletEnvs?.[i],
       WALLET_GRPC_PORT: "0",
       WALLET_METRICS_PORT: "0",
     }),
