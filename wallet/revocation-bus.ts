@@ -192,6 +192,7 @@ export class RedisRevocationBus implements RevocationBus {
     const pending: PendingAck = { acks: 0, receivers: undefined, done: release };
     this.waiting.set(wire.id, pending);
     let timedOut = false;
+    let failed = false;
     const timer = setTimeout(() => {
       timedOut = true;
       release();
@@ -205,16 +206,19 @@ export class RedisRevocationBus implements RevocationBus {
         if (pending.acks >= receivers) release();
       },
       (error: unknown) => {
+        // Not released: the timeout is waited out, as for a replica that does not ack, so the other
+        // replicas' database polls (every WALLET_REVOCATION_POLL_MS, below the timeout) have normally
+        // applied the revocation by the time the DELETE returns.
         this.log.warn(
           { err: error, keyId: notice.keyId },
           "revocation not published on Redis; other replicas apply it from the database",
         );
-        release();
+        failed = true;
       },
     );
     try {
       await acknowledged;
-      if (timedOut) {
+      if (timedOut && !failed) {
         this.log.warn(
           { keyId: notice.keyId, acks: pending.acks, receivers: pending.receivers },
           "revocation not acknowledged by every replica in time; the others apply it from the database",

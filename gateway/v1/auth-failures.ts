@@ -1,8 +1,10 @@
 // Failed authentications per source address (the client address as `req.ip` gives it, TRUSTED_PROXIES
 // honoured): an address with `limit` failures in a window of `windowMs` is answered 429 `rate_limited` for the
-// rest of that window, before the wallet is asked (docs/decisions.md, "Failed authentication"). Each gateway
-// counts for itself, in memory; at most `maxAddresses` addresses are tracked (the least recently failing
-// address is forgotten first).
+// rest of that window, before the wallet is asked (docs/decisions.md, "Failed authentication"). A key that has
+// authenticated on this gateway lately (`vouch`) is neither counted nor blocked: its failures are not guesses
+// (a wrong secret, a key revoked since, answered without a database read), a client sharing the address with
+// a guesser keeps working, and a client still using a revoked key keeps getting 401, not 429. Each gateway counts for itself, in memory; at most `maxAddresses` addresses and
+// KNOWN_KEYS keys are tracked (the least recently seen forgotten first).
 
 export interface AuthFailureOptions {
   /** Failures per address per window; 0 turns the limit off. */
@@ -13,6 +15,9 @@ export interface AuthFailureOptions {
   now?: () => number;
 }
 
+/** Keys remembered as having authenticated (their public part: not a secret). */
+export const KNOWN_KEYS = 100_000;
+
 interface Tally {
   /** When this address's window started. */
   since: number;
@@ -21,6 +26,7 @@ interface Tally {
 
 export class AuthFailureLimiter {
   private readonly tallies = new Map<string, Tally>();
+  private readonly known = new Set<string>();
   private readonly now: () => number;
 
   constructor(private readonly options: AuthFailureOptions) {
@@ -31,9 +37,21 @@ export class AuthFailureLimiter {
     return this.tallies.size;
   }
 
-  /** ms until this address may try again; 0 when it may now. */
-  blockedFor(address: string): number {
+  /** Remembers a key whose credentials were right (valid, or denied only for its allow-list or scope). */
+  vouch(key: string): void {
+    if (this.options.limit === 0) return;
+    this.known.delete(key);
+    this.known.add(key);
+    if (this.known.size > KNOWN_KEYS) {
+      const oldest = this.known.values().next();
+      if (oldest.done !== true) this.known.delete(oldest.value);
+    }
+  }
+
+  /** ms until this address may try this key; 0 when it may now. */
+  blockedFor(address: string, key: string): number {
     if (this.options.limit === 0) return 0;
+    if (this.known.has(key)) return 0;
     const tally = this.tallies.get(address);
     if (tally === undefined || tally.failures < this.options.limit) return 0;
     const left = tally.since + this.options.windowMs - this.now();
@@ -42,9 +60,9 @@ export class AuthFailureLimiter {
     return 0;
   }
 
-  /** Counts one failed authentication from this address. */
-  failed(address: string): void {
-    if (this.options.limit === 0) return;
+  /** Counts one failed authentication with this key from this address (none for a vouched key). */
+  failed(address: string, key: string): void {
+    if (this.options.limit === 0 || this.known.has(key)) return;
     const now = this.now();
     let tally = this.tallies.get(address);
     if (tally !== undefined) this.tallies.delete(address);

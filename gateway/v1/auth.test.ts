@@ -302,6 +302,10 @@ describe("authenticate: a held request, and failed authentications per address",
     const key = await keyAboutToBeHeld("other-address");
     now += 10_000;
     expect((await get(key, "198.51.100.8")).status).toBe(200);
+    // A key that has authenticated on this gateway is still judged from the blocked address (a shared NAT).
+    now += 10_000;
+    expect((await get(key, attacker)).status).toBe(200);
+    expect((await get(random(), attacker)).status).toBe(429);
   });
 });
 

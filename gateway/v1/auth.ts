@@ -79,7 +79,7 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandl
       return;
     }
     const ip = req.ip ?? "";
-    const blockedMs = deps.failures?.blockedFor(ip) ?? 0;
+    const blockedMs = deps.failures?.blockedFor(ip, key) ?? 0;
     if (blockedMs > 0) {
       // Too many failed authentications from this address: refused before the wallet is asked.
       deps.onAddressLimited?.();
@@ -89,14 +89,15 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandl
     }
     let result = await validate(res, key, secret, ip);
     if (refusesCredentials(result)) {
-      deps.failures?.failed(ip);
+      deps.failures?.failed(ip, key);
       sendError(res, new ServiceError("unauthorized"));
       return;
     }
+    deps.failures?.vouch(key);
     const decision = await deps.limiter.consume(result.key_id);
     if (decision.revoked) {
       deps.onDecision?.("revoked");
-      deps.failures?.failed(ip);
+      deps.failures?.failed(ip, key);
       sendError(res, new ServiceError("unauthorized"));
       return;
     }
