@@ -10,10 +10,10 @@ describe("wallet settings", () => {
       WALLET_METRICS_PORT: 9102,
       WALLET_DB_POOL_SIZE: 10,
       WALLET_DB_TIMEOUT_MS: 1_000,
-      WALLET_REVOCATION_POLL_MS: 500,
-      WALLET_REVOCATION_OVERLAP_MS: 30_000,
-      WALLET_VALIDATION_DB_CONCURRENCY: 4,
-      WALLET_VALIDATION_DB_QUEUE: 1_000,
+      WALLET_REVOKED_POLL_MS: 500,
+      WALLET_REVOKED_LOOKBACK_MS: 30_000,
+      WALLET_UNKNOWN_KEY_READS: 4,
+      WALLET_UNKNOWN_KEY_QUEUE: 1_000,
     });
     expect(
       loadWalletSettings({
@@ -41,8 +41,8 @@ describe("wallet settings", () => {
   });
 
   it("stops when the revocation poll's overlap does not exceed the database timeout", () => {
-    expect(() => loadWalletSettings({ WALLET_DB_TIMEOUT_MS: "5000", WALLET_REVOCATION_OVERLAP_MS: "5000" })).toThrow(
-      /WALLET_REVOCATION_OVERLAP_MS: must be above WALLET_DB_TIMEOUT_MS/,
+    expect(() => loadWalletSettings({ WALLET_DB_TIMEOUT_MS: "5000", WALLET_REVOKED_LOOKBACK_MS: "5000" })).toThrow(
+      /WALLET_REVOKED_LOOKBACK_MS: must be above WALLET_DB_TIMEOUT_MS/,
     );
   });
 

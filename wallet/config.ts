@@ -47,20 +47,20 @@ const schema = z
      * How often each replica reads the recent revocations from the database (wallet/reconciler.ts): the bound
      * on how long a replica the Redis bus did not reach can still admit a revoked key.
      */
-    WALLET_REVOCATION_POLL_MS: integer({ min: 50, max: 60_000 }, 500),
+    WALLET_REVOKED_POLL_MS: integer({ min: 50, max: 60_000 }, 500),
     /** How far back each poll reads before the newest revocation seen; above WALLET_DB_TIMEOUT_MS plus clock skew. */
-    WALLET_REVOCATION_OVERLAP_MS: integer({ min: 1_000, max: 3_600_000 }, 30_000),
+    WALLET_REVOKED_LOOKBACK_MS: integer({ min: 1_000, max: 3_600_000 }, 30_000),
     /**
      * Database reads of keys the index does not hold (unknown keys: typos, guesses) at once; capped at
      * WALLET_DB_POOL_SIZE - 1 (at least 1) so key writes always find a connection.
      */
-    WALLET_VALIDATION_DB_CONCURRENCY: integer({ min: 1, max: 100 }, 4),
+    WALLET_UNKNOWN_KEY_READS: integer({ min: 1, max: 100 }, 4),
     /** Such reads waiting for a turn; past this a validation answers UNAVAILABLE at once. */
-    WALLET_VALIDATION_DB_QUEUE: integer({ min: 0, max: 100_000 }, 1_000),
+    WALLET_UNKNOWN_KEY_QUEUE: integer({ min: 0, max: 100_000 }, 1_000),
   })
-  .refine((s) => s.WALLET_REVOCATION_OVERLAP_MS > s.WALLET_DB_TIMEOUT_MS, {
+  .refine((s) => s.WALLET_REVOKED_LOOKBACK_MS > s.WALLET_DB_TIMEOUT_MS, {
     message: "must be above WALLET_DB_TIMEOUT_MS",
-    path: ["WALLET_REVOCATION_OVERLAP_MS"],
+    path: ["WALLET_REVOKED_LOOKBACK_MS"],
   })
   .superRefine(listenGuard(WALLET_LISTEN_SECRETS))
   .superRefine(tlsPairGuard);

@@ -54,8 +54,8 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
   const now = (): number => Date.now();
   // Reads of keys the index does not hold leave connections free for key writes (wallet/load-gate.ts).
   const misses = new LoadGate({
-    concurrency: Math.max(1, Math.min(settings.WALLET_VALIDATION_DB_CONCURRENCY, settings.WALLET_DB_POOL_SIZE - 1)),
-    queue: settings.WALLET_VALIDATION_DB_QUEUE,
+    concurrency: Math.max(1, Math.min(settings.WALLET_UNKNOWN_KEY_READS, settings.WALLET_DB_POOL_SIZE - 1)),
+    queue: settings.WALLET_UNKNOWN_KEY_QUEUE,
     waitMs: settings.WALLET_DB_TIMEOUT_MS,
   });
   const index = new KeyIndex({ load: (hash) => misses.run(() => store.findByHash(hash)), now });
@@ -96,8 +96,8 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
   const reconciler = new RevocationReconciler({
     read: (since) => store.revokedSince(since),
     apply: (notice) => bus.applyLocally(notice),
-    pollMs: settings.WALLET_REVOCATION_POLL_MS,
-    overlapMs: settings.WALLET_REVOCATION_OVERLAP_MS,
+    pollMs: settings.WALLET_REVOKED_POLL_MS,
+    overlapMs: settings.WALLET_REVOKED_LOOKBACK_MS,
     now,
     log,
     onReconciled:

@@ -207,7 +207,7 @@ export class RedisRevocationBus implements RevocationBus {
       },
       (error: unknown) => {
         // Not released: the timeout is waited out, as for a replica that does not ack, so the other
-        // replicas' database polls (every WALLET_REVOCATION_POLL_MS, below the timeout) have normally
+        // replicas' database polls (every WALLET_REVOKED_POLL_MS, below the timeout) have normally
         // applied the revocation by the time the DELETE returns.
         this.log.warn(
           { err: error, keyId: notice.keyId },
