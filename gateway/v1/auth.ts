@@ -97,7 +97,6 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandl
     const decision = await deps.limiter.consume(result.key_id);
     if (decision.revoked) {
       deps.onDecision?.("revoked");
-      deps.failures?.failed(ip, key);
       sendError(res, new ServiceError("unauthorized"));
       return;
     }
