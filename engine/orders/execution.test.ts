@@ -843,6 +843,27 @@ describe("TP/SL children", () => {
     expectReplayEqual(h);
   });
 
+  it("re-arm a triggered stop when the trader closes what it had left to close, so the parent's next fill waits for the trigger", () => {
+    const { h, parent, child: sl } = thinBookChild("STOP", "98000");
+    h.price("BTC-USD", "100000", { depth: 3 });
+    // At 97,000 the parent fills a step a level and the stop triggers, closing as many: three steps stay open.
+    h.price("BTC-USD", "97000", { depth: 1 });
+    expect(h.account.orders.get(sl.order_id)?.triggered).toBe(true);
+    expect([...h.account.positions.values()].map((p) => p.quantity)).toEqual([3]);
+    h.quote("BTC-USD", "97000", { depth: 100 });
+    h.placed({ symbol: "BTC-USD", side: "SELL", kind: "MARKET", quantity: "0.0003", reduce_only: true });
+    expect(h.account.positions.size).toBe(0);
+    expect(ofType(h.lastEvents, "OrderRearmed").map((event) => event.order_id)).toEqual([sl.order_id]);
+    expect(h.account.orders.get(sl.order_id)?.triggered).toBe(false);
+    // The parent's next step at 100,000 is above the stop's trigger: it stays open, protected by the stop.
+    const closed = h.order(sl.order_id).filled_quantity;
+    h.price("BTC-USD", "100000", { depth: 1 });
+    expect(h.order(parent.order_id).status).toBe("PARTIALLY_FILLED");
+    expect([...h.account.positions.values()].map((p) => p.quantity)).toEqual([1]);
+    expect(h.order(sl.order_id).filled_quantity).toBe(closed);
+    expectReplayEqual(h);
+  });
+
   it("keep protecting the rest of a position a child closed only in part", () => {
     const { h, parent, tp, sl } = bracket();
     h.price("BTC-USD", "98900");

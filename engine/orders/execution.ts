@@ -425,18 +425,19 @@ function fillAt(
  * The position of (symbol, venue) just closed: the other working reduce-only orders there (stop-losses,
  * take-profits, reduce-only limits) have nothing left to reduce and are canceled now, not when they would
  * trigger (a stale stop must not hold risk budget, nor wait to act on a later position). Children of a parent
- * that still works (HELD or not) are left alone: they belong to the position its next fills open. The order
- * that closed it is `afterFills`' business.
+ * that still works (HELD or not) are left alone: they belong to the position its next fills open; a triggered
+ * one of them is re-armed, so the parent's next fill waits for its trigger instead of being closed at once at
+ * whatever the market is then. The order that closed it is `afterFills`' business.
  */
 function cancelOrphanedReduceOnly(run: Run, symbol: string, venue: Order["venue"], closingId: string): void {
   const orphans: string[] = [];
+  const triggered: string[] = [];
   for (const order of run.state.working.values()) {
+    if (order.order_id === closingId || order.symbol !== symbol || order.venue !== venue) continue;
+    if (order.triggered && awaitsParent(run.state, order)) triggered.push(order.order_id);
     if (
       order.reduce_only &&
-      order.order_id !== closingId &&
       order.status !== "HELD" &&
-      order.symbol === symbol &&
-      order.venue === venue &&
       reducibleSteps(run.state, order) === 0 &&
       !awaitsParent(run.state, order)
     ) {
@@ -444,6 +445,7 @@ function cancelOrphanedReduceOnly(run: Run, symbol: string, venue: Order["venue"
     }
   }
   for (const orderId of orphans) cancelOrder(run, orderId, "reduce_only_no_position");
+  for (const orderId of triggered) rearmIfClosedAll(run, orderId);
 }
 
 function emitFill(

@@ -140,6 +140,35 @@ describe("liquidation", () => {
     expect(h.account.positions.size).toBe(0);
   });
 
+  it("re-arms a triggered stop of a parent that still works, so the parent's next fill is not sold at once", () => {
+    // 100K: a BUY LIMIT 20,000 at 1 with a stop-loss child at 0.99; the parent fills 10,000, then a gap to
+    // 0.966 in a thin book fills it a little more, triggers the stop (which closes as little) and liquidates
+    // the rest. The parent still works, so its child stays, waiting for its trigger again.
+    const h = new Harness().open(PLAN.c100kOstium);
+    h.quote("EUR-USD", "1.0001");
+    const order = { symbol: "EUR-USD", venue: "OSTIUM", quantity: 20_000 } as const;
+    const parent = h.placed({ ...order, side: "BUY", kind: "LIMIT", limit_price: "1" }).order;
+    const sl = h.placed({
+      ...order,
+      side: "SELL",
+      kind: "STOP",
+      trigger_price: "0.99",
+      parent_order_id: parent.order_id,
+    }).order;
+    h.price("EUR-USD", "1", { depth: 10_000 });
+    h.price("EUR-USD", "0.966", { depth: 1 });
+    expect(h.account.fills.at(-1)?.reason).toBe("liquidation");
+    expect(h.account.positions.size).toBe(0);
+    expect(h.order(sl.order_id).status).toBe("PARTIALLY_FILLED");
+    expect(h.lastEvents.at(-1)).toMatchObject({ type: "OrderRearmed", order_id: sl.order_id });
+    // Back above the trigger, the parent's next fill opens a long the stop protects at 0.99.
+    const closed = h.order(sl.order_id).filled_quantity;
+    h.price("EUR-USD", "1", { depth: 3_000 });
+    expect([...h.account.positions.values()].map((p) => p.quantity)).toEqual([3_000]);
+    expect(h.order(sl.order_id).filled_quantity).toBe(closed);
+    expect(replay(h.journal)).toEqual(h.account);
+  });
+
   it("keeps the quiet band inside the liquidation price, so the update that reaches it is never skipped", () => {
     // 100K (daily limit 5,000): the 333.33 loss at the liquidation price is far from any breach level, so the
     // liquidation price is what bounds the band.

@@ -1008,6 +1008,7 @@ export class AccountModel {
           !this.awaitsParent(other),
       );
       for (const orphan of orphans) this.cancelOrder(orphan, "reduce_only_no_position");
+      this.rearmChildrenOf(order.symbol, order.venue, order);
     }
   }
 
@@ -1183,6 +1184,21 @@ export class AccountModel {
           !this.awaitsParent(order),
       );
       for (const orphan of orphans) this.cancelOrder(orphan, "reduce_only_no_position");
+      this.rearmChildrenOf(position.symbol, position.venue);
+    }
+  }
+
+  /**
+   * After a position closed completely by another order (by hand, a liquidation): a triggered child of a parent
+   * that still works, left with nothing to close, is re-armed, so the parent's next fill waits for its trigger.
+   */
+  private rearmChildrenOf(symbol: string, venue: Venue, closing?: ModelOrder): void {
+    for (const other of this.working) {
+      if (other === closing || other.symbol !== symbol || other.venue !== venue) continue;
+      if (other.triggered && this.awaitsParent(other) && this.closable(other) === 0n) {
+        other.triggered = false;
+        this.effects.triggers.push({ ref: other.ref, what: "rearmed" });
+      }
     }
   }
 
