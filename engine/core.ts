@@ -385,9 +385,14 @@ export function releaseFills(market: MarketView, events: readonly EngineEvent[])
   changeDepth(market, events, release);
 }
 
+/**
+ * Only the accounts' own fills take depth: a fill of the risk system (a liquidation, a termination's close; it
+ * carries a `reason`) is made at the mark whatever the depth (docs/risk.md, "Liquidation"), so it leaves the
+ * shard's shared book to the orders of the other accounts.
+ */
 function changeDepth(market: MarketView, events: readonly EngineEvent[], change: typeof consume): void {
   for (const event of events) {
-    if (event.type === "OrderFilled") {
+    if (event.type === "OrderFilled" && event.fill.reason === undefined) {
       change(market, event.fill.symbol, event.fill.side, event.fill.quantity, event.book_version);
     }
   }

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { accountSummary, openPositions, positionHistory, trades } from "../accounts/queries.js";
 import { replay } from "../core.js";
 import { Harness, PLAN, usd } from "../orders/testing.js";
+import { takenOn } from "../market/book.js";
 import { quietBand } from "./quiet-band.js";
 
 const all = { from: null, to: null, limit: 100 };
@@ -190,5 +191,23 @@ describe("liquidation", () => {
     expect(h.account.state).toBe("TERMINATED");
     expect(h.account.fills.at(-1)?.reason).toBe("termination");
     expect(h.account.fills[0]?.reason).toBeUndefined();
+  });
+
+  it("takes no depth from the shard's book: a forced close fills at the mark whatever the depth, for itself alone", () => {
+    // The book is shared by every account of the shard; a liquidation or a termination's close is the risk
+    // system's, filled at the mark whatever the depth, so it leaves the depth to the accounts' own orders.
+    const liquidated = longEur();
+    liquidated.price("EUR-USD", "0.966");
+    expect(liquidated.account.fills.at(-1)?.reason).toBe("liquidation");
+    const eur = liquidated.market.quotes.get("EUR-USD");
+    expect(eur === undefined ? -1 : takenOn(eur, "SELL")).toBe(0);
+
+    const terminated = new Harness().open(PLAN.c10k);
+    terminated.quote("BTC-USD", "100000");
+    terminated.placed({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
+    terminated.price("BTC-USD", "90000");
+    expect(terminated.account.fills.at(-1)?.reason).toBe("termination");
+    const btc = terminated.market.quotes.get("BTC-USD");
+    expect(btc === undefined ? -1 : takenOn(btc, "SELL")).toBe(0);
   });
 });

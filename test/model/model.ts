@@ -1105,8 +1105,9 @@ export class AccountModel {
     this.balance += realized - fee;
     this.moves.push({ at: this.now, amount: realized - fee });
     order.filled += steps;
-    if (order.side === "BUY") quote.takenBuy += steps;
-    else quote.takenSell += steps;
+    // The risk system's closes fill at the mark whatever the depth and leave the book to the accounts' orders.
+    if (reason === undefined && order.side === "BUY") quote.takenBuy += steps;
+    else if (reason === undefined) quote.takenSell += steps;
     if (order.filled === order.quantity) this.working.splice(this.working.indexOf(order), 1);
     this.effects.fills.push({
       ref: order.ref,
