@@ -12,6 +12,8 @@ import {
   workingOrders,
 } from "./accounts/queries.js";
 import { analytics, breaches, fundingReport, violations } from "./accounts/risk-queries.js";
+import { DEFAULT_ACTOR_LIMITS, type ActorLimits } from "./accounts/limits.js";
+import { forgetExpired, noteApplied } from "./accounts/retention.js";
 import type { AccountState } from "./accounts/state.js";
 import type { FundingRates } from "./risk/funding.js";
 import { apply, consumeFills, decide, releaseFills, type Command, type EngineEvent, type Reply } from "./core.js";
@@ -70,6 +72,27 @@ export interface EngineTypes extends CoreTypes {
 let shardCalendar: readonly NewsEvent[] = [];
 export const calendarOfShard = (): readonly NewsEvent[] => shardCalendar;
 
+/** The limits of this shard's actors (docs/engine.md, "Limits"), set once by `configure`. */
+let limits: ActorLimits = DEFAULT_ACTOR_LIMITS;
+
+const LIMIT_KEYS = Object.keys(DEFAULT_ACTOR_LIMITS) as (keyof ActorLimits)[];
+
+/** The limits from `coreSettings`: any of them, each a non-negative safe integer; others keep their default. */
+export function parseActorLimits(settings: unknown): ActorLimits {
+  if (typeof settings !== "object" || settings === null) throw new Error("core settings must be an object");
+  const given = settings as Record<string, unknown>;
+  const next: Record<string, number> = { ...DEFAULT_ACTOR_LIMITS };
+  for (const key of Object.keys(given)) {
+    const value = given[key];
+    if (!(LIMIT_KEYS as string[]).includes(key)) throw new Error(`unknown core setting ${key}`);
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+      throw new Error(`core setting ${key} must be a non-negative integer`);
+    }
+    next[key] = value;
+  }
+  return Object.freeze(next as unknown as ActorLimits);
+}
+
 /** The shard's view exists from the start (no prices yet), so decide always has one. */
 let shardView: MarketView | undefined;
 const viewOf = (market: MarketView | undefined): MarketView => market ?? (shardView ??= createMarketView());
@@ -122,10 +145,23 @@ export const core: ActorCore<EngineTypes> = {
       market: viewOf(ctx.market),
       nextId: ctx.nextId,
       calendar: shardCalendar,
+      maxWorkingOrders: limits.maxWorkingOrders,
     });
   },
 
-  apply,
+  apply(state, event) {
+    const next = apply(state, event);
+    noteApplied(next, event);
+    return next;
+  },
+
+  configure(settings) {
+    limits = parseActorLimits(settings);
+  },
+
+  forget(state) {
+    return forgetExpired(state, limits);
+  },
 
   query(state, { userId, query }, ctx) {
     if (!owned(state, userId)) throw new ServiceError("not_found");

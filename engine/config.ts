@@ -16,6 +16,14 @@ import {
   tlsPairGuard,
 } from "../kernel/config.js";
 import { listenGuard, type ListenSecret } from "../kernel/listen-guard.js";
+import {
+  DEFAULT_CLIENT_ID_WINDOW_MS,
+  DEFAULT_CLIENT_IDS_KEPT,
+  DEFAULT_FINAL_ORDER_RETENTION_MS,
+  DEFAULT_FINAL_ORDERS_KEPT,
+  DEFAULT_MAX_ACCOUNTS_PER_USER,
+  DEFAULT_MAX_WORKING_ORDERS,
+} from "./accounts/limits.js";
 import { DEFAULT_SCHEDULE_MS } from "./webhooks/dispatcher.js";
 
 /** What the engine needs before it listens beyond loopback (kernel/listen-guard.ts). */
@@ -70,6 +78,18 @@ export const engineSettingsSchema = z
      */
     ENGINE_DB_TIMEOUT_MS: integer({ min: 50, max: 60_000 }, 1_000),
     REDIS_URL: redisUrl,
+    /** Accounts one user may hold; one more is 409 account_limit_reached (docs/engine.md, "Limits"). */
+    ENGINE_MAX_ACCOUNTS_PER_USER: integer({ min: 1, max: 100_000 }, DEFAULT_MAX_ACCOUNTS_PER_USER),
+    /** Working orders one account may hold; one more is 409 order_limit_reached. */
+    ENGINE_MAX_WORKING_ORDERS: integer({ min: 1, max: 100_000 }, DEFAULT_MAX_WORKING_ORDERS),
+    /** How long a final order stays in its actor's memory after it became final (it stays in the journal). */
+    ENGINE_FINAL_ORDER_RETENTION_MS: integer({ min: 0, max: 30 * 86_400_000 }, DEFAULT_FINAL_ORDER_RETENTION_MS),
+    /** The most final orders an account keeps in memory (the newest), whatever their age. */
+    ENGINE_FINAL_ORDERS_KEPT: integer({ min: 0, max: 1_000_000 }, DEFAULT_FINAL_ORDERS_KEPT),
+    /** How long a `client_id` answers a retry with its first answer (docs/engine.md, "Idempotency"). */
+    ENGINE_CLIENT_ID_WINDOW_MS: integer({ min: 60_000, max: 30 * 86_400_000 }, DEFAULT_CLIENT_ID_WINDOW_MS),
+    /** The most `client_id` records an account keeps (the newest), whatever their age. */
+    ENGINE_CLIENT_IDS_KEPT: integer({ min: 100, max: 1_000_000 }, DEFAULT_CLIENT_IDS_KEPT),
     /** Seed of the price simulator (the same seed replays the same prices). */
     SIMULATOR_SEED: integer({ min: 0 }, 20261122),
     /** Milliseconds between simulated price updates. */

@@ -4,6 +4,7 @@
 // randomness: time, prices and ids come in through `ctx`. A decision works on a copy-on-write draft and
 // applies each event it emits to it (before the state is next read), so execution sees its own fills
 // exactly as a replay will.
+import { DEFAULT_MAX_WORKING_ORDERS } from "./accounts/limits.js";
 import { PLANS, type PlanCatalogue } from "./accounts/plans.js";
 import { accountRecord, type AccountRecord } from "./accounts/queries.js";
 import {
@@ -132,6 +133,8 @@ export interface DecideContext {
   plans?: PlanCatalogue;
   /** The news calendar in time order (default: none). */
   calendar?: readonly NewsEvent[];
+  /** The most working orders an account may hold (default DEFAULT_MAX_WORKING_ORDERS). */
+  maxWorkingOrders?: number;
 }
 
 const NO_EVENTS: readonly NewsEvent[] = Object.freeze([]);
@@ -170,6 +173,10 @@ class DecisionRun implements Run {
 
   get calendar(): readonly NewsEvent[] {
     return this.ctx.calendar ?? NO_EVENTS;
+  }
+
+  get maxWorkingOrders(): number {
+    return this.ctx.maxWorkingOrders ?? DEFAULT_MAX_WORKING_ORDERS;
   }
 
   /** Whether the decision has filled anything (equity moved: the limits must be looked at). */

@@ -24,7 +24,9 @@ import { LivePrices, type TickQuote } from "./market/prices.js";
 import { PriceSimulator } from "./market/simulator.js";
 import { ServiceError } from "../kernel/errors.js";
 import { startFundingClock } from "./funding-clock.js";
+import type { ActorLimits } from "./accounts/limits.js";
 import { createEngineServer } from "./server.js";
+import { AccountSlots } from "./store/account-slots.js";
 import { partitionsOfEngine } from "./shard/partition.js";
 import { startShards } from "./shard/runtime.js";
 import { holdPartitions } from "./store/lease-keeper.js";
@@ -70,8 +72,8 @@ export async function startEngine(
     url: settings.DATABASE_URL,
     dataDir: settings.DATA_DIR,
     embeddedName: "pglite-engine",
-    // Readiness, lease renewals, the webhook dispatcher and the catch-up/delivery-log reads (never in a
-    // transaction).
+    // Readiness, lease renewals, the webhook dispatcher, the catch-up/delivery-log reads (never in a
+    // transaction) and the account cap's reservations (a short transaction that awaits nothing else).
     poolSize: 4,
     // No bound on waiting for a connection here: lease renewals share this pool and must wait their turn
     // rather than fail (a lease that lapses stops the engine). The reads callers wait for bound each statement.
@@ -120,6 +122,13 @@ export async function startEngine(
     fence: held.fence,
     serving: held.serving,
     dbTimeoutMs: settings.ENGINE_DB_TIMEOUT_MS,
+    coreSettings: {
+      maxWorkingOrders: settings.ENGINE_MAX_WORKING_ORDERS,
+      finalOrderRetentionMs: settings.ENGINE_FINAL_ORDER_RETENTION_MS,
+      finalOrdersKept: settings.ENGINE_FINAL_ORDERS_KEPT,
+      clientIdWindowMs: settings.ENGINE_CLIENT_ID_WINDOW_MS,
+      clientIdsKept: settings.ENGINE_CLIENT_IDS_KEPT,
+    } satisfies ActorLimits,
   }).catch(async (error: unknown) => {
     held.abandon();
     await db.close();
@@ -254,6 +263,10 @@ export async function startEngine(
     applyCalendar,
     acceptsPushes: settings.PRICE_FEED === "push",
     engine: { index: settings.ENGINE_INDEX, count: settings.ENGINE_COUNT },
+    accountCap: {
+      slots: new AccountSlots(db.pool, settings.ENGINE_DB_TIMEOUT_MS),
+      limit: settings.ENGINE_MAX_ACCOUNTS_PER_USER,
+    },
     now,
     internalToken: settings.INTERNAL_TOKEN,
     metrics: settings.METRICS_ENABLED ? new RpcMetrics(registry, "server") : undefined,

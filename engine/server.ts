@@ -38,6 +38,8 @@ import type { PriceSource, TickQuote } from "./market/prices.js";
 import { normalizeSymbol } from "./market/symbols.js";
 import { roundToGrid, tickerUnits } from "./market/units.js";
 import { accountIdFor } from "./shard/partition.js";
+import type { Reservation } from "./store/account-slots.js";
+import { isDatabaseUnavailable } from "../kernel/db-deadline.js";
 import type { ShardRuntime } from "./shard/runtime.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import type { WebhookStore } from "./webhooks/store.js";
@@ -66,6 +68,24 @@ export interface EngineServerDeps {
   webhooks: WebhookStore;
   /** This engine's index and the number of engines: new accounts are minted in partitions it owns. */
   engine?: { index: number; count: number };
+  /**
+   * The per-user cap on accounts (docs/engine.md, "Limits"): a slot is reserved in the shared database before
+   * the account is opened. No cap when absent (tests of other parts).
+   */
+  accountCap?: { slots: AccountSlotStore; limit: number };
+}
+
+/** What CreateAccount needs of engine/store/account-slots.ts. */
+export interface AccountSlotStore {
+  reserve(userId: string, accountId: string, limit: number): Promise<Reservation>;
+  release(accountId: string): Promise<void>;
+}
+
+/** A database failure of the cap's reservation: engine_unavailable when it did not answer, else engine_error. */
+function slotFailure(error: unknown): ServiceError {
+  return isDatabaseUnavailable(error)
+    ? new ServiceError("engine_unavailable", {}, "database did not answer: cannot count the user's accounts")
+    : new ServiceError("engine_error", {}, "cannot count the user's accounts");
 }
 
 /** The wire form of one catalogue row: numbers instead of decimal strings, prices and hours as of `nowMs`. */
@@ -229,19 +249,34 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     CreateAccount: unary(
       "CreateAccount",
       async (request) => {
+        const userId = requireUser(request.user_id);
         const accountId = accountIdFor(deps.engine?.index ?? 0, deps.engine?.count ?? 1, randomUUID);
-        const reply = unwrap(
-          await command(request.user_id, accountId, {
-            type: "OpenAccount",
-            request: {
-              account_id: accountId,
-              user_id: requireUser(request.user_id),
-              plan_id: request.plan_id,
-              default_venue: request.default_venue ?? null,
-              label: request.label ?? null,
-            },
-          }),
-        );
+        const cap = deps.accountCap;
+        if (cap !== undefined) {
+          const reservation = await cap.slots.reserve(userId, accountId, cap.limit).catch((error: unknown) => {
+            deps.log.error({ err: error }, "account slot reservation failed");
+            throw slotFailure(error);
+          });
+          if (!reservation.ok) throw new ServiceError("account_limit_reached", { limit: reservation.limit });
+        }
+        // A call that failed may or may not have opened the account: its slot stays reserved until the account is
+        // journaled or the reservation lapses. A refusal (bad plan or venue) opened nothing: its slot is given back.
+        const opened = await command(userId, accountId, {
+          type: "OpenAccount",
+          request: {
+            account_id: accountId,
+            user_id: userId,
+            plan_id: request.plan_id,
+            default_venue: request.default_venue ?? null,
+            label: request.label ?? null,
+          },
+        });
+        if (opened.kind === "error" && cap !== undefined) {
+          await cap.slots.release(accountId).catch((error: unknown) => {
+            deps.log.warn({ err: error }, "releasing a refused account's slot failed (it lapses on its own)");
+          });
+        }
+        const reply = unwrap(opened);
         if (!("account" in reply)) throw new Error("not an account reply");
         return query(request.user_id, accountId, { type: "account" });
       },

@@ -31,6 +31,7 @@ import {
   conflict,
   invalid,
   notFound,
+  orderLimitReached,
   type ErrorReply,
   type Issue,
   type PlaceOrderReply,
@@ -81,6 +82,9 @@ function place(run: Run, request: PlaceOrderRequest, test: boolean): PlaceOrderR
     ? replayed(state, run.market.catalogue, intent.client_id, fingerprint, () => orderFingerprint(intent))
     : undefined;
   if (replay !== undefined) return replay;
+  // The cap on working orders (docs/engine.md, "Limits"): refused before anything is emitted, so a refused order
+  // costs no memory and no journal row. Closing a position (ClosePosition) is never refused by it.
+  if (!test && state.working.size >= run.maxWorkingOrders) return orderLimitReached(run.maxWorkingOrders);
 
   let venue: Venue | null = intent.venue;
   let parent: Order | undefined;

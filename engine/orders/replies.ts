@@ -9,9 +9,9 @@ export interface Issue {
   message: string;
 }
 
-export type ErrorReplyCode = "not_found" | "conflict" | "invalid_payload";
+export type ErrorReplyCode = "not_found" | "conflict" | "invalid_payload" | "order_limit_reached";
 
-/** An expected refusal: 404, 409 or 400 with `fields` next to `error` in the body. */
+/** An expected refusal: 404, 409 (conflict, order_limit_reached) or 400 with `fields` next to `error` in the body. */
 export interface ErrorReply {
   kind: "error";
   code: ErrorReplyCode;
@@ -54,4 +54,9 @@ export function notFound(): ErrorReply {
 
 export function conflict(fields: Readonly<Record<string, unknown>>): ErrorReply {
   return { kind: "error", code: "conflict", fields };
+}
+
+/** The account already holds `limit` working orders (docs/engine.md, "Limits"). */
+export function orderLimitReached(limit: number): ErrorReply {
+  return { kind: "error", code: "order_limit_reached", fields: { limit } };
 }

@@ -11,6 +11,8 @@ export interface Run {
   readonly market: MarketView;
   /** The news calendar (time order) the news_freeze rule reads. */
   readonly calendar: readonly NewsEvent[];
+  /** The most working orders the account may hold (docs/engine.md, "Limits"). */
+  readonly maxWorkingOrders: number;
   /** A fresh UUID (the shell's randomness). */
   nextId(): string;
   /** The state after the events emitted so far; never the caller's state once an event is emitted. */

@@ -52,6 +52,18 @@ export interface ActorCore<T extends CoreTypes> {
   apply(state: T["state"] | undefined, event: T["event"]): T["state"];
   /** A query (not journaled) on one account. */
   query(state: T["state"] | undefined, query: T["query"], ctx: QueryContext<T["market"]>): T["queryResult"];
+  /**
+   * Settings of the core (limits, windows), given once in each shard thread before anything is decided or
+   * replayed (`coreSettings` of the runtime).
+   */
+  configure?(settings: unknown): void;
+  /**
+   * Drops from the account's memory what it no longer keeps (final orders, old idempotency records; the journal
+   * keeps them) and returns the ids `keys` made addressable that no longer are. The shell calls it after each
+   * applied batch of events of an account and after each replayed event; it must depend on the applied events
+   * only, so a replay forgets what the live actor forgot.
+   */
+  forget?(state: T["state"]): readonly string[];
   /** The owner of an account, recorded in the journal when its first events are appended. */
   userId(state: T["state"]): string;
   /**

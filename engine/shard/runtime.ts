@@ -59,6 +59,8 @@ export interface StartShardsOptions<T extends CoreTypes> {
   log: Logger;
   /** The market view before the first update. */
   market?: T["market"];
+  /** Handed to the core's `configure` in each shard thread (structured-cloneable); none when absent. */
+  coreSettings?: unknown;
   metrics?: ShardMetrics;
   /** Most messages in one batch (one transaction). Default 1024. */
   maxBatch?: number;
@@ -170,6 +172,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
       notices,
       statsIntervalMs: options.statsIntervalMs ?? 5_000,
       market: options.market,
+      coreSettings: options.coreSettings,
     };
     const pool = new Piscina({
       filename: WORKER_FILE,

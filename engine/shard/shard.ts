@@ -124,7 +124,10 @@ const nextMacrotask = (): Promise<void> =>
 
 export class Shard<T extends CoreTypes> {
   private readonly accounts = new Map<string, Entry<T["state"]>>();
-  /** Ids made addressable by events (`core.keys`) → their account. Ids never move, so nothing is removed. */
+  /**
+   * Ids made addressable by events (`core.keys`) → their account. Ids never move; an id leaves when the core
+   * forgets its order (`core.forget`).
+   */
   private readonly byKey = new Map<string, string>();
   /** Accounts whose in-memory state may differ from the journal: reloaded before the next batch. */
   private readonly stale = new Set<string>();
@@ -567,6 +570,7 @@ export class Shard<T extends CoreTypes> {
       outbox = this.queueOutbox(accountId, state, event, outbox, pending);
     }
     pending.applying = undefined;
+    this.forget(state);
     if (this.core.onDecided !== undefined) {
       this.core.onDecided(this.market, events);
       if (this.core.onUndecided !== undefined && events.length > 0) pending.decided.push(events);
@@ -617,6 +621,12 @@ export class Shard<T extends CoreTypes> {
     const accountId = this.byKey.get(to.key);
     if (accountId === undefined) throw new ServiceError("not_found");
     return accountId;
+  }
+
+  /** Lets the core drop what the account no longer keeps, and unindexes the ids it forgot. */
+  private forget(state: T["state"]): void {
+    const forgotten = this.core.forget?.(state);
+    if (forgotten !== undefined) for (const key of forgotten) this.byKey.delete(key);
   }
 
   private index(accountId: string, event: T["event"]): void {
@@ -675,6 +685,7 @@ export class Shard<T extends CoreTypes> {
     const at = this.core.eventTime?.(event);
     if (at !== undefined && at > this.lastNow) this.lastNow = at;
     this.index(stored.accountId, event);
+    this.forget(state);
     const outbox = (entry?.outbox ?? 0) + (this.core.outboxCount?.(state, event) ?? 0);
     if (entry === undefined) this.accounts.set(stored.accountId, { state, seq: stored.seq, outbox });
     else {

@@ -34,6 +34,8 @@ export interface ShardWorkerData {
   notices: boolean;
   statsIntervalMs: number;
   market: unknown;
+  /** Passed to `core.configure` before the shard starts. */
+  coreSettings: unknown;
 }
 
 function isCoreModule(value: unknown): value is CoreModule<CoreTypes> {
@@ -51,6 +53,8 @@ const loaded: unknown = await import(data.coreModule);
 if (!isCoreModule(loaded)) {
   throw new Error(`${data.coreModule} must export \`core\` with decide, apply, query and userId`);
 }
+
+if (data.coreSettings !== undefined) loaded.core.configure?.(data.coreSettings);
 
 const post = (notice: ShardNotice): void => {
   parentPort?.postMessage(notice);
