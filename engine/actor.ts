@@ -181,6 +181,21 @@ export const core: ActorCore<EngineTypes> = {
     return view;
   },
 
+  // Price-update routing (docs/engine.md, "Shards"): prices reach the accounts with a position or a working
+  // order in a symbol they move. Others have nothing to trigger, fill or re-mark; the day's start and the
+  // limits they would have checked are checked at their next decision, with the same equity.
+  symbolsOf(state) {
+    const symbols = new Set<string>();
+    for (const position of state.positions.values()) symbols.add(position.symbol);
+    for (const order of state.working.values()) symbols.add(order.symbol);
+    return symbols;
+  },
+
+  marketSymbols(update) {
+    if (update.funding !== undefined) return undefined;
+    return update.prices.map((quote) => quote.symbol);
+  },
+
   onMarket(state, update, ctx) {
     if (update.funding !== undefined) {
       return decide(

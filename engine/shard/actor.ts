@@ -71,8 +71,20 @@ export interface ActorCore<T extends CoreTypes> {
    * update.
    */
   updateMarket?(market: T["market"] | undefined, update: T["update"], now: number): T["market"];
-  /** The events a market update causes on one account (called for every account of the shard). */
+  /**
+   * The events a market update causes on one account: called for the accounts `symbolsOf` names in one of the
+   * update's `marketSymbols`, or for every account of the shard when either hook is absent or the update names
+   * none (undefined).
+   */
   onMarket?(state: T["state"], update: T["update"], ctx: DecideContext<T["market"]>): T["event"][];
+  /**
+   * The symbols whose prices can change something on the account (its positions and working orders). The shell
+   * asks after every applied batch of events of an account and after a rebuild, and routes a market update only
+   * to the accounts interested in one of its symbols.
+   */
+  symbolsOf?(state: T["state"]): Iterable<string>;
+  /** The symbols an update moves; undefined when it concerns every account (a funding tick). */
+  marketSymbols?(update: T["update"]): Iterable<string> | undefined;
   /**
    * The earliest time (epoch ms) at which the account must be decided although no message arrives for it (the
    * next expiry of its GTD orders), or undefined when time alone changes nothing for it. The shard asks after

@@ -71,7 +71,11 @@ interface Entry<State> {
   seq: number;
   /** Its last outbox sequence (webhook events, numbered per account). */
   outbox: number;
+  /** When it entered the shard's memory: market updates decide accounts in this order. */
+  readonly ordinal: number;
 }
+
+const NO_SYMBOLS: readonly string[] = Object.freeze([]);
 
 interface Item<T extends CoreTypes> {
   request: MailboxRequest<T>;
@@ -129,6 +133,11 @@ export class Shard<T extends CoreTypes> {
    * forgets its order (`core.forget`).
    */
   private readonly byKey = new Map<string, string>();
+  /** symbol → the accounts whose `core.symbolsOf` names it (market updates visit only those). */
+  private readonly bySymbol = new Map<string, Set<string>>();
+  /** account → the symbols it is listed under in `bySymbol`. */
+  private readonly interests = new Map<string, readonly string[]>();
+  private ordinals = 0;
   /** Accounts whose in-memory state may differ from the journal: reloaded before the next batch. */
   private readonly stale = new Set<string>();
   /**
@@ -388,8 +397,9 @@ export class Shard<T extends CoreTypes> {
         let events = 0;
         let faults = 0;
         const onMarket = this.core.onMarket?.bind(this.core);
+        const visited = onMarket === undefined ? [] : this.marketAccounts(request.update);
         if (onMarket !== undefined) {
-          for (const [accountId, entry] of this.accounts) {
+          for (const [accountId, entry] of visited) {
             const produced = this.decideAccount(accountId, entry, pending, "onMarket", (ctx) =>
               onMarket(entry.state, request.update, ctx),
             );
@@ -401,7 +411,7 @@ export class Shard<T extends CoreTypes> {
           kind: "marketApplied",
           requestId,
           shard: this.options.shard,
-          accounts: this.accounts.size,
+          accounts: visited.length,
           events,
           faults,
         };
@@ -409,6 +419,49 @@ export class Shard<T extends CoreTypes> {
       case "clock":
         return this.decideClock(request, pending);
     }
+  }
+
+  /**
+   * The accounts a market update is decided for, in the order they entered memory: those listed under one of its
+   * symbols, or all of them when the core does not route (no `symbolsOf`/`marketSymbols`, or an update for all).
+   */
+  private marketAccounts(update: T["update"]): [string, Entry<T["state"]>][] {
+    const symbols = this.core.symbolsOf === undefined ? undefined : this.core.marketSymbols?.(update);
+    if (symbols === undefined) return [...this.accounts];
+    const ids = new Set<string>();
+    for (const symbol of symbols) {
+      const listed = this.bySymbol.get(symbol);
+      if (listed !== undefined) for (const id of listed) ids.add(id);
+    }
+    const visited: [string, Entry<T["state"]>][] = [];
+    for (const id of ids) {
+      const entry = this.accounts.get(id);
+      if (entry !== undefined) visited.push([id, entry]);
+    }
+    if (visited.length > 1) visited.sort((a, b) => a[1].ordinal - b[1].ordinal);
+    return visited;
+  }
+
+  /** Lists the account under the symbols `core.symbolsOf` names for its state now (none when it left memory). */
+  private noteInterests(accountId: string, state: T["state"] | undefined): void {
+    if (this.core.symbolsOf === undefined) return;
+    const before = this.interests.get(accountId) ?? NO_SYMBOLS;
+    const now = state === undefined ? NO_SYMBOLS : [...this.core.symbolsOf(state)];
+    if (now.length === before.length && now.every((symbol) => before.includes(symbol))) return;
+    for (const symbol of before) {
+      if (now.includes(symbol)) continue;
+      const listed = this.bySymbol.get(symbol);
+      listed?.delete(accountId);
+      if (listed?.size === 0) this.bySymbol.delete(symbol);
+    }
+    for (const symbol of now) {
+      if (before.includes(symbol)) continue;
+      let listed = this.bySymbol.get(symbol);
+      if (listed === undefined) this.bySymbol.set(symbol, (listed = new Set()));
+      listed.add(accountId);
+    }
+    if (now.length === 0) this.interests.delete(accountId);
+    else this.interests.set(accountId, now);
   }
 
   /** The accounts whose wake time came: `core.onClock` for each, applied like a market update's events. */
@@ -576,7 +629,7 @@ export class Shard<T extends CoreTypes> {
       if (this.core.onUndecided !== undefined && events.length > 0) pending.decided.push(events);
     }
     if (entry === undefined) {
-      this.accounts.set(accountId, { state, seq, outbox });
+      this.accounts.set(accountId, { state, seq, outbox, ordinal: this.ordinals++ });
       pending.accounts.push({ accountId, userId: this.core.userId(state), partition: partitionOf(accountId) });
     } else {
       entry.state = state;
@@ -584,6 +637,7 @@ export class Shard<T extends CoreTypes> {
       entry.outbox = outbox;
     }
     this.noteWake(accountId, state);
+    this.noteInterests(accountId, state);
   }
 
   /** Renders the outbox entries of an event just applied (right away: later events mutate the state). */
@@ -640,6 +694,8 @@ export class Shard<T extends CoreTypes> {
       this.accounts.clear();
       this.stale.clear();
       this.wakes.clear();
+      this.bySymbol.clear();
+      this.interests.clear();
       const started = performance.now();
       const counts = await this.options.journal.readPartitions(
         partitionsOfShard(this.options.shard, this.options.shards, this.options.engine, this.options.engines),
@@ -649,6 +705,7 @@ export class Shard<T extends CoreTypes> {
       );
       this.rebuilt = counts;
       if (this.core.wakeAt !== undefined) for (const [id, entry] of this.accounts) this.noteWake(id, entry.state);
+      for (const [id, entry] of this.accounts) this.noteInterests(id, entry.state);
       this.log("info", "shard rebuilt from the journal", { ...counts, ms: Math.round(performance.now() - started) });
       return;
     }
@@ -660,6 +717,7 @@ export class Shard<T extends CoreTypes> {
     });
     this.stale.clear();
     for (const id of ids) {
+      this.noteInterests(id, this.accounts.get(id)?.state);
       if (this.parked.has(id)) {
         this.wakes.delete(id);
         continue;
@@ -687,8 +745,9 @@ export class Shard<T extends CoreTypes> {
     this.index(stored.accountId, event);
     this.forget(state);
     const outbox = (entry?.outbox ?? 0) + (this.core.outboxCount?.(state, event) ?? 0);
-    if (entry === undefined) this.accounts.set(stored.accountId, { state, seq: stored.seq, outbox });
-    else {
+    if (entry === undefined) {
+      this.accounts.set(stored.accountId, { state, seq: stored.seq, outbox, ordinal: this.ordinals++ });
+    } else {
       entry.state = state;
       entry.seq = stored.seq;
       entry.outbox = outbox;
@@ -708,6 +767,7 @@ export class Shard<T extends CoreTypes> {
     const retryAt = !retry || this.core.wakeAt === undefined ? undefined : this.clock() + CLOCK_RETRY_MS;
     for (const id of accountIds) {
       this.accounts.delete(id);
+      this.noteInterests(id, undefined);
       this.stale.add(id);
       if (retryAt !== undefined) this.noteWakeAt(id, retryAt);
       else if (!retry) {
