@@ -14,6 +14,7 @@ import {
 import { analytics, breaches, fundingReport, violations } from "./accounts/risk-queries.js";
 import { DEFAULT_ACTOR_LIMITS, type ActorLimits } from "./accounts/limits.js";
 import { forgetExpired, noteApplied } from "./accounts/retention.js";
+import { restoreState, snapshotOf, type AccountSnapshot } from "./accounts/snapshot.js";
 import type { AccountState } from "./accounts/state.js";
 import type { FundingRates } from "./risk/funding.js";
 import { apply, consumeFills, decide, releaseFills, type Command, type EngineEvent, type Reply } from "./core.js";
@@ -161,6 +162,16 @@ export const core: ActorCore<EngineTypes> = {
 
   forget(state) {
     return forgetExpired(state, limits);
+  },
+
+  snapshot: snapshotOf,
+
+  restore(snapshot) {
+    return restoreState(snapshot as AccountSnapshot);
+  },
+
+  keysOf(state) {
+    return state.orders.keys();
   },
 
   query(state, { userId, query }, ctx) {

@@ -23,6 +23,7 @@ import {
   DEFAULT_FINAL_ORDERS_KEPT,
   DEFAULT_MAX_ACCOUNTS_PER_USER,
   DEFAULT_MAX_WORKING_ORDERS,
+  DEFAULT_SNAPSHOT_EVERY,
 } from "./accounts/limits.js";
 import { DEFAULT_SCHEDULE_MS } from "./webhooks/dispatcher.js";
 
@@ -88,6 +89,8 @@ export const engineSettingsSchema = z
     ENGINE_FINAL_ORDERS_KEPT: integer({ min: 0, max: 1_000_000 }, DEFAULT_FINAL_ORDERS_KEPT),
     /** How long a `client_id` answers a retry with its first answer (docs/engine.md, "Idempotency"). */
     ENGINE_CLIENT_ID_WINDOW_MS: integer({ min: 60_000, max: 30 * 86_400_000 }, DEFAULT_CLIENT_ID_WINDOW_MS),
+    /** An account's state is snapshotted every this many of its events: a restart replays only those after it. */
+    ENGINE_SNAPSHOT_EVERY: integer({ min: 10, max: 10_000_000 }, DEFAULT_SNAPSHOT_EVERY),
     /** The most `client_id` records an account keeps (the newest), whatever their age. */
     ENGINE_CLIENT_IDS_KEPT: integer({ min: 100, max: 1_000_000 }, DEFAULT_CLIENT_IDS_KEPT),
     /** Seed of the price simulator (the same seed replays the same prices). */

@@ -77,14 +77,17 @@ class Account {
     return this.state.orders;
   }
 
-  /** The state a replay of the journal rebuilds, forgetting after each event as a shard's rebuild does. */
+  /** The state a replay of the journal rebuilds, forgetting where each decision ends as a shard's rebuild does. */
   replayed(): AccountState {
     let state: AccountState | undefined;
+    let at: number | undefined;
     for (const event of this.journal) {
+      if (state !== undefined && at !== undefined && event.at !== at) core.forget?.(state);
       state = core.apply(state, event);
-      core.forget?.(state);
+      at = event.at;
     }
     if (state === undefined) throw new Error("empty journal");
+    core.forget?.(state);
     return state;
   }
 }

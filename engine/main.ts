@@ -129,6 +129,7 @@ export async function startEngine(
       clientIdWindowMs: settings.ENGINE_CLIENT_ID_WINDOW_MS,
       clientIdsKept: settings.ENGINE_CLIENT_IDS_KEPT,
     } satisfies ActorLimits,
+    snapshotEvery: settings.ENGINE_SNAPSHOT_EVERY,
   }).catch(async (error: unknown) => {
     held.abandon();
     await db.close();

@@ -16,6 +16,9 @@ export const DEFAULT_CLIENT_ID_WINDOW_MS = 86_400_000;
 /** ENGINE_CLIENT_IDS_KEPT: the most `client_id` records an account keeps (the newest), whatever their age. */
 export const DEFAULT_CLIENT_IDS_KEPT = 10_000;
 
+/** ENGINE_SNAPSHOT_EVERY: events of an account between two snapshots of its state (docs/engine.md, "Snapshots"). */
+export const DEFAULT_SNAPSHOT_EVERY = 1_000;
+
 /** What an account actor keeps in memory, and how many working orders it accepts. */
 export interface ActorLimits {
   readonly maxWorkingOrders: number;

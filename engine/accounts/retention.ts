@@ -3,7 +3,7 @@
 // records leave it after the replay window, or when the account holds more than it keeps. Everything stays
 // in the journal. The bookkeeping is folded from the applied events only (their `at`, never a clock), so a
 // replay of the journal forgets exactly what the live actor forgot.
-import { isWorking, type Order } from "../orders/types.js";
+import { isWorking } from "../orders/types.js";
 import type { EngineEvent } from "../orders/events.js";
 import type { ActorLimits } from "./limits.js";
 import type { AccountState } from "./state.js";
@@ -45,26 +45,45 @@ function finalOrderOf(state: AccountState, event: EngineEvent): string | undefin
   }
 }
 
+/**
+ * Queues final orders for forgetting. A bracket (a parent and the children it lists) is queued whole, once all
+ * its members are final, and taken off the queue again when a new child joins its parent: execution reads a
+ * bracket's members while it works. The queue is then in the order orders were queued, whatever happens later,
+ * so forgetting after every decision or after several of one instant leaves the same orders.
+ */
+function queueFinal(state: AccountState, finals: Map<string, number>, orderId: string, at: number): void {
+  const order = state.orders.get(orderId);
+  if (order === undefined || isWorking(order.status)) return;
+  const root = order.parent_order_id === null ? order : state.orders.get(order.parent_order_id);
+  // Alone (no bracket), or a child its parent never listed (a rejected one): queued at once.
+  if (root === undefined || (root === order ? order.child_ids.length === 0 : !root.child_ids.includes(orderId))) {
+    finals.set(orderId, at);
+    return;
+  }
+  if (isWorking(root.status)) return;
+  for (const childId of root.child_ids) {
+    const child = state.orders.get(childId);
+    if (child !== undefined && isWorking(child.status)) return;
+  }
+  for (const id of [root.order_id, ...root.child_ids]) if (!finals.has(id)) finals.set(id, at);
+}
+
 /** Notes what an event just applied to `state` made final or recorded (called after `apply`). */
 export function noteApplied(state: AccountState, event: EngineEvent): void {
   const retention = retentionOf(state);
   if (event.at > retention.lastAt) retention.lastAt = event.at;
-  const final = finalOrderOf(state, event);
-  if (final !== undefined) retention.finals.set(final, event.at);
-  else if (event.type === "IdempotencyRecorded") retention.clientIds.set(event.client_id, event.at);
-}
-
-/** A bracket member is kept while any order of its bracket works (execution reads its siblings' fills). */
-function bracketWorks(state: AccountState, order: Order): boolean {
-  const parentId = order.parent_order_id;
-  const parent = parentId === null ? order : state.orders.get(parentId);
-  if (parent === undefined) return false;
-  if (isWorking(parent.status)) return true;
-  for (const childId of parent.child_ids) {
-    const child = state.orders.get(childId);
-    if (child !== undefined && isWorking(child.status)) return true;
+  if (event.type === "IdempotencyRecorded") {
+    retention.clientIds.set(event.client_id, event.at);
+    return;
   }
-  return false;
+  if (event.type === "OrderAccepted" && event.order.parent_order_id !== null) {
+    // A new child: its bracket works again.
+    const parent = state.orders.get(event.order.parent_order_id);
+    if (parent !== undefined) for (const id of [parent.order_id, ...parent.child_ids]) retention.finals.delete(id);
+    return;
+  }
+  const final = finalOrderOf(state, event);
+  if (final !== undefined) queueFinal(state, retention.finals, final, event.at);
 }
 
 /**
@@ -78,20 +97,10 @@ export function forgetExpired(state: AccountState, limits: ActorLimits): string[
   const now = retention.lastAt;
   const forgotten: string[] = [];
   const finals = retention.finals;
-  // Each entry is looked at once per call: a bracket member that must stay goes to the back, as of now.
-  let budget = finals.size;
   for (const [orderId, at] of finals) {
-    if (budget-- <= 0) break;
     if (at > now - limits.finalOrderRetentionMs && finals.size <= limits.finalOrdersKept) break;
     finals.delete(orderId);
-    const order = state.orders.get(orderId);
-    if (order === undefined || isWorking(order.status)) continue;
-    if ((order.parent_order_id !== null || order.child_ids.length > 0) && bracketWorks(state, order)) {
-      finals.set(orderId, now);
-      continue;
-    }
-    state.orders.delete(orderId);
-    forgotten.push(orderId);
+    if (state.orders.delete(orderId)) forgotten.push(orderId);
   }
   const clientIds = retention.clientIds;
   for (const [clientId, at] of clientIds) {
@@ -106,4 +115,28 @@ export function forgetExpired(state: AccountState, limits: ActorLimits): string[
 export function retainedCounts(state: AccountState): { finals: number; clientIds: number } {
   const retention = RETENTION.get(state);
   return { finals: retention?.finals.size ?? 0, clientIds: retention?.clientIds.size ?? 0 };
+}
+
+/** The bookkeeping as it goes into a snapshot (accounts/snapshot.ts). */
+export interface RetentionSnapshot {
+  finals: [string, number][];
+  clientIds: [string, number][];
+  lastAt: number;
+}
+
+export function exportRetention(state: AccountState): RetentionSnapshot {
+  const retention = RETENTION.get(state);
+  return {
+    finals: retention === undefined ? [] : [...retention.finals],
+    clientIds: retention === undefined ? [] : [...retention.clientIds],
+    lastAt: retention?.lastAt ?? 0,
+  };
+}
+
+export function importRetention(state: AccountState, snapshot: RetentionSnapshot): void {
+  RETENTION.set(state, {
+    finals: new Map(snapshot.finals),
+    clientIds: new Map(snapshot.clientIds),
+    lastAt: snapshot.lastAt,
+  });
 }

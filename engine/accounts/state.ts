@@ -128,7 +128,7 @@ export function defaultVenueFor(plan: Plan, requested: Venue | null): Venue {
  * copy in its journal, and thousands of copies in memory only cost cache on every price update.
  */
 const PLAN_OBJECTS = new Map<string, Plan>();
-function internPlan(plan: Plan): Plan {
+export function internPlan(plan: Plan): Plan {
   const key = JSON.stringify(plan);
   let shared = PLAN_OBJECTS.get(key);
   if (shared === undefined) {

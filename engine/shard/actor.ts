@@ -64,6 +64,15 @@ export interface ActorCore<T extends CoreTypes> {
    * only, so a replay forgets what the live actor forgot.
    */
   forget?(state: T["state"]): readonly string[];
+  /**
+   * The account's state as JSON-safe data, restorable by `restore` into a state equal to it (docs/engine.md,
+   * "Snapshots"): the shard stores one every so many events so a restart replays only the events after it.
+   */
+  snapshot?(state: T["state"]): unknown;
+  /** The state a `snapshot` was taken of (parsed from its JSON); undefined when it cannot be read. */
+  restore?(snapshot: unknown): T["state"] | undefined;
+  /** The ids (`keys`) a state makes addressable: indexed when the state comes from a snapshot. */
+  keysOf?(state: T["state"]): Iterable<string>;
   /** The owner of an account, recorded in the journal when its first events are appended. */
   userId(state: T["state"]): string;
   /**

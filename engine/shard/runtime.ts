@@ -61,6 +61,8 @@ export interface StartShardsOptions<T extends CoreTypes> {
   market?: T["market"];
   /** Handed to the core's `configure` in each shard thread (structured-cloneable); none when absent. */
   coreSettings?: unknown;
+  /** A shard snapshots an account every this many of its events (docs/engine.md, "Snapshots"); never when absent. */
+  snapshotEvery?: number;
   metrics?: ShardMetrics;
   /** Most messages in one batch (one transaction). Default 1024. */
   maxBatch?: number;
@@ -173,6 +175,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
       statsIntervalMs: options.statsIntervalMs ?? 5_000,
       market: options.market,
       coreSettings: options.coreSettings,
+      snapshotEvery: options.snapshotEvery,
     };
     const pool = new Piscina({
       filename: WORKER_FILE,

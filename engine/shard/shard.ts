@@ -16,7 +16,15 @@ import { performance } from "node:perf_hooks";
 import { threadId } from "node:worker_threads";
 import { isDatabaseUnavailable } from "../../kernel/db-deadline.js";
 import { ServiceError } from "../../kernel/errors.js";
-import type { EventRow, NewAccountRow, OutboxRow, ReadCounts, StoredEvent } from "../store/journal.js";
+import type {
+  EventRow,
+  NewAccountRow,
+  OutboxRow,
+  ReadCounts,
+  SnapshotRow,
+  StoredEvent,
+  StoredSnapshot,
+} from "../store/journal.js";
 import { isDuplicateSeq } from "../store/journal.js";
 import { isFenced } from "../store/leases.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./actor.js";
@@ -38,8 +46,22 @@ import { endShardSpan, startCommitSpan, startDecideSpan } from "./tracing.js";
 /** What a shard needs of the journal (engine/store/journal.ts in production). */
 export interface ShardJournal {
   append(accounts: readonly NewAccountRow[], events: readonly EventRow[], outbox: readonly OutboxRow[]): Promise<void>;
-  readPartitions(partitions: readonly number[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts>;
-  readAccounts(accountIds: readonly string[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts>;
+  /**
+   * Streams the accounts' latest snapshots (`onSnapshot`, when given) and then their events after them (all of
+   * them without `onSnapshot`), in (account, seq) order.
+   */
+  readPartitions(
+    partitions: readonly number[],
+    onEvent: (event: StoredEvent) => void,
+    onSnapshot?: (snapshot: StoredSnapshot) => void,
+  ): Promise<ReadCounts>;
+  readAccounts(
+    accountIds: readonly string[],
+    onEvent: (event: StoredEvent) => void,
+    onSnapshot?: (snapshot: StoredSnapshot) => void,
+  ): Promise<ReadCounts>;
+  /** Stores snapshots (a newer one replaces an older one of the same account; an older one changes nothing). */
+  saveSnapshots?(rows: readonly SnapshotRow[]): Promise<void>;
 }
 
 export interface ShardOptions<T extends CoreTypes> {
@@ -60,6 +82,11 @@ export interface ShardOptions<T extends CoreTypes> {
   notify?: (notice: ShardNotice) => void;
   /** Count committed events through the core's `tally` (metrics on). */
   tally?: boolean;
+  /**
+   * Snapshot an account once this many events were journaled for it since its last snapshot (docs/engine.md,
+   * "Snapshots"); never when absent or when the core or the journal cannot.
+   */
+  snapshotEvery?: number;
   /** The wall clock (epoch ms); the shard never lets it go backwards. */
   now?: () => number;
   nextId?: () => string;
@@ -73,6 +100,10 @@ interface Entry<State> {
   outbox: number;
   /** When it entered the shard's memory: market updates decide accounts in this order. */
   readonly ordinal: number;
+  /** The seq of its latest snapshot (0: none). */
+  snapshotSeq: number;
+  /** While it is replayed: the time of its last replayed event (`core.eventTime`). */
+  replayedAt?: number | undefined;
 }
 
 const NO_SYMBOLS: readonly string[] = Object.freeze([]);
@@ -138,6 +169,8 @@ export class Shard<T extends CoreTypes> {
   /** account → the symbols it is listed under in `bySymbol`. */
   private readonly interests = new Map<string, readonly string[]>();
   private ordinals = 0;
+  /** The snapshot writes in flight (a stop waits for them before it closes the pool). */
+  private snapshotWrites: Promise<void> = Promise.resolve();
   /** Accounts whose in-memory state may differ from the journal: reloaded before the next batch. */
   private readonly stale = new Set<string>();
   /**
@@ -240,6 +273,7 @@ export class Shard<T extends CoreTypes> {
     if (stopItem !== undefined) {
       this.stopped = true;
       clearTimeout(this.clockTimer);
+      await this.snapshotWrites;
       try {
         await this.options.close();
       } catch (error) {
@@ -335,6 +369,7 @@ export class Shard<T extends CoreTypes> {
         return failAll("commit failed");
       }
     }
+    if (commitMs !== null) this.snapshot(pending.touched);
     if (pending.tallies !== undefined && this.tallies !== undefined) {
       for (const [key, count] of pending.tallies) this.tallies.set(key, (this.tallies.get(key) ?? 0) + count);
     }
@@ -629,7 +664,7 @@ export class Shard<T extends CoreTypes> {
       if (this.core.onUndecided !== undefined && events.length > 0) pending.decided.push(events);
     }
     if (entry === undefined) {
-      this.accounts.set(accountId, { state, seq, outbox, ordinal: this.ordinals++ });
+      this.accounts.set(accountId, { state, seq, outbox, ordinal: this.ordinals++, snapshotSeq: 0 });
       pending.accounts.push({ accountId, userId: this.core.userId(state), partition: partitionOf(accountId) });
     } else {
       entry.state = state;
@@ -702,7 +737,9 @@ export class Shard<T extends CoreTypes> {
         (event) => {
           this.replay(event);
         },
+        this.restorer(),
       );
+      this.endReplay(this.accounts.keys());
       this.rebuilt = counts;
       if (this.core.wakeAt !== undefined) for (const [id, entry] of this.accounts) this.noteWake(id, entry.state);
       for (const [id, entry] of this.accounts) this.noteInterests(id, entry.state);
@@ -710,11 +747,18 @@ export class Shard<T extends CoreTypes> {
       return;
     }
     if (this.stale.size === 0) return;
+    // The events query skips what the snapshots read before it hold: none of ours may land in between.
+    await this.snapshotWrites;
     const ids = [...this.stale];
     for (const id of ids) this.accounts.delete(id);
-    await this.options.journal.readAccounts(ids, (event) => {
-      this.replay(event);
-    });
+    await this.options.journal.readAccounts(
+      ids,
+      (event) => {
+        this.replay(event);
+      },
+      this.restorer(),
+    );
+    this.endReplay(ids);
     this.stale.clear();
     for (const id of ids) {
       this.noteInterests(id, this.accounts.get(id)?.state);
@@ -732,6 +776,58 @@ export class Shard<T extends CoreTypes> {
     }
   }
 
+  /** Loads snapshots on a rebuild or reload, when the core can restore them. */
+  private restorer(): ((snapshot: StoredSnapshot) => void) | undefined {
+    const restore = this.core.restore?.bind(this.core);
+    if (restore === undefined || this.options.snapshotEvery === undefined) return undefined;
+    return (stored) => {
+      const state = restore(stored.snapshot);
+      // A snapshot the core cannot read (another version) fails the rebuild loudly: the events before it were not
+      // read. A change of the snapshot's shape comes with a migration that deletes the old ones.
+      if (state === undefined) throw new Error(`snapshot of account ${stored.accountId} cannot be restored`);
+      this.accounts.set(stored.accountId, {
+        state,
+        seq: stored.seq,
+        outbox: stored.outbox,
+        ordinal: this.ordinals++,
+        snapshotSeq: stored.seq,
+      });
+      if (stored.at > this.lastNow) this.lastNow = stored.at;
+      const keys = this.core.keysOf?.(state);
+      if (keys !== undefined) for (const key of keys) this.byKey.set(key, stored.accountId);
+    };
+  }
+
+  /**
+   * After a commit: snapshots the touched accounts that passed `snapshotEvery` events since their last one. The
+   * state is serialised now, as committed (the next batch mutates it); the write goes on behind the batch's
+   * answers, and a failed one only means a longer replay (logged, retried after as many events again).
+   */
+  private snapshot(touched: Iterable<string>): void {
+    const every = this.options.snapshotEvery;
+    const save = this.options.journal.saveSnapshots?.bind(this.options.journal);
+    const snapshotOf = this.core.snapshot?.bind(this.core);
+    if (every === undefined || save === undefined || snapshotOf === undefined) return;
+    const rows: SnapshotRow[] = [];
+    for (const accountId of touched) {
+      const entry = this.accounts.get(accountId);
+      if (entry === undefined || entry.seq - entry.snapshotSeq < every) continue;
+      rows.push({
+        accountId,
+        seq: entry.seq,
+        outbox: entry.outbox,
+        at: this.lastNow,
+        payload: JSON.stringify(snapshotOf(entry.state)),
+      });
+      entry.snapshotSeq = entry.seq;
+    }
+    if (rows.length === 0) return;
+    const write = save(rows).catch((error: unknown) => {
+      this.log("warn", "snapshot write failed", { err: errorText(error), accounts: rows.length });
+    });
+    this.snapshotWrites = this.snapshotWrites.then(() => write);
+  }
+
   private replay(stored: StoredEvent): void {
     const entry = this.accounts.get(stored.accountId);
     const expected = (entry?.seq ?? 0) + 1;
@@ -739,18 +835,38 @@ export class Shard<T extends CoreTypes> {
       throw new Error(`journal of account ${stored.accountId} has seq ${stored.seq} where ${expected} was expected`);
     }
     const event = stored.event as T["event"];
-    const state = this.core.apply(entry?.state, event);
     const at = this.core.eventTime?.(event);
+    // The live shard let the core forget after each decision: a replay does where one decision ends (the
+    // events of a decision share its time), so it forgets exactly what the live actor forgot.
+    if (entry?.replayedAt !== undefined && at !== entry.replayedAt) this.forget(entry.state);
+    const state = this.core.apply(entry?.state, event);
     if (at !== undefined && at > this.lastNow) this.lastNow = at;
     this.index(stored.accountId, event);
-    this.forget(state);
     const outbox = (entry?.outbox ?? 0) + (this.core.outboxCount?.(state, event) ?? 0);
     if (entry === undefined) {
-      this.accounts.set(stored.accountId, { state, seq: stored.seq, outbox, ordinal: this.ordinals++ });
+      this.accounts.set(stored.accountId, {
+        state,
+        seq: stored.seq,
+        outbox,
+        ordinal: this.ordinals++,
+        snapshotSeq: 0,
+        replayedAt: at,
+      });
     } else {
       entry.state = state;
       entry.seq = stored.seq;
       entry.outbox = outbox;
+      entry.replayedAt = at;
+    }
+  }
+
+  /** The end of a replay: the last decision of each account replayed ends there. */
+  private endReplay(accountIds: Iterable<string>): void {
+    for (const id of accountIds) {
+      const entry = this.accounts.get(id);
+      if (entry?.replayedAt === undefined) continue;
+      this.forget(entry.state);
+      entry.replayedAt = undefined;
     }
   }
 

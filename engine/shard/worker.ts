@@ -36,6 +36,8 @@ export interface ShardWorkerData {
   market: unknown;
   /** Passed to `core.configure` before the shard starts. */
   coreSettings: unknown;
+  /** Snapshot an account every this many events; never when undefined. */
+  snapshotEvery: number | undefined;
 }
 
 function isCoreModule(value: unknown): value is CoreModule<CoreTypes> {
@@ -86,6 +88,7 @@ const shard = new Shard<CoreTypes>({
   journal: new Journal(pool, undefined, data.fence, data.dbTimeoutMs),
   market: data.market,
   maxBatch: data.maxBatch,
+  ...(data.snapshotEvery === undefined ? {} : { snapshotEvery: data.snapshotEvery }),
   close: async () => {
     clearInterval(statsTimer);
     // The figures since the last notice; a notice travels on its own port, so it may trail the stop's answer.

@@ -50,6 +50,7 @@ describe("migrations", () => {
       { version: 5, name: "outbox_pending" },
       { version: 6, name: "events_json" },
       { version: 7, name: "account_slots" },
+      { version: 8, name: "snapshots" },
     ]);
   });
 
@@ -72,7 +73,7 @@ describe("migrations", () => {
         );
       }
 
-      expect(await migrateEngine(pool)).toEqual([5, 6, 7]);
+      expect(await migrateEngine(pool)).toEqual([5, 6, 7, 8]);
       const pending = await pool.query<{ event_id: string; user_id: string; created_at: string }>(
         "SELECT event_id, user_id, created_at::text FROM engine_outbox_pending ORDER BY created_at",
       );
@@ -114,7 +115,7 @@ describe("migrations", () => {
         ]);
       }
 
-      expect(await migrateEngine(pool)).toEqual([6, 7]);
+      expect(await migrateEngine(pool)).toEqual([6, 7, 8]);
       const column = await pool.query<{ data_type: string }>(
         "SELECT data_type FROM information_schema.columns WHERE table_name = 'engine_events' AND column_name = 'payload'",
       );

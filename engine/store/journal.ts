@@ -46,7 +46,30 @@ export interface StoredEvent {
 
 export interface ReadCounts {
   accounts: number;
+  /** Events replayed (after the snapshots, when snapshots were read). */
   events: number;
+  /** Snapshots loaded. */
+  snapshots?: number;
+}
+
+/** An account's state as of `seq`, written after that seq committed (docs/engine.md, "Snapshots"). */
+export interface SnapshotRow {
+  accountId: string;
+  seq: number;
+  /** The account's last outbox sequence at `seq`. */
+  outbox: number;
+  /** Epoch ms no earlier than any event up to `seq` (the shard's clock starts from it). */
+  at: number;
+  /** The core's snapshot as JSON text. */
+  payload: string;
+}
+
+export interface StoredSnapshot {
+  accountId: string;
+  seq: number;
+  outbox: number;
+  at: number;
+  snapshot: unknown;
 }
 
 /** The partitions a batch writes to, each with the epoch the writer holds it under (-1: not held, refused). */
@@ -113,6 +136,19 @@ const FENCED_APPEND_STATEMENT = { name: "engine_journal_append_fenced", text: FE
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
+const UPSERT_SNAPSHOTS = `INSERT INTO engine_snapshots (account_id, seq, outbox, at, payload)
+  SELECT x.a, x.s, x.o, x.t, j.p
+    FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::float8[]) WITH ORDINALITY AS x(a, s, o, t, i)
+    JOIN json_array_elements($5::json) WITH ORDINALITY AS j(p, i) ON j.i = x.i
+  ON CONFLICT (account_id) DO UPDATE
+    SET seq = EXCLUDED.seq, outbox = EXCLUDED.outbox, at = EXCLUDED.at, payload = EXCLUDED.payload, taken_at = now()
+    WHERE engine_snapshots.seq < EXCLUDED.seq`;
+
+/** The same, refused (FTS01, nothing written) unless the writer still holds the partitions' leases. */
+const FENCED_UPSERT_SNAPSHOTS = `WITH fence AS MATERIALIZED (SELECT engine_fence($6::text, $7::int[], $8::bigint[]) AS held),
+  upserted AS (${UPSERT_SNAPSHOTS} RETURNING 1)
+  SELECT held FROM fence`;
+
 /** duplicate_prepared_statement or invalid_sql_statement_name: a named statement the session disagrees on. */
 function isPreparedNameClash(error: unknown): boolean {
   const state = sqlStateOf(error);
@@ -130,6 +166,8 @@ export class Journal {
     private readonly fence?: Fence,
     /** Longest wait for an append's or a reload page's answer; unbounded when absent. */
     private readonly timeoutMs?: number,
+    /** Snapshots read per page (each may be large). */
+    private readonly snapshotPageSize = 500,
   ) {}
 
   /** The query, with the journal's deadline when it has one. */
@@ -193,14 +231,91 @@ export class Journal {
     }
   }
 
-  /** Streams every event of the accounts in `partitions`, in (account, seq) order (the rebuild: unbounded). */
-  readPartitions(partitions: readonly number[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
-    return this.read("a.partition = ANY($1::int[])", [partitions], onEvent, false);
+  /**
+   * Stores snapshots in one statement: a row replaces the account's snapshot only when its seq is higher. With a
+   * fence, refused (FTS01) unless this writer still holds the partitions: an engine that lost them cannot move a
+   * snapshot past what its successor has read.
+   */
+  async saveSnapshots(rows: readonly SnapshotRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const values: unknown[] = [
+      rows.map((r) => r.accountId),
+      rows.map((r) => r.seq),
+      rows.map((r) => r.outbox),
+      rows.map((r) => r.at),
+      jsonArray(rows.map((r) => r.payload)),
+    ];
+    const fence = this.fence;
+    if (fence === undefined) {
+      await this.pool.query(this.query(UPSERT_SNAPSHOTS, values));
+      return;
+    }
+    const guard = fenceOf(
+      fence,
+      [],
+      rows.map((r) => ({ accountId: r.accountId, seq: r.seq, type: "", payload: "" })),
+    );
+    await this.pool.query(
+      this.query(FENCED_UPSERT_SNAPSHOTS, [...values, guard.owner, guard.partitions, guard.epochs]),
+    );
   }
 
-  /** Streams every event of the given accounts, in (account, seq) order (each page bounded by the timeout). */
-  readAccounts(accountIds: readonly string[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
-    return this.read("a.account_id = ANY($1::uuid[])", [accountIds], onEvent, true);
+  /**
+   * Streams the accounts in `partitions` (the rebuild: unbounded): with `onSnapshot`, each account's snapshot
+   * first and then only its events after it; without, every event. In (account, seq) order.
+   */
+  readPartitions(
+    partitions: readonly number[],
+    onEvent: (event: StoredEvent) => void,
+    onSnapshot?: (snapshot: StoredSnapshot) => void,
+  ): Promise<ReadCounts> {
+    return this.read("a.partition = ANY($1::int[])", [partitions], onEvent, false, onSnapshot);
+  }
+
+  /** The same for the given accounts (each page bounded by the timeout). */
+  readAccounts(
+    accountIds: readonly string[],
+    onEvent: (event: StoredEvent) => void,
+    onSnapshot?: (snapshot: StoredSnapshot) => void,
+  ): Promise<ReadCounts> {
+    return this.read("a.account_id = ANY($1::uuid[])", [accountIds], onEvent, true, onSnapshot);
+  }
+
+  private async readSnapshots(
+    where: string,
+    params: unknown[],
+    onSnapshot: (snapshot: StoredSnapshot) => void,
+    bound: boolean,
+  ): Promise<number> {
+    let after = NIL_UUID;
+    let count = 0;
+    for (;;) {
+      const text = `SELECT s.account_id, s.seq, s.outbox, s.at, s.payload
+           FROM engine_snapshots s JOIN engine_accounts a ON a.account_id = s.account_id
+          WHERE ${where} AND s.account_id > $2::uuid
+          ORDER BY s.account_id
+          LIMIT $3`;
+      const values = [...params, after, this.snapshotPageSize];
+      const page = await this.pool.query<{
+        account_id: string;
+        seq: string;
+        outbox: string;
+        at: number;
+        payload: unknown;
+      }>(bound ? this.query(text, values) : { text, values });
+      for (const row of page.rows) {
+        count++;
+        onSnapshot({
+          accountId: row.account_id,
+          seq: Number(row.seq),
+          outbox: Number(row.outbox),
+          at: row.at,
+          snapshot: row.payload,
+        });
+        after = row.account_id;
+      }
+      if (page.rows.length < this.snapshotPageSize) return count;
+    }
   }
 
   private async read(
@@ -208,16 +323,25 @@ export class Journal {
     params: unknown[],
     onEvent: (event: StoredEvent) => void,
     bound: boolean,
+    onSnapshot?: (snapshot: StoredSnapshot) => void,
   ): Promise<ReadCounts> {
     let afterAccount = NIL_UUID;
     let afterSeq = 0;
     let accounts = 0;
     let events = 0;
     let lastAccount: string | undefined;
+    // The snapshots first; the events query then skips what they hold. Nothing writes these accounts' snapshots
+    // meanwhile: their shard writes only after its commits (none during a rebuild; a reload waits for its writes
+    // first) and another engine's writes are fenced out.
+    const snapshots = onSnapshot === undefined ? undefined : await this.readSnapshots(where, params, onSnapshot, bound);
+    const after =
+      snapshots === undefined
+        ? ""
+        : "AND e.seq > COALESCE((SELECT s.seq FROM engine_snapshots s WHERE s.account_id = e.account_id), 0)";
     for (;;) {
       const text = `SELECT e.account_id, e.seq, e.payload
            FROM engine_events e JOIN engine_accounts a ON a.account_id = e.account_id
-          WHERE ${where} AND (e.account_id, e.seq) > ($2::uuid, $3::bigint)
+          WHERE ${where} AND (e.account_id, e.seq) > ($2::uuid, $3::bigint) ${after}
           ORDER BY e.account_id, e.seq
           LIMIT $4`;
       const values = [...params, afterAccount, afterSeq, this.pageSize];
@@ -235,7 +359,9 @@ export class Journal {
         afterAccount = row.account_id;
         afterSeq = seq;
       }
-      if (page.rows.length < this.pageSize) return { accounts, events };
+      if (page.rows.length < this.pageSize) {
+        return snapshots === undefined ? { accounts, events } : { accounts, events, snapshots };
+      }
     }
   }
 }

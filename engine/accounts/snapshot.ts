@@ -1,0 +1,95 @@
+// An account's state as a snapshot (docs/engine.md, "Snapshots"): JSON the shard stores every so many events,
+// so a restart replays only the events after it instead of the account's whole journal. Its tables become
+// entry lists; restoring makes them Maps again, shares the plan object (`internPlan`) and the order objects the
+// working tables point to (the same objects as `orders`, as `apply` keeps them), and carries the memory
+// bookkeeping of accounts/retention.ts, so a restored actor forgets what the live one would have. The BigInt
+// notionals of positions and history rows travel as decimal strings.
+import { exportRetention, importRetention, type RetentionSnapshot } from "./retention.js";
+import type { ClosedPosition, Position } from "../positions/types.js";
+import { internPlan, type AccountState, type Table } from "./state.js";
+
+/** Bumped when the shape changes: a snapshot of another version is ignored (the journal is replayed instead). */
+export const SNAPSHOT_VERSION = 1;
+
+const TABLES = [
+  "orders",
+  "working",
+  "expiries",
+  "client_ids",
+  "positions",
+  "stop_losses",
+  "order_exposure",
+  "first_stops",
+] as const satisfies readonly (keyof AccountState)[];
+
+type TableKey = (typeof TABLES)[number];
+
+export interface AccountSnapshot {
+  version: number;
+  /** The state's scalar fields and lists, as they are. */
+  fields: Record<string, unknown>;
+  /** Each table as its entries, in their order. */
+  tables: Record<TableKey, [unknown, unknown][]>;
+  retention: RetentionSnapshot;
+}
+
+/** The snapshot of a live state (its tables must be Maps: never a decision's draft). */
+export function snapshotOf(state: AccountState): AccountSnapshot {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(state)) {
+    if (!(TABLES as readonly string[]).includes(key)) fields[key] = value;
+  }
+  fields.closed_positions = state.closed_positions.map((row) => ({
+    ...row,
+    entry_notional: row.entry_notional.toString(),
+    exit_notional: row.exit_notional.toString(),
+  }));
+  const tables = {} as Record<TableKey, [unknown, unknown][]>;
+  for (const key of TABLES) tables[key] = [...(state[key] as Table<unknown, unknown>)];
+  tables.positions = [...state.positions].map(([key, position]) => [
+    key,
+    {
+      ...position,
+      opened_notional: position.opened_notional.toString(),
+      closed_notional: position.closed_notional.toString(),
+    },
+  ]);
+  return { version: SNAPSHOT_VERSION, fields, tables, retention: exportRetention(state) };
+}
+
+type Stringified<T, K extends keyof T> = Omit<T, K> & { [P in K]: string };
+
+/** The state a snapshot (parsed from its JSON) was taken of; undefined when it is of another version. */
+export function restoreState(snapshot: AccountSnapshot): AccountState | undefined {
+  if (snapshot.version !== SNAPSHOT_VERSION) return undefined;
+  const state = { ...snapshot.fields } as unknown as AccountState;
+  const mutable = state as unknown as Record<string, unknown>;
+  for (const key of TABLES) mutable[key] = new Map(snapshot.tables[key]);
+  mutable.plan = internPlan(state.plan);
+  const positions = snapshot.tables.positions as [
+    string,
+    Stringified<Position, "opened_notional" | "closed_notional">,
+  ][];
+  mutable.positions = new Map(
+    positions.map(([key, p]) => [
+      key,
+      { ...p, opened_notional: BigInt(p.opened_notional), closed_notional: BigInt(p.closed_notional) },
+    ]),
+  );
+  const closed = snapshot.fields.closed_positions as Stringified<ClosedPosition, "entry_notional" | "exit_notional">[];
+  mutable.closed_positions = closed.map((row) => ({
+    ...row,
+    entry_notional: BigInt(row.entry_notional),
+    exit_notional: BigInt(row.exit_notional),
+  }));
+  // The working tables hold the very objects of `orders` (copy-on-write orders are replaced, never mutated).
+  for (const table of [state.working, state.stop_losses]) {
+    for (const id of table.keys()) {
+      const order = state.orders.get(id);
+      if (order === undefined) throw new Error(`snapshot of ${state.account_id}: working order ${id} is not in orders`);
+      table.set(id, order);
+    }
+  }
+  importRetention(state, snapshot.retention);
+  return state;
+}
