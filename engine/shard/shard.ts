@@ -102,6 +102,10 @@ interface Entry<State> {
   readonly ordinal: number;
   /** The seq of its latest snapshot (0: none). */
   snapshotSeq: number;
+  /** The size (JSON characters) of the latest snapshot this shard wrote of it (0: none yet). */
+  snapshotSize?: number;
+  /** JSON characters of the events journaled for it since that snapshot (or since it was loaded). */
+  journaledSince?: number;
   /** While it is replayed: the time of its last replayed event (`core.eventTime`). */
   replayedAt?: number | undefined;
 }
@@ -663,13 +667,23 @@ export class Shard<T extends CoreTypes> {
       this.core.onDecided(this.market, events);
       if (this.core.onUndecided !== undefined && events.length > 0) pending.decided.push(events);
     }
+    let size = 0;
+    for (const payload of payloads) size += payload.length;
     if (entry === undefined) {
-      this.accounts.set(accountId, { state, seq, outbox, ordinal: this.ordinals++, snapshotSeq: 0 });
+      this.accounts.set(accountId, {
+        state,
+        seq,
+        outbox,
+        ordinal: this.ordinals++,
+        snapshotSeq: 0,
+        journaledSince: size,
+      });
       pending.accounts.push({ accountId, userId: this.core.userId(state), partition: partitionOf(accountId) });
     } else {
       entry.state = state;
       entry.seq = seq;
       entry.outbox = outbox;
+      entry.journaledSince = (entry.journaledSince ?? 0) + size;
     }
     this.noteWake(accountId, state);
     this.noteInterests(accountId, state);
@@ -799,7 +813,8 @@ export class Shard<T extends CoreTypes> {
   }
 
   /**
-   * After a commit: snapshots the touched accounts that passed `snapshotEvery` events since their last one. The
+   * After a commit: snapshots the touched accounts that passed `snapshotEvery` events since their last one (and
+   * as many JSON characters of events as that snapshot had). The
    * state is serialised now, as committed (the next batch mutates it); the write goes on behind the batch's
    * answers, and a failed one only means a longer replay (logged, retried after as many events again).
    */
@@ -812,14 +827,15 @@ export class Shard<T extends CoreTypes> {
     for (const accountId of touched) {
       const entry = this.accounts.get(accountId);
       if (entry === undefined || entry.seq - entry.snapshotSeq < every) continue;
-      rows.push({
-        accountId,
-        seq: entry.seq,
-        outbox: entry.outbox,
-        at: this.lastNow,
-        payload: JSON.stringify(snapshotOf(entry.state)),
-      });
+      // Never more snapshot than journal: a large state is snapshotted once as much was journaled since its last
+      // snapshot, so snapshots at most double what is written, and a replay reads at most about a snapshot's
+      // worth of events after one.
+      if ((entry.journaledSince ?? 0) < (entry.snapshotSize ?? 0)) continue;
+      const payload = JSON.stringify(snapshotOf(entry.state));
+      rows.push({ accountId, seq: entry.seq, outbox: entry.outbox, at: this.lastNow, payload });
       entry.snapshotSeq = entry.seq;
+      entry.snapshotSize = payload.length;
+      entry.journaledSince = 0;
     }
     if (rows.length === 0) return;
     const write = save(rows).catch((error: unknown) => {
