@@ -343,6 +343,7 @@ describe("docs/openapi.yaml against the running gateway", () => {
       }),
       stackOn("pglite", {
         gatewayEnv: { RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_MS: "60000", WALLET_ADMIN_TOKEN: adminToken },
+        engineEnv: { ENGINE_MAX_ACCOUNTS_PER_USER: "1" },
       }),
     ]);
     if (first.status === "rejected" || second.status === "rejected") {
@@ -1834,6 +1835,16 @@ describe("docs/openapi.yaml against the running gateway", () => {
       json: { plan_id: PLAN_10K },
     });
     expect(opened.status).toBe(201);
+  });
+
+  it("answers 409 account_limit_reached with the limit for an account past ENGINE_MAX_ACCOUNTS_PER_USER", async () => {
+    const key = await created(guarded, "lia", { label: "opener", permissions: ["TRADE"] }, bearer);
+    const open = () =>
+      send(guarded, "v1", "POST", "/v1/account", { headers: apiKeyHeaders(key), json: { plan_id: PLAN_10K } });
+    expect((await open()).status).toBe(201);
+    const second = await open();
+    expect(second.status).toBe(409);
+    expect(second.json).toEqual({ error: "account_limit_reached", limit: 1 });
   });
 
   it("answers 429 with Retry-After and retry_after_ms once a key's budget is spent", async () => {
