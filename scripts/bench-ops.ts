@@ -170,6 +170,8 @@ async function startConfig(config: Config, index: number, pgUrl: string, redisUr
     // info, not warn: the harness reads the ports from the "listening" lines; per-request logs are debug.
     env: { PRICE_FEED: "push", LOG_LEVEL: "info", ...config.env(sink) },
     gatewayEnv: { RATE_LIMIT_MAX: "100000000" },
+    // The rounds rest thousands of LIMIT orders per account: no cap on working orders (docs/engine.md, "Limits").
+    engineEnv: { ENGINE_MAX_WORKING_ORDERS: "100000" },
   });
   starting.catch(() => undefined);
   cleanups.push(async () => {

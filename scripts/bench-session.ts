@@ -369,6 +369,8 @@ export async function startE2e(): Promise<E2eSetup> {
       // info, not warn: the harness reads the ports from the "listening" lines; per-request logs are debug.
       env: { PRICE_FEED: "push", LOG_LEVEL: "info" },
       gatewayEnv: { RATE_LIMIT_MAX: "100000000" },
+      // The rounds rest thousands of LIMIT orders per account: no cap on working orders (docs/engine.md, "Limits").
+      engineEnv: { ENGINE_MAX_WORKING_ORDERS: "100000" },
     }),
   );
   activeStack = stack;

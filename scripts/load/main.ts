@@ -79,6 +79,8 @@ async function main(args: LoadArgs): Promise<void> {
       stack = await stackOn(args.backend, {
         redis: args.redis,
         env: { PRICE_FEED: "push", LOG_LEVEL: "info" },
+        // A long run rests more LIMIT orders per account than the default cap (docs/engine.md, "Limits").
+        engineEnv: { ENGINE_MAX_WORKING_ORDERS: "100000" },
         gatewayEnv: {
           RATE_LIMIT_MAX: String(args.limit),
           RATE_LIMIT_WINDOW_MS: String(args.windowMs),
