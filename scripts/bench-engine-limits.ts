@@ -33,7 +33,10 @@ const MEMORY_ACCOUNTS = 10;
 const BATCH = 1_024;
 const ACCOUNTS = Number(process.env.BENCH_RECOVERY_ACCOUNTS ?? 10);
 /** The journal is measured at each of these lengths (events per account). */
-const EVENTS_PER_ACCOUNT = (process.env.BENCH_RECOVERY_EVENTS ?? "5000,20000").split(",").map(Number);
+const EVENTS_PER_ACCOUNT = (process.env.BENCH_RECOVERY_EVENTS ?? "5000,20000")
+  .split(",")
+  .filter((part) => part.trim() !== "")
+  .map(Number);
 const SNAPSHOT_EVERY = 1_000;
 const BTC = { prices: [{ symbol: "BTC-USD", mark: 500_000, index: 500_000, skew: 0 }] };
 
@@ -199,5 +202,15 @@ async function recovery(): Promise<void> {
   }
 }
 
-await memory();
-await recovery();
+// BENCH_ORDERS=0 or BENCH_RECOVERY_EVENTS= (empty) leave a part out. BENCH_UNBOUNDED=1 lifts the memory bounds
+// (every final order and client_id kept for 30 days): the growth the bounds prevent, for comparison.
+if (process.env.BENCH_UNBOUNDED === "1") {
+  core.configure?.({
+    finalOrdersKept: 1_000_000,
+    finalOrderRetentionMs: 30 * 86_400_000,
+    clientIdsKept: 1_000_000,
+    clientIdWindowMs: 30 * 86_400_000,
+  });
+}
+if (ORDERS > 0) await memory();
+if (EVENTS_PER_ACCOUNT.length > 0) await recovery();

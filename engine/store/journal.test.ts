@@ -308,4 +308,48 @@ describe("Journal", () => {
     const journal = new Journal(db.pool);
     await expect(journal.append([], events(randomUUID(), 1, 1))).rejects.toThrow(/foreign key/);
   });
+
+  it("reads each account's snapshot and then only its events after it, page by page, in (account, seq) order", async () => {
+    const journal = new Journal(db.pool, 3, undefined, undefined, 2);
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()].sort();
+    const ids = [a, b, c] as [string, string, string];
+    await journal.append(
+      ids.map((accountId) => ({ accountId, userId: "u", partition: 5 })),
+      [...events(ids[0], 1, 8), ...events(ids[1], 1, 4), ...events(ids[2], 1, 7)],
+    );
+    const snapshot = (accountId: string, seq: number) => ({
+      accountId,
+      seq,
+      outbox: seq * 2,
+      at: 1_000 + seq,
+      payload: JSON.stringify({ upTo: seq }),
+    });
+    await journal.saveSnapshots([snapshot(ids[0], 5), snapshot(ids[2], 7)]);
+    // An older snapshot never replaces a newer one.
+    await journal.saveSnapshots([snapshot(ids[0], 3)]);
+
+    const snapshots: unknown[] = [];
+    const read: [string, number][] = [];
+    const counts = await journal.readPartitions(
+      [5],
+      (event) => read.push([event.accountId, event.seq]),
+      (stored) => snapshots.push(stored),
+    );
+    expect(snapshots).toEqual([
+      { accountId: ids[0], seq: 5, outbox: 10, at: 1_005, snapshot: { upTo: 5 } },
+      { accountId: ids[2], seq: 7, outbox: 14, at: 1_007, snapshot: { upTo: 7 } },
+    ]);
+    expect(read).toEqual([
+      [ids[0], 6],
+      [ids[0], 7],
+      [ids[0], 8],
+      [ids[1], 1],
+      [ids[1], 2],
+      [ids[1], 3],
+      [ids[1], 4],
+    ]);
+    expect(counts).toEqual({ accounts: 2, events: 7, snapshots: 2 });
+    // Without a snapshot reader, every event.
+    expect((await journal.readAccounts(ids, () => undefined)).events).toBe(19);
+  });
 });

@@ -334,16 +334,29 @@ export class Journal {
     // meanwhile: their shard writes only after its commits (none during a rebuild; a reload waits for its writes
     // first) and another engine's writes are fenced out.
     const snapshots = onSnapshot === undefined ? undefined : await this.readSnapshots(where, params, onSnapshot, bound);
-    const after =
+    // With snapshots, each account's events are read from its snapshot's seq on, by the primary key: the
+    // events before it are never touched (a filter on them would still read every one from the table).
+    const text =
       snapshots === undefined
-        ? ""
-        : "AND e.seq > COALESCE((SELECT s.seq FROM engine_snapshots s WHERE s.account_id = e.account_id), 0)";
+        ? `SELECT e.account_id, e.seq, e.payload
+             FROM engine_events e JOIN engine_accounts a ON a.account_id = e.account_id
+            WHERE ${where} AND (e.account_id, e.seq) > ($2::uuid, $3::bigint)
+            ORDER BY e.account_id, e.seq
+            LIMIT $4`
+        : `SELECT a.account_id, e.seq, e.payload
+             FROM engine_accounts a
+             LEFT JOIN engine_snapshots s ON s.account_id = a.account_id
+             CROSS JOIN LATERAL (
+               SELECT ev.seq, ev.payload FROM engine_events ev
+                WHERE ev.account_id = a.account_id
+                  AND ev.seq > GREATEST(COALESCE(s.seq, 0), CASE WHEN a.account_id = $2::uuid THEN $3::bigint ELSE 0 END)
+                ORDER BY ev.seq
+                LIMIT $4
+             ) e
+            WHERE ${where} AND a.account_id >= $2::uuid
+            ORDER BY a.account_id, e.seq
+            LIMIT $4`;
     for (;;) {
-      const text = `SELECT e.account_id, e.seq, e.payload
-           FROM engine_events e JOIN engine_accounts a ON a.account_id = e.account_id
-          WHERE ${where} AND (e.account_id, e.seq) > ($2::uuid, $3::bigint) ${after}
-          ORDER BY e.account_id, e.seq
-          LIMIT $4`;
       const values = [...params, afterAccount, afterSeq, this.pageSize];
       const page = await this.pool.query<{ account_id: string; seq: string; payload: unknown }>(
         bound ? this.query(text, values) : { text, values },
