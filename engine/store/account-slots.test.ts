@@ -49,6 +49,14 @@ describe("account slots", () => {
     }
   });
 
+  it("holds at most two connections however many creations of one user arrive at once", async () => {
+    const slots = new AccountSlots(db.pool);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => slots.reserve("u-flood", randomUUID(), 5)));
+    expect(answers.filter((a) => a.ok)).toHaveLength(5);
+    // The pool (8 connections) opened no more than the two reservations in the database at once needed.
+    expect(db.pool.totalCount).toBeLessThanOrEqual(2);
+  });
+
   it("gives a released slot back", async () => {
     const slots = new AccountSlots(db.pool);
     const refused = randomUUID();

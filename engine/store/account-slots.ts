@@ -4,6 +4,10 @@
 // users never wait), counting the user's journaled accounts and the reservations still pending. A reservation
 // whose account was never journaled stops counting after `RESERVATION_TTL_S` (the creation failed, or the
 // engine died between reserving and committing); one whose creation was refused is released at once.
+//
+// At most `concurrency` reservations of this engine hold a connection at once (the others wait here, not in the
+// database): the engine's main pool is shared with its lease renewals, and a flood of creations of one user,
+// each waiting on that user's lock, must not take every connection and let the leases lapse.
 import type pg from "pg";
 import { transaction } from "../../kernel/db.js";
 import { bounded } from "../../kernel/db-deadline.js";
@@ -27,12 +31,37 @@ const PRUNE = `DELETE FROM engine_account_reservations r
 
 export type Reservation = { ok: true } | { ok: false; limit: number };
 
+/** Reservations of one engine in the database at once, by default. */
+export const RESERVATION_CONCURRENCY = 2;
+
 export class AccountSlots {
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
+
   constructor(
     private readonly pool: pg.Pool,
     /** Bound of each statement (ENGINE_DB_TIMEOUT_MS); unbounded when absent. */
     private readonly timeoutMs?: number,
+    private readonly concurrency = RESERVATION_CONCURRENCY,
   ) {}
+
+  private async turn<R>(work: () => Promise<R>): Promise<R> {
+    if (this.running >= this.concurrency) {
+      await new Promise<void>((resolve) => {
+        this.queue.push(resolve);
+      });
+    } else {
+      this.running++;
+    }
+    try {
+      return await work();
+    } finally {
+      const next = this.queue.shift();
+      // The slot passes to the next waiter as is; none waiting: it is free.
+      if (next === undefined) this.running--;
+      else next();
+    }
+  }
 
   private statement(text: string, values: unknown[]): pg.QueryConfig {
     return this.timeoutMs === undefined ? { text, values } : bounded(this.timeoutMs, text, values);
@@ -40,6 +69,10 @@ export class AccountSlots {
 
   /** Reserves a slot for `accountId` unless `userId` already holds `limit` accounts and pending reservations. */
   reserve(userId: string, accountId: string, limit: number): Promise<Reservation> {
+    return this.turn(() => this.reserveNow(userId, accountId, limit));
+  }
+
+  private reserveNow(userId: string, accountId: string, limit: number): Promise<Reservation> {
     return transaction(
       this.pool,
       async (client) => {
