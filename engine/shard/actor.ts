@@ -60,8 +60,9 @@ export interface ActorCore<T extends CoreTypes> {
   /**
    * Drops from the account's memory what it no longer keeps (final orders, old idempotency records; the journal
    * keeps them) and returns the ids `keys` made addressable that no longer are. The shell calls it after each
-   * applied batch of events of an account and after each replayed event; it must depend on the applied events
-   * only, so a replay forgets what the live actor forgot.
+   * decision's events applied to an account, and on replay where a decision ends (the next event has another
+   * `eventTime`) and after the last one; it must depend on the applied events only, so a replay forgets what
+   * the live actor forgot.
    */
   forget?(state: T["state"]): readonly string[];
   /**
