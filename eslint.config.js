@@ -5,12 +5,24 @@ import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
 
 export default defineConfig(
-  { ignores: ["node_modules/**", "data/**", "dist/**", "proto/gen/**", "coverage/**", "test/fixtures/**"] },
+  {
+    ignores: [
+      "node_modules/**",
+      "data/**",
+      "dist/**",
+      "proto/gen/**",
+      "coverage/**",
+      "test/fixtures/**",
+      "client/src/generated/**",
+    ],
+  },
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["eslint.config.js", "engine/shard/worker.mjs"] },
+        projectService: {
+          allowDefaultProject: ["eslint.config.js", "engine/shard/worker.mjs", "client/bin/ftrade.js"],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -1,0 +1,335 @@
+// The typed client: `KeysClient` for key management on /api and `TradingClient` for /v1, one method per
+// operation of docs/openapi.yaml, list helpers that walk every page, placement that mints one `client_id`
+// per call and keeps it across retries. Requests go through client/src/transport.ts (retries, pacing).
+import { randomUUID } from "node:crypto";
+import type { operations } from "./generated/openapi.js";
+import { Pacer } from "./pacer.js";
+import { placement, testResult, type Placement, type TestResult } from "./results.js";
+import { Transport, type RequestSpec, type TransportOptions } from "./transport.js";
+import type {
+  Account,
+  AccountSummary,
+  AmendOrderRequest,
+  Analytics,
+  ApiKey,
+  ApiKeyList,
+  Breach,
+  BreachList,
+  Calendar,
+  ClosedPosition,
+  ClosedPositionPage,
+  ClosePositionRequest,
+  CreateAccountRequest,
+  CreateApiKeyRequest,
+  CreateApiKeyResponse,
+  Delivery,
+  DeliveryPage,
+  Fill,
+  FillPage,
+  FundingReport,
+  Order,
+  OrderResponse,
+  OrderTestResponse,
+  PlaceOrderRequest,
+  Plan,
+  PlanList,
+  Position,
+  PositionList,
+  Query,
+  RevokedApiKey,
+  Ticker,
+  TickerList,
+  ValidateApiKeyRequest,
+  ValidateApiKeyResponse,
+  ViolationRecord,
+  ViolationRecordList,
+  WebhookEnvelope,
+  WebhookEventPage,
+  WorkingOrder,
+  WorkingOrderList,
+} from "./types.js";
+
+type Shared = Omit<TransportOptions, "baseUrl" | "headers">;
+
+export interface KeysClientOptions extends Shared {
+  /** Base URL of the /api listener, e.g. http://127.0.0.1:8081 */
+  baseUrl: string;
+  /** The user the login proxy would name (`X-User-Id`). */
+  userId: string;
+  /** `WALLET_ADMIN_TOKEN`, when the gateway runs with one. */
+  adminToken?: string;
+}
+
+export interface TradingClientOptions extends Shared {
+  /** Base URL of the /v1 listener, e.g. http://127.0.0.1:8080 */
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+const path = (template: string, ...ids: string[]): string => {
+  let i = 0;
+  return template.replace(/\{[a-z_]+\}/g, () => encodeURIComponent(ids[i++] ?? ""));
+};
+
+/** Key management on /api (camelCase JSON). */
+export class KeysClient {
+  readonly transport: Transport;
+
+  constructor(options: KeysClientOptions) {
+    const { userId, adminToken, ...rest } = options;
+    this.transport = new Transport({
+      ...rest,
+      pacer: false,
+      headers: () => ({
+        "x-user-id": userId,
+        ...(adminToken === undefined ? {} : { authorization: `Bearer ${adminToken}` }),
+      }),
+    });
+  }
+
+  private async call<T>(spec: RequestSpec): Promise<T> {
+    return (await this.transport.request<T>(spec)).body;
+  }
+
+  async list(): Promise<ApiKey[]> {
+    return (await this.call<ApiKeyList>({ method: "GET", path: "/api/api-keys", idempotent: true })).apiKeys;
+  }
+
+  /** Not repeated once the server may have made it (a second key could result); a 429 is waited out. */
+  create(body: CreateApiKeyRequest): Promise<CreateApiKeyResponse> {
+    return this.call({ method: "POST", path: "/api/api-keys", body, idempotent: false });
+  }
+
+  revoke(id: string): Promise<RevokedApiKey> {
+    return this.call({ method: "DELETE", path: path("/api/api-keys/{id}", id), idempotent: true });
+  }
+
+  validate(body: ValidateApiKeyRequest): Promise<ValidateApiKeyResponse> {
+    return this.call({ method: "POST", path: "/api/api-keys/validate", body, idempotent: true });
+  }
+
+  deliveries(id: string, query: Query<"listDeliveries"> = {}): Promise<DeliveryPage> {
+    return this.call({ method: "GET", path: path("/api/api-keys/{id}/deliveries", id), query, idempotent: true });
+  }
+
+  /** Every delivery of the key, newest first, page by page. */
+  async *allDeliveries(id: string, pageSize = 200): AsyncGenerator<Delivery> {
+    let before: string | undefined;
+    for (;;) {
+      const page = await this.deliveries(id, { limit: pageSize, ...(before === undefined ? {} : { before }) });
+      yield* page.deliveries;
+      const last = page.deliveries.at(-1);
+      if (!page.hasMore || last === undefined) return;
+      before = last.deliveryId;
+    }
+  }
+
+  redeliver(
+    id: string,
+    deliveryId: string,
+  ): Promise<operations["redeliver"]["responses"][202]["content"]["application/json"]> {
+    return this.call({
+      method: "POST",
+      path: path("/api/api-keys/{id}/deliveries/{delivery_id}/redeliver", id, deliveryId),
+      idempotent: false,
+    });
+  }
+}
+
+export interface PlaceOptions {
+  /** Sent as `X-Request-Id` on every attempt. */
+  requestId?: string;
+}
+
+/** Trading on /v1 (snake_case JSON). Placement answers a `Placement`; errors are `ApiError`/`NetworkError`. */
+export class TradingClient {
+  readonly transport: Transport;
+
+  constructor(options: TradingClientOptions) {
+    const { apiKey, apiSecret, ...rest } = options;
+    this.transport = new Transport({
+      ...rest,
+      pacer: rest.pacer ?? new Pacer(),
+      headers: () => ({ "x-api-key": apiKey, "x-api-secret": apiSecret }),
+    });
+  }
+
+  /** The pacer's counters (requests sent, requests that waited for a slot). */
+  get pacing(): { sent: number; held: number } | undefined {
+    return this.transport.pacer?.stats;
+  }
+
+  private async get<T>(template: string, ids: string[], query?: RequestSpec["query"]): Promise<T> {
+    const spec: RequestSpec = { method: "GET", path: path(template, ...ids), idempotent: true };
+    if (query !== undefined) spec.query = query;
+    return (await this.transport.request<T>(spec)).body;
+  }
+
+  async tickers(): Promise<Ticker[]> {
+    return (await this.get<TickerList>("/v1/tickers", [])).data;
+  }
+
+  /** One ticker by symbol (`BTC-USD`); undefined when the service lists none. */
+  async ticker(symbol: string): Promise<Ticker | undefined> {
+    return (await this.tickers()).find((t) => t.symbol === symbol);
+  }
+
+  async plans(): Promise<Plan[]> {
+    return (await this.get<PlanList>("/v1/plans", [])).data;
+  }
+
+  calendar(query: Query<"getCalendar"> = {}): Promise<Calendar> {
+    return this.get("/v1/calendar", [], query);
+  }
+
+  /** Not idempotent (every success is a new account): repeated on 429 only. */
+  async openAccount(body: CreateAccountRequest): Promise<Account> {
+    return (await this.transport.request<Account>({ method: "POST", path: "/v1/account", body, idempotent: false }))
+      .body;
+  }
+
+  account(accountId: string): Promise<Account> {
+    return this.get("/v1/account/{account_id}", [accountId]);
+  }
+
+  summary(accountId: string): Promise<AccountSummary> {
+    return this.get("/v1/account/{account_id}/summary", [accountId]);
+  }
+
+  async positions(accountId: string): Promise<Position[]> {
+    return (await this.get<PositionList>("/v1/account/{account_id}/positions", [accountId])).data;
+  }
+
+  positionHistory(accountId: string, query: Query<"listPositionHistory"> = {}): Promise<ClosedPositionPage> {
+    return this.get("/v1/account/{account_id}/positions/history", [accountId], query);
+  }
+
+  /** Every closed position in [from, to], oldest first, walking `has_more` with `from`/`after_id`. */
+  async *allPositionHistory(
+    accountId: string,
+    query: Omit<Query<"listPositionHistory">, "after_id"> = {},
+  ): AsyncGenerator<ClosedPosition> {
+    let cursor: { from: string; after_id: string } | undefined;
+    for (;;) {
+      const page = await this.positionHistory(accountId, { ...query, ...cursor });
+      yield* page.data;
+      const last = page.data.at(-1);
+      if (!page.has_more || last === undefined) return;
+      cursor = { from: last.closed_at, after_id: last.position_id };
+    }
+  }
+
+  trades(accountId: string, query: Query<"listTrades"> = {}): Promise<FillPage> {
+    return this.get("/v1/account/{account_id}/trades", [accountId], query);
+  }
+
+  /** Every fill in [from, to], oldest first, walking `has_more` with `from`/`after_id`. */
+  async *allTrades(accountId: string, query: Omit<Query<"listTrades">, "after_id"> = {}): AsyncGenerator<Fill> {
+    let cursor: { from: string; after_id: string } | undefined;
+    for (;;) {
+      const page = await this.trades(accountId, { ...query, ...cursor });
+      yield* page.data;
+      const last = page.data.at(-1);
+      if (!page.has_more || last === undefined) return;
+      cursor = { from: last.executed_at, after_id: last.fill_id };
+    }
+  }
+
+  async workingOrders(accountId: string): Promise<WorkingOrder[]> {
+    return (await this.get<WorkingOrderList>("/v1/account/{account_id}/orders", [accountId])).data;
+  }
+
+  funding(accountId: string): Promise<FundingReport> {
+    return this.get("/v1/account/{account_id}/funding", [accountId]);
+  }
+
+  async breaches(accountId: string): Promise<Breach[]> {
+    return (await this.get<BreachList>("/v1/account/{account_id}/breaches", [accountId])).data;
+  }
+
+  async violations(accountId: string): Promise<ViolationRecord[]> {
+    return (await this.get<ViolationRecordList>("/v1/account/{account_id}/violations", [accountId])).data;
+  }
+
+  analytics(accountId: string): Promise<Analytics> {
+    return this.get("/v1/account/{account_id}/analytics", [accountId]);
+  }
+
+  events(accountId: string, query: Query<"listEvents"> = {}): Promise<WebhookEventPage> {
+    return this.get("/v1/account/{account_id}/events", [accountId], query);
+  }
+
+  /** Every event after `after` (default from the first), by `sequence`, walking `has_more`. */
+  async *allEvents(accountId: string, after = 0, pageSize = 1000): AsyncGenerator<WebhookEnvelope> {
+    let cursor = after;
+    for (;;) {
+      const page = await this.events(accountId, { after: cursor, limit: pageSize });
+      yield* page.data;
+      const last = page.data.at(-1);
+      if (!page.has_more || last === undefined) return;
+      cursor = last.sequence;
+    }
+  }
+
+  /**
+   * Places an order. Without a `client_id` one is minted for this call; every retry (timeout, 500, 503, 429)
+   * sends the same body with it, so at most one order results. A risk rejection is `kind: "rejected"`.
+   */
+  async placeOrder(order: PlaceOrderRequest, options: PlaceOptions = {}): Promise<Placement> {
+    return this.place("/v1/order", order, options);
+  }
+
+  /** Closes (part of) a position, with the same `client_id` discipline as `placeOrder`. */
+  async closePosition(request: ClosePositionRequest, options: PlaceOptions = {}): Promise<Placement> {
+    return this.place("/v1/position/close", request, options);
+  }
+
+  private async place(
+    route: "/v1/order" | "/v1/position/close",
+    request: PlaceOrderRequest | ClosePositionRequest,
+    options: PlaceOptions,
+  ): Promise<Placement> {
+    const clientId = request.client_id ?? randomUUID();
+    const spec: RequestSpec = {
+      method: "POST",
+      path: route,
+      body: { ...request, client_id: clientId },
+      idempotent: true,
+    };
+    if (options.requestId !== undefined) spec.headers = { "x-request-id": options.requestId };
+    const answer = await this.transport.request<OrderResponse>(spec);
+    return placement(answer.body, answer.headers.get("idempotent-replayed") === "true", clientId, answer.attempts);
+  }
+
+  /** The violations and headroom an order would get, placing nothing. */
+  async testOrder(order: PlaceOrderRequest): Promise<TestResult> {
+    const answer = await this.transport.request<OrderTestResponse>({
+      method: "POST",
+      path: "/v1/order/test",
+      body: order,
+      idempotent: true,
+    });
+    return testResult(answer.body);
+  }
+
+  /** Sets new absolute values, so repeating it after a lost answer changes nothing more. */
+  async amendOrder(orderId: string, changes: AmendOrderRequest): Promise<Order> {
+    const answer = await this.transport.request<{ order: Order }>({
+      method: "PATCH",
+      path: path("/v1/order/{order_id}", orderId),
+      body: changes,
+      idempotent: true,
+    });
+    return answer.body.order;
+  }
+
+  async cancelOrder(orderId: string): Promise<Order> {
+    const answer = await this.transport.request<{ order: Order }>({
+      method: "DELETE",
+      path: path("/v1/order/{order_id}", orderId),
+      idempotent: true,
+    });
+    return answer.body.order;
+  }
+}

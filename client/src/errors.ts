@@ -1,0 +1,71 @@
+// Errors the client raises: an `ApiError` for every non-success answer, typed by the service's error registry
+// (kernel/errors.ts; docs/openapi.yaml lists each route's codes), and a `NetworkError` when no answer came.
+// A risk rejection is not an error: placement methods return it as a result (client/src/results.ts).
+
+/** The `error` strings the service answers, one per registry code (the drift test compares them). */
+export const ERROR_CODES = [
+  "invalid_payload",
+  "unauthorized",
+  "IP not whitelisted for this API key",
+  "permission_denied",
+  "not_found",
+  "conflict",
+  "key_limit_reached",
+  "rate_limited",
+  "market_data_refused",
+  "engine_error",
+  "wallet_error",
+  "engine_unavailable",
+  "wallet_unavailable",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const KNOWN = new Set<string>(ERROR_CODES);
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && KNOWN.has(value);
+}
+
+/** A non-success HTTP answer. `code` is the registry code, or `unknown` for a body without a known one. */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  readonly status: number;
+  readonly code: ErrorCode | "unknown";
+  /** The parsed JSON body (`{}` when the body was empty or not JSON). */
+  readonly body: Record<string, unknown>;
+  readonly requestId: string | null;
+  /** How many attempts were made before giving up (1 when the answer was not retryable). */
+  readonly attempts: number;
+
+  constructor(status: number, body: Record<string, unknown>, requestId: string | null, attempts: number) {
+    const code = isErrorCode(body.error) ? body.error : "unknown";
+    super(
+      `${status} ${typeof body.error === "string" ? body.error : "error"}${requestId ? ` (request ${requestId})` : ""}`,
+    );
+    this.status = status;
+    this.code = code;
+    this.body = body;
+    this.requestId = requestId;
+    this.attempts = attempts;
+  }
+
+  /** The per-field problems of a 400 `invalid_payload`. */
+  get issues(): { path: string; message: string }[] {
+    const issues = this.body.issues;
+    return Array.isArray(issues) ? (issues as { path: string; message: string }[]) : [];
+  }
+}
+
+/** No HTTP answer: the connection failed, was cut, or the attempt timed out, on every attempt made. */
+export class NetworkError extends Error {
+  override readonly name = "NetworkError";
+  readonly attempts: number;
+
+  constructor(cause: unknown, attempts: number) {
+    super(`no answer after ${attempts} attempt(s): ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.attempts = attempts;
+  }
+}

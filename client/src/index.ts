@@ -1,0 +1,14 @@
+// The client's public surface: import from "@funded-trading/client" (or client/src/index.ts).
+export { KeysClient, TradingClient } from "./client.js";
+export type { KeysClientOptions, PlaceOptions, TradingClientOptions } from "./client.js";
+export { ApiError, ERROR_CODES, NetworkError, isErrorCode } from "./errors.js";
+export type { ErrorCode } from "./errors.js";
+export { roundPrice, roundQuantity, roundToStep, toDecimal } from "./decimal.js";
+export type { Rounding } from "./decimal.js";
+export { Pacer, parsePolicy, parseRateLimit } from "./pacer.js";
+export type { PacerStats, Policy } from "./pacer.js";
+export type { Placement, TestResult } from "./results.js";
+export { Transport } from "./transport.js";
+export type { RetryEvent, RetryOptions, TransportOptions } from "./transport.js";
+export { verifyWebhook, WebhookVerificationError } from "./webhooks.js";
+export type * from "./types.js";

@@ -1,0 +1,159 @@
+// One HTTP exchange with the service, retried the way docs/openapi.yaml asks: a network failure, a timeout,
+// 500 and 503 are sent again with the very same body (so an order keeps its `client_id`); 429 waits for
+// `Retry-After` (or the `RateLimit` reset); every other status is final and never repeated. Waits are jittered
+// exponential backoff from 1 s doubling to 30 s. A request that is not safe to repeat once the server may have
+// handled it (opening an account, creating a key) is retried on 429 only, which the server refused unhandled.
+import { ApiError, NetworkError } from "./errors.js";
+import type { Pacer } from "./pacer.js";
+import { parseRateLimit } from "./pacer.js";
+
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 6). */
+  maxAttempts?: number;
+  /** First backoff (default 1,000 ms); it doubles up to `maxDelayMs`. */
+  initialDelayMs?: number;
+  /** Longest backoff (default 30,000 ms). */
+  maxDelayMs?: number;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  /** Headers sent with every request (credentials). */
+  headers?: () => Record<string, string>;
+  retry?: RetryOptions;
+  /** Abort an attempt that has no answer after this long (default 10,000 ms); it counts as a network failure. */
+  timeoutMs?: number;
+  /** Space requests by the `RateLimit` headers (default on for /v1, where the gateway sends them). */
+  pacer?: Pacer | false;
+  fetch?: typeof fetch;
+  /** How waits are made; tests record them instead of sleeping. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Called before each retry with what is retried and how long it waits. */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+export interface RetryEvent {
+  method: string;
+  path: string;
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface RequestSpec {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  path: string;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Safe to send again after the server may have handled it (reads, idempotent writes). */
+  idempotent: boolean;
+}
+
+export interface Answer<T> {
+  status: number;
+  body: T;
+  headers: Headers;
+  attempts: number;
+}
+
+const RETRY_STATUSES = new Set([500, 502, 503, 504]);
+
+export class Transport {
+  private readonly options: TransportOptions;
+  private readonly fetchImpl: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  readonly pacer: Pacer | undefined;
+
+  constructor(options: TransportOptions) {
+    this.options = options;
+    this.fetchImpl = options.fetch ?? fetch;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.random = options.random ?? Math.random;
+    this.pacer = options.pacer === false ? undefined : (options.pacer ?? undefined);
+  }
+
+  /** The backoff before retry number `retry` (1-based): 1 s, 2 s, 4 s … up to 30 s, jittered to 50–100 %. */
+  backoff(retry: number): number {
+    const initial = this.options.retry?.initialDelayMs ?? 1_000;
+    const max = this.options.retry?.maxDelayMs ?? 30_000;
+    const ceiling = Math.min(max, initial * 2 ** (retry - 1));
+    return Math.round(ceiling * (0.5 + this.random() / 2));
+  }
+
+  async request<T>(spec: RequestSpec): Promise<Answer<T>> {
+    const maxAttempts = this.options.retry?.maxAttempts ?? 6;
+    const url = new URL(spec.path, this.options.baseUrl);
+    for (const [name, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    }
+    // Serialised once: every attempt sends the same bytes.
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const headers: Record<string, string> = { ...this.options.headers?.(), ...spec.headers };
+    if (body !== undefined) headers["content-type"] = "application/json";
+
+    for (let attempt = 1; ; attempt++) {
+      let response: Response;
+      let text: string;
+      await this.pacer?.acquire();
+      try {
+        response = await this.fetchImpl(url, {
+          method: spec.method,
+          headers,
+          body,
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+        });
+        text = await response.text();
+      } catch (error) {
+        this.pacer?.release(undefined);
+        if (!spec.idempotent || attempt >= maxAttempts) throw new NetworkError(error, attempt);
+        await this.wait(spec, attempt, this.backoff(attempt), "network");
+        continue;
+      }
+      this.pacer?.release(response.headers);
+      const parsed = parseBody(text);
+      if (response.ok)
+        return { status: response.status, body: parsed as T, headers: response.headers, attempts: attempt };
+
+      const retryable = response.status === 429 || (spec.idempotent && RETRY_STATUSES.has(response.status));
+      if (!retryable || attempt >= maxAttempts) {
+        throw new ApiError(response.status, parsed, response.headers.get("x-request-id"), attempt);
+      }
+      await this.wait(
+        spec,
+        attempt,
+        Math.max(this.backoff(attempt), serverDelay(response.headers, parsed)),
+        String(response.status),
+      );
+    }
+  }
+
+  private async wait(spec: RequestSpec, attempt: number, delayMs: number, reason: string): Promise<void> {
+    this.options.onRetry?.({ method: spec.method, path: spec.path, attempt, delayMs, reason });
+    await this.sleep(delayMs);
+  }
+}
+
+/** The wait the server asked for: `Retry-After` seconds, else the `RateLimit` reset when nothing remains. */
+function serverDelay(headers: Headers, body: Record<string, unknown>): number {
+  const retryAfter = headers.get("retry-after");
+  if (retryAfter !== null && /^\d+$/.test(retryAfter.trim())) {
+    const exact = typeof body.retry_after_ms === "number" ? body.retry_after_ms : 0;
+    return Math.max(Number(retryAfter) * 1000, exact);
+  }
+  const state = parseRateLimit(headers.get("ratelimit"));
+  if (state !== undefined && state.remaining === 0) return state.resetMs;
+  return 0;
+}
+
+function parseBody(text: string): Record<string, unknown> {
+  if (text === "") return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : { value };
+  } catch {
+    return { text };
+  }
+}
