@@ -1,0 +1,324 @@
+// The `ftrade` command line (client/bin/ftrade.js): the typed client's methods as commands for people, with
+// `--json` for scripts. Credentials come from client/src/profile.ts and are never printed; only `keys create`
+// prints a key and secret, the ones it just made (the service shows them once).
+import { Command, CommanderError, Option } from "commander";
+import { KeysClient, TradingClient } from "./client.js";
+import { ApiError, NetworkError } from "./errors.js";
+import { loadProfile, ProfileError, type Profile } from "./profile.js";
+import type { Placement } from "./results.js";
+import type { AmendOrderRequest, Fill, PlaceOrderRequest } from "./types.js";
+
+export interface Io {
+  env: NodeJS.ProcessEnv;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+/** Exit codes: 0 done, 1 an error, 2 an order rejected by a risk rule. */
+export const EXIT = { ok: 0, error: 1, rejected: 2 } as const;
+
+type Row = Record<string, unknown>;
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return "-";
+  if (Array.isArray(value)) return value.map(cell).join(",");
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+/** Rows as an aligned text table with the given columns. */
+export function table(rows: Row[], columns: string[]): string {
+  const cells = rows.map((row) => columns.map((column) => cell(row[column])));
+  const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((r) => (r[i] ?? "").length)));
+  const line = (values: string[]): string =>
+    values
+      .map((v, i) => v.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join("\n") + "\n";
+}
+
+/** One record as `field  value` lines. */
+function record(row: Row, fields = Object.keys(row)): string {
+  const width = Math.max(...fields.map((f) => f.length));
+  return fields.map((f) => `${f.padEnd(width)}  ${cell(row[f])}`).join("\n") + "\n";
+}
+
+const list = (value: string): string[] =>
+  value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  let code: number = EXIT.ok;
+  let json = false;
+  const print = (value: unknown, human: () => string): void => {
+    io.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : human());
+  };
+  const profile = (): Profile => loadProfile(io.env, program.opts<{ profile?: string }>().profile);
+  const trading = (): TradingClient => {
+    const p = profile();
+    if (p.apiKey === undefined || p.apiSecret === undefined) {
+      throw new ProfileError("no API key: set FTRADE_API_KEY and FTRADE_API_SECRET or use a profile");
+    }
+    return new TradingClient({ baseUrl: p.url, apiKey: p.apiKey, apiSecret: p.apiSecret });
+  };
+  const keys = (): KeysClient => {
+    const p = profile();
+    if (p.userId === undefined) throw new ProfileError("no user: set FTRADE_USER_ID or use a profile");
+    return new KeysClient({
+      baseUrl: p.apiUrl,
+      userId: p.userId,
+      ...(p.adminToken === undefined ? {} : { adminToken: p.adminToken }),
+    });
+  };
+  const placed = (result: Placement): void => {
+    if (result.kind === "rejected") code = EXIT.rejected;
+    print({ result: result.kind, replayed: result.replayed, ...result.response }, () => {
+      const order = result.response.order;
+      const head = `${result.kind === "accepted" ? "accepted" : "REJECTED"}${result.replayed ? " (replayed)" : ""}: ${order.side} ${order.quantity} ${order.symbol} ${order.kind} -> ${order.status}\norder_id  ${order.order_id}\nclient_id ${order.client_id ?? "-"}\n`;
+      const violations = result.response.violations.map((v) => `violation ${v.rule}: ${v.message}\n`).join("");
+      const fills =
+        result.response.fills.length > 0 ? table(result.response.fills, ["fill_id", "quantity", "price", "fee"]) : "";
+      return head + violations + fills;
+    });
+  };
+
+  const program = new Command("ftrade")
+    .description("Trade on the funded trading service (credentials: FTRADE_* variables or a profile)")
+    .option("--json", "print JSON for scripts instead of tables")
+    .option("--profile <name>", "the profile to use from the profile file (FTRADE_PROFILE_FILE)")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .hook("preAction", () => {
+      json = program.opts<{ json?: boolean }>().json === true;
+    });
+
+  const keysCommand = program.command("keys").description("manage API keys (/api, as FTRADE_USER_ID)");
+  keysCommand
+    .command("create")
+    .description("create a key; its key and secret are shown this once")
+    .requiredOption("--label <label>")
+    .option("--permissions <list>", "comma-separated scopes", "READ_ONLY,TRADE")
+    .option("--webhook-url <url>")
+    .option("--ip <list>", "comma-separated addresses or CIDR ranges allowed")
+    .action(async (o: { label: string; permissions: string; webhookUrl?: string; ip?: string }) => {
+      const created = await keys().create({
+        label: o.label,
+        permissions: list(o.permissions) as ("READ_ONLY" | "TRADE" | "MANAGE_ORDERS")[],
+        ...(o.webhookUrl === undefined ? {} : { webhookUrl: o.webhookUrl }),
+        ...(o.ip === undefined ? {} : { ipWhitelist: list(o.ip) }),
+      });
+      print(created, () =>
+        record({
+          id: created.apiKey.id,
+          key: created.key,
+          secret: created.secret,
+          webhookSecret: created.webhookSecret,
+        }),
+      );
+    });
+  keysCommand.command("list").action(async () => {
+    const rows = await keys().list();
+    print(rows, () => table(rows, ["id", "label", "permissions", "createdAt", "expiresAt"]));
+  });
+  keysCommand.command("revoke <id>").action(async (id: string) => {
+    const revoked = await keys().revoke(id);
+    print(revoked, () => record(revoked));
+  });
+
+  program
+    .command("plans")
+    .description("the plans an account can be opened on")
+    .action(async () => {
+      const rows = await trading().plans();
+      print(rows, () => table(rows, ["plan_id", "name", "starting_balance", "max_drawdown_pct", "daily_loss_pct"]));
+    });
+  program.command("tickers").action(async () => {
+    const rows = await trading().tickers();
+    print(rows, () =>
+      table(rows, ["symbol", "asset_class", "mark_price", "tick_size", "quantity_step", "min_quantity", "market_open"]),
+    );
+  });
+
+  const account = program.command("account").description("open and inspect accounts");
+  account
+    .command("open")
+    .requiredOption("--plan <plan_id>")
+    .option("--label <label>")
+    .option("--venue <venue>", "default venue")
+    .action(async (o: { plan: string; label?: string; venue?: string }) => {
+      const opened = await trading().openAccount({
+        plan_id: o.plan,
+        ...(o.label === undefined ? {} : { label: o.label }),
+        ...(o.venue === undefined ? {} : { default_venue: o.venue as "GMX" | "OSTIUM" }),
+      });
+      print(opened, () => record(opened, ["account_id", "plan_id", "state", "balance", "default_venue"]));
+    });
+  account.command("show <account_id>").action(async (id: string) => {
+    const shown = await trading().account(id);
+    print(shown, () => record(shown));
+  });
+  account.command("summary <account_id>").action(async (id: string) => {
+    const summary = await trading().summary(id);
+    print(summary, () => record(summary));
+  });
+  account.command("positions <account_id>").action(async (id: string) => {
+    const rows = await trading().positions(id);
+    print(rows, () =>
+      table(rows, [
+        "position_id",
+        "symbol",
+        "side",
+        "quantity",
+        "entry_price",
+        "mark_price",
+        "unrealized_pnl",
+        "venue",
+      ]),
+    );
+  });
+  account
+    .command("trades <account_id>")
+    .description("every fill, oldest first")
+    .option("--from <time>")
+    .option("--to <time>")
+    .action(async (id: string, o: { from?: string; to?: string }) => {
+      const rows: Fill[] = [];
+      for await (const fill of trading().allTrades(id, {
+        ...(o.from === undefined ? {} : { from: o.from }),
+        ...(o.to === undefined ? {} : { to: o.to }),
+      }))
+        rows.push(fill);
+      print(rows, () =>
+        table(rows, ["fill_id", "symbol", "side", "quantity", "price", "fee", "realized_pnl", "executed_at"]),
+      );
+    });
+
+  const orderBody = (o: OrderOptions): PlaceOrderRequest => ({
+    account_id: o.account,
+    symbol: o.symbol,
+    side: o.side.toUpperCase() as "BUY" | "SELL",
+    kind: o.kind.toUpperCase() as PlaceOrderRequest["kind"],
+    quantity: o.quantity,
+    ...(o.price === undefined ? {} : { limit_price: o.price }),
+    ...(o.trigger === undefined ? {} : { trigger_price: o.trigger }),
+    ...(o.tif === undefined ? {} : { time_in_force: o.tif.toUpperCase() as PlaceOrderRequest["time_in_force"] }),
+    ...(o.clientId === undefined ? {} : { client_id: o.clientId }),
+    ...(o.parent === undefined ? {} : { parent_order_id: o.parent }),
+    ...(o.reduceOnly === true ? { reduce_only: true } : {}),
+  });
+  const orderOptions = (command: Command): Command =>
+    command
+      .requiredOption("--account <account_id>")
+      .requiredOption("--symbol <symbol>")
+      .addOption(new Option("--side <side>").choices(["BUY", "SELL", "buy", "sell"]).makeOptionMandatory())
+      .option("--kind <kind>", "MARKET, LIMIT, STOP or TAKE_PROFIT", "MARKET")
+      .requiredOption("--quantity <decimal>")
+      .option("--price <decimal>", "limit price")
+      .option("--trigger <decimal>", "trigger price (STOP, TAKE_PROFIT)")
+      .option("--tif <tif>", "time in force")
+      .option("--client-id <id>", "your id for the order (default: a fresh one, kept across retries)")
+      .option("--parent <order_id>", "make this a TP/SL child of that order")
+      .option("--reduce-only");
+  const order = program.command("order").description("place, test, cancel and amend orders");
+  orderOptions(order.command("place")).action(async (o: OrderOptions) => {
+    placed(await trading().placeOrder(orderBody(o)));
+  });
+  orderOptions(order.command("test").description("the violations and headroom of an order, placing nothing")).action(
+    async (o: OrderOptions) => {
+      const result = await trading().testOrder(orderBody(o));
+      if (result.kind === "rejected") code = EXIT.rejected;
+      print(
+        { result: result.kind, ...result.response },
+        () =>
+          `${result.kind === "accepted" ? "would be accepted" : "would be REJECTED"}\n` +
+          result.response.violations.map((v) => `violation ${v.rule}: ${v.message}\n`).join("") +
+          record(result.response.risk_headroom),
+      );
+    },
+  );
+  order.command("cancel <order_id>").action(async (id: string) => {
+    const canceled = await trading().cancelOrder(id);
+    print(canceled, () => record(canceled, ["order_id", "status", "filled_quantity"]));
+  });
+  order
+    .command("amend <order_id>")
+    .option("--price <decimal>", "new limit price")
+    .option("--trigger <decimal>", "new trigger price")
+    .option("--quantity <decimal>", "new total quantity")
+    .action(async (id: string, o: { price?: string; trigger?: string; quantity?: string }) => {
+      const changes = {
+        ...(o.price === undefined ? {} : { limit_price: o.price }),
+        ...(o.trigger === undefined ? {} : { trigger_price: o.trigger }),
+        ...(o.quantity === undefined ? {} : { quantity: o.quantity }),
+      } as AmendOrderRequest;
+      const amended = await trading().amendOrder(id, changes);
+      print(amended, () => record(amended, ["order_id", "status", "quantity", "limit_price", "trigger_price"]));
+    });
+
+  program
+    .command("position")
+    .description("close positions")
+    .command("close")
+    .requiredOption("--account <account_id>")
+    .requiredOption("--symbol <symbol>")
+    .option("--quantity <decimal>", "how much (default all)")
+    .option("--client-id <id>")
+    .action(async (o: { account: string; symbol: string; quantity?: string; clientId?: string }) => {
+      placed(
+        await trading().closePosition({
+          account_id: o.account,
+          symbol: o.symbol,
+          ...(o.quantity === undefined ? {} : { quantity: o.quantity }),
+          ...(o.clientId === undefined ? {} : { client_id: o.clientId }),
+        }),
+      );
+    });
+  program.command("breaches <account_id>").action(async (id: string) => {
+    const rows = await trading().breaches(id);
+    print(rows, () => table(rows, ["breach_id", "rule", "severity", "threshold", "value", "occurred_at"]));
+  });
+  program.command("analytics <account_id>").action(async (id: string) => {
+    const analytics = await trading().analytics(id);
+    print(analytics, () => record(analytics));
+  });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.error;
+    if (error instanceof ApiError) {
+      const detail = error.issues.map((i) => `  ${i.path || "(body)"}: ${i.message}\n`).join("");
+      io.stderr.write(
+        `error: ${error.status} ${error.code}${error.requestId ? ` (request ${error.requestId})` : ""}\n${detail}`,
+      );
+      if (json) io.stdout.write(`${JSON.stringify({ status: error.status, ...error.body })}\n`);
+    } else if (error instanceof NetworkError || error instanceof ProfileError) {
+      io.stderr.write(`error: ${error.message}\n`);
+    } else {
+      throw error;
+    }
+    return EXIT.error;
+  }
+}
+
+interface OrderOptions {
+  account: string;
+  symbol: string;
+  side: string;
+  kind: string;
+  quantity: string;
+  price?: string;
+  trigger?: string;
+  tif?: string;
+  clientId?: string;
+  parent?: string;
+  reduceOnly?: boolean;
+}
