@@ -112,6 +112,40 @@ describe("retries through a misbehaving proxy", () => {
     );
   });
 
+  it("places exactly one order when an attempt times out after the order was placed", async () => {
+    const key = await newKey(api, "retry-timeout", { label: "bot", permissions: ["READ_ONLY", "TRADE"] });
+    const events: RetryEvent[] = [];
+    const patient = new TradingClient({
+      baseUrl: proxy.url,
+      apiKey: key.key,
+      apiSecret: key.secret,
+      timeoutMs: 1_000,
+      sleep: () => Promise.resolve(),
+      onRetry: (event) => events.push(event),
+    });
+    const account = (await patient.openAccount({ plan_id: PLAN_10K })).account_id;
+    const before = orderPosts().length;
+    proxy.inject("/v1/order", "stall-after");
+    const placed = await patient.placeOrder({
+      account_id: account,
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: "40000",
+    });
+    expect(placed).toMatchObject({ kind: "accepted", replayed: true, attempts: 2 });
+    expect(events.map((e) => e.reason)).toEqual(["network"]);
+    expect(
+      new Set(
+        orderPosts()
+          .slice(before)
+          .map((s) => s.body),
+      ).size,
+    ).toBe(1);
+    expect((await patient.workingOrders(account)).filter((o) => o.client_id === placed.clientId)).toHaveLength(1);
+  });
+
   it("never repeats a 400, 401, 403, 404 or 409", async () => {
     const { key } = await trader("retry-4xx");
     const readOnly = await newKey(api, "retry-4xx", { label: "ro", permissions: ["READ_ONLY"] });

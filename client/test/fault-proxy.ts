@@ -1,12 +1,13 @@
 // An HTTP proxy for the client's tests that sits between the client and a gateway and misbehaves on cue: it
-// records every request it receives, and for the next requests it is told to, cuts the connection after the
-// gateway answered (the request was handled, the answer lost), or answers 500/503/429 itself (before or after
-// the gateway handled the request).
+// records every request it receives, and for the next requests it is told to, cuts the connection or never
+// answers after the gateway answered (the request was handled, the answer lost), or answers 500/503/429 itself
+// (before or after the gateway handled the request).
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type Fault =
   | "drop-after" // forward, then cut the connection without answering
+  | "stall-after" // forward, then never answer (until the proxy closes)
   | "500-after" // forward, then answer 500 engine_error instead of the gateway's answer
   | "503-before" // answer 503 engine_unavailable without forwarding
   | "429-before"; // answer 429 rate_limited with Retry-After: 1 without forwarding
@@ -66,6 +67,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       if (body !== "") init.body = body;
       const upstreamAnswer = await fetch(new URL(path, upstream), init);
       const text = await upstreamAnswer.text();
+      if (fault === "stall-after") return;
       if (fault === "drop-after") {
         request.socket.destroy();
         return;
