@@ -6,6 +6,7 @@ import { KeysClient, TradingClient } from "./client.js";
 import { ApiError, NetworkError } from "./errors.js";
 import { loadProfile, ProfileError, type Profile } from "./profile.js";
 import type { Placement } from "./results.js";
+import type { RetryEvent } from "./transport.js";
 import type { AmendOrderRequest, Fill, PlaceOrderRequest } from "./types.js";
 
 export interface Io {
@@ -57,18 +58,24 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const print = (value: unknown, human: () => string): void => {
     io.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : human());
   };
+  const onRetry = (event: RetryEvent): void => {
+    io.stderr.write(
+      `retrying ${event.method} ${event.path} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})\n`,
+    );
+  };
   const profile = (): Profile => loadProfile(io.env, program.opts<{ profile?: string }>().profile);
   const trading = (): TradingClient => {
     const p = profile();
     if (p.apiKey === undefined || p.apiSecret === undefined) {
       throw new ProfileError("no API key: set FTRADE_API_KEY and FTRADE_API_SECRET or use a profile");
     }
-    return new TradingClient({ baseUrl: p.url, apiKey: p.apiKey, apiSecret: p.apiSecret });
+    return new TradingClient({ baseUrl: p.url, apiKey: p.apiKey, apiSecret: p.apiSecret, onRetry });
   };
   const keys = (): KeysClient => {
     const p = profile();
     if (p.userId === undefined) throw new ProfileError("no user: set FTRADE_USER_ID or use a profile");
     return new KeysClient({
+      onRetry,
       baseUrl: p.apiUrl,
       userId: p.userId,
       ...(p.adminToken === undefined ? {} : { adminToken: p.adminToken }),

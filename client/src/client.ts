@@ -3,6 +3,7 @@
 // per call and keeps it across retries. Requests go through client/src/transport.ts (retries, pacing).
 import { randomUUID } from "node:crypto";
 import type { operations } from "./generated/openapi.js";
+import { ApiError } from "./errors.js";
 import { Pacer } from "./pacer.js";
 import { placement, testResult, type Placement, type TestResult } from "./results.js";
 import { Transport, type RequestSpec, type TransportOptions } from "./transport.js";
@@ -27,6 +28,8 @@ import type {
   Fill,
   FillPage,
   FundingReport,
+  Health,
+  NotReady,
   Order,
   OrderResponse,
   OrderTestResponse,
@@ -36,6 +39,7 @@ import type {
   Position,
   PositionList,
   Query,
+  Ready,
   RevokedApiKey,
   Ticker,
   TickerList,
@@ -50,6 +54,22 @@ import type {
 } from "./types.js";
 
 type Shared = Omit<TransportOptions, "baseUrl" | "headers">;
+
+/** `GET /healthz` and `GET /readyz`, served on both listeners without authentication. */
+async function health(transport: Transport): Promise<Health> {
+  return (await transport.request<Health>({ method: "GET", path: "/healthz", idempotent: true })).body;
+}
+
+/** Readiness as data: `not_ready` (a 503) is an answer, not an error, and is not retried. */
+async function readiness(transport: Transport): Promise<Ready | NotReady> {
+  try {
+    return (await transport.request<Ready>({ method: "GET", path: "/readyz", idempotent: false })).body;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 503 && error.body.status === "not_ready")
+      return { status: "not_ready" };
+    throw error;
+  }
+}
 
 export interface KeysClientOptions extends Shared {
   /** Base URL of the /api listener, e.g. http://127.0.0.1:8081 */
@@ -90,6 +110,19 @@ export class KeysClient {
 
   private async call<T>(spec: RequestSpec): Promise<T> {
     return (await this.transport.request<T>(spec)).body;
+  }
+
+  health(): Promise<Health> {
+    return health(this.transport);
+  }
+
+  readiness(): Promise<Ready | NotReady> {
+    return readiness(this.transport);
+  }
+
+  /** The gateway's Prometheus metrics (text), served on the /api listener only. */
+  async metrics(): Promise<string> {
+    return (await this.transport.request({ method: "GET", path: "/metrics", idempotent: true })).text;
   }
 
   async list(): Promise<ApiKey[]> {
@@ -164,6 +197,14 @@ export class TradingClient {
     const spec: RequestSpec = { method: "GET", path: path(template, ...ids), idempotent: true };
     if (query !== undefined) spec.query = query;
     return (await this.transport.request<T>(spec)).body;
+  }
+
+  health(): Promise<Health> {
+    return health(this.transport);
+  }
+
+  readiness(): Promise<Ready | NotReady> {
+    return readiness(this.transport);
   }
 
   async tickers(): Promise<Ticker[]> {
@@ -333,3 +374,36 @@ export class TradingClient {
     return answer.body.order;
   }
 }
+
+/** The method serving each operation of docs/openapi.yaml (a new operation fails to compile until it has one). */
+export const OPERATIONS: Record<keyof operations, `${"KeysClient" | "TradingClient"}.${string}`> = {
+  listApiKeys: "KeysClient.list",
+  createApiKey: "KeysClient.create",
+  revokeApiKey: "KeysClient.revoke",
+  validateApiKey: "KeysClient.validate",
+  listDeliveries: "KeysClient.deliveries",
+  redeliver: "KeysClient.redeliver",
+  listTickers: "TradingClient.tickers",
+  listPlans: "TradingClient.plans",
+  getCalendar: "TradingClient.calendar",
+  createAccount: "TradingClient.openAccount",
+  getAccount: "TradingClient.account",
+  getAccountSummary: "TradingClient.summary",
+  listPositions: "TradingClient.positions",
+  listPositionHistory: "TradingClient.positionHistory",
+  listTrades: "TradingClient.trades",
+  listWorkingOrders: "TradingClient.workingOrders",
+  listFunding: "TradingClient.funding",
+  listBreaches: "TradingClient.breaches",
+  listViolations: "TradingClient.violations",
+  getAnalytics: "TradingClient.analytics",
+  listEvents: "TradingClient.events",
+  placeOrder: "TradingClient.placeOrder",
+  testOrder: "TradingClient.testOrder",
+  cancelOrder: "TradingClient.cancelOrder",
+  amendOrder: "TradingClient.amendOrder",
+  closePosition: "TradingClient.closePosition",
+  getHealth: "TradingClient.health",
+  getReadiness: "TradingClient.readiness",
+  getMetrics: "KeysClient.metrics",
+};

@@ -1,5 +1,5 @@
 // The client's public surface: import from "@funded-trading/client" (or client/src/index.ts).
-export { KeysClient, TradingClient } from "./client.js";
+export { KeysClient, OPERATIONS, TradingClient } from "./client.js";
 export type { KeysClientOptions, PlaceOptions, TradingClientOptions } from "./client.js";
 export { ApiError, ERROR_CODES, NetworkError, isErrorCode } from "./errors.js";
 export type { ErrorCode } from "./errors.js";

@@ -54,6 +54,8 @@ export interface RequestSpec {
 export interface Answer<T> {
   status: number;
   body: T;
+  /** The body as it came (for answers that are not JSON). */
+  text: string;
   headers: Headers;
   attempts: number;
 }
@@ -114,8 +116,9 @@ export class Transport {
       }
       this.pacer?.release(response.headers);
       const parsed = parseBody(text);
-      if (response.ok)
-        return { status: response.status, body: parsed as T, headers: response.headers, attempts: attempt };
+      if (response.ok) {
+        return { status: response.status, body: parsed as T, text, headers: response.headers, attempts: attempt };
+      }
 
       const retryable = response.status === 429 || (spec.idempotent && RETRY_STATUSES.has(response.status));
       if (!retryable || attempt >= maxAttempts) {

@@ -46,3 +46,6 @@ export type PositionList = Schemas["PositionList"];
 export type WorkingOrderList = Schemas["WorkingOrderList"];
 export type BreachList = Schemas["BreachList"];
 export type ViolationRecordList = Schemas["ViolationRecordList"];
+export type Health = Schemas["Health"];
+export type Ready = Schemas["Ready"];
+export type NotReady = Schemas["NotReady"];

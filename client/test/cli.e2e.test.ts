@@ -3,6 +3,8 @@
 // credentials that are never printed and a profile file others can read refused.
 import { execFile } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -185,6 +187,26 @@ describe("ftrade", () => {
     const allowed = await ftrade(["--json", "--profile", "bot", "tickers"], profileEnv);
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).not.toContain(secret);
+  });
+
+  it("announces each retry on stderr", async () => {
+    let calls = 0;
+    const flaky = createServer((_request, response) => {
+      calls += 1;
+      response.writeHead(calls === 1 ? 503 : 200, { "content-type": "application/json" });
+      response.end(calls === 1 ? '{"error":"engine_unavailable"}' : '{"data":[]}');
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, "127.0.0.1", resolve));
+    try {
+      const ran = await ftrade(["--json", "plans"], {
+        FTRADE_URL: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`,
+      });
+      expect(ran.code).toBe(0);
+      expect(ran.stderr).toMatch(/^retrying GET \/v1\/plans in \d+\.\d s \(503\)\n$/);
+      expect(JSON.parse(ran.stdout)).toEqual([]);
+    } finally {
+      flaky.close();
+    }
   });
 
   it("runs as `npx ftrade` from the repository", async () => {

@@ -282,10 +282,15 @@ describe("every method once", () => {
     expect(redeliver).toMatchObject({ status: 404, code: "not_found" });
     expect((await keys.revoke(created.apiKey.id)).id).toBe(created.apiKey.id);
     expect(await keys.list()).toEqual([]);
+    expect(await keys.health()).toEqual({ status: "ok" });
+    expect(await keys.readiness()).toEqual({ status: "ready" });
+    expect(await keys.metrics()).toMatch(/^# HELP /);
   });
 
   it("trading: every /v1 route", async () => {
     const { client } = await trader("methods-v1");
+    expect(await client.health()).toEqual({ status: "ok" });
+    expect(await client.readiness()).toEqual({ status: "ready" });
     const tickers = await client.tickers();
     expect(tickers.length).toBeGreaterThanOrEqual(20);
     expect((await client.ticker("BTC-USD"))?.symbol).toBe("BTC-USD");
