@@ -11,12 +11,15 @@ export const ERROR_CODES = [
   "not_found",
   "conflict",
   "key_limit_reached",
+  "account_limit_reached",
+  "order_limit_reached",
   "rate_limited",
   "market_data_refused",
   "engine_error",
   "wallet_error",
   "engine_unavailable",
   "wallet_unavailable",
+  "rate_limiter_unavailable",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

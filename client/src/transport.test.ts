@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { ApiError, NetworkError } from "./errors.js";
 import { Transport, type RequestSpec, type RetryEvent } from "./transport.js";
 
-/** A transport over scripted answers (a status, or "network" for a failed fetch), recording what it sent. */
-function scripted(answers: (number | "network")[], random = 0.5) {
+/**
+ * A transport over scripted answers (a status, "network" for a failed fetch, "limiter-down" for 503
+ * rate_limiter_unavailable), recording what it sent.
+ */
+function scripted(answers: (number | "network" | "limiter-down")[], random = 0.5) {
   const sent: string[] = [];
   const waits: RetryEvent[] = [];
   const transport = new Transport({
@@ -16,9 +19,11 @@ function scripted(answers: (number | "network")[], random = 0.5) {
       sent.push(typeof init?.body === "string" ? init.body : "");
       const answer = answers.shift() ?? 200;
       if (answer === "network") return Promise.reject(new TypeError("fetch failed"));
+      const status = answer === "limiter-down" ? 503 : answer;
       const headers: Record<string, string> = answer === 429 ? { "retry-after": "3" } : {};
-      const body = answer === 200 ? "{}" : JSON.stringify({ error: answer === 429 ? "rate_limited" : "engine_error" });
-      return Promise.resolve(new Response(body, { status: answer, headers }));
+      const error =
+        { 429: "rate_limited", "limiter-down": "rate_limiter_unavailable" }[String(answer)] ?? "engine_error";
+      return Promise.resolve(new Response(status === 200 ? "{}" : JSON.stringify({ error }), { status, headers }));
     },
   });
   return { transport, sent, waits };
@@ -51,8 +56,9 @@ describe("Transport", () => {
     expect(waits.map((w) => w.delayMs)).toEqual([3_000]);
   });
 
-  it("retries a write that is not idempotent on 429 only", async () => {
+  it("retries a write that is not idempotent only when the gateway refused it unhandled", async () => {
     expect((await scripted([429, 200]).transport.request(write(false))).attempts).toBe(2);
+    expect((await scripted(["limiter-down", 200]).transport.request(write(false))).attempts).toBe(2);
     await expect(scripted([503, 200]).transport.request(write(false))).rejects.toMatchObject({
       status: 503,
       attempts: 1,

@@ -2,7 +2,8 @@
 // 500 and 503 are sent again with the very same body (so an order keeps its `client_id`); 429 waits for
 // `Retry-After` (or the `RateLimit` reset); every other status is final and never repeated. Waits are jittered
 // exponential backoff from 1 s doubling to 30 s. A request that is not safe to repeat once the server may have
-// handled it (opening an account, creating a key) is retried on 429 only, which the server refused unhandled.
+// handled it (opening an account, creating a key) is retried only on what the gateway refuses before handling
+// anything: 429 and 503 rate_limiter_unavailable.
 import { ApiError, NetworkError } from "./errors.js";
 import type { Pacer } from "./pacer.js";
 import { parseRateLimit } from "./pacer.js";
@@ -120,7 +121,10 @@ export class Transport {
         return { status: response.status, body: parsed as T, text, headers: response.headers, attempts: attempt };
       }
 
-      const retryable = response.status === 429 || (spec.idempotent && RETRY_STATUSES.has(response.status));
+      // 429 and 503 rate_limiter_unavailable are answered before the request is handled: safe for any request.
+      const refused =
+        response.status === 429 || (response.status === 503 && parsed.error === "rate_limiter_unavailable");
+      const retryable = refused || (spec.idempotent && RETRY_STATUSES.has(response.status));
       if (!retryable || attempt >= maxAttempts) {
         throw new ApiError(response.status, parsed, response.headers.get("x-request-id"), attempt);
       }

@@ -312,6 +312,10 @@ export interface paths {
          *     later change to the catalogue does not touch it. An unknown `plan_id`, or a `default_venue` the plan
          *     does not allow, is `400`. Not idempotent: every `201` is a new account.
          *
+         *     A user holds at most 100 accounts (`ENGINE_MAX_ACCOUNTS_PER_USER`; accounts of every state count):
+         *     one more is `409 account_limit_reached` with the `limit`. The count holds under concurrency: of two
+         *     creations racing for the last place, exactly one gets it.
+         *
          *     Scope: `TRADE` (granted by `TRADE` or `MANAGE_ORDERS`).
          */
         post: operations["createAccount"];
@@ -842,17 +846,21 @@ export interface paths {
          *     - `409`: the `client_id` was used before with a different body (`client_id`, `order_id` of the
          *       original); or the parent is final without any fill (`reason: parent_final`); or a reduce-only order
          *       (TP/SL children and closes included) has no opposite position to reduce
-         *       (`reason: reduce_only_would_increase`).
-         *     - `404`: the account, `parent_order_id` or `position_id` is unknown or belongs to another user.
+         *       (`reason: reduce_only_would_increase`); or the account already holds 200 working orders
+         *       (`order_limit_reached` with the `limit`, `ENGINE_MAX_WORKING_ORDERS`: cancel one first; closing a
+         *       position with `POST /v1/position/close` is never refused by it).
+         *     - `404`: the account, `parent_order_id` or `position_id` is unknown or belongs to another user. A
+         *       parent final for longer than an hour (or older than the account's 1,000 most recent final orders)
+         *       is no longer known to the engine's memory and is `404` too.
          *     - `400`: the body is malformed or breaks a placement rule (one issue per field): unknown symbol,
          *       quantity or price off the ticker's grid or below `min_quantity`, `limit_price` without LIMIT,
          *       `trigger_price` without STOP/TAKE_PROFIT, both trigger flags, `expire_at` without GTD or not in the
          *       future, a MARKET order with GTC/GTD/GTX or `post_only`, a MARKET order on a symbol that has no price
          *       yet.
          *
-         *     Idempotency: `client_id` is unique per account, forever. Set one stable `client_id` per trading
-         *     intent and retry a timeout or a `500` with the same body: you get the original answer and never a
-         *     second order.
+         *     Idempotency: `client_id` is unique per account within its replay window (24 hours, at most the
+         *     account's 10,000 most recent). Set one stable `client_id` per trading intent and retry a timeout or a
+         *     `500` with the same body within the window: you get the original answer and never a second order.
          *
          *     Headroom: every answer (`201` and `200`) carries `risk_headroom`, the room left under the daily loss
          *     limit, the drawdown floor and the symbol and total exposure caps after the order (for a rejected order,
@@ -955,7 +963,9 @@ export interface paths {
          * @description Cancels a working order (`NEW`, `PARTIALLY_FILLED` or `HELD`) and answers it in its final state,
          *     `CANCELED` (fills it already had stay). Cancelling a parent without fills cancels its children.
          *     Safe to retry: an order that is already `CANCELED` answers the same `200`. A `FILLED`, `REJECTED` or
-         *     `EXPIRED` order cannot be cancelled: `409` with `reason: order_final` and the order as it is.
+         *     `EXPIRED` order cannot be cancelled: `409` with `reason: order_final` and the order as it is. An order
+         *     final for longer than an hour, or older than the account's 1,000 most recent final orders, has left the
+         *     engine's memory (it stays in the journal and its webhook events): cancelling or amending it is `404`.
          *
          *     Scope: `MANAGE_ORDERS`. An order of another user is `404`.
          */
@@ -1137,7 +1147,7 @@ export interface components {
          *     }
          */
         CreateApiKeyRequest: {
-            /** @description A name for the key; trimmed, 1 to 100 characters, no control characters. */
+            /** @description A name for the key; trimmed, 1 to 100 characters, no control characters (C0, DEL, C1) and no bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069). */
             label: string;
             permissions: components["schemas"]["Scope"][];
             /** @description IPv4/IPv6 addresses or CIDR ranges (`10.0.0.0/8`, `2001:db8::/32`). Empty or absent allows every address. */
@@ -1376,7 +1386,7 @@ export interface components {
             plan_id: components["schemas"]["Uuid"];
             /** @description The venue orders go to unless they name one; must be allowed by the plan. Default the plan's first allowed venue. */
             default_venue?: components["schemas"]["VenueInput"];
-            /** @description Your name for the account, at most 100 characters, no control characters. */
+            /** @description Your name for the account, at most 100 characters, no control characters (C0, DEL, C1) and no bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069). */
             label?: string | null;
         };
         /** @description The plan's limits as they apply to the account (frozen when the account was opened). */
@@ -1829,6 +1839,18 @@ export interface components {
             /** @description The order the `client_id` was first used for. */
             order_id: components["schemas"]["Uuid"];
         };
+        AccountLimitReached: {
+            /** @constant */
+            error: "account_limit_reached";
+            /** @description The most accounts one user may hold (`ENGINE_MAX_ACCOUNTS_PER_USER`, default 100). */
+            limit: number;
+        };
+        OrderLimitReached: {
+            /** @constant */
+            error: "order_limit_reached";
+            /** @description The most working orders one account may hold (`ENGINE_MAX_WORKING_ORDERS`, default 200). */
+            limit: number;
+        };
         ParentFinalConflict: {
             /** @constant */
             error: "conflict";
@@ -2130,6 +2152,10 @@ export interface components {
             /** @constant */
             error: "wallet_unavailable";
         };
+        RateLimiterUnavailable: {
+            /** @constant */
+            error: "rate_limiter_unavailable";
+        };
     };
     responses: {
         /** @description The request failed validation; one issue per failed field. */
@@ -2237,14 +2263,19 @@ export interface components {
             };
         };
         /**
-         * @description The key already had its 1,200 accepted requests in the last 60 s. Wait `Retry-After` seconds
-         *     (`retry_after_ms` is exact); refused requests do not count.
+         * @description The key already had its 1,200 accepted requests in the last 60 s (with the RateLimit headers); or the
+         *     client address failed authentication 30 times in 60 s (`AUTH_FAILURE_LIMIT`, `AUTH_FAILURE_WINDOW_MS`)
+         *     with keys this gateway had not seen authenticate, and the request was refused before its key was
+         *     checked (no RateLimit headers: no key was counted). Wait `Retry-After` seconds (`retry_after_ms` is
+         *     exact); refused requests do not count.
          */
         V1RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
+                /** @description As on every answer to an authenticated key; absent when the address was refused. */
+                "RateLimit-Policy"?: string;
+                /** @description As on every answer to an authenticated key; absent when the address was refused. */
+                RateLimit?: string;
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2269,21 +2300,23 @@ export interface components {
          *     account, every engine) is down or does not hold its partition lease (docs/scale-out.md), or it or its
          *     database did not answer in time (`ENGINE_DB_TIMEOUT_MS`, `GRPC_DEADLINE_MS`; about 1.5 s at most).
          *     `wallet_unavailable`: the key had to be validated by the wallet, which did not answer in time (no
-         *     RateLimit headers then: the key was not counted). Safe to retry after `Retry-After` seconds, with the same
-         *     `client_id` for orders: a write answered this way may or may not have happened.
+         *     RateLimit headers then: the key was not counted). `rate_limiter_unavailable`: the shared rate limiter
+         *     (Redis) cannot be reached or did not answer within 500 ms, so the key could not be counted (no RateLimit
+         *     headers; nothing reached the engine). Safe to retry after `Retry-After` seconds, with the same
+         *     `client_id` for orders: a write answered `engine_unavailable` may or may not have happened.
          */
         V1EngineUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                /** @description As on every answer to a counted key; present with `engine_unavailable`, absent with `wallet_unavailable`. */
+                /** @description As on every answer to a counted key; present with `engine_unavailable`, absent with `wallet_unavailable` and `rate_limiter_unavailable`. */
                 "RateLimit-Policy"?: string;
-                /** @description As on every answer to a counted key; present with `engine_unavailable`, absent with `wallet_unavailable`. */
+                /** @description As on every answer to a counted key; present with `engine_unavailable`, absent with `wallet_unavailable` and `rate_limiter_unavailable`. */
                 RateLimit?: string;
                 "Retry-After": components["headers"]["Retry-After-Unavailable"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["EngineUnavailable"] | components["schemas"]["WalletUnavailable"];
+                "application/json": components["schemas"]["EngineUnavailable"] | components["schemas"]["WalletUnavailable"] | components["schemas"]["RateLimiterUnavailable"];
             };
         };
         /** @description The request failed validation; one issue per failed field. Counted against the key's rate limit. */
@@ -2793,6 +2826,18 @@ export interface operations {
             400: components["responses"]["V1InvalidPayload"];
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1Forbidden"];
+            /** @description The user already holds the most accounts allowed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLimitReached"];
+                };
+            };
             413: components["responses"]["V1PayloadTooLarge"];
             429: components["responses"]["V1RateLimited"];
             500: components["responses"]["V1EngineError"];
@@ -3340,7 +3385,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1Forbidden"];
             404: components["responses"]["V1NotFound"];
-            /** @description The `client_id` was used for a different body, the parent is final, or a reduce-only order has nothing to reduce. */
+            /** @description The `client_id` was used for a different body, the parent is final, a reduce-only order has nothing to reduce, or the account holds the most working orders allowed. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3349,7 +3394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClientIdConflict"] | components["schemas"]["ParentFinalConflict"] | components["schemas"]["ReduceOnlyConflict"];
+                    "application/json": components["schemas"]["ClientIdConflict"] | components["schemas"]["ParentFinalConflict"] | components["schemas"]["ReduceOnlyConflict"] | components["schemas"]["OrderLimitReached"];
                 };
             };
             413: components["responses"]["V1PayloadTooLarge"];
