@@ -2,11 +2,16 @@
 // the mark by the risk system, at the price update that reaches it. A 10K static account on OSTIUM forex
 // (leverage 30): long 10,000 EUR-USD at 1.00000 locks 333.33 of margin and shows a liquidation price of
 // 1 × (1 − 1/30) = 0.96667; its loss there (333.33) stays inside the daily limit (500), so the account lives on.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { accountSummary, openPositions, positionHistory, trades } from "../accounts/queries.js";
 import { replay } from "../core.js";
 import { Harness, PLAN, usd } from "../orders/testing.js";
 import { takenOn } from "../market/book.js";
+import type { TickerUnits } from "../market/units.js";
+import { liquidationPrice } from "../positions/ledger.js";
+import type { Position } from "../positions/types.js";
+import { liquidationReached } from "./liquidation.js";
 import { quietBand } from "./quiet-band.js";
 
 const all = { from: null, to: null, limit: 100 };
@@ -209,5 +214,33 @@ describe("liquidation", () => {
     expect(terminated.account.fills.at(-1)?.reason).toBe("termination");
     const btc = terminated.market.quotes.get("BTC-USD");
     expect(btc === undefined ? -1 : takenOn(btc, "SELL")).toBe(0);
+  });
+
+  it("decides at the exact liquidation price, whatever the estimate it starts from says", () => {
+    // The check estimates the price in floating point and computes the exact ratio only near it: for random
+    // positions and marks around (and on) the exact price, it answers as the exact comparison does.
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.integer({ min: 1, max: 10_000_000 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.constantFrom(1, 2, 2.5, 3, 5, 10, 20, 30, 50, 100),
+        fc.integer({ min: 1, max: 100_000_000 }),
+        fc.oneof(fc.integer({ min: -3, max: 3 }), fc.integer({ min: -1_000_000, max: 1_000_000 })),
+        (long, steps, entryTicks, leverage, unitsPerTickStep, offset) => {
+          const position = {
+            side: long ? "BUY" : "SELL",
+            quantity: steps,
+            cost_basis: Math.min(Number.MAX_SAFE_INTEGER, steps * entryTicks * unitsPerTickStep),
+            leverage,
+          } as Position;
+          const units = { unitsPerTickStep } as TickerUnits;
+          const exact = liquidationPrice(position, units);
+          const mark = exact + offset;
+          expect(liquidationReached(position, mark, units)).toBe(long ? mark <= exact : mark >= exact);
+        },
+      ),
+      { seed: 9_001, numRuns: 20_000 },
+    );
   });
 });

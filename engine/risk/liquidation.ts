@@ -10,20 +10,20 @@ import { liquidationPrice } from "../positions/ledger.js";
 import type { Position } from "../positions/types.js";
 
 /**
- * Liquidation prices by position object: positions are replaced, never mutated, so a price computed once holds
- * for the object's life, and a price update that checks every position of an account costs a lookup each, not a
- * BigInt division.
+ * Whether the mark (ticks) is at or past the position's liquidation price: long at or below, short at or above.
+ * The exact price is one BigInt ratio (market/units.ts `liquidationTicks`); a mark more than a tick away from
+ * its floating-point estimate is decided without it (the estimate is off by far less than half a tick, and the
+ * exact price is that ratio rounded to the nearest tick), so a price update pays for BigInt only near the edge.
  */
-const PRICES = new WeakMap<Position, number>();
-
-/** Whether the mark (ticks) is at or past the position's liquidation price: long at or below, short at or above. */
 export function liquidationReached(position: Position, mark: number, units: TickerUnits): boolean {
-  let price = PRICES.get(position);
-  if (price === undefined) {
-    price = liquidationPrice(position, units);
-    PRICES.set(position, price);
-  }
-  return position.side === "BUY" ? mark <= price : mark >= price;
+  const long = position.side === "BUY";
+  const perLeverage = 1 / position.leverage;
+  const estimate =
+    (position.cost_basis / (position.quantity * units.unitsPerTickStep)) * (long ? 1 - perLeverage : 1 + perLeverage);
+  if (mark <= estimate - 1) return long;
+  if (mark >= estimate + 1) return !long;
+  const price = liquidationPrice(position, units);
+  return long ? mark <= price : mark >= price;
 }
 
 /** The open positions to liquidate at the view's marks (a symbol without a price has no mark: never). */
