@@ -1,11 +1,11 @@
-// The example bot (client/examples/bracket-bot.ts) against the real stack with pushed prices: it opens a
+// The example bot (client/examples/bracket-bot.ts) against `npm start` with pushed prices: it opens a
 // bracket, follows its fills, and closes at its target when the price gets there; or leaves the close to the
 // take-profit when the price jumps past it.
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stackOn, type TestStack } from "../../test/harness/backends.js";
+import { servingNpmStart, type ServingNpmStart } from "../../test/harness/npm-start.js";
 import { newKey } from "../../test/harness/client.js";
 import { marketClient, type Market } from "../../test/harness/market.js";
 import { runBot } from "../examples/bracket-bot.js";
@@ -13,11 +13,11 @@ import { TradingClient } from "../src/index.js";
 
 const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
 
-let stack: TestStack;
+let stack: ServingNpmStart;
 let market: Market;
 
 beforeAll(async () => {
-  stack = await stackOn("pglite", { env: { PRICE_FEED: "push" } });
+  stack = await servingNpmStart({ PRICE_FEED: "push" });
   market = marketClient(stack.engineGrpc);
 });
 afterAll(async () => {

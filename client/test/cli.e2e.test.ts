@@ -1,4 +1,4 @@
-// The `ftrade` command line against the real stack: its main commands with --json (in process, through
+// The `ftrade` command line against `npm start`: its main commands with --json (in process, through
 // client/src/cli.ts's `main`), the installed `npx ftrade` bin once as a real process, tables for people, and
 // credentials that are never printed and a profile file others can read refused.
 import { execFile } from "node:child_process";
@@ -9,14 +9,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stackOn, type TestStack } from "../../test/harness/backends.js";
+import { servingNpmStart, type ServingNpmStart } from "../../test/harness/npm-start.js";
 import { marketClient, type Market } from "../../test/harness/market.js";
 import { main } from "../src/cli.js";
 
 const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
-let stack: TestStack;
+let stack: ServingNpmStart;
 let market: Market;
 let env: NodeJS.ProcessEnv;
 let dir: string;
@@ -46,7 +46,7 @@ async function json<T = Record<string, unknown>>(args: string[]): Promise<T> {
 }
 
 beforeAll(async () => {
-  stack = await stackOn("pglite", { env: { PRICE_FEED: "push" } });
+  stack = await servingNpmStart({ PRICE_FEED: "push" });
   market = marketClient(stack.engineGrpc);
   await market.push({ "BTC-USD": 50_000, "ETH-USD": 2_500 });
   dir = mkdtempSync(path.join(tmpdir(), "ftrade-"));

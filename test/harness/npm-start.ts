@@ -1,7 +1,7 @@
 // `npm start` (scripts/start.ts) as a test runs it: fresh ports, a DATA_DIR of its own (or a given one, to
 // start again on the same data), its output collected and its exit recorded.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,4 +91,37 @@ export async function launchNpmStart(options: LaunchOptions = {}) {
     }),
   );
   return stack;
+}
+
+export interface ServingNpmStart {
+  /** The one gateway's listeners, in the shape of test/harness/stack.ts's gateways. */
+  gateways: { v1: string; api: string }[];
+  /** The engine's gRPC address (market data when PRICE_FEED=push). */
+  engineGrpc: string;
+  /** Stops the whole stack (SIGTERM to the supervisor) and removes its DATA_DIR. */
+  stop(): Promise<void>;
+}
+
+/** `npm start` on fresh ports and a fresh DATA_DIR, resolved once it serves; `env` adds settings. */
+export async function servingNpmStart(env: Record<string, string> = {}): Promise<ServingNpmStart> {
+  const stack = await launchNpmStart({ env });
+  const stop = async (): Promise<void> => {
+    if (stack.exitCode === undefined) {
+      stack.child.kill("SIGTERM");
+      await stack.exited;
+    }
+    rmSync(stack.dataDir, { recursive: true, force: true });
+  };
+  try {
+    await stack.ready();
+  } catch (error) {
+    stack.child.kill("SIGKILL");
+    await stack.exited;
+    throw error;
+  }
+  return {
+    gateways: [{ v1: stack.v1Base, api: stack.api }],
+    engineGrpc: `127.0.0.1:${String(stack.ports.ENGINE_GRPC_PORT)}`,
+    stop,
+  };
 }
