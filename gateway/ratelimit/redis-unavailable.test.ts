@@ -14,6 +14,7 @@ import { errorResponder, requestId } from "../http/common.js";
 import { authenticate } from "../v1/auth.js";
 import { GATEWAY_REDIS_OPTIONS, createGatewayRedis, redisFailure } from "./redis-client.js";
 import { RedisRateLimiter } from "./redis.js";
+import { eventually } from "../../test/harness/eventually.js";
 
 /** A wallet that knows one key: validation never needs Redis. */
 const clients = {
@@ -30,14 +31,6 @@ const clients = {
       }),
   },
 } as unknown as Clients;
-
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("the gateway with its Redis down", () => {
   let redisServer: RedisServer;
