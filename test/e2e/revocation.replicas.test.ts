@@ -222,7 +222,16 @@ describe("revocation when the Redis bus loses the message, two wallets and two g
     const other = { "x-forwarded-for": "203.0.113.10" };
     expect((await v1(b.v1, "/v1/tickers", random(), { headers: other })).status).toBe(401);
     const good = await newKey(a.api, "u-flood-other");
-    expect((await v1(b.v1, "/v1/tickers", good, { headers: other })).status).toBe(200);
+    // A key this gateway's wallet has not seen yet is read from the database behind the flood's reads: on a
+    // loaded machine that read may be answered 503 with Retry-After, which a client retries (docs/openapi.yaml);
+    // it is served, and never refused as unknown.
+    let served = await v1(b.v1, "/v1/tickers", good, { headers: other });
+    for (let attempt = 0; served.status === 503 && attempt < 10; attempt++) {
+      expect(Number(served.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      served = await v1(b.v1, "/v1/tickers", good, { headers: other });
+    }
+    expect(served.status).toBe(200);
     expect((await v1(b.v1, "/v1/tickers", victim, { headers: other })).status).toBe(401);
   });
 });
