@@ -74,8 +74,9 @@ export const engineSettingsSchema = z
     DATABASE_URL: postgresUrl,
     /**
      * Longest a call waits for the database (a shard's connection, a batch's commit, an account's reload, each
-     * statement of a catch-up or delivery-log read) before it fails with engine_unavailable. Below the gateway's GRPC_DEADLINE_MS, so the
-     * engine names the failure. Start-up work (migrations, the shards' rebuild) is not bounded by it.
+     * statement of a catch-up or delivery-log read) before it fails with engine_unavailable. Below the
+     * gateway's GRPC_DEADLINE_MS, so the engine names the failure. Start-up work (migrations, the shards'
+     * rebuild) is not bounded by it.
      */
     ENGINE_DB_TIMEOUT_MS: integer({ min: 50, max: 60_000 }, 1_000),
     REDIS_URL: redisUrl,

@@ -312,8 +312,8 @@ function postOnlyWouldTake(order: Order, quote: SymbolQuote | undefined): Violat
 }
 
 /**
- * The response (order as it stands after execution and what it caused, its fills), recorded for the client_id if any; a retry
- * rebuilds it from the record (orders/idempotency.ts) the same way, so keep the two in step.
+ * The response (order as it stands after execution and what it caused, its fills), recorded for the client_id
+ * if any; a retry rebuilds it from the record (orders/idempotency.ts) the same way, so keep the two in step.
  */
 function finish(
   run: Run,

@@ -3,8 +3,9 @@
 // rest of that window, before the wallet is asked (docs/decisions.md, "Failed authentication"). A key that has
 // authenticated on this gateway lately (`vouch`) is neither counted nor blocked: its failures are not guesses
 // (a wrong secret, a key revoked since, answered without a database read), a client sharing the address with
-// a guesser keeps working, and a client still using a revoked key keeps getting 401, not 429. Each gateway counts for itself, in memory; at most `maxAddresses` addresses and
-// KNOWN_KEYS keys are tracked (the least recently seen forgotten first).
+// a guesser keeps working, and a client still using a revoked key keeps getting 401, not 429. Each gateway
+// counts for itself, in memory; at most `maxAddresses` addresses and KNOWN_KEYS keys are tracked (the least
+// recently seen forgotten first).
 
 export interface AuthFailureOptions {
   /** Failures per address per window; 0 turns the limit off. */
