@@ -145,17 +145,21 @@ describe.each(BACKENDS)("a database that stops answering, on %s", (backend) => {
     expect(counted(after, "wallet") - counted(before, "wallet")).toBe(2);
     expect(counted(after, "engine") - counted(before, "engine")).toBe(1);
 
-    // One warn line per failed request at the gateway, with its request id, naming the service; no secret.
-    const lines = stack
-      .output()
-      .split("\n")
-      .filter((line) => line.includes('"msg":"wallet unavailable"') || line.includes('"msg":"engine unavailable"'));
+    // One warn line per failed request at the gateway, with its request id, naming the service; no secret. The
+    // gateway's output reaches this process through a pipe, after the answers may have: wait for each line.
+    const linesOf = (id: string): string[] =>
+      stack
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"msg":"wallet unavailable"') || line.includes('"msg":"engine unavailable"'))
+        .filter((line) => line.includes(`"request_id":"${id}"`));
     for (const [id, service] of [
       [ids.create, "wallet"],
       [ids.list, "wallet"],
       [ids.open, "engine"],
     ] as const) {
-      const mine = lines.filter((line) => line.includes(`"request_id":"${id}"`));
+      await expect.poll(() => linesOf(id).length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0);
+      const mine = linesOf(id);
       expect(mine).toHaveLength(1);
       expect(JSON.parse(mine[0] ?? "{}")).toMatchObject({ service, code: `${service}_unavailable` });
     }
