@@ -3,7 +3,7 @@
 // records leave it after the replay window, or when the account holds more than it keeps. Everything stays
 // in the journal. The bookkeeping is folded from the applied events only (their `at`, never a clock), so a
 // replay of the journal forgets exactly what the live actor forgot.
-import { isWorking } from "../orders/types.js";
+import { isWorking, type Order } from "../orders/types.js";
 import type { EngineEvent } from "../orders/events.js";
 import type { ActorLimits } from "./limits.js";
 import type { AccountState } from "./state.js";
@@ -36,21 +36,25 @@ function retentionOf(state: AccountState): Retention {
   return retention;
 }
 
-/** The order an event made final, if it did. */
-function finalOrderOf(state: AccountState, event: EngineEvent): string | undefined {
+/** The order an event made final, if it did (as the state holds it after the event). */
+function finalOrderOf(state: AccountState, event: EngineEvent): Order | undefined {
+  let orderId: string;
   switch (event.type) {
     case "OrderRejected":
-      return event.order.order_id;
-    case "OrderFilled": {
-      const order = state.orders.get(event.fill.order_id);
-      return order !== undefined && !isWorking(order.status) ? order.order_id : undefined;
-    }
+      orderId = event.order.order_id;
+      break;
+    case "OrderFilled":
+      orderId = event.fill.order_id;
+      break;
     case "OrderCanceled":
     case "OrderExpired":
-      return event.order_id;
+      orderId = event.order_id;
+      break;
     default:
       return undefined;
   }
+  const order = state.orders.get(orderId);
+  return order !== undefined && !isWorking(order.status) ? order : undefined;
 }
 
 /**
@@ -59,9 +63,8 @@ function finalOrderOf(state: AccountState, event: EngineEvent): string | undefin
  * bracket's members while it works. The queue is then in the order orders were queued, whatever happens later,
  * so forgetting after every decision or after several of one instant leaves the same orders.
  */
-function queueFinal(state: AccountState, finals: Map<string, number>, orderId: string, at: number): void {
-  const order = state.orders.get(orderId);
-  if (order === undefined || isWorking(order.status)) return;
+function queueFinal(state: AccountState, finals: Map<string, number>, order: Order, at: number): void {
+  const orderId = order.order_id;
   const root = order.parent_order_id === null ? order : state.orders.get(order.parent_order_id);
   // Alone (no bracket), or a child its parent never listed (a rejected one): queued at once.
   if (root === undefined || (root === order ? order.child_ids.length === 0 : !root.child_ids.includes(orderId))) {
