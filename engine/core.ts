@@ -426,9 +426,13 @@ function putOrder(state: AccountState, order: Order): void {
     state.working.delete(order.order_id);
     if (order.expire_at !== null) state.expiries.delete(order.order_id);
   }
-  if (order.kind === "STOP" && order.reduce_only) {
-    if (working) state.stop_losses.set(order.order_id, order);
-    else state.stop_losses.delete(order.order_id);
+  if (order.reduce_only) {
+    if (working) state.reduce_only.set(order.order_id, order);
+    else state.reduce_only.delete(order.order_id);
+    if (order.kind === "STOP") {
+      if (working) state.stop_losses.set(order.order_id, order);
+      else state.stop_losses.delete(order.order_id);
+    }
   }
 }
 

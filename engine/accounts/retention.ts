@@ -6,35 +6,7 @@
 import { isWorking, type Order } from "../orders/types.js";
 import type { EngineEvent } from "../orders/events.js";
 import type { ActorLimits } from "./limits.js";
-import type { AccountState } from "./state.js";
-
-interface Retention {
-  /** order_id → when it became final (epoch ms), oldest first. */
-  readonly finals: Map<string, number>;
-  /** client_id → when it was recorded, oldest first. */
-  readonly clientIds: Map<string, number>;
-  /** The latest event time applied to the account. */
-  lastAt: number;
-}
-
-const RETENTION = new WeakMap<AccountState, Retention>();
-
-/**
- * The last account looked up and its bookkeeping: an account's events are applied one after another, so most
- * lookups are of the account just seen (a WeakMap probe per event showed in the core's profile).
- */
-let recent: { state: AccountState; retention: Retention } | undefined;
-
-function retentionOf(state: AccountState): Retention {
-  if (recent?.state === state) return recent.retention;
-  let retention = RETENTION.get(state);
-  if (retention === undefined) {
-    retention = { finals: new Map(), clientIds: new Map(), lastAt: 0 };
-    RETENTION.set(state, retention);
-  }
-  recent = { state, retention };
-  return retention;
-}
+import type { AccountState, Retention } from "./state.js";
 
 /** The order an event made final, if it did (as the state holds it after the event). */
 function finalOrderOf(state: AccountState, event: EngineEvent): Order | undefined {
@@ -81,7 +53,7 @@ function queueFinal(state: AccountState, finals: Map<string, number>, order: Ord
 
 /** Notes what an event just applied to `state` made final or recorded (called after `apply`). */
 export function noteApplied(state: AccountState, event: EngineEvent): void {
-  const retention = retentionOf(state);
+  const retention = state.retention;
   if (event.at > retention.lastAt) retention.lastAt = event.at;
   if (event.type === "IdempotencyRecorded") {
     retention.clientIds.set(event.client_id, event.at);
@@ -103,8 +75,7 @@ export function noteApplied(state: AccountState, event: EngineEvent): void {
  * the oldest entry of each table.
  */
 export function forgetExpired(state: AccountState, limits: ActorLimits): string[] {
-  const retention = RETENTION.get(state);
-  if (retention === undefined) return [];
+  const retention = state.retention;
   const now = retention.lastAt;
   const forgotten: string[] = [];
   const finals = retention.finals;
@@ -124,8 +95,7 @@ export function forgetExpired(state: AccountState, limits: ActorLimits): string[
 
 /** What the account holds in its retention tables (tests and the memory benchmark). */
 export function retainedCounts(state: AccountState): { finals: number; clientIds: number } {
-  const retention = RETENTION.get(state);
-  return { finals: retention?.finals.size ?? 0, clientIds: retention?.clientIds.size ?? 0 };
+  return { finals: state.retention.finals.size, clientIds: state.retention.clientIds.size };
 }
 
 /** The bookkeeping as it goes into a snapshot (accounts/snapshot.ts). */
@@ -135,20 +105,10 @@ export interface RetentionSnapshot {
   lastAt: number;
 }
 
-export function exportRetention(state: AccountState): RetentionSnapshot {
-  const retention = RETENTION.get(state);
-  return {
-    finals: retention === undefined ? [] : [...retention.finals],
-    clientIds: retention === undefined ? [] : [...retention.clientIds],
-    lastAt: retention?.lastAt ?? 0,
-  };
+export function exportRetention(retention: Retention): RetentionSnapshot {
+  return { finals: [...retention.finals], clientIds: [...retention.clientIds], lastAt: retention.lastAt };
 }
 
-export function importRetention(state: AccountState, snapshot: RetentionSnapshot): void {
-  if (recent?.state === state) recent = undefined;
-  RETENTION.set(state, {
-    finals: new Map(snapshot.finals),
-    clientIds: new Map(snapshot.clientIds),
-    lastAt: snapshot.lastAt,
-  });
+export function importRetention(snapshot: RetentionSnapshot): Retention {
+  return { finals: new Map(snapshot.finals), clientIds: new Map(snapshot.clientIds), lastAt: snapshot.lastAt };
 }

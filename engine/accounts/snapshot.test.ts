@@ -142,11 +142,13 @@ describe("account snapshots", () => {
     expect(state.fills.length).toBeGreaterThan(3);
     expect(state.working.size).toBe(2);
     expect(state.stop_losses.size).toBe(1);
+    expect([...state.reduce_only.keys()]).toEqual([...state.stop_losses.keys()]);
     const restored = throughJson(state);
     expect(restored).toEqual(state);
     expect(restored.plan).toBe(state.plan);
     for (const [id, order] of restored.working) expect(order).toBe(restored.orders.get(id));
     for (const [id, order] of restored.stop_losses) expect(order).toBe(restored.orders.get(id));
+    for (const [id, order] of restored.reduce_only) expect(order).toBe(restored.orders.get(id));
     expect(retainedCounts(restored)).toEqual(retainedCounts(state));
     expect(retainedCounts(restored).finals).toBe(5);
   });

@@ -5,6 +5,7 @@
 // bookkeeping of accounts/retention.ts, so a restored actor forgets what the live one would have. The BigInt
 // notionals of positions and history rows travel as decimal strings.
 import { exportRetention, importRetention, type RetentionSnapshot } from "./retention.js";
+import type { Order } from "../orders/types.js";
 import type { ClosedPosition, Position } from "../positions/types.js";
 import { internPlan, type AccountState, type Table } from "./state.js";
 
@@ -24,6 +25,9 @@ const TABLES = [
 
 type TableKey = (typeof TABLES)[number];
 
+/** What a snapshot does not carry as it is: the bookkeeping goes apart, the index is rebuilt from `working`. */
+const DERIVED = ["retention", "reduce_only"] as const satisfies readonly (keyof AccountState)[];
+
 export interface AccountSnapshot {
   version: number;
   /** The state's scalar fields and lists, as they are. */
@@ -37,7 +41,9 @@ export interface AccountSnapshot {
 export function snapshotOf(state: AccountState): AccountSnapshot {
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(state)) {
-    if (!(TABLES as readonly string[]).includes(key)) fields[key] = value;
+    if (!(TABLES as readonly string[]).includes(key) && !(DERIVED as readonly string[]).includes(key)) {
+      fields[key] = value;
+    }
   }
   fields.closed_positions = state.closed_positions.map((row) => ({
     ...row,
@@ -54,7 +60,7 @@ export function snapshotOf(state: AccountState): AccountSnapshot {
       closed_notional: position.closed_notional.toString(),
     },
   ]);
-  return { version: SNAPSHOT_VERSION, fields, tables, retention: exportRetention(state) };
+  return { version: SNAPSHOT_VERSION, fields, tables, retention: exportRetention(state.retention) };
 }
 
 type Stringified<T, K extends keyof T> = Omit<T, K> & { [P in K]: string };
@@ -90,6 +96,9 @@ export function restoreState(snapshot: AccountSnapshot): AccountState | undefine
       table.set(id, order);
     }
   }
-  importRetention(state, snapshot.retention);
+  const reduceOnly = new Map<string, Order>();
+  for (const order of state.working.values()) if (order.reduce_only) reduceOnly.set(order.order_id, order);
+  mutable.reduce_only = reduceOnly;
+  mutable.retention = importRetention(snapshot.retention);
   return state;
 }

@@ -92,6 +92,11 @@ export interface AccountState {
   drawdown_levels: number;
   /** The working reduce-only STOP orders (stop-losses) by id; the same objects as `working`. */
   stop_losses: Table<string, Order>;
+  /**
+   * The working reduce-only orders (stops, take-profits, every bracket child) by id, in placement order; the
+   * same objects as `working`. A closed position looks here for what it leaves with nothing to reduce.
+   */
+  reduce_only: Table<string, Order>;
   /** Notional (units) of the working orders that can add exposure, per symbol and side (docs/risk.md). */
   order_exposure: Table<string, SideNotional>;
   /** position_id → trigger (ticks) of the first stop-loss placed against it: the R of its history row. */
@@ -107,6 +112,18 @@ export interface AccountState {
   funded_through: number;
   /** Events applied so far: the journal sequence. */
   seq: number;
+  /** What the actor may forget and when (accounts/retention.ts); shared by a draft, which never writes it. */
+  readonly retention: Retention;
+}
+
+/** The memory bookkeeping of one account, folded from its applied events (accounts/retention.ts). */
+export interface Retention {
+  /** order_id → when it became final (epoch ms), oldest first. */
+  readonly finals: Map<string, number>;
+  /** client_id → when it was recorded, oldest first. */
+  readonly clientIds: Map<string, number>;
+  /** The latest event time applied to the account. */
+  lastAt: number;
 }
 
 /** Working-order notional of one symbol (units); replaced, never mutated (drafts share the base's values). */
@@ -168,6 +185,7 @@ export function accountStateFrom(event: AccountOpened): AccountState {
     daily_levels: 0,
     drawdown_levels: 0,
     stop_losses: new Map(),
+    reduce_only: new Map(),
     order_exposure: new Map(),
     first_stops: new Map(),
     breaches: [],
@@ -175,6 +193,7 @@ export function accountStateFrom(event: AccountOpened): AccountState {
     funding: [],
     funded_through: 0,
     seq: 0,
+    retention: { finals: new Map(), clientIds: new Map(), lastAt: 0 },
   };
 }
 
@@ -372,6 +391,7 @@ export function forkState(state: AccountState): AccountState {
     daily_levels: state.daily_levels,
     drawdown_levels: state.drawdown_levels,
     stop_losses: new OverlayTable(state.stop_losses),
+    reduce_only: new OverlayTable(state.reduce_only),
     order_exposure: new OverlayTable(state.order_exposure),
     first_stops: new OverlayTable(state.first_stops),
     breaches: [],
@@ -379,5 +399,6 @@ export function forkState(state: AccountState): AccountState {
     funding: [],
     funded_through: state.funded_through,
     seq: state.seq,
+    retention: state.retention,
   };
 }

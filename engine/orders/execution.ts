@@ -432,15 +432,11 @@ function fillAt(
 function cancelOrphanedReduceOnly(run: Run, symbol: string, venue: Order["venue"], closingId: string): void {
   const orphans: string[] = [];
   const triggered: string[] = [];
-  for (const order of run.state.working.values()) {
+  // A bracket's children are reduce-only, so the triggered ones awaiting their parent are among these too.
+  for (const order of run.state.reduce_only.values()) {
     if (order.order_id === closingId || order.symbol !== symbol || order.venue !== venue) continue;
     if (order.triggered && awaitsParent(run.state, order)) triggered.push(order.order_id);
-    if (
-      order.reduce_only &&
-      order.status !== "HELD" &&
-      reducibleSteps(run.state, order) === 0 &&
-      !awaitsParent(run.state, order)
-    ) {
+    if (order.status !== "HELD" && reducibleSteps(run.state, order) === 0 && !awaitsParent(run.state, order)) {
       orphans.push(order.order_id);
     }
   }
