@@ -27,7 +27,7 @@ import { startFundingClock } from "./funding-clock.js";
 import type { ActorLimits } from "./accounts/limits.js";
 import { createEngineServer } from "./server.js";
 import { AccountSlots } from "./store/account-slots.js";
-import { partitionsOfEngine } from "./shard/partition.js";
+import { partitionsOfEngine } from "../kernel/partition.js";
 import { startShards } from "./shard/runtime.js";
 import { holdPartitions } from "./store/lease-keeper.js";
 import { PartitionLeases } from "./store/leases.js";

@@ -37,7 +37,7 @@ import { isMarketOpen } from "./market/hours.js";
 import type { PriceSource, TickQuote } from "./market/prices.js";
 import { normalizeSymbol } from "./market/symbols.js";
 import { roundToGrid, tickerUnits } from "./market/units.js";
-import { accountIdFor } from "./shard/partition.js";
+import { accountIdFor } from "../kernel/partition.js";
 import type { Reservation } from "./store/account-slots.js";
 import { isDatabaseUnavailable } from "../kernel/db-deadline.js";
 import type { ShardRuntime } from "./shard/runtime.js";

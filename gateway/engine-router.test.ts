@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { Metadata, status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { idInPartition, partitionOf } from "../engine/shard/partition.js";
+import { idInPartition, partitionOf } from "../kernel/partition.js";
 import { ServiceError, fromGrpcError, toGrpcStatus } from "../kernel/errors.js";
 import { EngineRouter, type EngineCalls } from "./engine-router.js";
 import { untraced } from "./origin.js";

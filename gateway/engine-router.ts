@@ -6,7 +6,7 @@
 // serve a partition.
 import { Metadata, status, type Client } from "@grpc/grpc-js";
 import { ERROR_METADATA_KEY, ServiceError } from "../kernel/errors.js";
-import { PARTITIONS, engineOfPartition, partitionOf, partitionOfId } from "../engine/shard/partition.js";
+import { PARTITIONS, engineOfPartition, partitionOf, partitionOfId } from "../kernel/partition.js";
 import type { Origin } from "./origin.js";
 import type { ListTickersResponse__Output } from "../proto/gen/engine/v1/ListTickersResponse.js";
 import type { ListPlansResponse__Output } from "../proto/gen/engine/v1/ListPlansResponse.js";

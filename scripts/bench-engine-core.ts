@@ -27,7 +27,7 @@ import { core, type EngineCommand } from "../engine/actor.js";
 import type { AccountState, EngineEvent, Reply } from "../engine/core.js";
 import type { MarketView } from "../engine/market/book.js";
 import type { TickQuote } from "../engine/market/prices.js";
-import { mintIdInPartition, partitionOf } from "../engine/shard/partition.js";
+import { mintIdInPartition, partitionOf } from "../kernel/partition.js";
 
 export interface CoreBenchOptions {
   role: "bench-engine-core";

@@ -3,7 +3,7 @@ import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ServiceError } from "../../kernel/errors.js";
 import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
-import { partitionOf, shardOf } from "./partition.js";
+import { partitionOf, shardOf } from "../../kernel/partition.js";
 import type { BatchStats } from "./batch-stats.js";
 import type { ShardNotice } from "./protocol.js";
 import type { ShardMetrics } from "./runtime.js";

@@ -21,7 +21,7 @@ import type { Logger } from "../../kernel/log.js";
 import type { Fence } from "../store/leases.js";
 import { migrateEngine } from "../store/schema.js";
 import type { CoreTypes } from "./actor.js";
-import { engineOfPartition, partitionOf, partitionOfId, shardOfPartition } from "./partition.js";
+import { engineOfPartition, partitionOf, partitionOfId, shardOfPartition } from "../../kernel/partition.js";
 import type {
   ResponseKindOf,
   ShardNotice,

@@ -29,7 +29,7 @@ import { isDuplicateSeq } from "../store/journal.js";
 import { isFenced } from "../store/leases.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./actor.js";
 import { BatchStatsCounter, type BatchStats } from "./batch-stats.js";
-import { idInPartition, mintIdInPartition, partitionOf, partitionsOfShard } from "./partition.js";
+import { idInPartition, mintIdInPartition, partitionOf, partitionsOfShard } from "../../kernel/partition.js";
 import type {
   Address,
   ClockRequest,

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { createLogger, type Logger } from "../../kernel/log.js";
-import { shardOf } from "./partition.js";
+import { shardOf } from "../../kernel/partition.js";
 import { startShards, type ShardRuntime, type StartShardsOptions } from "./runtime.js";
 import type { LedgerState, LedgerTypes } from "./test-actor.js";
 

@@ -2,7 +2,7 @@
 // one user never both taking the last slot, and reservations that stop counting (refused or lapsed).
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { partitionOf } from "../shard/partition.js";
+import { partitionOf } from "../../kernel/partition.js";
 import { AccountSlots, RESERVATION_TTL_S } from "./account-slots.js";
 import { Journal } from "./journal.js";
 import { migratedEngineDatabase } from "./test-database.js";

@@ -7,7 +7,7 @@
 import type pg from "pg";
 import { sqlStateOf } from "../../kernel/db.js";
 import { bounded } from "../../kernel/db-deadline.js";
-import { partitionOf } from "../shard/partition.js";
+import { partitionOf } from "../../kernel/partition.js";
 import type { Fence } from "./leases.js";
 
 export interface NewAccountRow {

@@ -2,7 +2,7 @@
 // lease, and a stale owner (expired, or taken over with a new epoch) whose appends write nothing.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { partitionOf } from "../shard/partition.js";
+import { partitionOf } from "../../kernel/partition.js";
 import { Journal } from "./journal.js";
 import { PartitionLeases, isFenced, readLeases, type Fence } from "./leases.js";
 import { migratedEngineDatabase } from "./test-database.js";

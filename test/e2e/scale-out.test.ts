@@ -5,7 +5,7 @@
 // expire; restarting the dead engine's index brings its accounts back with their state.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { partitionOf, partitionOfId } from "../../engine/shard/partition.js";
+import { partitionOf, partitionOfId } from "../../kernel/partition.js";
 import { fromGrpcError } from "../../kernel/errors.js";
 import { createClients, type Clients } from "../../gateway/clients.js";
 import { untraced } from "../../gateway/origin.js";
