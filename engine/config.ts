@@ -16,6 +16,7 @@ import {
   tlsPairGuard,
 } from "../kernel/config.js";
 import { listenGuard, type ListenSecret } from "../kernel/listen-guard.js";
+import { DAY_MS } from "../kernel/time.js";
 import {
   DEFAULT_CLIENT_ID_WINDOW_MS,
   DEFAULT_CLIENT_IDS_KEPT,
@@ -50,7 +51,7 @@ export function defaultShards(cores = availableParallelism()): number {
 }
 
 /** The longest delay one entry of WEBHOOK_RETRY_SCHEDULE_MS may give (30 days; the default's longest is 12 h). */
-const MAX_RETRY_DELAY_MS = 30 * 86_400_000;
+const MAX_RETRY_DELAY_MS = 30 * DAY_MS;
 
 export const engineSettingsSchema = z
   .object({
@@ -85,11 +86,11 @@ export const engineSettingsSchema = z
     /** Working orders one account may hold; one more is 409 order_limit_reached. */
     ENGINE_MAX_WORKING_ORDERS: integer({ min: 1, max: 100_000 }, DEFAULT_MAX_WORKING_ORDERS),
     /** How long a final order stays in its actor's memory after it became final (it stays in the journal). */
-    ENGINE_FINAL_ORDER_RETENTION_MS: integer({ min: 0, max: 30 * 86_400_000 }, DEFAULT_FINAL_ORDER_RETENTION_MS),
+    ENGINE_FINAL_ORDER_RETENTION_MS: integer({ min: 0, max: 30 * DAY_MS }, DEFAULT_FINAL_ORDER_RETENTION_MS),
     /** The most final orders an account keeps in memory (the newest), whatever their age. */
     ENGINE_FINAL_ORDERS_KEPT: integer({ min: 0, max: 1_000_000 }, DEFAULT_FINAL_ORDERS_KEPT),
     /** How long a `client_id` answers a retry with its first answer (docs/engine.md, "Idempotency"). */
-    ENGINE_CLIENT_ID_WINDOW_MS: integer({ min: 60_000, max: 30 * 86_400_000 }, DEFAULT_CLIENT_ID_WINDOW_MS),
+    ENGINE_CLIENT_ID_WINDOW_MS: integer({ min: 60_000, max: 30 * DAY_MS }, DEFAULT_CLIENT_ID_WINDOW_MS),
     /** An account's state is snapshotted every this many of its events: a restart replays only those after it. */
     ENGINE_SNAPSHOT_EVERY: integer({ min: 10, max: 10_000_000 }, DEFAULT_SNAPSHOT_EVERY),
     /** The most `client_id` records an account keeps (the newest), whatever their age. */

@@ -13,7 +13,6 @@ import {
   forkState,
   type AccountState,
   type SideNotional,
-  DAY_MS,
 } from "./accounts/state.js";
 import { consume, release, type BookSide, type MarketView } from "./market/book.js";
 import { VENUES, type Venue } from "./market/types.js";
@@ -46,6 +45,7 @@ import { copyOrder, isWorking, type Order } from "./orders/types.js";
 import { applyFill } from "./positions/ledger.js";
 import { copyPosition, positionKey } from "./positions/types.js";
 import { unreadableText } from "../kernel/text.js";
+import { DAY_MS } from "../kernel/time.js";
 
 export type { EngineEvent, EngineEventType } from "./orders/events.js";
 export type { ErrorReply, OrderReply, PlaceOrderReply, PlaceOrderResponse, PlacedReply } from "./orders/replies.js";

@@ -23,6 +23,7 @@ import { CATALOGUE } from "./market/catalogue.js";
 import { LivePrices, type TickQuote } from "./market/prices.js";
 import { PriceSimulator } from "./market/simulator.js";
 import { ServiceError } from "../kernel/errors.js";
+import { DAY_MS } from "../kernel/time.js";
 import { startFundingClock } from "./funding-clock.js";
 import type { ActorLimits } from "./accounts/limits.js";
 import { createEngineServer } from "./server.js";
@@ -243,7 +244,7 @@ export async function startEngine(
       log,
       metrics,
       pollMs: settings.WEBHOOK_POLL_MS,
-      retentionMs: settings.WEBHOOK_RETENTION_DAYS * 86_400_000,
+      retentionMs: settings.WEBHOOK_RETENTION_DAYS * DAY_MS,
       timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
     });
     closeDispatch = () => {

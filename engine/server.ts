@@ -30,6 +30,7 @@ import type { AccountQuery, EngineTypes } from "./actor.js";
 import type { Command, Reply } from "./core.js";
 import { parseCalendar, type NewsCalendar, type NewsEvent } from "./market/calendar.js";
 import { parseIsoDateTime } from "../kernel/time.js";
+import { isUuid } from "../kernel/uuid.js";
 import type { Calendar } from "../proto/gen/engine/v1/Calendar.js";
 import type { GetCalendarRequest__Output } from "../proto/gen/engine/v1/GetCalendarRequest.js";
 import type { Catalogue, TickerSpec } from "./market/catalogue.js";
@@ -131,13 +132,12 @@ function unwrap<R extends Reply>(reply: R): Exclude<R, { kind: "error" }> {
   return reply as Exclude<R, { kind: "error" }>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A pushed price may be at most this many times the ticker's reference price (docs/engine.md, "Pushed prices"). */
 export const PRICE_CEILING_FACTOR = 1_000;
 
 function accountIdOf(value: string): string {
   const id = value.toLowerCase();
-  if (!UUID.test(id)) throw new ServiceError("not_found");
+  if (!isUuid(id)) throw new ServiceError("not_found");
   return id;
 }
 

@@ -14,6 +14,7 @@ import {
   token,
 } from "../kernel/config.js";
 import { listenGuard, type ListenSecret } from "../kernel/listen-guard.js";
+import { DAY_MS } from "../kernel/time.js";
 
 /** What the gateway needs before it listens beyond loopback (kernel/listen-guard.ts). */
 export const GATEWAY_LISTEN_SECRETS: readonly ListenSecret[] = ["INTERNAL_TOKEN", "WALLET_ADMIN_TOKEN"];
@@ -86,7 +87,7 @@ const schema = z
      * `rate_limited` until its window ends (gateway/v1/auth-failures.ts). 0 turns the limit off.
      */
     AUTH_FAILURE_LIMIT: integer({ min: 0 }, 30),
-    AUTH_FAILURE_WINDOW_MS: integer({ min: 1_000, max: 86_400_000 }, 60_000),
+    AUTH_FAILURE_WINDOW_MS: integer({ min: 1_000, max: DAY_MS }, 60_000),
     /** Source addresses whose failures are tracked per gateway (least recently failing forgotten first). */
     AUTH_FAILURE_MAX_ADDRESSES: integer({ min: 1 }, 100_000),
   })

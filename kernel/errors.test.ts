@@ -3,6 +3,7 @@ import { Metadata, status } from "@grpc/grpc-js";
 import {
   ERROR_CODES,
   ServiceError,
+  errorText,
   fromGrpcError,
   toGrpcStatus,
   unavailableBackend,
@@ -79,5 +80,15 @@ describe("error registry", () => {
 
   it("keeps the seed's IP message for ip_not_whitelisted", () => {
     expect(new ServiceError("ip_not_whitelisted").body()).toEqual({ error: "IP not whitelisted for this API key" });
+  });
+});
+
+describe("errorText", () => {
+  it("gives an Error's message and any other thrown value as text", () => {
+    expect(errorText(new Error("pool closed"))).toBe("pool closed");
+    expect(errorText(new ServiceError("not_found"))).toBe(new ServiceError("not_found").message);
+    expect(errorText("plain")).toBe("plain");
+    expect(errorText(42)).toBe("42");
+    expect(errorText(undefined)).toBe("undefined");
   });
 });

@@ -55,6 +55,11 @@ export type Dependency = Backend | "redis";
 /** Seconds a client is told to wait (`Retry-After`) before retrying an unavailable backend. */
 export const UNAVAILABLE_RETRY_AFTER_S = 1;
 
+/** The message of an error, or the thrown value as text when it is not an Error: what a log line's `err` holds. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The dependency an `*_unavailable` code names; undefined for every other code. */
 export function unavailableBackend(code: ErrorCode): Dependency | undefined {
   if (code === BACKEND_CODES.engine.unavailable) return "engine";

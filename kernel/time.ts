@@ -1,4 +1,8 @@
-// ISO 8601 date-times as the API accepts them: a date and a time with a zone, real calendar dates only.
+// Time as the services count it: the length of a day, and ISO 8601 date-times as the API accepts them (a date
+// and a time with a zone, real calendar dates only).
+
+/** One day in milliseconds (a UTC day: no leap seconds). */
+export const DAY_MS = 86_400_000;
 
 export const ISO_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;

@@ -25,6 +25,7 @@ import type { ShardRequest, ShardResponse } from "../engine/shard/protocol.js";
 import { freshDatabase, withPool } from "../engine/shard/test-support.js";
 import { Journal } from "../engine/store/journal.js";
 import { migrateEngine } from "../engine/store/schema.js";
+import { DAY_MS } from "../kernel/time.js";
 import { startPostgres } from "../test/harness/postgres.js";
 
 const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
@@ -207,9 +208,9 @@ async function recovery(): Promise<void> {
 if (process.env.BENCH_UNBOUNDED === "1") {
   core.configure?.({
     finalOrdersKept: 1_000_000,
-    finalOrderRetentionMs: 30 * 86_400_000,
+    finalOrderRetentionMs: 30 * DAY_MS,
     clientIdsKept: 1_000_000,
-    clientIdWindowMs: 30 * 86_400_000,
+    clientIdWindowMs: 30 * DAY_MS,
   });
 }
 if (ORDERS > 0) await memory();

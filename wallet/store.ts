@@ -6,6 +6,7 @@ import type pg from "pg";
 import { transaction } from "../kernel/db.js";
 import { bounded } from "../kernel/db-deadline.js";
 import type { Scope } from "../kernel/scopes.js";
+import { isUuid } from "../kernel/uuid.js";
 
 export interface KeyRow {
   id: string;
@@ -60,8 +61,6 @@ function fromDb(row: DbRow): KeyRow {
     lastUsedAt: row.last_used_at,
   };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Without a setting (tools, benchmarks): the wallet's default. */
 export const DEFAULT_DB_TIMEOUT_MS = 1_000;
@@ -142,7 +141,7 @@ export class KeyStore {
     id: string,
     now: Date,
   ): Promise<{ id: string; keyHash: Buffer; revokedAt: Date } | undefined> {
-    if (!UUID.test(id)) return undefined;
+    if (!isUuid(id)) return undefined;
     const result = await this.pool.query<{ id: string; key_hash: Buffer; revoked_at: Date }>(
       this.q(
         `UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
@@ -189,7 +188,7 @@ export class KeyStore {
     keyIds: readonly string[],
     now: Date,
   ): Promise<{ id: string; userId: string; url: string; sealedSecret: string; expiresAt: Date | null }[]> {
-    const ids = keyIds.filter((id) => UUID.test(id));
+    const ids = keyIds.filter((id) => isUuid(id));
     if (userIds.length === 0 && ids.length === 0) return [];
     const result = await this.pool.query<{
       id: string;
@@ -218,7 +217,7 @@ export class KeyStore {
 
   /** Disables a key's webhook (410 Gone); false when it had no enabled webhook. */
   async disableWebhook(id: string, now: Date): Promise<boolean> {
-    if (!UUID.test(id)) return false;
+    if (!isUuid(id)) return false;
     const result = await this.pool.query(
       this.q(
         `UPDATE api_keys SET webhook_disabled_at = $2

@@ -2,6 +2,7 @@
 // accounts a user may hold, how many working orders an account, and how long final orders and `client_id`
 // records stay in an account actor's memory. The engine's settings (engine/config.ts) override the defaults;
 // the shard threads receive them at start (`core.configure`).
+import { DAY_MS } from "../../kernel/time.js";
 
 /** ENGINE_MAX_ACCOUNTS_PER_USER: accounts one user may hold (enforced in the database, store/account-slots.ts). */
 export const DEFAULT_MAX_ACCOUNTS_PER_USER = 100;
@@ -12,7 +13,7 @@ export const DEFAULT_FINAL_ORDER_RETENTION_MS = 3_600_000;
 /** ENGINE_FINAL_ORDERS_KEPT: the most final orders an account keeps in memory (the newest). */
 export const DEFAULT_FINAL_ORDERS_KEPT = 1_000;
 /** ENGINE_CLIENT_ID_WINDOW_MS: how long a `client_id` replays its first answer (Stripe keeps keys 24 h). */
-export const DEFAULT_CLIENT_ID_WINDOW_MS = 86_400_000;
+export const DEFAULT_CLIENT_ID_WINDOW_MS = DAY_MS;
 /** ENGINE_CLIENT_IDS_KEPT: the most `client_id` records an account keeps (the newest), whatever their age. */
 export const DEFAULT_CLIENT_IDS_KEPT = 10_000;
 

@@ -3,6 +3,7 @@
 // journaled) and turn units into JSON numbers through exact decimals.
 import type { MarketView } from "../market/book.js";
 import type { Venue } from "../market/types.js";
+import { isUuid } from "../../kernel/uuid.js";
 import { unitsFor, unitsToNumber } from "../market/units.js";
 import { toFillRecord, toOrderRecord, type FillRecord, type OrderRecord } from "../orders/record.js";
 import type { Issue } from "../orders/replies.js";
@@ -173,8 +174,6 @@ export interface ListQueryInput {
 
 export type ListQueryResult = { ok: true; query: ListQuery } | { ok: false; issues: Issue[] };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Validates `from`, `to` (ISO 8601, inclusive), `limit` (default 100, clamped to 1000) and `after_id` (the last
  * row's id, a UUID, only together with `from`: the last row's time). Ids are compared in lower case, as the
@@ -200,7 +199,7 @@ export function parseListQuery(input: ListQueryInput): ListQueryResult {
   }
   let afterId: string | null = null;
   if (input.after_id !== null && input.after_id !== undefined) {
-    if (!UUID.test(input.after_id)) issues.push({ path: "after_id", message: "must be the last row's id (a UUID)" });
+    if (!isUuid(input.after_id)) issues.push({ path: "after_id", message: "must be the last row's id (a UUID)" });
     else if (input.from === null || input.from === undefined)
       issues.push({ path: "after_id", message: "needs from: the last row's time" });
     else afterId = input.after_id.toLowerCase();

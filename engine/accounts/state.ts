@@ -8,8 +8,8 @@ import type { Fill, Order } from "../orders/types.js";
 import type { Breach, FundingPayment, RiskHeadroom, RuleViolation, Violation } from "../risk/types.js";
 import type { ClosedPosition, Position } from "../positions/types.js";
 import { utcDate, utcDayStart } from "../orders/time.js";
+import { DAY_MS } from "../../kernel/time.js";
 
-export const DAY_MS = 86_400_000;
 import type { Plan } from "./plans.js";
 
 export const AccountStatus = { ACTIVE: "ACTIVE", PASSED: "PASSED", TERMINATED: "TERMINATED" } as const;

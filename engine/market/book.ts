@@ -9,6 +9,7 @@
 // quote `version` it was taken from; the shell applies them with `consume` after journaling the decision
 // (a fill from an older version than the quote's current one is ignored: that depth was already renewed).
 // Inside one decide, the core adds its own fills to `taken` so later fills see the rest of the book.
+import { DAY_MS } from "../../kernel/time.js";
 import { CATALOGUE, type Catalogue, type TickerSpec } from "./catalogue.js";
 import { isMarketOpen } from "./hours.js";
 import { divRound, mulSafe, roundToGrid, tickerUnits, type TickerUnits } from "./units.js";
@@ -73,8 +74,6 @@ export interface QuoteUpdate {
   /** Epoch ms of the update (the shell's clock); without it the quote never crosses a daily reset. */
   at?: number;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The first 00:00Z after `ms`. */
 function nextUtcMidnight(ms: number): number {

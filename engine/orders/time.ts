@@ -1,5 +1,6 @@
 // Instants at the edge: the API speaks ISO 8601 UTC with milliseconds, the core epoch milliseconds.
 // Parsing is strict (a zone is required, impossible dates are refused) so `Date.parse` never shifts a value.
+import { DAY_MS } from "../../kernel/time.js";
 
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -41,8 +42,6 @@ export function parseIsoInstant(text: string): number | undefined {
   const ms = Date.parse(text);
   return Number.isFinite(ms) ? ms : undefined;
 }
-
-const DAY_MS = 86_400_000;
 
 /** Epoch ms of 00:00 UTC of the day containing `ms`. */
 export function utcDayStart(ms: number): number {

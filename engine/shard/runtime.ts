@@ -16,8 +16,9 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
 import { Piscina } from "piscina";
-import { ServiceError } from "../../kernel/errors.js";
+import { ServiceError, errorText } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
+import { isUuid } from "../../kernel/uuid.js";
 import type { Fence } from "../store/leases.js";
 import { migrateEngine } from "../store/schema.js";
 import type { CoreTypes } from "./actor.js";
@@ -110,17 +111,12 @@ export interface ShardRuntime<T extends CoreTypes> {
 }
 
 const WORKER_FILE = fileURLToPath(new URL("./worker.mjs", import.meta.url));
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Canonical account id (lower-case UUID), or invalid_payload. */
 export function accountKey(accountId: string): string {
   const key = accountId.toLowerCase();
-  if (!UUID.test(key)) throw ServiceError.invalid([{ path: "account_id", message: "must be a UUID" }]);
+  if (!isUuid(key)) throw ServiceError.invalid([{ path: "account_id", message: "must be a UUID" }]);
   return key;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A request waiting in its shard's queue, then for the answer of the task that carried it. */

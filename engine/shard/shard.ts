@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { threadId } from "node:worker_threads";
 import { isDatabaseUnavailable } from "../../kernel/db-deadline.js";
-import { ServiceError } from "../../kernel/errors.js";
+import { ServiceError, errorText } from "../../kernel/errors.js";
 import type {
   EventRow,
   NewAccountRow,
@@ -145,10 +145,6 @@ function toWireError(error: unknown): WireError {
 
 function failed(requestId: number, error: WireError): ShardResponse<never> {
   return { kind: "failed", requestId, error };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 const STOPPED: WireError = { code: "engine_error", message: "shard stopped", fields: {} };

@@ -2,6 +2,7 @@
 // leased (retrying, never stealing a live lease), renews them, and says whether this engine may serve: not
 // while no renewal succeeded within the lease's time to live (commands then fail with engine_unavailable), and
 // never again once another owner took a partition (the epoch moved).
+import { errorText } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import { readLeases, type Fence, type PartitionLeases } from "./leases.js";
 
@@ -40,10 +41,6 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
       { once: true },
     );
   });
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Resolves once every partition is leased to this owner. Until then it retries every `renewMs` (renewing what

@@ -8,6 +8,7 @@
 // no longer lists (revoked, expired) or whose expiry has come gets nothing more. Several engines may dispatch:
 // claims are leased, and a key's lane runs in one engine at a time (WebhookStore.claimDue).
 import { randomUUID } from "node:crypto";
+import { errorText } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import { envelopeJson, signedHeaders } from "./envelope.js";
 import type { ClaimedDelivery, NewDelivery, WebhookStore } from "./store.js";
@@ -123,8 +124,6 @@ export function nextStep(
   }
   return { outcome: "retry", nextDelayMs: delay, statusCode, error };
 }
-
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export class WebhookDispatcher {
   private readonly lanes = new Map<string, Promise<void>>();

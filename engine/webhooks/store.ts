@@ -9,6 +9,7 @@ import type pg from "pg";
 import { transaction } from "../../kernel/db.js";
 import { bounded } from "../../kernel/db-deadline.js";
 import { ServiceError } from "../../kernel/errors.js";
+import { isUuid } from "../../kernel/uuid.js";
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "disabled", "canceled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -96,7 +97,6 @@ export interface Backlog {
   oldestMs: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ms = (value: Date | null): number | null => (value === null ? null : value.getTime());
 
 interface EventDb {
@@ -212,7 +212,7 @@ export class WebhookStore {
     after: number,
     limit: number,
   ): Promise<{ events: OutboxEvent[]; hasMore: boolean }> {
-    if (!UUID.test(accountId)) throw new ServiceError("not_found");
+    if (!isUuid(accountId)) throw new ServiceError("not_found");
     const owner = await this.pool.query<{ user_id: string }>(
       this.waited("SELECT user_id FROM engine_accounts WHERE account_id = $1", [accountId]),
     );
@@ -389,9 +389,9 @@ export class WebhookStore {
     limit: number,
     before: string | undefined,
   ): Promise<{ deliveries: DeliveryRow[]; hasMore: boolean }> {
-    if (!UUID.test(apiKeyId)) return { deliveries: [], hasMore: false };
+    if (!isUuid(apiKeyId)) return { deliveries: [], hasMore: false };
     if (before !== undefined) {
-      const cursor = UUID.test(before)
+      const cursor = isUuid(before)
         ? await this.pool.query(
             this.waited(
               "SELECT 1 FROM webhook_deliveries WHERE delivery_id = $1 AND user_id = $2 AND api_key_id = $3",
@@ -427,7 +427,7 @@ export class WebhookStore {
 
   /** Makes a delivery of this user's key due now (one more attempt, whatever its status); undefined if none. */
   async redeliver(userId: string, apiKeyId: string, deliveryId: string, now: number): Promise<DeliveryRow | undefined> {
-    if (!UUID.test(apiKeyId) || !UUID.test(deliveryId)) return undefined;
+    if (!isUuid(apiKeyId) || !isUuid(deliveryId)) return undefined;
     const result = await this.pool.query<DeliveryDb>(
       this.waited(
         `WITH updated AS (

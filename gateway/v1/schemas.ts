@@ -1,6 +1,7 @@
 // Request shapes of the /v1 surface (snake_case). The gateway checks shape only: types, enums, unknown
 // fields. Business rules (grids, combinations, ownership) live in the engine, which answers with issues.
 import { z } from "zod";
+import { UUID_PATTERN, isUuid } from "../../kernel/uuid.js";
 
 /** A JSON number or a decimal string, passed on as exact decimal text (`1e-7` becomes `"0.0000001"`). */
 export const decimal = z
@@ -28,7 +29,7 @@ export function numberToDecimal(value: number): string | undefined {
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
+const uuid = z.string().regex(UUID_PATTERN, "must be a UUID");
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
 export const SIDES = ["BUY", "SELL"] as const;
@@ -126,4 +127,4 @@ export const CalendarQuery = z.strictObject({
   symbol: optional(z.string().max(32)),
 });
 
-export const isUuid = (value: string): boolean => uuid.safeParse(value).success;
+export { isUuid };
