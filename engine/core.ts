@@ -23,23 +23,23 @@ import { idempotencyRecord } from "./orders/idempotency.js";
 import { amend, cancel, type AmendOrderRequest, type CancelOrderRequest } from "./orders/manage.js";
 import { closePosition, placeOrder, testOrder } from "./orders/placement.js";
 import type { NewsEvent } from "./market/calendar.js";
-import { utcDayStart } from "./orders/time.js";
+import { utcDayStart } from "./basics/time.js";
 import { payFunding, type FundingRates } from "./risk/funding.js";
 import { workingOrderExposure } from "./risk/exposure.js";
 import { monitor, monitorWouldAct, startDay } from "./risk/monitor.js";
 import { cachedBand } from "./risk/quiet-band.js";
+import type { Issue } from "../kernel/errors.js";
 import {
   invalid,
   conflict,
   notFound,
   type ErrorReply,
-  type Issue,
   type OrderReply,
   type PlaceOrderReply,
   type TestOrderReply,
-} from "./orders/replies.js";
+} from "./basics/replies.js";
 import type { ClosePositionRequest, PlaceOrderRequest } from "./orders/request.js";
-import type { Run } from "./orders/run.js";
+import type { Run } from "./basics/run.js";
 import { transition, UNPLACED } from "./orders/transitions.js";
 import { copyOrder, isWorking, type Order } from "./orders/types.js";
 import { applyFill } from "./positions/ledger.js";
@@ -48,7 +48,7 @@ import { unreadableText } from "../kernel/text.js";
 import { DAY_MS } from "../kernel/time.js";
 
 export type { EngineEvent, EngineEventType } from "./orders/events.js";
-export type { ErrorReply, OrderReply, PlaceOrderReply, PlaceOrderResponse, PlacedReply } from "./orders/replies.js";
+export type { ErrorReply, OrderReply, PlaceOrderReply, PlaceOrderResponse, PlacedReply } from "./basics/replies.js";
 export type { AccountState } from "./accounts/state.js";
 
 /** POST /v1/account: the shell picks the account id (it routes by it) and passes the key's user. */

@@ -6,8 +6,8 @@ import type { Venue } from "../market/types.js";
 import { isUuid } from "../../kernel/uuid.js";
 import { unitsFor, unitsToNumber } from "../market/units.js";
 import { toFillRecord, toOrderRecord, type FillRecord, type OrderRecord } from "../orders/record.js";
-import type { Issue } from "../orders/replies.js";
-import { parseIsoInstant, toIso, utcDayStart } from "../orders/time.js";
+import type { Issue } from "../../kernel/errors.js";
+import { parseIsoInstant, toIso, utcDayStart } from "../basics/time.js";
 import {
   toClosedPositionRow,
   toOpenPositionRow,

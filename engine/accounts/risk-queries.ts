@@ -2,7 +2,7 @@
 // violations, analytics, and the R multiple of a closed position. Units become JSON numbers here.
 import type { MarketView } from "../market/book.js";
 import { bigDivRound, unitsFor, unitsToNumber } from "../market/units.js";
-import { toIso } from "../orders/time.js";
+import { toIso } from "../basics/time.js";
 import type { ClosedPosition } from "../positions/types.js";
 import type { Breach } from "../risk/types.js";
 import { notionalAtMark } from "../risk/exposure.js";

@@ -3,11 +3,11 @@
 // decision can see the effects of its own events without touching the state or copying it whole.
 import type { Venue } from "../market/types.js";
 import type { AccountOpened } from "../orders/events.js";
-import type { PlaceOrderResponse } from "../orders/replies.js";
+import type { PlaceOrderResponse } from "../basics/replies.js";
 import type { Fill, Order } from "../orders/types.js";
 import type { Breach, FundingPayment, RiskHeadroom, RuleViolation, Violation } from "../risk/types.js";
 import type { ClosedPosition, Position } from "../positions/types.js";
-import { utcDate, utcDayStart } from "../orders/time.js";
+import { utcDate, utcDayStart } from "../basics/time.js";
 import { DAY_MS } from "../../kernel/time.js";
 
 import type { Plan } from "./plans.js";

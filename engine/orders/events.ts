@@ -5,7 +5,7 @@ import type { Plan } from "../accounts/plans.js";
 import type { Venue } from "../market/types.js";
 import type { PositionEffect } from "../positions/types.js";
 import type { Breach, FundingPayment, RiskHeadroom, RuleViolation, Violation } from "../risk/types.js";
-import type { PlaceOrderResponse } from "./replies.js";
+import type { PlaceOrderResponse } from "../basics/replies.js";
 import type { CancelReason, ExpireReason, Fill, Order } from "./types.js";
 
 export interface AccountOpened {

@@ -14,7 +14,7 @@ import { FILL_CHECKS, firstViolation } from "../risk/pipeline.js";
 import { isExposureRule, type RuleViolation, type Violation } from "../risk/types.js";
 import type { Venue } from "../market/types.js";
 import { fee, type Liquidity } from "../venues/fees.js";
-import type { Run } from "./run.js";
+import type { Run } from "../basics/run.js";
 import { isWorking, remainingOf, type CancelReason, type ExpireReason, type FillReason, type Order } from "./types.js";
 
 /** `placement`: the order was just placed or amended (a crossing limit takes); `update`: a price update. */

@@ -7,7 +7,7 @@ import type { IdempotencyRecorded, IdempotencyRecordedWithResponse } from "./eve
 import { ACCOUNT_ID, Harness, PLAN } from "./testing.js";
 import { normalizeClose, normalizePlaceOrder, type PlaceOrderRequest } from "./request.js";
 import { recordedResponse } from "./idempotency.js";
-import type { PlacedReply } from "./replies.js";
+import type { PlacedReply } from "../basics/replies.js";
 
 /** The journal as PostgreSQL gives it back: plain JSON, no shared objects. */
 function journalCopy(h: Harness): EngineEvent[] {

@@ -7,7 +7,7 @@ import type { Catalogue } from "../market/catalogue.js";
 import { unitsFor } from "../market/units.js";
 import type { IdempotencyRecorded, IdempotencyRecordedWithResponse } from "./events.js";
 import { toFillRecord, toOrderRecord } from "./record.js";
-import type { PlaceOrderResponse } from "./replies.js";
+import type { PlaceOrderResponse } from "../basics/replies.js";
 import type { Fill, Order } from "./types.js";
 
 const NO_FILLS: readonly Fill[] = Object.freeze([]);

@@ -13,8 +13,9 @@ import { firstViolation } from "../risk/pipeline.js";
 import type { Violation } from "../risk/types.js";
 import { cancelOrder, crosses, executeOrder, oppositePosition, reservePrice } from "./execution.js";
 import { toOrderRecord, type OrderRecord } from "./record.js";
-import { conflict, invalid, notFound, type Issue, type OrderReply } from "./replies.js";
-import type { Run } from "./run.js";
+import type { Issue } from "../../kernel/errors.js";
+import { conflict, invalid, notFound, type OrderReply } from "../basics/replies.js";
+import type { Run } from "../basics/run.js";
 import { isWorking, type Order } from "./types.js";
 
 export interface CancelOrderRequest {

@@ -27,17 +27,17 @@ import {
   type NormalizedOrder,
   type PlaceOrderRequest,
 } from "./request.js";
+import type { Issue } from "../../kernel/errors.js";
 import {
   conflict,
   invalid,
   notFound,
   orderLimitReached,
   type ErrorReply,
-  type Issue,
   type PlaceOrderReply,
   type TestOrderReply,
-} from "./replies.js";
-import type { Run } from "./run.js";
+} from "../basics/replies.js";
+import type { Run } from "../basics/run.js";
 import { isWorking, opposite, type Order } from "./types.js";
 
 const NO_CHILDREN: readonly string[] = Object.freeze([]);

@@ -6,8 +6,8 @@ import type { Catalogue, TickerSpec } from "../market/catalogue.js";
 import { normalizeSymbol } from "../market/symbols.js";
 import { VENUES, type Venue } from "../market/types.js";
 import { toGridCount, type DecimalInput, type Grid, type TickerUnits, tickerUnits } from "../market/units.js";
-import type { Issue } from "./replies.js";
-import { parseIsoInstant } from "./time.js";
+import type { Issue } from "../../kernel/errors.js";
+import { parseIsoInstant } from "../basics/time.js";
 import { OrderKind, Side, TimeInForce } from "./types.js";
 
 /** POST /v1/order, as the gateway hands it over (types are checked here again). */

@@ -3,7 +3,7 @@
 import type { SymbolQuote } from "../market/book.js";
 import type { Venue } from "../market/types.js";
 import { averagePrice, averagePriceOfTotal, gridToNumber, unitsToNumber, type TickerUnits } from "../market/units.js";
-import { toIso } from "../orders/time.js";
+import { toIso } from "../basics/time.js";
 import type { Side } from "../orders/types.js";
 import { liquidationPrice, positionMargin, unrealizedPnl } from "./ledger.js";
 import type { ClosedPosition, Position } from "./types.js";

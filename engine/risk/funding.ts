@@ -5,7 +5,7 @@
 import { isMarketOpen } from "../market/hours.js";
 import { feeAt, notionalOf } from "../market/units.js";
 import type { AssetClass } from "../market/types.js";
-import type { Run } from "../orders/run.js";
+import type { Run } from "../basics/run.js";
 
 /** Per funding interval, in parts per million of the position's notional at the mark. */
 export interface FundingRates {

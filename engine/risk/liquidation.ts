@@ -5,7 +5,7 @@ import type { AccountState } from "../accounts/state.js";
 import type { MarketView } from "../market/book.js";
 import type { TickerUnits } from "../market/units.js";
 import { liquidatePosition } from "../orders/execution.js";
-import type { Run } from "../orders/run.js";
+import type { Run } from "../basics/run.js";
 import { liquidationPrice } from "../positions/ledger.js";
 import type { Position } from "../positions/types.js";
 

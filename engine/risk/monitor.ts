@@ -6,8 +6,8 @@
 import { AccountStatus } from "../accounts/state.js";
 import { unitsToDecimalString as usd } from "../market/units.js";
 import { cancelOrder, closeAtMark } from "../orders/execution.js";
-import type { Run } from "../orders/run.js";
-import { utcDate, utcDayStart } from "../orders/time.js";
+import type { Run } from "../basics/run.js";
+import { utcDate, utcDayStart } from "../basics/time.js";
 import {
   BREACH_LEVELS,
   dailyLoss,

@@ -2,7 +2,7 @@
 // (unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, where the key
 // is the base64 part of the key's `whsec_` secret, decoded.
 import { createHmac } from "node:crypto";
-import { toIso } from "../orders/time.js";
+import { toIso } from "../basics/time.js";
 import type { OutboxEvent } from "./store.js";
 
 /** The JSON body a key receives (and the catch-up endpoint lists): `data` is spliced in as stored. */

@@ -4,7 +4,7 @@ import { ServiceError } from "../../kernel/errors.js";
 import { unary, type UnaryOptions } from "../../kernel/grpc.js";
 import type { Delivery } from "../../proto/gen/engine/v1/Delivery.js";
 import type { EngineHandlers } from "../../proto/gen/engine/v1/Engine.js";
-import { toIso } from "../orders/time.js";
+import { toIso } from "../basics/time.js";
 import type { DeliveryRow, WebhookStore } from "./store.js";
 
 export const EVENTS_DEFAULT_LIMIT = 100;

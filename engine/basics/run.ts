@@ -4,7 +4,7 @@
 import type { AccountState } from "../accounts/state.js";
 import type { BookSide, MarketView } from "../market/book.js";
 import type { NewsEvent } from "../market/calendar.js";
-import type { NewEngineEvent } from "./events.js";
+import type { NewEngineEvent } from "../orders/events.js";
 
 export interface Run {
   readonly now: number;
