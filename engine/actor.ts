@@ -15,7 +15,7 @@ import { analytics, breaches, fundingReport, violations } from "./accounts/risk-
 import { DEFAULT_ACTOR_LIMITS, type ActorLimits } from "./accounts/limits.js";
 import { forgetExpired, noteApplied } from "./accounts/retention.js";
 import { restoreState, snapshotOf, type AccountSnapshot } from "./accounts/snapshot.js";
-import type { AccountState } from "./accounts/state.js";
+import type { AccountState } from "./basics/account-state.js";
 import type { FundingRates } from "./risk/funding.js";
 import { apply, consumeFills, decide, releaseFills, type Command, type EngineEvent, type Reply } from "./core.js";
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";

@@ -13,8 +13,8 @@ import {
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";
 import { gridToNumber, toDecimalString, unitsFor, usdToUnits } from "./market/units.js";
 import { ACCOUNT_ID, Harness, PLAN, USER_ID, WEDNESDAY_NOON } from "./orders/testing.js";
-import { isWorking, opposite } from "./orders/types.js";
-import { positionKey } from "./positions/types.js";
+import { isWorking, opposite } from "./basics/order-types.js";
+import { positionKey } from "./basics/position-types.js";
 
 describe("OpenAccount", () => {
   const open = (request: Record<string, unknown>) =>

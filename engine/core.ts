@@ -5,7 +5,7 @@
 // applies each event it emits to it (before the state is next read), so execution sees its own fills
 // exactly as a replay will.
 import { DEFAULT_MAX_WORKING_ORDERS } from "./accounts/limits.js";
-import { PLANS, type PlanCatalogue } from "./accounts/plans.js";
+import { PLANS, type PlanCatalogue } from "./basics/plans.js";
 import { accountRecord, type AccountRecord } from "./accounts/queries.js";
 import {
   accountStateFrom,
@@ -13,11 +13,11 @@ import {
   forkState,
   type AccountState,
   type SideNotional,
-} from "./accounts/state.js";
+} from "./basics/account-state.js";
 import { consume, release, type BookSide, type MarketView } from "./market/book.js";
 import { VENUES, type Venue } from "./market/types.js";
 import { addSafe, usdToUnits } from "./market/units.js";
-import type { EngineEvent, NewEngineEvent } from "./orders/events.js";
+import type { EngineEvent, NewEngineEvent } from "./basics/events.js";
 import { crosses, expireDue, onPriceUpdate, triggerReached } from "./orders/execution.js";
 import { idempotencyRecord } from "./orders/idempotency.js";
 import { amend, cancel, type AmendOrderRequest, type CancelOrderRequest } from "./orders/manage.js";
@@ -41,15 +41,15 @@ import {
 import type { ClosePositionRequest, PlaceOrderRequest } from "./orders/request.js";
 import type { Run } from "./basics/run.js";
 import { transition, UNPLACED } from "./orders/transitions.js";
-import { copyOrder, isWorking, type Order } from "./orders/types.js";
+import { copyOrder, isWorking, type Order } from "./basics/order-types.js";
 import { applyFill } from "./positions/ledger.js";
-import { copyPosition, positionKey } from "./positions/types.js";
+import { copyPosition, positionKey } from "./basics/position-types.js";
 import { unreadableText } from "../kernel/text.js";
 import { DAY_MS } from "../kernel/time.js";
 
-export type { EngineEvent, EngineEventType } from "./orders/events.js";
+export type { EngineEvent, EngineEventType } from "./basics/events.js";
 export type { ErrorReply, OrderReply, PlaceOrderReply, PlaceOrderResponse, PlacedReply } from "./basics/replies.js";
-export type { AccountState } from "./accounts/state.js";
+export type { AccountState } from "./basics/account-state.js";
 
 /** POST /v1/account: the shell picks the account id (it routes by it) and passes the key's user. */
 export interface OpenAccountRequest {

@@ -13,7 +13,7 @@ import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, startAdminServer } from "../kernel/metrics.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import { engineMetrics } from "./metrics.js";
-import { PLANS } from "./accounts/plans.js";
+import { PLANS } from "./basics/plans.js";
 import type { EngineTypes } from "./actor.js";
 import { ENGINE_LISTEN_SECRETS, loadEngineSettings, type EngineSettings } from "./config.js";
 import { warnInsecureListen } from "../kernel/listen-guard.js";

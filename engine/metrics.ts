@@ -6,7 +6,7 @@
 // the journal and mailbox series trail the shards by up to one stats interval (ENGINE_STATS_INTERVAL_MS).
 import { Counter, Gauge, type Registry } from "prom-client";
 import { FastHistogram, FastHistogramVec } from "../kernel/fast-histogram.js";
-import { AccountStatus } from "./accounts/state.js";
+import { AccountStatus } from "./basics/account-state.js";
 import { BATCH_BUCKETS, COMMIT_BUCKETS, EVENT_BUCKETS } from "./shard/batch-stats.js";
 import type { ShardMetrics } from "./shard/runtime.js";
 import { parseTallyKey } from "./telemetry.js";

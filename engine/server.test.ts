@@ -7,7 +7,7 @@ import type { ListPlansRequest } from "../proto/gen/engine/v1/ListPlansRequest.j
 import type { ListPlansResponse__Output } from "../proto/gen/engine/v1/ListPlansResponse.js";
 import type { ListTickersRequest } from "../proto/gen/engine/v1/ListTickersRequest.js";
 import type { ListTickersResponse__Output } from "../proto/gen/engine/v1/ListTickersResponse.js";
-import { PLANS } from "./accounts/plans.js";
+import { PLANS } from "./basics/plans.js";
 import { loadEngineSettings } from "./config.js";
 import { startEngine, type RunningEngine } from "./main.js";
 import { CATALOGUE } from "./market/catalogue.js";

@@ -24,7 +24,7 @@ import type { OrderResponse } from "../proto/gen/engine/v1/OrderResponse.js";
 import type { Plan as PlanMessage } from "../proto/gen/engine/v1/Plan.js";
 import type { Ticker } from "../proto/gen/engine/v1/Ticker.js";
 import type { MarketDataHandlers } from "../proto/gen/market/v1/MarketData.js";
-import type { Plan, PlanCatalogue } from "./accounts/plans.js";
+import type { Plan, PlanCatalogue } from "./basics/plans.js";
 import type { Analytics } from "./accounts/risk-queries.js";
 import type { AccountQuery, EngineTypes } from "./actor.js";
 import type { Command, Reply } from "./core.js";

@@ -2,8 +2,8 @@
 // and `stateOf`) and carried to the main thread as compact series keys in the shards' stats notices;
 // engine/metrics.ts turns the keys back into labels. Every label comes from a fixed set: order kinds,
 // outcomes, risk rules, liquidity, account states. Never an id.
-import type { AccountState } from "./accounts/state.js";
-import type { EngineEvent } from "./orders/events.js";
+import type { AccountState } from "./basics/account-state.js";
+import type { EngineEvent } from "./basics/events.js";
 
 export const ORDER_OUTCOMES = ["accepted", "rejected", "filled", "canceled", "expired"] as const;
 export type OrderOutcome = (typeof ORDER_OUTCOMES)[number];

@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { apply, consumeFills, decide, type AccountState, type EngineEvent } from "../engine/core.js";
-import { PLANS } from "../engine/accounts/plans.js";
+import { PLANS } from "../engine/basics/plans.js";
 import { createMarketView, setQuote, type MarketView } from "../engine/market/book.js";
 import { isEntryPoint } from "../kernel/process.js";
 

@@ -5,7 +5,7 @@ import type { MarketView } from "../market/book.js";
 import type { Venue } from "../market/types.js";
 import { isUuid } from "../../kernel/uuid.js";
 import { unitsFor, unitsToNumber } from "../market/units.js";
-import { toFillRecord, toOrderRecord, type FillRecord, type OrderRecord } from "../orders/record.js";
+import { toFillRecord, toOrderRecord, type FillRecord, type OrderRecord } from "../basics/order-records.js";
 import type { Issue } from "../../kernel/errors.js";
 import { parseIsoInstant, toIso, utcDayStart } from "../basics/time.js";
 import {
@@ -15,10 +15,10 @@ import {
   type OpenPositionRow,
 } from "../positions/record.js";
 import { marginSnapshot } from "../risk/margin.js";
-import type { ClosedPosition } from "../positions/types.js";
-import type { DrawdownMode, Plan } from "./plans.js";
+import type { ClosedPosition } from "../basics/position-types.js";
+import type { DrawdownMode, Plan } from "../basics/plans.js";
 import { rMultiple } from "./risk-queries.js";
-import type { AccountState, AccountStatus } from "./state.js";
+import type { AccountState, AccountStatus } from "../basics/account-state.js";
 
 /** The plan's limits as they apply to the account. */
 export interface RiskLimits {

@@ -3,10 +3,10 @@
 // records leave it after the replay window, or when the account holds more than it keeps. Everything stays
 // in the journal. The bookkeeping is folded from the applied events only (their `at`, never a clock), so a
 // replay of the journal forgets exactly what the live actor forgot.
-import { isWorking, type Order } from "../orders/types.js";
-import type { EngineEvent } from "../orders/events.js";
+import { isWorking, type Order } from "../basics/order-types.js";
+import type { EngineEvent } from "../basics/events.js";
 import type { ActorLimits } from "./limits.js";
-import type { AccountState, Retention } from "./state.js";
+import type { AccountState, Retention } from "../basics/account-state.js";
 
 /** The order an event made final, if it did (as the state holds it after the event). */
 function finalOrderOf(state: AccountState, event: EngineEvent): Order | undefined {

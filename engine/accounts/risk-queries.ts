@@ -3,11 +3,11 @@
 import type { MarketView } from "../market/book.js";
 import { bigDivRound, unitsFor, unitsToNumber } from "../market/units.js";
 import { toIso } from "../basics/time.js";
-import type { ClosedPosition } from "../positions/types.js";
-import type { Breach } from "../risk/types.js";
+import type { ClosedPosition } from "../basics/position-types.js";
+import type { Breach } from "../basics/risk-types.js";
 import { notionalAtMark } from "../risk/exposure.js";
 import { percentOf } from "../risk/limits.js";
-import type { AccountState } from "./state.js";
+import type { AccountState } from "../basics/account-state.js";
 
 export interface FundingRow {
   payment_id: string;

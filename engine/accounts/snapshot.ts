@@ -5,9 +5,9 @@
 // bookkeeping of accounts/retention.ts, so a restored actor forgets what the live one would have. The BigInt
 // notionals of positions and history rows travel as decimal strings.
 import { exportRetention, importRetention, type RetentionSnapshot } from "./retention.js";
-import type { Order } from "../orders/types.js";
-import type { ClosedPosition, Position } from "../positions/types.js";
-import { internPlan, type AccountState, type Table } from "./state.js";
+import type { Order } from "../basics/order-types.js";
+import type { ClosedPosition, Position } from "../basics/position-types.js";
+import { internPlan, type AccountState, type Table } from "../basics/account-state.js";
 
 /** Bumped when the shape changes: a snapshot of another version is ignored (the journal is replayed instead). */
 export const SNAPSHOT_VERSION = 1;

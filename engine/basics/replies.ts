@@ -1,8 +1,8 @@
 // What `decide` answers (the API answer the shell sends back): order replies carry wire records, expected
 // refusals are typed errors the shell maps to HTTP through the error registry (kernel/errors.ts).
 import type { Issue } from "../../kernel/errors.js";
-import type { RiskHeadroom, Violation } from "../risk/types.js";
-import type { FillRecord, OrderRecord } from "../orders/record.js";
+import type { RiskHeadroom, Violation } from "./risk-types.js";
+import type { FillRecord, OrderRecord } from "./order-records.js";
 
 export type ErrorReplyCode = "not_found" | "conflict" | "invalid_payload" | "order_limit_reached";
 

@@ -1,10 +1,10 @@
 // One decision in progress, as the execution modules see it: the clock, prices and ids it was given, the
 // state as of the events emitted so far, and `emit`. The core implements it (emit = record the event and
 // apply it to a draft), so placement and execution code never import the core.
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "./account-state.js";
 import type { BookSide, MarketView } from "../market/book.js";
 import type { NewsEvent } from "../market/calendar.js";
-import type { NewEngineEvent } from "../orders/events.js";
+import type { NewEngineEvent } from "./events.js";
 
 export interface Run {
   readonly now: number;

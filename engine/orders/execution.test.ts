@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { replay } from "../core.js";
-import type { EngineEvent } from "./events.js";
+import type { EngineEvent } from "../basics/events.js";
 import { Harness, PLAN, orderEvents, usd, WEDNESDAY_NOON } from "./testing.js";
 
 const STARTING = usd("10000");

@@ -3,19 +3,26 @@
 // and take-profits trigger on the mark or the index and then take like market orders. Reduce-only fills are
 // clamped to the opposite position, a fill that flips a position is split into a close and an open, the
 // first fill of a parent activates its HELD children and a child's fill cancels its siblings (OCO).
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "../basics/account-state.js";
 import { fillableSteps, isQuoteOpen, takenOn, takerFills, type BookFill, type SymbolQuote } from "../market/book.js";
 import { notionalOf, tickerUnits } from "../market/units.js";
 import { planFill } from "../positions/ledger.js";
-import { positionKey, type Position } from "../positions/types.js";
+import { positionKey, type Position } from "../basics/position-types.js";
 import { leverageFor, reserveFor } from "../risk/margin.js";
 import { fillRiskInput } from "../risk/input.js";
 import { FILL_CHECKS, firstViolation } from "../risk/pipeline.js";
-import { isExposureRule, type RuleViolation, type Violation } from "../risk/types.js";
+import { isExposureRule, type RuleViolation, type Violation } from "../basics/risk-types.js";
 import type { Venue } from "../market/types.js";
 import { fee, type Liquidity } from "../venues/fees.js";
 import type { Run } from "../basics/run.js";
-import { isWorking, remainingOf, type CancelReason, type ExpireReason, type FillReason, type Order } from "./types.js";
+import {
+  isWorking,
+  remainingOf,
+  type CancelReason,
+  type ExpireReason,
+  type FillReason,
+  type Order,
+} from "../basics/order-types.js";
 
 /** `placement`: the order was just placed or amended (a crossing limit takes); `update`: a price update. */
 export type Phase = "placement" | "update";

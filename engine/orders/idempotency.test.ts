@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { forkState } from "../accounts/state.js";
+import { forkState } from "../basics/account-state.js";
 import { apply, decide, replay, type AccountState, type Command, type EngineEvent } from "../core.js";
 import { CATALOGUE } from "../market/catalogue.js";
 import { unitsFor } from "../market/units.js";
-import type { IdempotencyRecorded, IdempotencyRecordedWithResponse } from "./events.js";
+import type { IdempotencyRecorded, IdempotencyRecordedWithResponse } from "../basics/events.js";
 import { ACCOUNT_ID, Harness, PLAN } from "./testing.js";
 import { normalizeClose, normalizePlaceOrder, type PlaceOrderRequest } from "./request.js";
 import { recordedResponse } from "./idempotency.js";

@@ -2,13 +2,13 @@
 // event and how a retry's answer is rebuilt from it. The event carries only what the state cannot give back
 // (violations, headroom); the order and its fills are taken from the state as the event is applied, and the
 // answer is rebuilt with the record functions the first answer was built with, so it is the same JSON.
-import type { IdempotencyRecord } from "../accounts/state.js";
+import type { IdempotencyRecord } from "../basics/account-state.js";
 import type { Catalogue } from "../market/catalogue.js";
 import { unitsFor } from "../market/units.js";
-import type { IdempotencyRecorded, IdempotencyRecordedWithResponse } from "./events.js";
-import { toFillRecord, toOrderRecord } from "./record.js";
+import type { IdempotencyRecorded, IdempotencyRecordedWithResponse } from "../basics/events.js";
+import { toFillRecord, toOrderRecord } from "../basics/order-records.js";
 import type { PlaceOrderResponse } from "../basics/replies.js";
-import type { Fill, Order } from "./types.js";
+import type { Fill, Order } from "../basics/order-types.js";
 
 const NO_FILLS: readonly Fill[] = Object.freeze([]);
 

@@ -10,13 +10,13 @@ import { riskInput } from "../risk/input.js";
 import { leverageFor, marginSnapshot, reserveFor } from "../risk/margin.js";
 import { monitor } from "../risk/monitor.js";
 import { firstViolation } from "../risk/pipeline.js";
-import type { Violation } from "../risk/types.js";
+import type { Violation } from "../basics/risk-types.js";
 import { cancelOrder, crosses, executeOrder, oppositePosition, reservePrice } from "./execution.js";
-import { toOrderRecord, type OrderRecord } from "./record.js";
+import { toOrderRecord, type OrderRecord } from "../basics/order-records.js";
 import type { Issue } from "../../kernel/errors.js";
 import { conflict, invalid, notFound, type OrderReply } from "../basics/replies.js";
 import type { Run } from "../basics/run.js";
-import { isWorking, type Order } from "./types.js";
+import { isWorking, type Order } from "../basics/order-types.js";
 
 export interface CancelOrderRequest {
   order_id: string;

@@ -2,7 +2,7 @@
 // reduce-only and child orders, ids in upper case, and client_id replays of bodies spelled differently.
 import { describe, expect, it } from "vitest";
 import { apply } from "../core.js";
-import type { EngineEvent } from "./events.js";
+import type { EngineEvent } from "../basics/events.js";
 import { orderFingerprint } from "./request.js";
 import { Harness, PLAN } from "./testing.js";
 

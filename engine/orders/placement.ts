@@ -2,22 +2,22 @@
 // their documented order (idempotency, parent, position, reduce-only, risk, post-only), then accept and
 // execute at once. A close-position request becomes a reduce-only order against the position and joins the
 // same path after its own lookup.
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "../basics/account-state.js";
 import type { SymbolQuote } from "../market/book.js";
 import type { Catalogue } from "../market/catalogue.js";
 import type { Venue } from "../market/types.js";
 import { notionalOf, type TickerUnits } from "../market/units.js";
-import { positionKey, type Position } from "../positions/types.js";
+import { positionKey, type Position } from "../basics/position-types.js";
 import { leverageFor, reserveFor } from "../risk/margin.js";
 import { addingSteps } from "../risk/exposure.js";
 import { headroomAfter, headroomOf, riskInput } from "../risk/input.js";
 import { monitor } from "../risk/monitor.js";
-import type { RiskHeadroom } from "../risk/types.js";
+import type { RiskHeadroom } from "../basics/risk-types.js";
 import { firstViolation } from "../risk/pipeline.js";
-import { critical, type Violation } from "../risk/types.js";
+import { critical, type Violation } from "../basics/risk-types.js";
 import { recordedResponse } from "./idempotency.js";
 import { crosses, executeOrder, oppositePosition, reducibleOf, reservePrice } from "./execution.js";
-import { toFillRecord, toOrderRecord, type FillRecord } from "./record.js";
+import { toFillRecord, toOrderRecord, type FillRecord } from "../basics/order-records.js";
 import {
   closeFingerprint,
   normalizeClose,
@@ -38,7 +38,7 @@ import {
   type TestOrderReply,
 } from "../basics/replies.js";
 import type { Run } from "../basics/run.js";
-import { isWorking, opposite, type Order } from "./types.js";
+import { isWorking, opposite, type Order } from "../basics/order-types.js";
 
 const NO_CHILDREN: readonly string[] = Object.freeze([]);
 /**

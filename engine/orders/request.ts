@@ -8,7 +8,7 @@ import { VENUES, type Venue } from "../market/types.js";
 import { toGridCount, type DecimalInput, type Grid, type TickerUnits, tickerUnits } from "../market/units.js";
 import type { Issue } from "../../kernel/errors.js";
 import { parseIsoInstant } from "../basics/time.js";
-import { OrderKind, Side, TimeInForce } from "./types.js";
+import { OrderKind, Side, TimeInForce } from "../basics/order-types.js";
 
 /** POST /v1/order, as the gateway hands it over (types are checked here again). */
 export interface PlaceOrderRequest {

@@ -17,7 +17,7 @@ import { setQuote, createMarketView, type MarketView, type QuoteUpdate } from ".
 import { orderById } from "../accounts/queries.js";
 import { toGridCount, unitsFor } from "../market/units.js";
 import type { ClosePositionRequest, PlaceOrderRequest } from "./request.js";
-import type { OrderRecord } from "./record.js";
+import type { OrderRecord } from "../basics/order-records.js";
 import type { AmendOrderRequest } from "./manage.js";
 import type { NewsEvent } from "../market/calendar.js";
 import type { FundingRates } from "../risk/funding.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OrderEvent, transition, TRANSITIONS, UNPLACED, type FromStatus } from "./transitions.js";
-import { OrderStatus } from "./types.js";
+import { OrderStatus } from "../basics/order-types.js";
 
 // The lifecycle of docs/engine.md written out by hand, independently of the table under test.
 const ALLOWED: readonly [FromStatus, OrderEvent, OrderStatus][] = [

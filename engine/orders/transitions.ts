@@ -1,7 +1,7 @@
 // The order lifecycle as one exhaustive table (docs/engine.md, "Order status"): every status × every
 // lifecycle event names the next status or null. `transition` is the only way a status changes; anything the
 // table refuses is a bug in the core and throws, never a client error.
-import { OrderStatus } from "./types.js";
+import { OrderStatus } from "../basics/order-types.js";
 
 /** The state of an order that does not exist yet. */
 export const UNPLACED = "UNPLACED";

@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "../market/catalogue.js";
 import { notionalOf, tickerUnits } from "../market/units.js";
-import type { Side } from "../orders/types.js";
+import type { Side } from "../basics/order-types.js";
 import { applyFill, liquidationPrice, planFill, positionMargin, unrealizedPnl } from "./ledger.js";
-import type { Position } from "./types.js";
+import type { Position } from "../basics/position-types.js";
 
 const spec = CATALOGUE.bySymbol("BTC-USD");
 if (spec === undefined) throw new Error("BTC-USD missing");

@@ -2,8 +2,8 @@
 // core decides for a fill (effect, released cost basis, realized P&L; carried by the fill event) and
 // `applyFill` is what `apply` does with it, so a replay never recomputes a rounding.
 import { addSafe, liquidationTicks, marginFor, mulDivRound, mulSafe, type TickerUnits } from "../market/units.js";
-import { direction, type Fill, type Side } from "../orders/types.js";
-import { copyPosition, type ClosedPosition, type Position, type PositionEffect } from "./types.js";
+import { direction, type Fill, type Side } from "../basics/order-types.js";
+import { copyPosition, type ClosedPosition, type Position, type PositionEffect } from "../basics/position-types.js";
 
 export interface FillPlan {
   readonly effect: PositionEffect;

@@ -4,9 +4,9 @@ import type { SymbolQuote } from "../market/book.js";
 import type { Venue } from "../market/types.js";
 import { averagePrice, averagePriceOfTotal, gridToNumber, unitsToNumber, type TickerUnits } from "../market/units.js";
 import { toIso } from "../basics/time.js";
-import type { Side } from "../orders/types.js";
+import type { Side } from "../basics/order-types.js";
 import { liquidationPrice, positionMargin, unrealizedPnl } from "./ledger.js";
-import type { ClosedPosition, Position } from "./types.js";
+import type { ClosedPosition, Position } from "../basics/position-types.js";
 
 export interface OpenPositionRow {
   position_id: string;

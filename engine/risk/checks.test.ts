@@ -2,12 +2,12 @@
 // drawdown floor 9,000 USD, daily limit 500 USD, symbol cap 25,000 USD, total cap 50,000 USD, news freeze
 // 2 minutes before and after.
 import { describe, expect, it } from "vitest";
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "../basics/account-state.js";
 import { CATALOGUE } from "../market/catalogue.js";
 import { parseCalendar, type NewsEvent } from "../market/calendar.js";
 import { notionalOf, tickerUnits } from "../market/units.js";
 import { Harness, PLAN, usd } from "../orders/testing.js";
-import type { Order } from "../orders/types.js";
+import type { Order } from "../basics/order-types.js";
 import {
   dailyLossLimit,
   drawdownGate,

@@ -1,17 +1,17 @@
 // The pre-trade checks, one small pure function each: `(input) => Violation | undefined`. Adding a rule is
 // adding one function here and one line in pipeline.ts. The formulas are in docs/risk.md.
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "../basics/account-state.js";
 import type { TickerSpec } from "../market/catalogue.js";
 import { usdToUnits as usdUnits } from "../market/units.js";
 import { BOOK_LEVELS, isQuoteOpen, type MarketView, type SymbolQuote } from "../market/book.js";
 import { affects, type NewsEvent } from "../market/calendar.js";
 import { marginFor, notionalOf, tickerUnits, unitsToDecimalString } from "../market/units.js";
-import type { Order } from "../orders/types.js";
-import { positionKey } from "../positions/types.js";
+import type { Order } from "../basics/order-types.js";
+import { positionKey } from "../basics/position-types.js";
 import { fee } from "../venues/fees.js";
 import { dailyLoss, type Limits } from "./limits.js";
 import type { MarginSnapshot } from "./margin.js";
-import { critical, type Violation } from "./types.js";
+import { critical, type Violation } from "../basics/risk-types.js";
 
 /** Everything a check may look at; built once per order. */
 export interface RiskInput {

@@ -2,13 +2,13 @@
 // position could become if every working order that can add exposure filled, `max(|P + B|, |P − S|)`, with
 // P the signed position notional at the mark (both venues), B and S the working BUY and SELL notional. The
 // account's total is the sum over symbols. Everything in units; O(symbols in use) per call.
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "../basics/account-state.js";
 import type { MarketView } from "../market/book.js";
 import { CATALOGUE } from "../market/catalogue.js";
 import { VENUES } from "../market/types.js";
 import { notionalOf, unitsFor } from "../market/units.js";
-import { isWorking, type Order, type Side } from "../orders/types.js";
-import { positionKey, type Position } from "../positions/types.js";
+import { isWorking, type Order, type Side } from "../basics/order-types.js";
+import { positionKey, type Position } from "../basics/position-types.js";
 
 /**
  * Notional (units) a working order could add to its side of the symbol's exposure, as `order_exposure` keeps

@@ -1,16 +1,16 @@
 // Builds the one RiskInput every check of an order reads (computed once: margin, limits, exposure, fee),
 // and the `risk_headroom` the order leaves (docs/risk.md, "risk_headroom").
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "../basics/account-state.js";
 import type { MarketView, SymbolQuote } from "../market/book.js";
 import type { NewsEvent } from "../market/calendar.js";
 import type { TickerSpec } from "../market/catalogue.js";
 import { notionalOf, tickerUnits, unitsToNumber, usdToUnits } from "../market/units.js";
-import type { Order } from "../orders/types.js";
+import type { Order } from "../basics/order-types.js";
 import { openingFeeOf, type RiskInput } from "./checks.js";
 import { symbolExposure, totalExposure } from "./exposure.js";
 import { dailyLoss, limitsOf } from "./limits.js";
 import { leverageFor, marginSnapshot } from "./margin.js";
-import type { RiskHeadroom } from "./types.js";
+import type { RiskHeadroom } from "../basics/risk-types.js";
 
 export interface RiskInputParts {
   state: AccountState;

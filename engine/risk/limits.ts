@@ -1,7 +1,7 @@
 // The plan's loss limits as numbers (docs/risk.md, "The numbers every rule reads"): drawdown floor and
 // allowance, daily loss and limit, profit target, breach levels and headroom. Pure integer arithmetic on
 // 1e-8 USD units, shared by the pre-trade checks, the monitoring and the read models.
-import type { Plan } from "../accounts/plans.js";
+import type { Plan } from "../basics/plans.js";
 import { mulDivRound, PPM } from "../market/units.js";
 
 /**

@@ -10,7 +10,7 @@ import { Harness, PLAN, usd } from "../orders/testing.js";
 import { takenOn } from "../market/book.js";
 import type { TickerUnits } from "../market/units.js";
 import { liquidationPrice } from "../positions/ledger.js";
-import type { Position } from "../positions/types.js";
+import type { Position } from "../basics/position-types.js";
 import { liquidationReached } from "./liquidation.js";
 import { quietBand } from "./quiet-band.js";
 

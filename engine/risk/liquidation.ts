@@ -1,13 +1,13 @@
 // Liquidation (docs/risk.md, "Liquidation"): a position whose mark reaches the liquidation price it shows
 // (`liquidation_price`, the isolated estimate of positions/ledger.ts) is closed at the mark by the risk system,
 // at every price update, fill and funding payment, before the account's limits are judged.
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "../basics/account-state.js";
 import type { MarketView } from "../market/book.js";
 import type { TickerUnits } from "../market/units.js";
 import { liquidatePosition } from "../orders/execution.js";
 import type { Run } from "../basics/run.js";
 import { liquidationPrice } from "../positions/ledger.js";
-import type { Position } from "../positions/types.js";
+import type { Position } from "../basics/position-types.js";
 
 /**
  * Whether the mark (ticks) is at or past the position's liquidation price: long at or below, short at or above.

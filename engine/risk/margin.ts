@@ -1,13 +1,13 @@
 // Margin and equity of an account at the current marks (docs/engine.md, "Positions and money"):
 // equity = balance + Σ unrealized; margin_locked = Σ positions' initial margin; working orders that can add
 // exposure reserve margin; margin_available = equity − margin_locked − reserved.
-import type { AccountState } from "../accounts/state.js";
-import type { Plan } from "../accounts/plans.js";
+import type { AccountState } from "../basics/account-state.js";
+import type { Plan } from "../basics/plans.js";
 import type { TickerSpec } from "../market/catalogue.js";
 import { markAtReset, type MarketView } from "../market/book.js";
 import { marginFor, notionalOf, tickerUnits, type TickerUnits } from "../market/units.js";
 import { positionMargin, unrealizedPnl } from "../positions/ledger.js";
-import type { Position } from "../positions/types.js";
+import type { Position } from "../basics/position-types.js";
 
 /** Leverage of a position on a ticker: the lower of the plan's for its asset class and the ticker's. */
 export function leverageFor(plan: Plan, spec: TickerSpec): number {

@@ -3,7 +3,7 @@
 // breach levels of the daily loss limit and of the drawdown allowance, termination on a hard rule's 100%, and
 // passing at the profit target (flat, on the balance). Emits events only when something changes, so a quiet
 // account costs one equity computation.
-import { AccountStatus } from "../accounts/state.js";
+import { AccountStatus } from "../basics/account-state.js";
 import { unitsToDecimalString as usd } from "../market/units.js";
 import { cancelOrder, closeAtMark } from "../orders/execution.js";
 import type { Run } from "../basics/run.js";
@@ -19,7 +19,7 @@ import {
 } from "./limits.js";
 import { equityAtReset, marginSnapshot, unrealizedOf } from "./margin.js";
 import { liquidate, positionsToLiquidate } from "./liquidation.js";
-import type { LimitRule } from "./types.js";
+import type { LimitRule } from "../basics/risk-types.js";
 
 const RULE_NAMES: Record<LimitRule, string> = {
   daily_loss_limit: "daily loss",

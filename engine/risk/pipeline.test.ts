@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "../basics/account-state.js";
 import { createMarketView, setQuote } from "../market/book.js";
 import { CATALOGUE } from "../market/catalogue.js";
 import { notionalOf, tickerUnits } from "../market/units.js";
 import { Harness, PLAN } from "../orders/testing.js";
-import type { Order } from "../orders/types.js";
+import type { Order } from "../basics/order-types.js";
 import {
   accountTerminated,
   exposureRule,
@@ -16,7 +16,7 @@ import {
 } from "./checks.js";
 import { riskInput } from "./input.js";
 import { firstViolation, PRE_TRADE_CHECKS } from "./pipeline.js";
-import { critical } from "./types.js";
+import { critical } from "../basics/risk-types.js";
 
 const WEDNESDAY = Date.parse("2026-11-25T12:00:00.000Z");
 const SATURDAY = Date.parse("2026-11-28T12:00:00.000Z");

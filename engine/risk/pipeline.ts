@@ -13,7 +13,7 @@ import {
   type RiskCheck,
   type RiskInput,
 } from "./checks.js";
-import type { Violation } from "./types.js";
+import type { Violation } from "../basics/risk-types.js";
 
 export const PRE_TRADE_CHECKS: readonly RiskCheck[] = [
   accountTerminated,

@@ -4,7 +4,7 @@
 // state's seq, so any event makes it stale), a quiet update then reads a few numbers of one object instead
 // of the account's maps, positions and orders: what keeps a price update across 10,000 accounts cheap.
 // Accounts on more than one symbol, or with orders a band cannot describe, have none (the full check runs).
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "../basics/account-state.js";
 import type { MarketView } from "../market/book.js";
 import { liquidationPrice } from "../positions/ledger.js";
 import { BREACH_LEVELS, limitsOf } from "./limits.js";

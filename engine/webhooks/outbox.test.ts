@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { accountRecord, positionHistory } from "../accounts/queries.js";
 import { breaches } from "../accounts/risk-queries.js";
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "../basics/account-state.js";
 import { apply } from "../core.js";
 import { Harness, PLAN } from "../orders/testing.js";
 import { outboxKinds } from "./outbox.js";

@@ -4,11 +4,11 @@
 // numbers them per account (`sequence`, from 1, by one): replay counts them with `outboxKinds` alone.
 import { accountRecord, historyRow, orderById } from "../accounts/queries.js";
 import { breachRow } from "../accounts/risk-queries.js";
-import type { AccountState } from "../accounts/state.js";
+import type { AccountState } from "../basics/account-state.js";
 import type { MarketView } from "../market/book.js";
 import { unitsFor } from "../market/units.js";
-import type { EngineEvent } from "../orders/events.js";
-import { toFillRecord } from "../orders/record.js";
+import type { EngineEvent } from "../basics/events.js";
+import { toFillRecord } from "../basics/order-records.js";
 
 export const WEBHOOK_TYPES = [
   "order.ack",

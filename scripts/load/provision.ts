@@ -6,7 +6,7 @@
 // rate limit counts every accepted request, and a load key at exactly its limit has no room for one more.
 import { planSymbol, type SymbolPlan, type TickerInfo } from "./mix.js";
 
-/** Challenge 200K (engine/accounts/plans.json): margin enough for every order of the mix. */
+/** Challenge 200K (engine/basics/plans.json): margin enough for every order of the mix. */
 export const DEFAULT_PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
 export const DEFAULT_SYMBOLS = ["BTC-USD", "ETH-USD"] as const;
 

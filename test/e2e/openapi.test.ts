@@ -97,7 +97,7 @@ interface OpenApiDocument {
 
 const METHODS: Method[] = ["GET", "POST", "DELETE", "PUT", "PATCH"];
 
-/** The "Challenge 10K" plan of engine/accounts/plans.json: 10,000 USD, crypto leverage 2. */
+/** The "Challenge 10K" plan of engine/basics/plans.json: 10,000 USD, crypto leverage 2. */
 const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
 /** A well-formed id that names nothing. */
 const SOME_ID = "00000000-0000-4000-8000-000000000000";

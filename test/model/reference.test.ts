@@ -61,7 +61,7 @@ describe("reference model", () => {
       expect(spec.minSteps).toBe(countOf(shipped.min_quantity, spec.step));
       expect(spec.referenceTicks).toBe(countOf(shipped.reference_price, spec.tick));
     }
-    const plans = JSON.parse(readFileSync(new URL("../../engine/accounts/plans.json", import.meta.url), "utf8")) as {
+    const plans = JSON.parse(readFileSync(new URL("../../engine/basics/plans.json", import.meta.url), "utf8")) as {
       plan_id: string;
       starting_balance: number;
       profit_target_pct: number;

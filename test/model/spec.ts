@@ -142,7 +142,7 @@ export interface PlanSpec {
   readonly allowedVenues: readonly Venue[];
 }
 
-/** The plans the model runs (engine/accounts/plans.json as documented). */
+/** The plans the model runs (engine/basics/plans.json as documented). */
 export const PLANS = {
   c10k: {
     planId: "48a184ce-7d26-4b3f-82e3-cbf4f08383ba",

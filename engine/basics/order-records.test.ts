@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Harness, PLAN } from "./testing.js";
+import { Harness, PLAN } from "../orders/testing.js";
 
 const ORDER_FIELDS = [
   "order_id",

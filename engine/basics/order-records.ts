@@ -3,8 +3,8 @@
 import type { Venue } from "../market/types.js";
 import { averagePrice, gridToNumber, unitsToNumber, type TickerUnits } from "../market/units.js";
 import type { Liquidity } from "../venues/fees.js";
-import { toIso } from "../basics/time.js";
-import type { Fill, FillReason, Order, OrderKind, OrderStatus, Side, TimeInForce } from "./types.js";
+import { toIso } from "./time.js";
+import type { Fill, FillReason, Order, OrderKind, OrderStatus, Side, TimeInForce } from "./order-types.js";
 
 export interface OrderRecord {
   order_id: string;

@@ -1,12 +1,12 @@
 // The journal's vocabulary (docs/engine.md, "Commands and events"). Each event carries everything `apply`
 // needs, so a replay never recomputes a decision, a price or a rounding. Every event is plain JSON.
 // It lives beneath core.ts so the execution modules can emit events without importing the core.
-import type { Plan } from "../accounts/plans.js";
+import type { Plan } from "./plans.js";
 import type { Venue } from "../market/types.js";
-import type { PositionEffect } from "../positions/types.js";
-import type { Breach, FundingPayment, RiskHeadroom, RuleViolation, Violation } from "../risk/types.js";
-import type { PlaceOrderResponse } from "../basics/replies.js";
-import type { CancelReason, ExpireReason, Fill, Order } from "./types.js";
+import type { PositionEffect } from "./position-types.js";
+import type { Breach, FundingPayment, RiskHeadroom, RuleViolation, Violation } from "./risk-types.js";
+import type { PlaceOrderResponse } from "./replies.js";
+import type { CancelReason, ExpireReason, Fill, Order } from "./order-types.js";
 
 export interface AccountOpened {
   type: "AccountOpened";

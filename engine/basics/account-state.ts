@@ -2,12 +2,12 @@
 // it; `decide` reads it and works on a draft (`forkState`): copy-on-write tables over the live ones, so a
 // decision can see the effects of its own events without touching the state or copying it whole.
 import type { Venue } from "../market/types.js";
-import type { AccountOpened } from "../orders/events.js";
-import type { PlaceOrderResponse } from "../basics/replies.js";
-import type { Fill, Order } from "../orders/types.js";
-import type { Breach, FundingPayment, RiskHeadroom, RuleViolation, Violation } from "../risk/types.js";
-import type { ClosedPosition, Position } from "../positions/types.js";
-import { utcDate, utcDayStart } from "../basics/time.js";
+import type { AccountOpened } from "./events.js";
+import type { PlaceOrderResponse } from "./replies.js";
+import type { Fill, Order } from "./order-types.js";
+import type { Breach, FundingPayment, RiskHeadroom, RuleViolation, Violation } from "./risk-types.js";
+import type { ClosedPosition, Position } from "./position-types.js";
+import { utcDate, utcDayStart } from "./time.js";
 import { DAY_MS } from "../../kernel/time.js";
 
 import type { Plan } from "./plans.js";

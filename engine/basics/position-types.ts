@@ -1,7 +1,7 @@
 // Positions as the engine keeps them: netted per (symbol, venue), cost basis in money units, quantities in
 // steps. Replaced, never mutated, like orders. The wire rows are built in positions/record.ts.
 import type { Venue } from "../market/types.js";
-import type { Side } from "../orders/types.js";
+import type { Side } from "./order-types.js";
 
 export interface Position {
   readonly position_id: string;
