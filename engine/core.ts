@@ -26,7 +26,7 @@ import type { NewsEvent } from "./market/calendar.js";
 import { utcDayStart } from "./basics/time.js";
 import { payFunding, type FundingRates } from "./risk/funding.js";
 import { workingOrderExposure } from "./risk/exposure.js";
-import { monitor, monitorWouldAct, startDay } from "./risk/monitor.js";
+import { monitor, monitorWouldAct, startDay } from "./orders/monitor.js";
 import { cachedBand } from "./risk/quiet-band.js";
 import type { Issue } from "../kernel/errors.js";
 import {

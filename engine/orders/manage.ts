@@ -8,7 +8,7 @@ import { dailyLossLimit, drawdownGate, exposureCap, exposureRule, newsFreeze, ty
 import { addingSteps, workingOrderExposure } from "../risk/exposure.js";
 import { riskInput } from "../risk/input.js";
 import { leverageFor, marginSnapshot, reserveFor } from "../risk/margin.js";
-import { monitor } from "../risk/monitor.js";
+import { monitor } from "./monitor.js";
 import { firstViolation } from "../risk/pipeline.js";
 import type { Violation } from "../basics/risk-types.js";
 import { cancelOrder, crosses, executeOrder, oppositePosition, reservePrice } from "./execution.js";

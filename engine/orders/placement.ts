@@ -11,7 +11,7 @@ import { positionKey, type Position } from "../basics/position-types.js";
 import { leverageFor, reserveFor } from "../risk/margin.js";
 import { addingSteps } from "../risk/exposure.js";
 import { headroomAfter, headroomOf, riskInput } from "../risk/input.js";
-import { monitor } from "../risk/monitor.js";
+import { monitor } from "./monitor.js";
 import type { RiskHeadroom } from "../basics/risk-types.js";
 import { firstViolation } from "../risk/pipeline.js";
 import { critical, type Violation } from "../basics/risk-types.js";

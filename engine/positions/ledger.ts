@@ -139,7 +139,7 @@ export function unrealizedPnl(position: Position, markTicks: number, units: Tick
 
 /**
  * The isolated liquidation price in ticks (on the grid): where the loss reaches the position's margin. The risk
- * system closes the position when the mark reaches it (risk/liquidation.ts).
+ * system closes the position when the mark reaches it (orders/liquidation.ts).
  */
 export function liquidationPrice(position: Position, units: Pick<TickerUnits, "unitsPerTickStep">): number {
   return liquidationTicks(

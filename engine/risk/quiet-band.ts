@@ -79,7 +79,7 @@ export function quietBand(state: AccountState, market: MarketView): QuietBand | 
     const sign = position.side === "BUY" ? 1 : -1;
     a -= sign * position.cost_basis;
     b += sign * position.quantity * quote.units.unitsPerTickStep;
-    // A long is liquidated at mark ≤ its liquidation price, a short at mark ≥ it (risk/liquidation.ts).
+    // A long is liquidated at mark ≤ its liquidation price, a short at mark ≥ it (orders/liquidation.ts).
     const liquidation = liquidationPrice(position, quote.units);
     if (position.side === "BUY") low = Math.max(low, liquidation + 1);
     else high = Math.min(high, liquidation - 1);

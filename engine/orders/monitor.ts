@@ -5,7 +5,7 @@
 // account costs one equity computation.
 import { AccountStatus } from "../basics/account-state.js";
 import { unitsToDecimalString as usd } from "../market/units.js";
-import { cancelOrder, closeAtMark } from "../orders/execution.js";
+import { cancelOrder, closeAtMark } from "./execution.js";
 import type { Run } from "../basics/run.js";
 import { utcDate, utcDayStart } from "../basics/time.js";
 import {
@@ -16,8 +16,8 @@ import {
   levelsReached,
   limitsOf,
   percentOf,
-} from "./limits.js";
-import { equityAtReset, marginSnapshot, unrealizedOf } from "./margin.js";
+} from "../risk/limits.js";
+import { equityAtReset, marginSnapshot, unrealizedOf } from "../risk/margin.js";
 import { liquidate, positionsToLiquidate } from "./liquidation.js";
 import type { LimitRule } from "../basics/risk-types.js";
 

@@ -6,13 +6,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { accountSummary, openPositions, positionHistory, trades } from "../accounts/queries.js";
 import { replay } from "../core.js";
-import { Harness, PLAN, usd } from "../orders/testing.js";
+import { Harness, PLAN, usd } from "./testing.js";
 import { takenOn } from "../market/book.js";
 import type { TickerUnits } from "../market/units.js";
 import { liquidationPrice } from "../positions/ledger.js";
 import type { Position } from "../basics/position-types.js";
 import { liquidationReached } from "./liquidation.js";
-import { quietBand } from "./quiet-band.js";
+import { quietBand } from "../risk/quiet-band.js";
 
 const all = { from: null, to: null, limit: 100 };
 

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { analytics, breaches, fundingReport, violations } from "../accounts/risk-queries.js";
 import { positionHistory } from "../accounts/queries.js";
 import { replay } from "../core.js";
-import { Harness, PLAN, usd } from "../orders/testing.js";
-import { nextFundingAt } from "./funding.js";
+import { Harness, PLAN, usd } from "./testing.js";
+import { nextFundingAt } from "../risk/funding.js";
 
 const DAY = 86_400_000;
 const RATES = { cryptoPpm: 100, rolloverPpm: 50 };
