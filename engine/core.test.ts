@@ -12,7 +12,7 @@ import {
 } from "./core.js";
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";
 import { gridToNumber, toDecimalString, unitsFor, usdToUnits } from "./market/units.js";
-import { ACCOUNT_ID, Harness, PLAN, USER_ID, WEDNESDAY_NOON } from "./orders/testing.js";
+import { ACCOUNT_ID, Harness, PLAN, USER_ID, WEDNESDAY_NOON } from "./core.testing.js";
 import { isWorking, opposite } from "./basics/order-types.js";
 import { positionKey } from "./basics/position-types.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { apply, type AccountState } from "./core.js";
-import { Harness } from "./orders/testing.js";
+import { Harness } from "./core.testing.js";
 import { accountStateOf, parseTallyKey, tallyEvent, tallyKey, type Tally } from "./telemetry.js";
 
 /** Replays the harness's journal as the shard does, tallying each event against the state it produced. */

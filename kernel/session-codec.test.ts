@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadEngineProto } from "./grpc.js";
-import { text, unknownField, utf8, withUnknown } from "./protobuf-testing.js";
+import { text, unknownField, utf8, withUnknown } from "./protobuf.testing.js";
 import {
   decodeSessionReply,
   decodeSessionRequest,

@@ -5,7 +5,7 @@ import * as grpc from "@grpc/grpc-js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bindServer, loadWalletProto } from "./grpc.js";
-import { text, unknownField, utf8, withUnknown } from "./protobuf-testing.js";
+import { text, unknownField, utf8, withUnknown } from "./protobuf.testing.js";
 import {
   createWalletClient,
   decodeValidateRequest,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Harness, PLAN, usd } from "../orders/testing.js";
+import { Harness, PLAN, usd } from "../core.testing.js";
 import {
   accountRecord,
   accountSummary,

@@ -2,7 +2,7 @@
 // history row's own `realized_pnl` (before fees and funding). Win rate and profit factor stay on the net
 // P&L (docs/risk.md, "Analytics"). A 10K static account on GMX: 0.06% fee on open and on close.
 import { describe, expect, it } from "vitest";
-import { Harness, PLAN } from "../orders/testing.js";
+import { Harness, PLAN } from "../core.testing.js";
 import { positionHistory } from "./queries.js";
 import { analytics, ratio4, rMultiple } from "./risk-queries.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Harness, PLAN } from "../orders/testing.js";
+import { Harness, PLAN } from "../core.testing.js";
 
 const ORDER_FIELDS = [
   "order_id",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { replay } from "../core.js";
 import type { EngineEvent } from "../basics/events.js";
-import { Harness, PLAN, orderEvents, usd, WEDNESDAY_NOON } from "./testing.js";
+import { Harness, PLAN, orderEvents, usd, WEDNESDAY_NOON } from "../core.testing.js";
 
 const STARTING = usd("10000");
 

@@ -4,7 +4,7 @@ import { apply, decide, replay, type AccountState, type Command, type EngineEven
 import { CATALOGUE } from "../market/catalogue.js";
 import { unitsFor } from "../market/units.js";
 import type { IdempotencyRecorded, IdempotencyRecordedWithResponse } from "../basics/events.js";
-import { ACCOUNT_ID, Harness, PLAN } from "./testing.js";
+import { ACCOUNT_ID, Harness, PLAN } from "../core.testing.js";
 import { normalizeClose, normalizePlaceOrder, type PlaceOrderRequest } from "./request.js";
 import { recordedResponse } from "./idempotency.js";
 import type { PlacedReply } from "../basics/replies.js";

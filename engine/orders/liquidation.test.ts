@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { accountSummary, openPositions, positionHistory, trades } from "../accounts/queries.js";
 import { replay } from "../core.js";
-import { Harness, PLAN, usd } from "./testing.js";
+import { Harness, PLAN, usd } from "../core.testing.js";
 import { takenOn } from "../market/book.js";
 import type { TickerUnits } from "../market/units.js";
 import { liquidationPrice } from "../positions/ledger.js";

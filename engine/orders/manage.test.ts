@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { replay } from "../core.js";
-import { Harness, PLAN, usd } from "./testing.js";
+import { Harness, PLAN, usd } from "../core.testing.js";
 
 function resting() {
   const h = new Harness().open(PLAN.c10k);

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { analytics, breaches, fundingReport, violations } from "../accounts/risk-queries.js";
 import { positionHistory } from "../accounts/queries.js";
 import { replay } from "../core.js";
-import { Harness, PLAN, usd } from "./testing.js";
+import { Harness, PLAN, usd } from "../core.testing.js";
 import { nextFundingAt } from "../risk/funding.js";
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decide, replay } from "../core.js";
-import { Harness, PLAN, orderEvents, usd } from "./testing.js";
+import { Harness, PLAN, orderEvents, usd } from "../core.testing.js";
 
 const FRIDAY_NOON = Date.parse("2026-11-27T12:00:00.000Z");
 const SATURDAY_NOON = Date.parse("2026-11-28T12:00:00.000Z");

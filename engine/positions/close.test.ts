@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { replay } from "../core.js";
-import { Harness, PLAN, usd } from "../orders/testing.js";
+import { Harness, PLAN, usd } from "../core.testing.js";
 
 /** A 10K account long 0.01 BTC at 100000.0 on GMX. */
 function long(): Harness {

@@ -4,7 +4,7 @@
 // reduced, closed, or closed by the risk system. They are BigInt now; the history row's average prices stay exact.
 import { describe, expect, it } from "vitest";
 import { positionHistory } from "../accounts/queries.js";
-import { Harness, PLAN } from "../orders/testing.js";
+import { Harness, PLAN } from "../core.testing.js";
 
 function attempt(run: () => unknown): { ok: true; value: unknown } | { ok: false; error: string } {
   try {

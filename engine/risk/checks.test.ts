@@ -6,7 +6,7 @@ import type { AccountState } from "../basics/account-state.js";
 import { CATALOGUE } from "../market/catalogue.js";
 import { parseCalendar, type NewsEvent } from "../market/calendar.js";
 import { notionalOf, tickerUnits } from "../market/units.js";
-import { Harness, PLAN, usd } from "../orders/testing.js";
+import { Harness, PLAN, usd } from "../core.testing.js";
 import type { Order } from "../basics/order-types.js";
 import {
   dailyLossLimit,

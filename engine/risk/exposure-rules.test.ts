@@ -2,7 +2,7 @@
 // stacked against one position, an order that flips a position, amends that grow an order, and stop-losses
 // that do not protect the order being checked. 10K plan on OSTIUM: EUR-USD symbol cap 25,000 USD.
 import { describe, expect, it } from "vitest";
-import { Harness, PLAN } from "../orders/testing.js";
+import { Harness, PLAN } from "../core.testing.js";
 import type { PlaceOrderReply } from "../core.js";
 import { symbolExposure } from "./exposure.js";
 

@@ -3,7 +3,7 @@ import type { AccountState } from "../basics/account-state.js";
 import { createMarketView, setQuote } from "../market/book.js";
 import { CATALOGUE } from "../market/catalogue.js";
 import { notionalOf, tickerUnits } from "../market/units.js";
-import { Harness, PLAN } from "../orders/testing.js";
+import { Harness, PLAN } from "../core.testing.js";
 import type { Order } from "../basics/order-types.js";
 import {
   accountTerminated,

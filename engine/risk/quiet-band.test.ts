@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { quietUpdate } from "../core.js";
-import { Harness, PLAN } from "../orders/testing.js";
+import { Harness, PLAN } from "../core.testing.js";
 import { quietBand } from "./quiet-band.js";
 
 type Op =

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../kernel/db.js";
-import { accountsOnShard, openAll, startLedger, withPool } from "./test-support.js";
+import { accountsOnShard, openAll, startLedger, withPool } from "./runtime.testing.js";
 
 let dir: string;
 let embedded: EmbeddedPostgres;

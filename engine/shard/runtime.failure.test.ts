@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
 import type { ShardMetrics } from "./runtime.js";
-import { accountsOnShard, freshDatabase, openAll, startLedger, withPool } from "./test-support.js";
+import { accountsOnShard, freshDatabase, openAll, startLedger, withPool } from "./runtime.testing.js";
 
 let server: PostgresServer;
 

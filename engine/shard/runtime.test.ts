@@ -7,8 +7,8 @@ import { partitionOf, shardOf } from "../../kernel/partition.js";
 import type { BatchStats } from "./batch-stats.js";
 import type { ShardNotice } from "./protocol.js";
 import type { ShardMetrics } from "./runtime.js";
-import type { LedgerReply } from "./test-actor.js";
-import { accountsOnShard, freshDatabase, openAll, startLedger, stateOf, withPool } from "./test-support.js";
+import type { LedgerReply } from "./ledger-core.testing.js";
+import { accountsOnShard, freshDatabase, openAll, startLedger, stateOf, withPool } from "./runtime.testing.js";
 import { mulberry32 } from "../../kernel/random.js";
 import { engineMetrics } from "../metrics.js";
 

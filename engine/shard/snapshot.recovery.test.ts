@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { core, type AccountQuery, type EngineTypes } from "../actor.js";
 import type { Command, Reply } from "../core.js";
 import { Journal } from "../store/journal.js";
-import { migratedEngineDatabase } from "../store/test-database.js";
+import { migratedEngineDatabase } from "../store/database.testing.js";
 import type { ShardRequest, ShardResponse } from "./protocol.js";
 import { Shard } from "./shard.js";
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { partitionOf } from "../../kernel/partition.js";
 import { AccountSlots, RESERVATION_TTL_S } from "./account-slots.js";
 import { Journal } from "./journal.js";
-import { migratedEngineDatabase } from "./test-database.js";
+import { migratedEngineDatabase } from "./database.testing.js";
 
 const db = migratedEngineDatabase(8);
 

@@ -5,7 +5,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { holdPartitions, type LeaseKeeperOptions } from "./lease-keeper.js";
 import { PartitionLeases, readLeases } from "./leases.js";
-import { migratedEngineDatabase } from "./test-database.js";
+import { migratedEngineDatabase } from "./database.testing.js";
 
 const db = migratedEngineDatabase();
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { partitionOf } from "../../kernel/partition.js";
 import { Journal } from "./journal.js";
 import { PartitionLeases, isFenced, readLeases, type Fence } from "./leases.js";
-import { migratedEngineDatabase } from "./test-database.js";
+import { migratedEngineDatabase } from "./database.testing.js";
 
 const db = migratedEngineDatabase();
 

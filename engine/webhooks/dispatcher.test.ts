@@ -6,9 +6,9 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { Webhook } from "standardwebhooks";
 import { beforeEach, describe, expect, it } from "vitest";
-import { silentLog } from "../shard/test-support.js";
+import { silentLog } from "../shard/runtime.testing.js";
 import { Journal, type OutboxRow } from "../store/journal.js";
-import { migratedEngineDatabase } from "../store/test-database.js";
+import { migratedEngineDatabase } from "../store/database.testing.js";
 import {
   DEFAULT_SCHEDULE_MS,
   WebhookDispatcher,

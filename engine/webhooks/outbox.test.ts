@@ -5,7 +5,7 @@ import { accountRecord, positionHistory } from "../accounts/queries.js";
 import { breaches } from "../accounts/risk-queries.js";
 import type { AccountState } from "../basics/account-state.js";
 import { apply } from "../core.js";
-import { Harness, PLAN } from "../orders/testing.js";
+import { Harness, PLAN } from "../core.testing.js";
 import { outboxKinds } from "./outbox.js";
 
 const types = (h: Harness, from = 0) => h.outbox.slice(from).map((entry) => entry.type);

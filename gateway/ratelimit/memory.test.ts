@@ -14,7 +14,7 @@ import {
   fitsAt,
   insertSorted,
   type Pattern,
-} from "./test-support.js";
+} from "./limiter-model.testing.js";
 
 class FakeClock {
   t = 1_000_000;

@@ -12,7 +12,7 @@ import { RedisRateLimiter } from "./redis.js";
 import type { RedisRateLimitDecision } from "./redis.js";
 import { mulberry32 as prng } from "../../kernel/random.js";
 import { MemoryRateLimiter } from "./memory.js";
-import { PATTERNS, arrivals, busiestWindow, countInWindow } from "./test-support.js";
+import { PATTERNS, arrivals, busiestWindow, countInWindow } from "./limiter-model.testing.js";
 import { randomUUID } from "node:crypto";
 import { revokedMarkerKey } from "../../kernel/redis-keys.js";
 

@@ -6,7 +6,7 @@
 import { accountSummary } from "../../engine/accounts/queries.js";
 import type { EngineEvent, PlaceOrderReply } from "../../engine/core.js";
 import type { NewsEvent } from "../../engine/market/calendar.js";
-import { ACCOUNT_ID, Harness, WEDNESDAY_NOON } from "../../engine/orders/testing.js";
+import { ACCOUNT_ID, Harness, WEDNESDAY_NOON } from "../../engine/core.testing.js";
 import { AccountModel, type CalendarEvent, type Headroom, type ModelPosition, type PlaceResult } from "./model.js";
 import {
   DAY_MS,

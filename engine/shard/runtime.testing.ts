@@ -4,9 +4,9 @@ import pg from "pg";
 import { createLogger, type Logger } from "../../kernel/log.js";
 import { shardOf } from "../../kernel/partition.js";
 import { startShards, type ShardRuntime, type StartShardsOptions } from "./runtime.js";
-import type { LedgerState, LedgerTypes } from "./test-actor.js";
+import type { LedgerState, LedgerTypes } from "./ledger-core.testing.js";
 
-export const LEDGER_CORE = new URL("./test-actor.ts", import.meta.url);
+export const LEDGER_CORE = new URL("./ledger-core.testing.ts", import.meta.url);
 
 export const silentLog: Logger = createLogger("engine", "silent");
 

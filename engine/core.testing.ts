@@ -1,7 +1,7 @@
 // A test harness for the core (used by the *.test.ts files only): one account, a scripted market and clock,
 // deterministic ids, and the shell's loop (decide → apply → consume) so tests read as trading sessions.
 // It also keeps the full journal so every test can check that a replay rebuilds the live state.
-import { outboxEntries, type OutboxEntry } from "../webhooks/outbox.js";
+import { outboxEntries, type OutboxEntry } from "./webhooks/outbox.js";
 import {
   apply,
   consumeFills,
@@ -12,15 +12,15 @@ import {
   type PlaceOrderReply,
   type PlacedReply,
   type ReplyByCommand,
-} from "../core.js";
-import { setQuote, createMarketView, type MarketView, type QuoteUpdate } from "../market/book.js";
-import { orderById } from "../accounts/queries.js";
-import { toGridCount, unitsFor } from "../market/units.js";
-import type { ClosePositionRequest, PlaceOrderRequest } from "./request.js";
-import type { OrderRecord } from "../basics/order-records.js";
-import type { AmendOrderRequest } from "./manage.js";
-import type { NewsEvent } from "../market/calendar.js";
-import type { FundingRates } from "../risk/funding.js";
+} from "./core.js";
+import { setQuote, createMarketView, type MarketView, type QuoteUpdate } from "./market/book.js";
+import { orderById } from "./accounts/queries.js";
+import { toGridCount, unitsFor } from "./market/units.js";
+import type { ClosePositionRequest, PlaceOrderRequest } from "./orders/request.js";
+import type { OrderRecord } from "./basics/order-records.js";
+import type { AmendOrderRequest } from "./orders/manage.js";
+import type { NewsEvent } from "./market/calendar.js";
+import type { FundingRates } from "./risk/funding.js";
 
 export const ACCOUNT_ID = "0a0a0a0a-0000-4000-8000-000000000001";
 export const USER_ID = "0b0b0b0b-0000-4000-8000-000000000002";
