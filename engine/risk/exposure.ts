@@ -110,9 +110,24 @@ function symbolsInUse(state: AccountState, extra?: ExtraExposure): string[] {
   return symbols;
 }
 
-/** The account's total exposure: Σ symbol exposures, with an order being checked counted. */
-export function totalExposure(state: AccountState, market: MarketView, extra?: ExtraExposure): number {
+/** A symbol's exposure and the account's total (units). */
+export interface Exposures {
+  readonly symbol: number;
+  readonly total: number;
+}
+
+/**
+ * The symbol's exposure and the account's total (Σ symbol exposures), with an order being checked counted, in
+ * one walk: the symbol's figure is its term of the total (a symbol not in use has none, and is 0 then unless
+ * it is the order's).
+ */
+export function exposuresOf(state: AccountState, market: MarketView, symbol: string, extra?: ExtraExposure): Exposures {
   let total = 0;
-  for (const symbol of symbolsInUse(state, extra)) total += symbolExposure(state, market, symbol, extra);
-  return total;
+  let own: number | undefined;
+  for (const inUse of symbolsInUse(state, extra)) {
+    const exposure = symbolExposure(state, market, inUse, extra);
+    total += exposure;
+    if (inUse === symbol) own = exposure;
+  }
+  return { symbol: own ?? symbolExposure(state, market, symbol, extra), total };
 }
