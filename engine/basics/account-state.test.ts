@@ -41,6 +41,10 @@ describe("OverlayTable", () => {
         const entries = [...overlay];
         expect([...overlay.keys()]).toEqual(entries.map(([key]) => key));
         expect([...overlay.values()]).toEqual(entries.map(([, value]) => value));
+        // forEach walks them in that order too, value first as Map's does.
+        const walked: [number, number][] = [];
+        overlay.forEach((value, key) => walked.push([key, value]));
+        expect(walked).toEqual([...copy]);
         for (let key = 0; key <= 12; key++) {
           expect(overlay.has(key)).toBe(copy.has(key));
           expect(overlay.get(key)).toBe(copy.get(key));

@@ -24,6 +24,8 @@ export interface Table<K, V> extends Iterable<[K, V]> {
   delete(key: K): boolean;
   keys(): Iterable<K>;
   values(): Iterable<V>;
+  /** Each entry in order, as Map's: a walk that allocates no list (hot paths read drafts this way). */
+  forEach(each: (value: V, key: K) => void): void;
 }
 
 /**
@@ -323,35 +325,39 @@ export class OverlayTable<K, V> implements Table<K, V> {
   [Symbol.iterator](): Iterator<[K, V]> {
     if (this.changed === undefined && this.removed === undefined) return this.base[Symbol.iterator]();
     const entries: [K, V][] = [];
-    this.visit((key, value) => entries.push([key, value]));
+    this.forEach((value, key) => entries.push([key, value]));
     return entries[Symbol.iterator]();
   }
 
   keys(): Iterable<K> {
     if (this.changed === undefined && this.removed === undefined) return this.base.keys();
     const keys: K[] = [];
-    this.visit((key) => keys.push(key));
+    this.forEach((_value, key) => keys.push(key));
     return keys;
   }
 
   values(): Iterable<V> {
     if (this.changed === undefined && this.removed === undefined) return this.base.values();
     const values: V[] = [];
-    this.visit((_key, value) => values.push(value));
+    this.forEach((value) => values.push(value));
     return values;
   }
 
   /** Every entry as a Map would hold it: the base's order with overrides in place, then the new keys. */
-  private visit(each: (key: K, value: V) => void): void {
+  forEach(each: (value: V, key: K) => void): void {
     const changed = this.changed;
     const removed = this.removed;
+    if (changed === undefined && removed === undefined) {
+      this.base.forEach(each);
+      return;
+    }
     for (const key of this.base.keys()) {
       if (removed !== undefined && removed.find(key) >= 0) continue;
       const slot = changed === undefined ? -1 : changed.find(key);
-      each(key, slot < 0 || changed === undefined ? (this.base.get(key) as V) : changed.valueAt(slot));
+      each(slot < 0 || changed === undefined ? (this.base.get(key) as V) : changed.valueAt(slot), key);
     }
     changed?.forEach((key, value) => {
-      if (!this.base.has(key)) each(key, value);
+      if (!this.base.has(key)) each(value, key);
     });
   }
 }

@@ -96,16 +96,17 @@ export function symbolExposure(state: AccountState, market: MarketView, symbol: 
 
 /**
  * Every symbol with an open position or working orders, once, in first-seen order. A list, not a Set: an
- * account trades a few symbols, and this runs for every order (a Set per call cost more than the scans).
+ * account trades a few symbols, and this runs for every order (a Set per call cost more than the scans). The
+ * tables are walked with `forEach`: a draft's iterators would build lists of their entries first.
  */
 function symbolsInUse(state: AccountState, extra?: ExtraExposure): string[] {
   const symbols: string[] = [];
-  for (const position of state.positions.values()) {
+  state.positions.forEach((position) => {
     if (!symbols.includes(position.symbol)) symbols.push(position.symbol);
-  }
-  for (const [symbol, sides] of state.order_exposure) {
+  });
+  state.order_exposure.forEach((sides, symbol) => {
     if ((sides.buy !== 0 || sides.sell !== 0) && !symbols.includes(symbol)) symbols.push(symbol);
-  }
+  });
   if (extra !== undefined && !symbols.includes(extra.symbol)) symbols.push(extra.symbol);
   return symbols;
 }

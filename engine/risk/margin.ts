@@ -62,13 +62,14 @@ export function equityAtReset(state: AccountState, market: MarketView, reset: nu
 
 /** The account's margin at the view's marks (a position on a symbol without a price counts at entry). */
 export function marginSnapshot(state: AccountState, market: MarketView): MarginSnapshot {
-  // One walk over the positions for both sums (unrealizedOf's, and the margin they lock).
+  // One walk over the positions for both sums (unrealizedOf's, and the margin they lock); `forEach`, as a
+  // draft's iterators would list its entries first.
   let unrealized = 0;
   let locked = 0;
-  for (const position of state.positions.values()) {
+  state.positions.forEach((position) => {
     unrealized += unrealizedAtMark(position, market);
     locked += positionMargin(position);
-  }
+  });
   const equity = state.balance + unrealized;
   const reserved = state.reserved_margin;
   return { unrealized, equity, locked, reserved, available: equity - locked - reserved };
