@@ -1,4 +1,4 @@
-// The shard's clock (shard.ts, "The clock"): an account whose wake time (`core.wakeAt`) comes is decided by
+// The shard's clock (clock.ts): an account whose wake time (`core.wakeAt`) comes is decided by
 // `core.onClock` with no message for it, through the batch, journal and outbox like a price update. Driven on
 // a `Shard` directly, in this thread, with an alarm core and an in-memory journal.
 import { randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// When a shard snapshots an account (shard.ts, `snapshot`): after `snapshotEvery` journaled events, and for a
+// When a shard snapshots an account (snapshots.ts, `write`): after `snapshotEvery` journaled events, and for a
 // state whose snapshot is larger than that many events, only once as much was journaled as its last snapshot
 // held, so snapshots never write more than the journal does. A counter core on an in-memory journal.
 import { describe, expect, it } from "vitest";

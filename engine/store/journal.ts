@@ -2,7 +2,7 @@
 // its accounts back on start (or after a failed commit) in (account, seq) order, a page at a time.
 // With a timeout, an append and an account's reload are bounded: a database that does not answer fails the
 // batch fast (engine_unavailable) instead of holding the shard. An append that timed out may still commit on
-// the server; the shard treats it like any failed commit (evicts and reloads its accounts, engine/shard/shard.ts),
+// the server; the shard treats it like any failed commit (evicts and reloads its accounts, engine/shard/batch.ts),
 // and the (account_id, seq) key refuses whichever of two writes of the same seq comes second.
 import type pg from "pg";
 import { sqlStateOf } from "../../kernel/db.js";

@@ -1,0 +1,203 @@
+// Eviction, parking and reload: which accounts in a shard's memory may differ from the journal, and bringing
+// them back. The shard is rebuilt from the journal on first use. A failed batch evicts the accounts it touched;
+// they are reloaded from the journal before the next batch, so no uncommitted event survives, and the clock
+// decides them again a little later at the current market. An account whose events the core threw applying
+// is parked: the clock leaves it alone until a command or a price decides it again.
+import { performance } from "node:perf_hooks";
+import { partitionsOfShard } from "../../kernel/partition.js";
+import type {
+  NewAccountRow,
+  EventRow,
+  OutboxRow,
+  ReadCounts,
+  SnapshotRow,
+  StoredEvent,
+  StoredSnapshot,
+} from "../store/journal.js";
+import type { ActorCore, CoreTypes } from "./actor.js";
+import type { ShardClock } from "./clock.js";
+import type { AccountMemory } from "./memory.js";
+import type { ShardSnapshots } from "./snapshots.js";
+
+/** What a shard needs of the journal (engine/store/journal.ts in production). */
+export interface ShardJournal {
+  append(accounts: readonly NewAccountRow[], events: readonly EventRow[], outbox: readonly OutboxRow[]): Promise<void>;
+  /**
+   * Streams the accounts' latest snapshots (`onSnapshot`, when given) and then their events after them (all of
+   * them without `onSnapshot`), in (account, seq) order.
+   */
+  readPartitions(
+    partitions: readonly number[],
+    onEvent: (event: StoredEvent) => void,
+    onSnapshot?: (snapshot: StoredSnapshot) => void,
+  ): Promise<ReadCounts>;
+  readAccounts(
+    accountIds: readonly string[],
+    onEvent: (event: StoredEvent) => void,
+    onSnapshot?: (snapshot: StoredSnapshot) => void,
+  ): Promise<ReadCounts>;
+  /** Stores snapshots (a newer one replaces an older one of the same account; an older one changes nothing). */
+  saveSnapshots?(rows: readonly SnapshotRow[]): Promise<void>;
+}
+
+export interface AccountReloadOptions<T extends CoreTypes> {
+  core: ActorCore<T>;
+  journal: ShardJournal;
+  memory: AccountMemory<T>;
+  clock: ShardClock<T>;
+  snapshots: ShardSnapshots<T>;
+  /** Which partitions the shard loads: its index of `shards`, on this engine of `engines` (default 0 of 1). */
+  shard: number;
+  shards: number;
+  engine?: number | undefined;
+  engines?: number | undefined;
+  log: (level: "info", message: string, fields: Record<string, unknown>) => void;
+}
+
+export class AccountReload<T extends CoreTypes> {
+  /** Accounts whose in-memory state may differ from the journal: reloaded before the next batch. */
+  private readonly stale = new Set<string>();
+  /**
+   * Accounts whose events the core threw applying: the clock leaves them alone (no retry, and not their own
+   * wake time either) until a command or a price decides them again.
+   */
+  private readonly parked = new Set<string>();
+  /** What the rebuild read; undefined until the shard was rebuilt. */
+  private rebuilt: ReadCounts | undefined;
+
+  constructor(private readonly options: AccountReloadOptions<T>) {}
+
+  /** The events the rebuild replayed (0 before it). */
+  rebuiltEvents(): number {
+    return this.rebuilt?.events ?? 0;
+  }
+
+  /** The account is decided again: no longer parked. */
+  unpark(accountId: string): void {
+    if (this.parked.size > 0) this.parked.delete(accountId);
+  }
+
+  /**
+   * Drops the accounts from memory until their reload. An evicted account's wake time may be lost with its
+   * uncommitted state (an expiry decided, not journaled): with `retry`, a clock request a little later reloads
+   * it and decides it at the current market; without, it is parked.
+   */
+  evict(accountIds: Iterable<string>, retry = true): void {
+    const { memory, clock } = this.options;
+    const retryAt = retry ? clock.retryAt() : undefined;
+    for (const id of accountIds) {
+      memory.accounts.delete(id);
+      memory.noteInterests(id, undefined);
+      this.stale.add(id);
+      if (retryAt !== undefined) clock.noteAt(id, retryAt);
+      else if (!retry) {
+        this.parked.add(id);
+        clock.drop(id);
+      }
+    }
+  }
+
+  /** Rebuilds the shard on first use, and reloads the accounts of a failed batch. */
+  async ensureCurrent(): Promise<void> {
+    if (this.rebuilt === undefined) await this.rebuild();
+    else if (this.stale.size > 0) await this.reloadStale();
+  }
+
+  private async rebuild(): Promise<void> {
+    const { memory, clock, journal, shard, shards, engine, engines } = this.options;
+    memory.clear();
+    this.stale.clear();
+    clock.clear();
+    const started = performance.now();
+    const counts = await journal.readPartitions(
+      partitionsOfShard(shard, shards, engine, engines),
+      (event) => {
+        this.replay(event);
+      },
+      this.options.snapshots.restorer(),
+    );
+    this.endReplay(memory.accounts.keys());
+    this.rebuilt = counts;
+    clock.noteAll(memory.accounts);
+    for (const [id, entry] of memory.accounts) memory.noteInterests(id, entry.state);
+    this.options.log("info", "shard rebuilt from the journal", {
+      ...counts,
+      ms: Math.round(performance.now() - started),
+    });
+  }
+
+  private async reloadStale(): Promise<void> {
+    const { memory, clock } = this.options;
+    // The events query skips what the snapshots read before it hold: none of ours may land in between.
+    await this.options.snapshots.settled();
+    const ids = [...this.stale];
+    for (const id of ids) memory.accounts.delete(id);
+    await this.options.journal.readAccounts(
+      ids,
+      (event) => {
+        this.replay(event);
+      },
+      this.options.snapshots.restorer(),
+    );
+    this.endReplay(ids);
+    this.stale.clear();
+    for (const id of ids) {
+      memory.noteInterests(id, memory.accounts.get(id)?.state);
+      if (this.parked.has(id)) {
+        clock.drop(id);
+        continue;
+      }
+      // The retry its eviction asked for stays, when earlier than the state's own wake time: the reloaded state
+      // missed what the failed batch had decided for it (a price update's triggers and fills among them), and
+      // `onClock` decides it again at the current market.
+      const retry = clock.wakeOf(id);
+      clock.note(id, memory.accounts.get(id)?.state);
+      const own = clock.wakeOf(id);
+      if (retry !== undefined && (own === undefined || retry < own)) clock.noteAt(id, retry);
+    }
+  }
+
+  private replay(stored: StoredEvent): void {
+    const { core, memory, clock } = this.options;
+    const entry = memory.accounts.get(stored.accountId);
+    const expected = (entry?.seq ?? 0) + 1;
+    if (stored.seq !== expected) {
+      throw new Error(`journal of account ${stored.accountId} has seq ${stored.seq} where ${expected} was expected`);
+    }
+    const event = stored.event as T["event"];
+    const at = core.eventTime?.(event);
+    // The live shard let the core forget after each decision: a replay does where one decision ends (the
+    // events of a decision share its time), so it forgets exactly what the live actor forgot.
+    if (entry?.replayedAt !== undefined && at !== entry.replayedAt) memory.forget(entry.state);
+    const state = core.apply(entry?.state, event);
+    if (at !== undefined) clock.saw(at);
+    memory.index(stored.accountId, event);
+    const outbox = (entry?.outbox ?? 0) + (core.outboxCount?.(state, event) ?? 0);
+    if (entry === undefined) {
+      memory.accounts.set(stored.accountId, {
+        state,
+        seq: stored.seq,
+        outbox,
+        ordinal: memory.nextOrdinal(),
+        snapshotSeq: 0,
+        replayedAt: at,
+      });
+    } else {
+      entry.state = state;
+      entry.seq = stored.seq;
+      entry.outbox = outbox;
+      entry.replayedAt = at;
+    }
+  }
+
+  /** The end of a replay: the last decision of each account replayed ends there. */
+  private endReplay(accountIds: Iterable<string>): void {
+    const memory = this.options.memory;
+    for (const id of accountIds) {
+      const entry = memory.accounts.get(id);
+      if (entry?.replayedAt === undefined) continue;
+      memory.forget(entry.state);
+      entry.replayedAt = undefined;
+    }
+  }
+}
