@@ -7,11 +7,7 @@
 // hand over back at the head instead of the tail. No task carries an AbortSignal (piscina runs abortable
 // tasks alone and kills the thread to abort them).
 //
-// Hand-over: the requests to a shard wait in its queue until the end of the event-loop turn (`setImmediate`,
-// after the turn's I/O callbacks: gRPC delivers many calls per socket read, each reaching us after a few
-// promise hops, which a microtask flush would hand over one by one), then go as one task and come back as one
-// result: one structured clone each way per turn, not per request. Every request goes through the queue
-// (start, market and stop too), so a shard sees them in the order they were made.
+// Hand-over: the requests of one event-loop turn go to a shard as one task (handover.ts).
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
@@ -21,24 +17,20 @@ import type { Logger } from "../../kernel/log.js";
 import { isUuid } from "../../kernel/uuid.js";
 import type { Fence } from "../store/leases.js";
 import { migrateEngine } from "../store/schema.js";
-import type { CoreTypes } from "./actor.js";
 import { engineOfPartition, partitionOf, partitionOfId, shardOfPartition } from "../../kernel/partition.js";
-import type {
-  ResponseKindOf,
-  ShardNotice,
-  ShardRequest,
-  ShardResponse,
-  ShardTask,
-  ShardTaskResult,
-} from "./protocol.js";
+import { sampledTraceparent } from "../../kernel/tracing.js";
+import type { CoreTypes } from "./actor.js";
+import { ShardHandover } from "./handover.js";
+import type { ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
 import { isShardNotice } from "./protocol.js";
 import type { ShardWorkerData } from "./worker.js";
-import { sampledTraceparent } from "../../kernel/tracing.js";
 
 type CommandRequest<T extends CoreTypes> = Extract<ShardRequest<T>, { kind: "command" }>;
 type QueryRequest<T extends CoreTypes> = Extract<ShardRequest<T>, { kind: "query" }>;
+type CommandReply<T extends CoreTypes> = Extract<ShardResponse<T>, { kind: "commandReply" }>;
+type QueryResult<T extends CoreTypes> = Extract<ShardResponse<T>, { kind: "queryResult" }>;
 
-/** Optional observers (issue 6 exports them as Prometheus metrics). */
+/** Optional observers (engine/metrics.ts exports them as Prometheus metrics). */
 export interface ShardMetrics {
   /**
    * A shard's periodic stats notice: tallies of committed events, its batches since the last notice (mailbox
@@ -119,43 +111,48 @@ export function accountKey(accountId: string): string {
   return key;
 }
 
-/** A request waiting in its shard's queue, then for the answer of the task that carried it. */
-interface Waiting<T extends CoreTypes> {
-  request: ShardRequest<T>;
-  resolve: (response: ShardResponse<T>) => void;
-  reject: (error: unknown) => void;
-  /** performance.now() at the call (0 when request latency is not observed). */
-  started: number;
+/** The engine's place among the engines and its batch size, checked. */
+interface Placement {
+  shards: number;
+  engine: number;
+  engines: number;
+  maxBatch: number;
 }
 
-/** Starts the shard threads, each rebuilt from the journal before this resolves. */
-export async function startShards<T extends CoreTypes>(options: StartShardsOptions<T>): Promise<ShardRuntime<T>> {
-  const { shards, log, metrics } = options;
+function placementOf(options: StartShardsOptions<CoreTypes>): Placement {
+  const shards = options.shards;
   if (!Number.isInteger(shards) || shards < 1) throw new Error(`shards must be a positive integer: ${shards}`);
   const engine = options.engine ?? 0;
   const engines = options.engines ?? 1;
   if (!Number.isInteger(engines) || engines < 1 || !Number.isInteger(engine) || engine < 0 || engine >= engines) {
     throw new Error(`engine must be an index below engines: ${engine} of ${engines}`);
   }
-  const serving = options.serving ?? (() => true);
   const maxBatch = options.maxBatch ?? 1024;
   if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error(`maxBatch must be a positive integer: ${maxBatch}`);
-  if (options.migrate ?? true) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 1 });
-    try {
-      await migrateEngine(pool);
-    } finally {
-      await pool.end();
-    }
+  return { shards, engine, engines, maxBatch };
+}
+
+async function migrate(databaseUrl: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    await migrateEngine(pool);
+  } finally {
+    await pool.end();
   }
-  const coreModule =
-    options.coreModule instanceof URL
-      ? options.coreModule.href
-      : options.coreModule.startsWith("file:")
-        ? options.coreModule
-        : pathToFileURL(path.resolve(options.coreModule)).href;
-  const notices = metrics !== undefined;
-  const pools = Array.from({ length: shards }, (_, shard) => {
+}
+
+/** The core module as the file: URL a shard thread imports. */
+function coreModuleHref(coreModule: string | URL): string {
+  if (coreModule instanceof URL) return coreModule.href;
+  return coreModule.startsWith("file:") ? coreModule : pathToFileURL(path.resolve(coreModule)).href;
+}
+
+/** One piscina pool of exactly one thread per shard, passing the shard's log lines and stats notices on. */
+function startPools(options: StartShardsOptions<CoreTypes>, placement: Placement): Piscina[] {
+  const { log, metrics } = options;
+  const { shards, engine, engines, maxBatch } = placement;
+  const coreModule = coreModuleHref(options.coreModule);
+  return Array.from({ length: shards }, (_, shard) => {
     const workerData: ShardWorkerData = {
       shard,
       shards,
@@ -167,7 +164,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
       maxBatch,
       poolSize: 1,
       dbTimeoutMs: options.dbTimeoutMs,
-      notices,
+      notices: metrics !== undefined,
       statsIntervalMs: options.statsIntervalMs ?? 5_000,
       market: options.market,
       coreSettings: options.coreSettings,
@@ -201,85 +198,17 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
     });
     return pool;
   });
+}
 
-  const requestLatency = metrics?.requestLatency?.bind(metrics);
-  const handover = metrics?.handover?.bind(metrics);
-  let nextRequestId = 1;
-  let stopping: Promise<void> | undefined;
-  /** Per shard, the requests of this event-loop turn, in call order. */
-  const queues: Waiting<T>[][] = pools.map(() => []);
-
-  /** Answers each request of a task from its result: `failed` rejects that request only. */
-  const answer = (shard: number, waiting: readonly Waiting<T>[], result: ShardTaskResult<T>): void => {
-    const now = requestLatency === undefined ? 0 : performance.now();
-    waiting.forEach((item, index) => {
-      const response = result.responses[index];
-      if (response?.requestId !== item.request.requestId) {
-        item.reject(new Error(`shard ${shard} answered request ${response?.requestId} to ${item.request.requestId}`));
-        return;
-      }
-      requestLatency?.(shard, item.request.kind, (now - item.started) / 1000);
-      if (response.kind === "failed") {
-        item.reject(new ServiceError(response.error.code, response.error.fields, response.error.message));
-      } else item.resolve(response);
-    });
-  };
-
-  /** Hands a shard's queued requests over as one task. */
-  const flush = (shard: number): void => {
-    const pool = pools[shard];
-    const waiting = queues[shard];
-    if (pool === undefined || waiting === undefined || waiting.length === 0) return;
-    queues[shard] = [];
-    handover?.(shard, waiting.length);
-    const task: ShardTask<T> = { kind: "requests", requests: waiting.map((item) => item.request) };
-    (pool.run(task) as Promise<ShardTaskResult<T>>)
-      .then((result) => {
-        answer(shard, waiting, result);
-      })
-      .catch((error: unknown) => {
-        // The thread died (or the task could not be handed over, or answering it threw): no request may be
-        // left waiting; rejecting one that was already answered does nothing.
-        log.error({ shard, requests: waiting.length, err: errorText(error) }, "shard task failed");
-        for (const item of waiting) item.reject(new ServiceError("engine_error", {}, "shard unavailable"));
-      });
-  };
-
-  /** Queues a request for the shard's next hand-over; resolves with its answer (rejects with `failed`'s error). */
-  function send<K extends ShardRequest["kind"]>(
-    shard: number,
-    request: Extract<ShardRequest<T>, { kind: K }>,
-  ): Promise<Extract<ShardResponse<T>, { kind: ResponseKindOf[K] }>> {
-    const queue = queues[shard];
-    if (queue === undefined) return Promise.reject(new Error(`no shard ${shard}`));
-    return new Promise((resolve, reject) => {
-      queue.push({
-        request,
-        // The shard answers a request of kind K with ResponseKindOf[K] (or `failed`, rejected in `answer`).
-        resolve: resolve as (response: ShardResponse<T>) => void,
-        reject,
-        started: requestLatency === undefined ? 0 : performance.now(),
-      });
-      if (queue.length === 1) setImmediate(flush, shard);
-    });
-  }
-
-  const refuseWhenStopping = (): void => {
-    if (stopping !== undefined) throw new ServiceError("engine_error", {}, "engine stopping");
-  };
-
-  /** The shard of a partition this engine owns and serves; engine_unavailable otherwise (a stale route). */
-  const shardServing = (partition: number): number => {
-    if (engineOfPartition(partition, engines) !== engine) {
-      throw new ServiceError("engine_unavailable", {}, `partition ${partition} is not owned by engine ${engine}`);
-    }
-    if (!serving()) throw new ServiceError("engine_unavailable", {}, "partition leases not held");
-    return shardOfPartition(partition, shards, engines);
-  };
-
+/** Waits until every shard was rebuilt from the journal; destroys the pools when one could not start. */
+async function startAll<T extends CoreTypes>(
+  handover: ShardHandover<T>,
+  pools: readonly Piscina[],
+  log: Logger,
+): Promise<void> {
   try {
     const started = await Promise.all(
-      pools.map((_, shard) => send(shard, { kind: "start", requestId: nextRequestId++ })),
+      pools.map((_, shard) => handover.send(shard, { kind: "start", requestId: handover.requestId() })),
     );
     for (const s of started) {
       log.info({ shard: s.shard, threadId: s.threadId, accounts: s.accounts, events: s.events }, "shard started");
@@ -288,59 +217,96 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
     await Promise.allSettled(pools.map((pool) => pool.destroy()));
     throw error;
   }
+}
 
-  const stop = async (): Promise<void> => {
-    // `stop` is queued behind everything already sent: when it answers, every earlier message was answered.
-    const results = await Promise.allSettled(
-      pools.map((_, shard) => send(shard, { kind: "stop", requestId: nextRequestId++ })),
-    );
-    results.forEach((result, shard) => {
-      if (result.status === "rejected")
-        log.warn({ shard, err: errorText(result.reason) }, "shard did not stop cleanly");
-    });
-    await Promise.allSettled(pools.map((pool) => pool.close()));
+/** `stop` is queued behind everything already sent: when it answers, every earlier message was answered. */
+async function stopAll<T extends CoreTypes>(
+  handover: ShardHandover<T>,
+  pools: readonly Piscina[],
+  log: Logger,
+): Promise<void> {
+  const results = await Promise.allSettled(
+    pools.map((_, shard) => handover.send(shard, { kind: "stop", requestId: handover.requestId() })),
+  );
+  results.forEach((result, shard) => {
+    if (result.status === "rejected") log.warn({ shard, err: errorText(result.reason) }, "shard did not stop cleanly");
+  });
+  await Promise.allSettled(pools.map((pool) => pool.close()));
+}
+
+/** Starts the shard threads, each rebuilt from the journal before this resolves. */
+export async function startShards<T extends CoreTypes>(options: StartShardsOptions<T>): Promise<ShardRuntime<T>> {
+  const placement = placementOf(options);
+  if (options.migrate ?? true) await migrate(options.databaseUrl);
+  const pools = startPools(options, placement);
+  const { log, metrics } = options;
+  const handover = new ShardHandover<T>({
+    pools,
+    log,
+    requestLatency: metrics?.requestLatency?.bind(metrics),
+    handover: metrics?.handover?.bind(metrics),
+  });
+  await startAll(handover, pools, log);
+  return runtimeOf(handover, placement, options.serving ?? (() => true), () => stopAll(handover, pools, log));
+}
+
+/** The runtime's calls over started shards: commands and queries routed to their account's shard. */
+function runtimeOf<T extends CoreTypes>(
+  handover: ShardHandover<T>,
+  placement: Placement,
+  serving: () => boolean,
+  stopShards: () => Promise<void>,
+): ShardRuntime<T> {
+  const { shards, engine, engines } = placement;
+  let stopping: Promise<void> | undefined;
+  const refuseWhenStopping = (): void => {
+    if (stopping !== undefined) throw new ServiceError("engine_error", {}, "engine stopping");
   };
+
+  /**
+   * The one routing of commands and queries: to the shard of the partition its address names, when this engine
+   * owns and serves it (engine_unavailable otherwise: a stale route), with the caller's trace context.
+   */
+  function route(request: CommandRequest<T>, partition: number): Promise<CommandReply<T>>;
+  function route(request: QueryRequest<T>, partition: number): Promise<QueryResult<T>>;
+  function route(request: CommandRequest<T> | QueryRequest<T>, partition: number): Promise<ShardResponse<T>> {
+    const traceparent = sampledTraceparent();
+    if (traceparent !== undefined) request.traceparent = traceparent;
+    if (engineOfPartition(partition, engines) !== engine) {
+      throw new ServiceError("engine_unavailable", {}, `partition ${partition} is not owned by engine ${engine}`);
+    }
+    if (!serving()) throw new ServiceError("engine_unavailable", {}, "partition leases not held");
+    return handover.send<"command" | "query">(shardOfPartition(partition, shards, engines), request);
+  }
 
   return {
     shards,
     async command(accountId, command) {
       refuseWhenStopping();
       const key = accountKey(accountId);
-      const request: CommandRequest<T> = {
-        kind: "command",
-        requestId: nextRequestId++,
-        to: { accountId: key },
-        command,
-      };
-      const traceparent = sampledTraceparent();
-      if (traceparent !== undefined) request.traceparent = traceparent;
-      const response = await send(shardServing(partitionOf(key)), request);
-      return response.reply;
+      const to = { accountId: key };
+      return (await route({ kind: "command", requestId: handover.requestId(), to, command }, partitionOf(key))).reply;
     },
     async commandByKey(key, command) {
       refuseWhenStopping();
       const id = key.toLowerCase();
       const partition = partitionOfId(id);
       if (partition === undefined) throw new ServiceError("not_found");
-      const request: CommandRequest<T> = { kind: "command", requestId: nextRequestId++, to: { key: id }, command };
-      const traceparent = sampledTraceparent();
-      if (traceparent !== undefined) request.traceparent = traceparent;
-      const response = await send(shardServing(partition), request);
-      return response.reply;
+      const to = { key: id };
+      return (await route({ kind: "command", requestId: handover.requestId(), to, command }, partition)).reply;
     },
     async query(accountId, query) {
       refuseWhenStopping();
       const key = accountKey(accountId);
-      const request: QueryRequest<T> = { kind: "query", requestId: nextRequestId++, to: { accountId: key }, query };
-      const traceparent = sampledTraceparent();
-      if (traceparent !== undefined) request.traceparent = traceparent;
-      const response = await send(shardServing(partitionOf(key)), request);
-      return response.result;
+      const to = { accountId: key };
+      return (await route({ kind: "query", requestId: handover.requestId(), to, query }, partitionOf(key))).result;
     },
     async market(update) {
       refuseWhenStopping();
       const applied = await Promise.all(
-        pools.map((_, shard) => send(shard, { kind: "market", requestId: nextRequestId++, update })),
+        Array.from({ length: shards }, (_, shard) =>
+          handover.send(shard, { kind: "market", requestId: handover.requestId(), update }),
+        ),
       );
       return applied.reduce<MarketApplied>(
         (sum, a) => ({
@@ -352,7 +318,7 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
       );
     },
     stop() {
-      stopping ??= stop();
+      stopping ??= stopShards();
       return stopping;
     },
   };
