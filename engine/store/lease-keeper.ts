@@ -43,13 +43,15 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 /**
- * Resolves once every partition is leased to this owner. Until then it retries every `renewMs` (renewing what
- * it already holds) and logs who holds the rest; `signal` gives up (the leases taken expire).
+ * Takes every partition's lease, retrying every `renewMs` (renewing what it already holds) and logging who
+ * holds the rest; `signal` gives up (the leases taken expire). Resolves with the epochs and when they expire.
  */
-export async function holdPartitions(options: LeaseKeeperOptions, signal: AbortSignal): Promise<HeldPartitions> {
+async function acquireAll(
+  options: LeaseKeeperOptions,
+  signal: AbortSignal,
+): Promise<{ epochs: Map<number, number>; validUntil: number }> {
   const { leases, partitions, ttlMs, renewMs, log, now } = options;
   const epochs = new Map<number, number>();
-  let validUntil = -Infinity;
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw new Error("stopped while waiting for partition leases");
     const sent = now();
@@ -58,10 +60,7 @@ export async function holdPartitions(options: LeaseKeeperOptions, signal: AbortS
       for (const partition of [...epochs.keys()]) if (!renewed.has(partition)) epochs.delete(partition);
       const missing = partitions.filter((p) => !epochs.has(p));
       for (const [partition, epoch] of await leases.acquire(missing)) epochs.set(partition, epoch);
-      if (epochs.size === partitions.length) {
-        validUntil = sent + ttlMs;
-        break;
-      }
+      if (epochs.size === partitions.length) return { epochs, validUntil: sent + ttlMs };
       const held = await readLeases(
         leases.pool,
         partitions.filter((p) => !epochs.has(p)),
@@ -76,6 +75,17 @@ export async function holdPartitions(options: LeaseKeeperOptions, signal: AbortS
     }
     await sleep(renewMs, signal);
   }
+}
+
+/**
+ * Resolves once every partition is leased to this owner (`acquireAll`), then renews the leases every `renewMs`
+ * until they are released, abandoned or lost.
+ */
+export async function holdPartitions(options: LeaseKeeperOptions, signal: AbortSignal): Promise<HeldPartitions> {
+  const { leases, partitions, ttlMs, renewMs, log, now } = options;
+  const acquired = await acquireAll(options, signal);
+  const epochs = acquired.epochs;
+  let validUntil = acquired.validUntil;
   log.info(
     { owner: leases.owner, partitions: partitions.length, epochs: [...new Set(epochs.values())] },
     "partition leases held",
