@@ -3,10 +3,9 @@
 // a `Shard` directly, in this thread, with an alarm core and an in-memory journal.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { EventRow, NewAccountRow, OutboxRow, ReadCounts, StoredEvent } from "../store/journal.js";
 import type { ActorCore, CoreTypes } from "./actor.js";
-import type { ShardRequest } from "./protocol.js";
-import { Shard, type ShardJournal } from "./shard.js";
+import { Shard } from "./shard.js";
+import { MemoryJournal, startTestShard } from "./shard.testing.js";
 
 interface AlarmState {
   userId: string;
@@ -111,48 +110,8 @@ function throwingOnRang(base: ActorCore<AlarmTypes>): { core: ActorCore<AlarmTyp
   return failing;
 }
 
-/** A journal in memory; `failNext` appends are refused. */
-class MemoryJournal implements ShardJournal {
-  readonly events: EventRow[] = [];
-  readonly outbox: OutboxRow[] = [];
-  appends = 0;
-  failNext = 0;
-
-  append(
-    _accounts: readonly NewAccountRow[],
-    events: readonly EventRow[],
-    outbox: readonly OutboxRow[],
-  ): Promise<void> {
-    this.appends++;
-    if (this.failNext > 0) {
-      this.failNext--;
-      return Promise.reject(new Error("database down"));
-    }
-    this.events.push(...events);
-    this.outbox.push(...outbox);
-    return Promise.resolve();
-  }
-
-  readPartitions(_partitions: readonly number[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
-    return this.read(undefined, onEvent);
-  }
-
-  readAccounts(accountIds: readonly string[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
-    return this.read(new Set(accountIds), onEvent);
-  }
-
-  private read(only: Set<string> | undefined, onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
-    const accounts = new Set<string>();
-    let events = 0;
-    for (const row of this.events) {
-      if (only !== undefined && !only.has(row.accountId)) continue;
-      accounts.add(row.accountId);
-      events++;
-      onEvent({ accountId: row.accountId, seq: row.seq, event: JSON.parse(row.payload) as unknown });
-    }
-    return Promise.resolve({ accounts: accounts.size, events });
-  }
-
+/** The in-memory journal, reading back the alarms rung. */
+class AlarmJournal extends MemoryJournal {
   rang(): AlarmEvent[] {
     return this.events.filter((row) => row.type === "Rang").map((row) => JSON.parse(row.payload) as AlarmEvent);
   }
@@ -168,21 +127,8 @@ async function until(check: () => boolean, timeoutMs = 3_000): Promise<void> {
   }
 }
 
-/** A request without its id (the helper numbers them). */
-type Unnumbered<R> = R extends unknown ? Omit<R, "requestId"> : never;
-
-function startShard(journal: MemoryJournal, core: ActorCore<AlarmTypes>, now?: () => number) {
-  const shard = new Shard<AlarmTypes>({
-    shard: 0,
-    shards: 1,
-    core,
-    journal,
-    maxBatch: 64,
-    close: () => Promise.resolve(),
-    ...(now === undefined ? {} : { now }),
-  });
-  let requestId = 1;
-  const send = (request: Unnumbered<ShardRequest<AlarmTypes>>) => shard.enqueue({ ...request, requestId: requestId++ });
+function startShard(journal: AlarmJournal, core: ActorCore<AlarmTypes>, now?: () => number) {
+  const { shard, send } = startTestShard(core, journal, now);
   const command = async (accountId: string, cmd: AlarmTypes["command"]) => {
     const response = await send({ kind: "command", to: { accountId }, command: cmd });
     expect(response.kind).toBe("commandReply");
@@ -194,7 +140,7 @@ function startShard(journal: MemoryJournal, core: ActorCore<AlarmTypes>, now?: (
 describe("the shard's clock", () => {
   it("decides an account when its wake time comes, with no message for it: journaled, with its outbox entry", async () => {
     const counters = { wakeAt: 0, onClock: 0 };
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     const { command, send, stop } = startShard(journal, alarmCore(counters));
     await send({ kind: "start" });
     const [a, b] = [randomUUID(), randomUUID()];
@@ -228,7 +174,7 @@ describe("the shard's clock", () => {
 
   it("runs no clock while no account has a wake time", async () => {
     const counters = { wakeAt: 0, onClock: 0 };
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     const { command, send, stop } = startShard(journal, alarmCore(counters));
     await send({ kind: "start" });
     const ids = Array.from({ length: 20 }, () => randomUUID());
@@ -244,7 +190,7 @@ describe("the shard's clock", () => {
 
   it("forgets an account the core had nothing to do for, until its next event (no busy loop)", async () => {
     const counters = { wakeAt: 0, onClock: 0 };
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     const { command, send, stop } = startShard(journal, alarmCore(counters, true));
     await send({ kind: "start" });
     const a = randomUUID();
@@ -263,7 +209,7 @@ describe("the shard's clock", () => {
 
   it("retries a clock decision whose commit failed, a second later, and journals it once", async () => {
     const counters = { wakeAt: 0, onClock: 0 };
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     const { command, send, stop } = startShard(journal, alarmCore(counters));
     await send({ kind: "start" });
     const a = randomUUID();
@@ -283,7 +229,7 @@ describe("the shard's clock", () => {
   });
 
   it("after a rebuild, never dates a decision before an event it replayed, though the wall clock went back", async () => {
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     const ahead = 3_600_000;
     const first = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }), () => Date.now() + ahead);
     await first.send({ kind: "start" });
@@ -305,7 +251,7 @@ describe("the shard's clock", () => {
   });
 
   it("decides again, at the current market, an account whose price update failed to commit", async () => {
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     const { send, command, stop } = startShard(journal, thresholdCore());
     await send({ kind: "start" });
     const a = randomUUID();
@@ -321,7 +267,7 @@ describe("the shard's clock", () => {
   });
 
   it("gives back what a dropped batch's decisions took from the view (onUndecided), newest first", async () => {
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     const decided: string[] = [];
     const undecided: string[] = [];
     const core: ActorCore<AlarmTypes> = {
@@ -347,7 +293,7 @@ describe("the shard's clock", () => {
   });
 
   it("does not retry an account whose events the core failed to apply (no loop on a core bug)", async () => {
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     const failing = throwingOnRang(thresholdCore());
     const { send, command, stop } = startShard(journal, failing.core);
     await send({ kind: "start" });
@@ -362,7 +308,7 @@ describe("the shard's clock", () => {
   });
 
   it("after a throwing apply, retries the batch's other accounts at the current market, never the culprit", async () => {
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     let failures = 0;
     const base = thresholdCore();
     const core: ActorCore<AlarmTypes> = {
@@ -394,7 +340,7 @@ describe("the shard's clock", () => {
   });
 
   it("does not loop on an account whose own wake time makes the core throw in apply", async () => {
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     const failing = throwingOnRang(alarmCore({ wakeAt: 0, onClock: 0 }));
     const { send, command, stop } = startShard(journal, failing.core);
     await send({ kind: "start" });
@@ -411,7 +357,7 @@ describe("the shard's clock", () => {
   });
 
   it("keeps an account's own later wake time when a failed commit asked for an earlier retry", async () => {
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     const { send, command, stop } = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }));
     await send({ kind: "start" });
     const a = randomUUID();
@@ -428,7 +374,7 @@ describe("the shard's clock", () => {
   });
 
   it("wakes, after a rebuild, an account whose time passed while no shard held it", async () => {
-    const journal = new MemoryJournal();
+    const journal = new AlarmJournal();
     const first = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }));
     await first.send({ kind: "start" });
     const a = randomUUID();

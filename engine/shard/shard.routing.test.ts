@@ -6,44 +6,11 @@ import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { core, type EngineTypes, type PriceUpdate } from "../actor.js";
 import type { Command, Reply } from "../core.js";
-import type { EventRow, ReadCounts, StoredEvent } from "../store/journal.js";
 import type { ActorCore } from "./actor.js";
-import type { ShardRequest, ShardResponse } from "./protocol.js";
-import { Shard, type ShardJournal } from "./shard.js";
+import { MemoryJournal, startTestShard } from "./shard.testing.js";
 
 const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
-
-class MemoryJournal implements ShardJournal {
-  readonly events: EventRow[] = [];
-
-  append(_accounts: unknown, events: readonly EventRow[]): Promise<void> {
-    this.events.push(...events);
-    return Promise.resolve();
-  }
-
-  readPartitions(_partitions: readonly number[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
-    return this.read(undefined, onEvent);
-  }
-
-  readAccounts(accountIds: readonly string[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
-    return this.read(new Set(accountIds), onEvent);
-  }
-
-  private read(only: Set<string> | undefined, onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
-    const accounts = new Set<string>();
-    let events = 0;
-    for (const row of this.events) {
-      if (only !== undefined && !only.has(row.accountId)) continue;
-      accounts.add(row.accountId);
-      events++;
-      onEvent({ accountId: row.accountId, seq: row.seq, event: JSON.parse(row.payload) as unknown });
-    }
-    return Promise.resolve({ accounts: accounts.size, events });
-  }
-}
-
-type Unnumbered<R> = R extends unknown ? Omit<R, "requestId"> : never;
 
 /** A shard of the engine core whose `onMarket` notes each account it is called for. */
 function engineShard(journal: MemoryJournal) {
@@ -57,18 +24,7 @@ function engineShard(journal: MemoryJournal) {
       return onMarket(state, update, ctx);
     },
   };
-  const shard = new Shard<EngineTypes>({
-    shard: 0,
-    shards: 1,
-    core: spy,
-    journal,
-    maxBatch: 64,
-    close: () => Promise.resolve(),
-    now: () => NOW,
-  });
-  let next = 1;
-  const send = (request: Unnumbered<ShardRequest<EngineTypes>>): Promise<ShardResponse<EngineTypes>> =>
-    shard.enqueue({ ...request, requestId: next++ });
+  const { send } = startTestShard(spy, journal, () => NOW);
   const command = async (accountId: string, cmd: Command): Promise<Reply> => {
     const response = await send({ kind: "command", to: { accountId }, command: { userId: "u-1", command: cmd } });
     if (response.kind !== "commandReply") throw new Error(JSON.stringify(response));
