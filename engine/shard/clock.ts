@@ -38,12 +38,17 @@ export class ShardClock<T extends CoreTypes> {
   /** No clock request before this (epoch ms): spaces the retries after a failed one. */
   private floor = 0;
   private stopped = false;
+  private readonly core: Pick<ActorCore<T>, "wakeAt">;
+  private readonly wall: () => number;
 
-  constructor(private readonly options: ShardClockOptions<T>) {}
+  constructor(private readonly options: ShardClockOptions<T>) {
+    this.core = options.core;
+    this.wall = options.wall;
+  }
 
   /** The time a decision is made at: the wall clock, never less than an earlier answer or a replayed event. */
   now(): number {
-    return (this.latest = Math.max(this.latest, this.options.wall()));
+    return (this.latest = Math.max(this.latest, this.wall()));
   }
 
   /** The latest time `now` answered or the journal showed, without reading the wall clock. */
@@ -58,14 +63,13 @@ export class ShardClock<T extends CoreTypes> {
 
   /** When an evicted account is woken to be decided again at the current market; undefined when none is. */
   retryAt(): number | undefined {
-    return this.options.core.wakeAt === undefined ? undefined : this.options.wall() + CLOCK_RETRY_MS;
+    return this.core.wakeAt === undefined ? undefined : this.wall() + CLOCK_RETRY_MS;
   }
 
   /** Records the account's wake time after its state changed, and brings the timer forward if it is earlier. */
   note(accountId: string, state: T["state"] | undefined): void {
-    const core = this.options.core;
-    if (core.wakeAt === undefined) return;
-    const at = state === undefined ? undefined : core.wakeAt(state);
+    if (this.core.wakeAt === undefined) return;
+    const at = state === undefined ? undefined : this.core.wakeAt(state);
     if (at === undefined) {
       if (this.wakes.size > 0) this.wakes.delete(accountId);
       return;
@@ -75,7 +79,7 @@ export class ShardClock<T extends CoreTypes> {
 
   /** `note` for every account (a rebuild); nothing when the core keeps no wake times. */
   noteAll(accounts: Iterable<[string, { state: T["state"] }]>): void {
-    if (this.options.core.wakeAt === undefined) return;
+    if (this.core.wakeAt === undefined) return;
     for (const [id, entry] of accounts) this.note(id, entry.state);
   }
 
@@ -126,7 +130,7 @@ export class ShardClock<T extends CoreTypes> {
       () => {
         this.fire();
       },
-      Math.min(MAX_TIMER_MS, Math.max(0, fireAt - this.options.wall())),
+      Math.min(MAX_TIMER_MS, Math.max(0, fireAt - this.wall())),
     );
     // The shard's thread lives as long as its pool; a pending wake must not hold a process open (tests).
     this.timer.unref();
@@ -147,7 +151,7 @@ export class ShardClock<T extends CoreTypes> {
     void this.options.request().then((response) => {
       this.queued = false;
       if (response.kind === "failed") {
-        this.floor = this.options.wall() + CLOCK_RETRY_MS;
+        this.floor = this.wall() + CLOCK_RETRY_MS;
         this.options.log("warn", "clock request failed; retrying", { err: response.error.message });
       }
       const next = this.earliest();

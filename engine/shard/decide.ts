@@ -49,6 +49,7 @@ export class Decider<T extends CoreTypes> {
   private readonly core: ActorCore<T>;
   private readonly memory: AccountMemory<T>;
   private readonly clock: ShardClock<T>;
+  private readonly reload: AccountReload<T>;
   private readonly nextId: () => string;
   /** One id minter per partition, made on first use: a decision's context then allocates no closure. */
   private readonly minters: (() => string)[] = [];
@@ -57,6 +58,7 @@ export class Decider<T extends CoreTypes> {
     this.core = options.core;
     this.memory = options.memory;
     this.clock = options.clock;
+    this.reload = options.reload;
     this.market = options.market;
     this.nextId = options.nextId ?? randomUUID;
   }
@@ -71,7 +73,7 @@ export class Decider<T extends CoreTypes> {
           shard: this.options.shard,
           threadId,
           accounts: this.memory.accounts.size,
-          events: this.options.reload.rebuiltEvents(),
+          events: this.reload.rebuiltEvents(),
         };
       case "stop":
         return { kind: "stopped", requestId: request.requestId, shard: this.options.shard };
@@ -228,7 +230,7 @@ export class Decider<T extends CoreTypes> {
     if (events.length === 0) return;
     pending.touched.add(accountId);
     pending.applying = accountId;
-    this.options.reload.unpark(accountId);
+    this.reload.unpark(accountId);
     let seq = entry?.seq ?? 0;
     let outbox = entry?.outbox ?? 0;
     const tallies = pending.tallies;
