@@ -257,19 +257,6 @@ export class Decider<T extends CoreTypes> {
       this.core.onDecided(this.market, events);
       if (this.core.onUndecided !== undefined) pending.decided.push(events);
     }
-    this.record(accountId, entry, state, seq, outbox, payloads, pending);
-  }
-
-  /** Records the account's new state, seq and outbox sequence in memory (a new one joins the batch's rows). */
-  private record(
-    accountId: string,
-    entry: Entry<T["state"]> | undefined,
-    state: T["state"],
-    seq: number,
-    outbox: number,
-    payloads: readonly string[],
-    pending: Pending,
-  ): void {
     let size = 0;
     for (const payload of payloads) size += payload.length;
     if (entry === undefined) {
