@@ -5,42 +5,29 @@ import { fromGrpcError } from "../kernel/errors.js";
 import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
 import type { RpcMetrics, RpcObserver } from "../kernel/rpc-metrics.js";
 import { createWalletClient } from "../kernel/wallet-codec.js";
-import { EngineRouter } from "./engine-router.js";
+import { EngineRouter, type EngineCalls } from "./engine-router.js";
 import { endSpan, ROOT_CONTEXT, startCarriedClientSpan, startClientSpan, tracingOn } from "../kernel/tracing.js";
 import type { Origin } from "./origin.js";
 import { SessionClient } from "../kernel/session-client.js";
 import { ENGINE_SESSION_PATH } from "../kernel/session-codec.js";
 import type { WalletClient } from "../proto/gen/wallet/v1/Wallet.js";
 import type { EngineDefinition } from "../proto/gen/engine/v1/Engine.js";
+import {
+  ENGINE_METHODS,
+  type AnyRequest,
+  type EngineMethod,
+  type EngineRpc,
+  type RequestOf,
+  type ResponseOf,
+} from "./engine-methods.js";
 import type { CreateApiKeyRequest } from "../proto/gen/wallet/v1/CreateApiKeyRequest.js";
 import type { CreateApiKeyResponse__Output } from "../proto/gen/wallet/v1/CreateApiKeyResponse.js";
 import type { ListApiKeysResponse__Output } from "../proto/gen/wallet/v1/ListApiKeysResponse.js";
 import type { RevokeApiKeyResponse__Output } from "../proto/gen/wallet/v1/RevokeApiKeyResponse.js";
 import type { ValidateApiKeyRequest } from "../proto/gen/wallet/v1/ValidateApiKeyRequest.js";
 import type { ValidateApiKeyResponse__Output } from "../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
-import type { AccountRef } from "../proto/gen/engine/v1/AccountRef.js";
-import type { AmendOrderRequest } from "../proto/gen/engine/v1/AmendOrderRequest.js";
-import type { ClosePositionRequest } from "../proto/gen/engine/v1/ClosePositionRequest.js";
-import type { CreateAccountRequest } from "../proto/gen/engine/v1/CreateAccountRequest.js";
-import type { ListRangeRequest } from "../proto/gen/engine/v1/ListRangeRequest.js";
-import type { OrderRef } from "../proto/gen/engine/v1/OrderRef.js";
-import type { PlaceOrderRequest } from "../proto/gen/engine/v1/PlaceOrderRequest.js";
-import type { GetCalendarRequest } from "../proto/gen/engine/v1/GetCalendarRequest.js";
-
-import type { ListDeliveriesRequest } from "../proto/gen/engine/v1/ListDeliveriesRequest.js";
-import type { ListEventsRequest } from "../proto/gen/engine/v1/ListEventsRequest.js";
-import type { RedeliverRequest } from "../proto/gen/engine/v1/RedeliverRequest.js";
-
 /** The gRPC deadline when none is given (GRPC_DEADLINE_MS's default). */
 export const DEFAULT_DEADLINE_MS = 1_500;
-
-function settle<T>(resolve: (value: T) => void, reject: (error: unknown) => void): grpc.requestCallback<T> {
-  return (error, response) => {
-    if (error) reject(error);
-    else if (response === undefined) reject(new Error("empty gRPC response"));
-    else resolve(response);
-  };
-}
 
 type Start<Res> = (
   metadata: grpc.Metadata,
@@ -48,15 +35,15 @@ type Start<Res> = (
   callback: grpc.requestCallback<Res>,
 ) => unknown;
 
-/** settle, recording the call's code and duration first. */
-function settleTimed<T>(
-  observe: RpcObserver,
+/** A call's callback into its promise; with `observe`, the call's code and duration are recorded first. */
+function settle<T>(
   resolve: (value: T) => void,
   reject: (error: unknown) => void,
+  observe?: RpcObserver,
 ): grpc.requestCallback<T> {
-  const started = performance.now();
+  const started = observe === undefined ? 0 : performance.now();
   return (error, response) => {
-    observe(error ? error.code : grpc.status.OK, (performance.now() - started) / 1000);
+    observe?.(error ? error.code : grpc.status.OK, (performance.now() - started) / 1000);
     if (error) reject(error);
     else if (response === undefined) reject(new Error("empty gRPC response"));
     else resolve(response);
@@ -84,7 +71,7 @@ abstract class UnaryApi {
     return { deadline: Date.now() + this.deadlineMs };
   }
 
-  protected call<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
+  protected unary<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
     if (tracingOn()) return this.traced(method, origin, start);
     return new Promise((resolve, reject) => {
       start(outgoingMetadata(origin.requestId, this.token), this.options(), this.settler(method, resolve, reject));
@@ -104,7 +91,7 @@ abstract class UnaryApi {
       observe = metrics.method(method);
       this.observers.set(method, observe);
     }
-    return settleTimed(observe, resolve, reject);
+    return settle(resolve, reject, observe);
   }
 
   /**
@@ -164,7 +151,7 @@ export class WalletApi extends UnaryApi {
 
   /** A unary call whose failure is the registry error named for the wallet (wallet_unavailable, wallet_error). */
   private walletCall<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
-    return this.call(method, origin, start).catch((error: unknown) => {
+    return this.unary(method, origin, start).catch((error: unknown) => {
       throw fromGrpcError(error, "wallet");
     });
   }
@@ -188,16 +175,12 @@ export class WalletApi extends UnaryApi {
   }
 }
 
-type EngineMethod = keyof EngineDefinition & string;
-type RequestOf<M extends EngineMethod> = Parameters<EngineDefinition[M]["requestSerialize"]>[0];
-type ResponseOf<M extends EngineMethod> = ReturnType<EngineDefinition[M]["responseDeserialize"]>;
-
 /**
  * One engine's calls. With a session (the default), every call is a frame on one long-lived stream
  * (kernel/session-client.ts): no HTTP/2 stream, headers or trailers per call. Without one, each is a unary
  * call. Either way the messages are the same proto-loader encodings, and metrics and spans are the same.
  */
-export class EngineApi extends UnaryApi {
+export class EngineApi extends UnaryApi implements EngineCalls {
   constructor(
     readonly client: grpc.Client,
     private readonly definitions: EngineDefinition,
@@ -209,11 +192,16 @@ export class EngineApi extends UnaryApi {
     super(token, "engine.v1.Engine", metrics, deadlineMs);
   }
 
-  private invoke<M extends EngineMethod>(method: M, request: RequestOf<M>, origin: Origin): Promise<ResponseOf<M>> {
+  /** `method` of gateway/engine-methods.ts on this engine. */
+  call(method: EngineMethod, request: AnyRequest, origin: Origin): Promise<unknown> {
+    return this.invoke(ENGINE_METHODS[method].rpc, request, origin);
+  }
+
+  private invoke<M extends EngineRpc>(method: M, request: RequestOf<M>, origin: Origin): Promise<ResponseOf<M>> {
     const definition = this.definitions[method] as unknown as grpc.MethodDefinition<RequestOf<M>, ResponseOf<M>>;
     const session = this.session;
     if (session === undefined) {
-      return this.call(method, origin, (metadata, options, callback) =>
+      return this.unary(method, origin, (metadata, options, callback) =>
         this.client.makeUnaryRequest(
           definition.path,
           definition.requestSerialize,
@@ -246,31 +234,6 @@ export class EngineApi extends UnaryApi {
       });
     });
   }
-
-  listTickers = (origin: Origin) => this.invoke("ListTickers", {}, origin);
-  listPlans = (origin: Origin) => this.invoke("ListPlans", {}, origin);
-  getCalendar = (request: GetCalendarRequest, origin: Origin) => this.invoke("GetCalendar", request, origin);
-  createAccount = (request: CreateAccountRequest, origin: Origin) => this.invoke("CreateAccount", request, origin);
-  getAccount = (ref: AccountRef, origin: Origin) => this.invoke("GetAccount", ref, origin);
-  getSummary = (ref: AccountRef, origin: Origin) => this.invoke("GetSummary", ref, origin);
-  listPositions = (ref: AccountRef, origin: Origin) => this.invoke("ListPositions", ref, origin);
-  listPositionHistory = (request: ListRangeRequest, origin: Origin) =>
-    this.invoke("ListPositionHistory", request, origin);
-  listTrades = (request: ListRangeRequest, origin: Origin) => this.invoke("ListTrades", request, origin);
-  listOrders = (ref: AccountRef, origin: Origin) => this.invoke("ListOrders", ref, origin);
-  listFunding = (ref: AccountRef, origin: Origin) => this.invoke("ListFunding", ref, origin);
-  listEvents = (request: ListEventsRequest, origin: Origin) => this.invoke("ListEvents", request, origin);
-  listDeliveries = (request: ListDeliveriesRequest, origin: Origin) => this.invoke("ListDeliveries", request, origin);
-  redeliver = (request: RedeliverRequest, origin: Origin) => this.invoke("Redeliver", request, origin);
-  listBreaches = (ref: AccountRef, origin: Origin) => this.invoke("ListBreaches", ref, origin);
-  listViolations = (ref: AccountRef, origin: Origin) => this.invoke("ListViolations", ref, origin);
-  getAnalytics = (ref: AccountRef, origin: Origin) => this.invoke("GetAnalytics", ref, origin);
-  placeOrder = (request: PlaceOrderRequest, origin: Origin) => this.invoke("PlaceOrder", request, origin);
-  cancelOrder = (ref: OrderRef, origin: Origin) => this.invoke("CancelOrder", ref, origin);
-  amendOrder = (request: AmendOrderRequest, origin: Origin) => this.invoke("AmendOrder", request, origin);
-  closePosition = (request: ClosePositionRequest, origin: Origin) => this.invoke("ClosePosition", request, origin);
-  /** Runs every pre-trade check of an order against the account as it is; places nothing. */
-  testOrder = (request: PlaceOrderRequest, origin: Origin) => this.invoke("TestOrder", request, origin);
 }
 
 export interface Clients {
