@@ -6,15 +6,11 @@ import type { Dependency } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
 import type { Clients } from "./clients.js";
 import { apiRouter } from "./api/router.js";
-import {
-  createHttpMetrics,
-  errorResponder,
-  jsonBody,
-  notFound,
-  observe,
-  requestId,
-  traceRequests,
-} from "./http/common.js";
+import { jsonBody } from "./http/body.js";
+import { errorResponder, notFound } from "./http/errors.js";
+import { createHttpMetrics, observe } from "./http/metrics.js";
+import { requestId } from "./http/request.js";
+import { traceRequests } from "./http/trace.js";
 import { tracingOn } from "../kernel/tracing.js";
 import type { AuthDeps } from "./v1/auth.js";
 import { v1Router } from "./v1/router.js";

@@ -10,7 +10,9 @@ import { bindServer, loadEngineProto } from "../kernel/grpc.js";
 import { pino } from "pino";
 import { walletServiceDefinition } from "../kernel/wallet-codec.js";
 import { createClients, type Clients } from "./clients.js";
-import { errorResponder, originOf, requestId } from "./http/common.js";
+import { errorResponder } from "./http/errors.js";
+import { requestId } from "./http/request.js";
+import { originOf } from "./http/trace.js";
 
 const DEADLINE_MS = 200;
 /** The gRPC deadline the gateway had before: the bound here is behavioural, far from the configured deadline. */

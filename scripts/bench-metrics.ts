@@ -7,7 +7,7 @@ import { Histogram, Registry } from "prom-client";
 import { FastHistogramVec } from "../kernel/fast-histogram.js";
 import { scrapeCounter } from "../kernel/metrics.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
-import { HTTP_BUCKETS } from "../gateway/http/common.js";
+import { HTTP_BUCKETS } from "../gateway/http/metrics.js";
 
 const OPS = 1_000_000;
 const ROUNDS = 7;

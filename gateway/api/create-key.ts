@@ -3,7 +3,9 @@ import type { RequestHandler } from "express";
 import { z } from "zod";
 import { fromGrpcError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
-import { bodyOf, parse, originOf } from "../http/common.js";
+import { bodyOf } from "../http/body.js";
+import { originOf } from "../http/trace.js";
+import { parse } from "../http/validation.js";
 import { keyJson, renameIssues, userIdOf } from "./shared.js";
 
 const CreateKeyBody = z.strictObject({

@@ -5,7 +5,8 @@ import type { Request, RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Delivery__Output } from "../../proto/gen/engine/v1/Delivery.js";
 import type { Clients } from "../clients.js";
-import { parse, originOf } from "../http/common.js";
+import { originOf } from "../http/trace.js";
+import { parse } from "../http/validation.js";
 import { DeliveriesQuery, isUuid } from "../v1/schemas.js";
 import { userIdOf } from "./shared.js";
 

@@ -1,7 +1,7 @@
 // GET /api/api-keys: the caller's active keys, never a secret or a hash.
 import type { RequestHandler } from "express";
 import type { Clients } from "../clients.js";
-import { originOf } from "../http/common.js";
+import { originOf } from "../http/trace.js";
 import { keyJson, userIdOf } from "./shared.js";
 
 export function listKeys(clients: Clients): RequestHandler {

@@ -1,7 +1,7 @@
 // DELETE /api/api-keys/:id: revocation is effective on every replica before this returns.
 import type { RequestHandler } from "express";
 import type { Clients } from "../clients.js";
-import { originOf } from "../http/common.js";
+import { originOf } from "../http/trace.js";
 import { userIdOf } from "./shared.js";
 
 export function revokeKey(clients: Clients, onRevoked: (keyId: string) => Promise<void>): RequestHandler {

@@ -4,7 +4,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { Router, type RequestHandler } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
-import { malformedPath } from "../http/common.js";
+import { malformedPath } from "../http/paths.js";
 import { createKey } from "./create-key.js";
 import { listDeliveries, redeliver } from "./deliveries.js";
 import { listKeys } from "./list-keys.js";

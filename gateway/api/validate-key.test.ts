@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../kernel/log.js";
 import type { ValidateApiKeyResponse__Output } from "../../proto/gen/wallet/v1/ValidateApiKeyResponse.js";
 import type { Clients } from "../clients.js";
-import { errorResponder, jsonBody, requestId } from "../http/common.js";
+import { jsonBody } from "../http/body.js";
+import { errorResponder } from "../http/errors.js";
+import { requestId } from "../http/request.js";
 import { validateKey } from "./validate-key.js";
 
 const VALID: ValidateApiKeyResponse__Output = {

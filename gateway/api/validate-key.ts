@@ -5,7 +5,9 @@ import type { RequestHandler } from "express";
 import { z } from "zod";
 import { ServiceError, fromGrpcError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
-import { bodyOf, parse, originOf } from "../http/common.js";
+import { bodyOf } from "../http/body.js";
+import { originOf } from "../http/trace.js";
+import { parse } from "../http/validation.js";
 import { renameIssues } from "./shared.js";
 
 const ValidateBody = z.strictObject({

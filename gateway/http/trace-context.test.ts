@@ -25,7 +25,10 @@ import {
   trace,
 } from "../../kernel/tracing.js";
 import { createClients, type Clients } from "../clients.js";
-import { errorResponder, observe, originOf, requestId, traceRequests } from "./common.js";
+import { errorResponder } from "./errors.js";
+import { observe } from "./metrics.js";
+import { requestId } from "./request.js";
+import { originOf, traceRequests } from "./trace.js";
 
 const exporter = new InMemorySpanExporter();
 const processor = new SimpleSpanProcessor(exporter);

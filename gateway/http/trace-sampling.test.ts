@@ -8,7 +8,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-tr
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTracing, stopTracing, trace } from "../../kernel/tracing.js";
-import { traceOf, traceRequests } from "./common.js";
+import { traceOf, traceRequests } from "./trace.js";
 
 const exporter = new InMemorySpanExporter();
 const processor = new SimpleSpanProcessor(exporter);

@@ -5,7 +5,9 @@ import type { Request, RequestHandler, Response } from "express";
 import { ServiceError, type Issue } from "../../kernel/errors.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
 import type { Clients } from "../clients.js";
-import { bodyOf, parse, originOf, toIssues } from "../http/common.js";
+import { bodyOf } from "../http/body.js";
+import { originOf } from "../http/trace.js";
+import { parse, toIssues } from "../http/validation.js";
 import { callerOf } from "./auth.js";
 import {
   accountJson,

@@ -9,7 +9,8 @@ import type { RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
 import type { KeyCache, Validation } from "../../kernel/key-cache.js";
-import { originOf, sendError } from "../http/common.js";
+import { sendError } from "../http/errors.js";
+import { originOf } from "../http/trace.js";
 import { rateLimitHeaders, retryAfterBody, type RateLimiter } from "../ratelimit/index.js";
 import type { AuthFailureLimiter } from "./auth-failures.js";
 

@@ -2,7 +2,8 @@
 // through as snake_case JSON.
 import type { RequestHandler } from "express";
 import type { Clients } from "../clients.js";
-import { parse, originOf } from "../http/common.js";
+import { originOf } from "../http/trace.js";
+import { parse } from "../http/validation.js";
 import { CalendarQuery } from "./schemas.js";
 
 export function listTickers(clients: Clients): RequestHandler {

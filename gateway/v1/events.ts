@@ -4,7 +4,8 @@ import type { RequestHandler } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { WebhookEvent__Output } from "../../proto/gen/engine/v1/WebhookEvent.js";
 import type { Clients } from "../clients.js";
-import { parse, originOf } from "../http/common.js";
+import { originOf } from "../http/trace.js";
+import { parse } from "../http/validation.js";
 import { callerOf } from "./auth.js";
 import { EventsQuery, isUuid } from "./schemas.js";
 

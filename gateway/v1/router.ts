@@ -2,7 +2,8 @@
 // bodies are parsed only after authentication.
 import { Router, type RequestHandler } from "express";
 import type { Clients } from "../clients.js";
-import { malformedPath, notFound } from "../http/common.js";
+import { notFound } from "../http/errors.js";
+import { malformedPath } from "../http/paths.js";
 import {
   createAccount,
   getAccount,

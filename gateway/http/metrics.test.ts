@@ -3,7 +3,8 @@ import express from "express";
 import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../kernel/log.js";
-import { createHttpMetrics, notFound, observe } from "./common.js";
+import { notFound } from "./errors.js";
+import { createHttpMetrics, observe } from "./metrics.js";
 
 const log = createLogger("gateway", "silent");
 const servers: http.Server[] = [];
