@@ -3,11 +3,18 @@
 // journaled) and turn units into JSON numbers through exact decimals.
 import type { MarketView } from "../market/book.js";
 import type { Venue } from "../market/types.js";
-import { isUuid } from "../../kernel/uuid.js";
 import { unitsFor, unitsToNumber } from "../market/units.js";
 import { toFillRecord, toOrderRecord, type FillRecord, type OrderRecord } from "../basics/order-records.js";
 import type { Issue } from "../../kernel/errors.js";
-import { parseIsoInstant, toIso, utcDayStart } from "../basics/time.js";
+import {
+  LIST_LIMIT_DEFAULT,
+  checkListAfterId,
+  checkListBound,
+  checkListLimit,
+  listRangeIssues,
+  type Checked,
+} from "../../kernel/list-range.js";
+import { toIso, utcDayStart } from "../basics/time.js";
 import {
   toClosedPositionRow,
   toOpenPositionRow,
@@ -150,8 +157,7 @@ export function orderById(state: AccountState, market: MarketView, orderId: stri
   return order === undefined ? undefined : toOrderRecord(order, unitsFor(market.catalogue, order.symbol));
 }
 
-export const LIST_LIMIT_DEFAULT = 100;
-export const LIST_LIMIT_MAX = 1000;
+export { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "../../kernel/list-range.js";
 
 /**
  * Bounds of a list: inclusive epoch-ms instants and a page size. `after_id` is the keyset cursor: with it, the
@@ -176,35 +182,24 @@ export type ListQueryResult = { ok: true; query: ListQuery } | { ok: false; issu
 
 /**
  * Validates `from`, `to` (ISO 8601, inclusive), `limit` (default 100, clamped to 1000) and `after_id` (the last
- * row's id, a UUID, only together with `from`: the last row's time). Ids are compared in lower case, as the
- * engine mints them.
+ * row's id, only together with `from`: the last row's time) by the rules of kernel/list-range.ts.
  */
 export function parseListQuery(input: ListQueryInput): ListQueryResult {
   const issues: Issue[] = [];
-  const instant = (path: "from" | "to", value: string | null | undefined): number | null => {
-    if (value === null || value === undefined) return null;
-    const ms = parseIsoInstant(value);
-    if (ms === undefined) issues.push({ path, message: "must be an ISO 8601 instant with a zone" });
-    return ms ?? null;
+  const take = <T>(checked: Checked<T>): T | null => {
+    if (checked.ok) return checked.value;
+    issues.push(checked.issue);
+    return null;
   };
-  const from = instant("from", input.from);
-  const to = instant("to", input.to);
-  if (from !== null && to !== null && from > to) issues.push({ path: "from", message: "must not be after to" });
-  let limit = LIST_LIMIT_DEFAULT;
-  if (input.limit !== null && input.limit !== undefined) {
-    const value = typeof input.limit === "number" ? input.limit : /^\d+$/.test(input.limit) ? Number(input.limit) : NaN;
-    if (!Number.isSafeInteger(value) || value < 1)
-      issues.push({ path: "limit", message: "must be a whole number ≥ 1" });
-    else limit = Math.min(value, LIST_LIMIT_MAX);
-  }
-  let afterId: string | null = null;
-  if (input.after_id !== null && input.after_id !== undefined) {
-    if (!isUuid(input.after_id)) issues.push({ path: "after_id", message: "must be the last row's id (a UUID)" });
-    else if (input.from === null || input.from === undefined)
-      issues.push({ path: "after_id", message: "needs from: the last row's time" });
-    else afterId = input.after_id.toLowerCase();
-  }
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, query: { from, to, limit, after_id: afterId } };
+  const from = input.from === null || input.from === undefined ? null : take(checkListBound("from", input.from));
+  const to = input.to === null || input.to === undefined ? null : take(checkListBound("to", input.to));
+  const limit =
+    input.limit === null || input.limit === undefined ? LIST_LIMIT_DEFAULT : take(checkListLimit(input.limit));
+  const afterId =
+    input.after_id === null || input.after_id === undefined ? null : take(checkListAfterId(input.after_id));
+  if (issues.length === 0) issues.push(...listRangeIssues({ from, to, afterId }));
+  if (issues.length > 0 || limit === null) return { ok: false, issues };
+  return { ok: true, query: { from, to, limit, after_id: afterId } };
 }
 
 export interface Page<T> {

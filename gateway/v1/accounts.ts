@@ -3,7 +3,7 @@
 // user's account is 404.
 import type { Request, RequestHandler, Response } from "express";
 import { ServiceError, type Issue } from "../../kernel/errors.js";
-import { parseIsoDateTime } from "../../kernel/time.js";
+import { checkListBound, listRangeIssues } from "../../kernel/list-range.js";
 import type { Clients } from "../clients.js";
 import { bodyOf } from "../http/body.js";
 import { originOf } from "../http/trace.js";
@@ -93,34 +93,31 @@ export function getAnalytics(clients: Clients): RequestHandler {
   };
 }
 
+/** The list's bounds (kernel/list-range.ts), with every problem of the query at once. */
 function range(req: Request, res: Response) {
   const ref = accountRef(req, res);
-  // Every problem at once: the shape (unknown parameters, limit) and the dates.
   const issues: Issue[] = [];
   const raw = req.query as Record<string, unknown>;
+  const bounds = { from: null as number | null, to: null as number | null };
   for (const bound of ["from", "to"] as const) {
     const value = raw[bound];
-    if (typeof value === "string" && Number.isNaN(parseIsoDateTime(value))) {
-      issues.push({ path: bound, message: "must be an ISO 8601 date-time with a time zone" });
-    }
+    if (typeof value !== "string") continue;
+    const checked = checkListBound(bound, value);
+    if (checked.ok) bounds[bound] = checked.value;
+    else issues.push(checked.issue);
   }
   const shape = ListQuery.safeParse(raw);
   if (!shape.success) issues.push(...toIssues(shape.error));
   if (issues.length > 0 || !shape.success) throw ServiceError.invalid(issues);
   const query = shape.data;
-  if (query.from !== undefined && query.to !== undefined && parseIsoDateTime(query.from) > parseIsoDateTime(query.to)) {
-    issues.push({ path: "from", message: "must not be after to" });
-  }
-  if (query.after_id !== undefined && query.from === undefined) {
-    issues.push({ path: "after_id", message: "needs from: the last row's time" });
-  }
+  issues.push(...listRangeIssues({ ...bounds, afterId: query.after_id ?? null }));
   if (issues.length > 0) throw ServiceError.invalid(issues);
   return {
     ...ref,
     from: query.from ?? "",
     to: query.to ?? "",
     limit: query.limit ?? 0,
-    after_id: query.after_id?.toLowerCase() ?? "",
+    after_id: query.after_id ?? "",
   };
 }
 

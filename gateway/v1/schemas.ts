@@ -2,6 +2,7 @@
 // fields. Business rules (grids, combinations, ownership) live in the engine, which answers with issues.
 import { z } from "zod";
 import { UUID_PATTERN, isUuid } from "../../kernel/uuid.js";
+import { checkListAfterId, checkListLimit, type Checked } from "../../kernel/list-range.js";
 
 /** A JSON number or a decimal string, passed on as exact decimal text (`1e-7` becomes `"0.0000001"`). */
 export const decimal = z
@@ -85,20 +86,23 @@ export const AmendOrderBody = z
     message: "name at least one of trigger_price, limit_price, quantity",
   });
 
+/** A field checked by a rule of its owner: the rule's message is the issue's. */
+const checkedBy = <T>(check: (text: string) => Checked<T>) =>
+  z.string().transform((text, ctx) => {
+    const checked = check(text);
+    if (checked.ok) return checked.value;
+    ctx.addIssue({ code: "custom", message: checked.issue.message });
+    return z.NEVER;
+  });
+
+/** The shape of a list query; `from` and `to` are judged apart (kernel/list-range.ts). */
 export const ListQuery = z.strictObject({
   from: optional(z.string()),
   to: optional(z.string()),
-  limit: optional(
-    z
-      .string()
-      .regex(/^\d+$/, "must be a positive integer")
-      .transform(Number)
-      .refine((n) => n >= 1, "must be at least 1")
-      // Clamped here, not only by the engine: the gRPC field is an int32, and 4294967297 would arrive as 1.
-      .transform((n) => Math.min(n, 1000)),
-  ),
+  // Clamped here, not only by the engine: the gRPC field is an int32, and 4294967297 would arrive as 1.
+  limit: optional(checkedBy(checkListLimit)),
   // The keyset cursor: the last row's fill_id or position_id, with `from` set to that row's time.
-  after_id: optional(uuid),
+  after_id: optional(checkedBy(checkListAfterId)),
 });
 
 const wholeNumber = (min: number, max: number) =>
