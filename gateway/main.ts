@@ -5,13 +5,15 @@ import type { Logger } from "../kernel/log.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, scrapeCounter } from "../kernel/metrics.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
-import { buildApiApp, buildV1App } from "./app.js";
-import { createClients, reachable } from "./clients.js";
+import type { Registry } from "prom-client";
+import { buildApiApp, buildV1App, type AppOptions } from "./app.js";
+import { createClients, reachable, type Clients } from "./clients.js";
 import { KeyCache } from "../kernel/key-cache.js";
 import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
 import { channelCredentials, outgoingMetadata } from "../kernel/grpc.js";
 import { GATEWAY_LISTEN_SECRETS, loadGatewaySettings, type GatewaySettings } from "./config.js";
 import { warnInsecureListen } from "../kernel/listen-guard.js";
+import { startParts, type StopStack } from "../kernel/stop-stack.js";
 import { MemoryRateLimiter, RedisRateLimiter, createGatewayRedis, type RateLimiter } from "./ratelimit/index.js";
 import { AuthFailureLimiter } from "./v1/auth-failures.js";
 
@@ -46,19 +48,8 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
   });
 }
 
-export async function startGateway(settings: GatewaySettings, log: Logger): Promise<RunningGateway> {
-  warnInsecureListen(log, settings, GATEWAY_LISTEN_SECRETS);
-  const registry = createRegistry("gateway");
-  const metricsOn = settings.METRICS_ENABLED;
-  const clients = createClients(
-    settings.WALLET_GRPC_TARGET,
-    settings.ENGINE_GRPC_TARGETS,
-    settings.INTERNAL_TOKEN,
-    metricsOn ? new RpcMetrics(registry, "client") : undefined,
-    settings.ENGINE_SESSION,
-    settings.GRPC_DEADLINE_MS,
-    channelCredentials(settings.GRPC_TLS_CA_FILE),
-  );
+/** The gateway's counters (all no-ops with metrics off), each read at scrape time. */
+function gatewayCounters(registry: Registry, metricsOn: boolean) {
   const noCount = (): void => undefined;
   const decided = metricsOn
     ? scrapeCounter({
@@ -96,10 +87,24 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
         registers: [registry],
       })
     : noCount;
+  return { decided, validated, unavailable, addressLimited };
+}
+
+/** The per-key rate limiter: in Redis when REDIS_URL is set (shared by every replica), else in memory. */
+function startLimiter(
+  settings: GatewaySettings,
+  log: Logger,
+  stack: StopStack,
+): { limiter: RateLimiter; redis: boolean } {
   const redis = settings.REDIS_URL === undefined ? undefined : createGatewayRedis(settings.REDIS_URL);
-  redis?.on("error", (error) => {
-    log.warn({ err: error }, "redis error");
-  });
+  if (redis !== undefined) {
+    redis.on("error", (error) => {
+      log.warn({ err: error }, "redis error");
+    });
+    stack.push(() => {
+      redis.disconnect();
+    });
+  }
   const limits = {
     limit: settings.RATE_LIMIT_MAX,
     windowMs: settings.RATE_LIMIT_WINDOW_MS,
@@ -107,60 +112,146 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
   };
   const limiter: RateLimiter =
     redis === undefined ? new MemoryRateLimiter(limits) : new RedisRateLimiter({ redis, ...limits });
+  stack.push(() => limiter.close());
+  return { limiter, redis: redis !== undefined };
+}
 
-  const keyCache = settings.KEY_CACHE
-    ? new KeyCache({
-        open: () => clients.wallet.client.WatchKeys(outgoingMetadata(undefined, settings.INTERNAL_TOKEN)),
-        leaseMs: KEY_LEASE_MS,
-        pingMs: KEY_LEASE_PING_MS,
-        ttlMs: settings.KEY_CACHE_TTL_MS,
-        maxEntries: settings.KEY_CACHE_MAX_ENTRIES,
-        now: () => performance.now(),
-        wallNow: () => Date.now(),
-        onRevoked: (keyId) => {
-          limiter.markRevoked(keyId).catch((error: unknown) => {
-            log.warn({ err: error }, "marking a revoked key in the limiter failed");
-          });
-        },
-        log,
-      })
-    : undefined;
-  keyCache?.start();
+/** The local key cache (KEY_CACHE): validations answered while the wallet's lease runs; revocations pushed. */
+function startKeyCache(
+  settings: GatewaySettings,
+  clients: Clients,
+  limiter: RateLimiter,
+  log: Logger,
+  stack: StopStack,
+): KeyCache | undefined {
+  if (!settings.KEY_CACHE) return undefined;
+  const keyCache = new KeyCache({
+    open: () => clients.wallet.client.WatchKeys(outgoingMetadata(undefined, settings.INTERNAL_TOKEN)),
+    leaseMs: KEY_LEASE_MS,
+    pingMs: KEY_LEASE_PING_MS,
+    ttlMs: settings.KEY_CACHE_TTL_MS,
+    maxEntries: settings.KEY_CACHE_MAX_ENTRIES,
+    now: () => performance.now(),
+    wallNow: () => Date.now(),
+    onRevoked: (keyId) => {
+      limiter.markRevoked(keyId).catch((error: unknown) => {
+        log.warn({ err: error }, "marking a revoked key in the limiter failed");
+      });
+    },
+    log,
+  });
+  keyCache.start();
+  stack.push(() => {
+    keyCache.close();
+  });
+  return keyCache;
+}
 
-  const options = {
+/** Ready when the wallet and any engine can be reached. */
+function readiness(clients: Clients): () => Promise<boolean> {
+  return async () => {
+    // Any engine will do: one engine down makes only its partitions unavailable (503), not this replica.
+    // Redis is left out: every replica shares it, and with it down this replica still answers each request
+    // itself (503 rate_limiter_unavailable with Retry-After, docs/runbook.md) instead of being taken out of
+    // the Service with all the others, leaving clients the ingress's bare 503.
+    const engines = Promise.all(clients.engine.engines.map((e) => reachable(e.client, 1_000))).then((up) =>
+      up.some(Boolean),
+    );
+    return (await Promise.all([reachable(clients.wallet.client, 1_000), engines])).every(Boolean);
+  };
+}
+
+/** Both listeners, drained together on stop. */
+async function listenBoth(
+  settings: GatewaySettings,
+  options: AppOptions,
+  stack: StopStack,
+): Promise<{ httpPort: number; walletHttpPort: number }> {
+  const v1Server = http.createServer(buildV1App(options));
+  const apiServer = http.createServer(buildApiApp(options));
+  for (const server of [v1Server, apiServer]) {
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+    server.requestTimeout = 30_000;
+  }
+  stack.push(async () => {
+    await Promise.all([drain(v1Server, 5_000), drain(apiServer, 5_000)]);
+  });
+  const httpPort = await listen(v1Server, settings.HOST, settings.HTTP_PORT);
+  const walletHttpPort = await listen(apiServer, settings.HOST, settings.WALLET_HTTP_PORT);
+  return { httpPort, walletHttpPort };
+}
+
+/**
+ * The gateway from its parts, each stopped by one last-in-first-out stack (kernel/stop-stack.ts): the
+ * listeners drain first, then the key cache, the limiter, Redis and the gRPC clients.
+ */
+export async function startGateway(settings: GatewaySettings, log: Logger): Promise<RunningGateway> {
+  warnInsecureListen(log, settings, GATEWAY_LISTEN_SECRETS);
+  const { started, stop } = await startParts(async (stack) => {
+    const registry = createRegistry("gateway");
+    const metricsOn = settings.METRICS_ENABLED;
+    const clients = createClients(
+      settings.WALLET_GRPC_TARGET,
+      settings.ENGINE_GRPC_TARGETS,
+      settings.INTERNAL_TOKEN,
+      metricsOn ? new RpcMetrics(registry, "client") : undefined,
+      settings.ENGINE_SESSION,
+      settings.GRPC_DEADLINE_MS,
+      channelCredentials(settings.GRPC_TLS_CA_FILE),
+    );
+    stack.push(() => {
+      clients.close();
+    });
+    const counters = gatewayCounters(registry, metricsOn);
+    const { limiter, redis } = startLimiter(settings, log, stack);
+    const keyCache = startKeyCache(settings, clients, limiter, log, stack);
+    const ports = await listenBoth(
+      settings,
+      appOptions(settings, log, registry, clients, limiter, keyCache, counters),
+      stack,
+    );
+    log.info({ ...ports, redis }, "gateway listening");
+    return ports;
+  });
+  return { ...started, stop };
+}
+
+/** What both apps are built from. */
+function appOptions(
+  settings: GatewaySettings,
+  log: Logger,
+  registry: Registry,
+  clients: Clients,
+  limiter: RateLimiter,
+  keyCache: KeyCache | undefined,
+  counters: ReturnType<typeof gatewayCounters>,
+): AppOptions {
+  return {
     clients,
     registry,
-    metricsEnabled: metricsOn,
+    metricsEnabled: settings.METRICS_ENABLED,
     log,
     auth: {
       clients,
       keyCache,
-      onValidation: validated,
+      onValidation: counters.validated,
       limiter,
       windowMs: settings.RATE_LIMIT_WINDOW_MS,
-      onDecision: decided,
+      onDecision: counters.decided,
       failures: new AuthFailureLimiter({
         limit: settings.AUTH_FAILURE_LIMIT,
         windowMs: settings.AUTH_FAILURE_WINDOW_MS,
         maxAddresses: settings.AUTH_FAILURE_MAX_ADDRESSES,
       }),
       onAddressLimited: () => {
-        addressLimited("v1");
+        counters.addressLimited("v1");
       },
     },
     trustedProxies: settings.TRUSTED_PROXIES,
     adminToken: settings.WALLET_ADMIN_TOKEN,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
-    ready: async () => {
-      // Any engine will do: one engine down makes only its partitions unavailable (503), not this replica.
-      // Redis is left out: every replica shares it, and with it down this replica still answers each request
-      // itself (503 rate_limiter_unavailable with Retry-After, docs/runbook.md) instead of being taken out of
-      // the Service with all the others, leaving clients the ingress's bare 503.
-      const engines = Promise.all(clients.engine.engines.map((e) => reachable(e.client, 1_000))).then((up) =>
-        up.some(Boolean),
-      );
-      return (await Promise.all([reachable(clients.wallet.client, 1_000), engines])).every(Boolean);
-    },
+    ready: readiness(clients),
     // The wallet has applied the revocation (its own index and gateways) and told the other replicas; this
     // makes it visible to this gateway's limiter too, so even a validation answered a moment earlier cannot
     // admit the key again. The revocation is committed either way: a limiter that cannot be reached (Redis
@@ -170,30 +261,7 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
         log.warn({ err: error, keyId }, "marking a revoked key in the limiter failed");
       }),
     isRevoked: (keyId: string) => limiter.isMarkedRevoked(keyId),
-    onUnavailable: unavailable,
-  };
-
-  const v1Server = http.createServer(buildV1App(options));
-  const apiServer = http.createServer(buildApiApp(options));
-  for (const server of [v1Server, apiServer]) {
-    server.keepAliveTimeout = 65_000;
-    server.headersTimeout = 66_000;
-    server.requestTimeout = 30_000;
-  }
-  const httpPort = await listen(v1Server, settings.HOST, settings.HTTP_PORT);
-  const walletHttpPort = await listen(apiServer, settings.HOST, settings.WALLET_HTTP_PORT);
-  log.info({ httpPort, walletHttpPort, redis: redis !== undefined }, "gateway listening");
-
-  return {
-    httpPort,
-    walletHttpPort,
-    async stop() {
-      await Promise.all([drain(v1Server, 5_000), drain(apiServer, 5_000)]);
-      keyCache?.close();
-      await limiter.close();
-      redis?.disconnect();
-      clients.close();
-    },
+    onUnavailable: counters.unavailable,
   };
 }
 
