@@ -8,32 +8,25 @@ import type { Clients } from "../clients.js";
 import { originOf } from "../http/trace.js";
 import { parse } from "../http/validation.js";
 import { DeliveriesQuery, isUuid } from "../v1/schemas.js";
-import { userIdOf } from "./shared.js";
+import { fieldsOf } from "../json-fields.js";
+import { camel, userIdOf } from "./shared.js";
+
+type Attempt = Delivery__Output["attempt_log"][number];
+const attemptJson = fieldsOf<Attempt>([["attempt", "started_at", "status_code?", "error?", "latency_ms"]], camel);
+const deliveryFields = fieldsOf<Delivery__Output>(
+  [
+    ["delivery_id", "event_id", "event_type", "account_id", "sequence", "url"],
+    ["status", "attempts", "next_attempt_at?"],
+    ["last_status_code?", "last_error?", "last_latency_ms?"],
+    ["created_at", "updated_at", "attempt_log"],
+  ],
+  camel,
+);
 
 export function deliveryJson(d: Delivery__Output): Record<string, unknown> {
-  return {
-    deliveryId: d.delivery_id,
-    eventId: d.event_id,
-    eventType: d.event_type,
-    accountId: d.account_id,
-    sequence: d.sequence,
-    url: d.url,
-    status: d.status,
-    attempts: d.attempts,
-    nextAttemptAt: d.next_attempt_at ?? null,
-    lastStatusCode: d.last_status_code ?? null,
-    lastError: d.last_error ?? null,
-    lastLatencyMs: d.last_latency_ms ?? null,
-    createdAt: d.created_at,
-    updatedAt: d.updated_at,
-    attemptLog: d.attempt_log.map((a) => ({
-      attempt: a.attempt,
-      startedAt: a.started_at,
-      statusCode: a.status_code ?? null,
-      error: a.error ?? null,
-      latencyMs: a.latency_ms,
-    })),
-  };
+  const json = deliveryFields(d);
+  json.attemptLog = d.attempt_log.map(attemptJson);
+  return json;
 }
 
 /** The path's key id, once the wallet confirmed it is one of the caller's active keys. */

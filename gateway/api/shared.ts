@@ -2,6 +2,7 @@
 import type { Request } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { ApiKey__Output } from "../../proto/gen/wallet/v1/ApiKey.js";
+import { fieldsOf } from "../json-fields.js";
 
 export function userIdOf(req: Request): string {
   const userId = req.get("x-user-id");
@@ -23,17 +24,16 @@ export function renameIssues(error: unknown): unknown {
   return error;
 }
 
+const keyFields = fieldsOf<ApiKey__Output>(
+  [
+    ["id", "key_prefix", "label", "permissions", "ip_whitelist"],
+    ["webhook_url?", "expires_at?", "created_at"],
+  ],
+  camel,
+);
+
 export function keyJson(key: ApiKey__Output, withLastUsed: boolean): Record<string, unknown> {
-  const json: Record<string, unknown> = {
-    id: key.id,
-    keyPrefix: key.key_prefix,
-    label: key.label,
-    permissions: key.permissions,
-    ipWhitelist: key.ip_whitelist,
-    webhookUrl: key.webhook_url ?? null,
-    expiresAt: key.expires_at ?? null,
-    createdAt: key.created_at,
-  };
+  const json = keyFields(key);
   if (withLastUsed) json.lastUsedAt = key.last_used_at ?? null;
   return json;
 }

@@ -4,7 +4,9 @@
 import type { Request, RequestHandler, Response } from "express";
 import { ServiceError, type Issue } from "../../kernel/errors.js";
 import { checkListBound, listRangeIssues } from "../../kernel/list-range.js";
+import type { AccountRef } from "../../proto/gen/engine/v1/AccountRef.js";
 import type { Clients } from "../clients.js";
+import type { Origin } from "../origin.js";
 import { bodyOf } from "../http/body.js";
 import { originOf } from "../http/trace.js";
 import { parse, toIssues } from "../http/validation.js";
@@ -41,57 +43,34 @@ export function createAccount(clients: Clients): RequestHandler {
   };
 }
 
-export function getAccount(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    res.status(200).json(accountJson(await clients.engine.getAccount(accountRef(req, res), originOf(res))));
+type AccountCall<R> = (engine: Clients["engine"], ref: AccountRef, origin: Origin) => Promise<R>;
+
+/** GET of one record of the path's account, answered 200 as `json` makes it. */
+function accountRead<R>(call: AccountCall<R>, json: (reply: R) => unknown): (clients: Clients) => RequestHandler {
+  return (clients) => async (req, res) => {
+    res.status(200).json(json(await call(clients.engine, accountRef(req, res), originOf(res))));
   };
 }
 
-export function getSummary(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    res.status(200).json(summaryJson(await clients.engine.getSummary(accountRef(req, res), originOf(res))));
-  };
+/** GET of a list of the path's account: `{ data }`, each row as `row` makes it. */
+function accountList<Row>(
+  call: AccountCall<{ data: Row[] }>,
+  row: (item: Row) => unknown,
+): (clients: Clients) => RequestHandler {
+  return accountRead(call, (reply) => ({ data: reply.data.map((item) => row(item)) }));
 }
 
-export function listPositions(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    const reply = await clients.engine.listPositions(accountRef(req, res), originOf(res));
-    res.status(200).json({ data: reply.data.map(positionJson) });
-  };
-}
-
-export function listOrders(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    const reply = await clients.engine.listOrders(accountRef(req, res), originOf(res));
-    res.status(200).json({ data: reply.data.map(orderJson) });
-  };
-}
-
-export function listFunding(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    res.status(200).json(fundingReportJson(await clients.engine.listFunding(accountRef(req, res), originOf(res))));
-  };
-}
-
-export function listBreaches(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    const reply = await clients.engine.listBreaches(accountRef(req, res), originOf(res));
-    res.status(200).json({ data: reply.data.map(breachJson) });
-  };
-}
-
-export function listViolations(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    const reply = await clients.engine.listViolations(accountRef(req, res), originOf(res));
-    res.status(200).json({ data: reply.data.map(violationRecordJson) });
-  };
-}
-
-export function getAnalytics(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    res.status(200).json(analyticsJson(await clients.engine.getAnalytics(accountRef(req, res), originOf(res))));
-  };
-}
+export const getAccount = accountRead((engine, ref, origin) => engine.getAccount(ref, origin), accountJson);
+export const getSummary = accountRead((engine, ref, origin) => engine.getSummary(ref, origin), summaryJson);
+export const listPositions = accountList((engine, ref, origin) => engine.listPositions(ref, origin), positionJson);
+export const listOrders = accountList((engine, ref, origin) => engine.listOrders(ref, origin), orderJson);
+export const listFunding = accountRead((engine, ref, origin) => engine.listFunding(ref, origin), fundingReportJson);
+export const listBreaches = accountList((engine, ref, origin) => engine.listBreaches(ref, origin), breachJson);
+export const listViolations = accountList(
+  (engine, ref, origin) => engine.listViolations(ref, origin),
+  violationRecordJson,
+);
+export const getAnalytics = accountRead((engine, ref, origin) => engine.getAnalytics(ref, origin), analyticsJson);
 
 /** The list's bounds (kernel/list-range.ts), with every problem of the query at once. */
 function range(req: Request, res: Response) {

@@ -5,50 +5,19 @@ import type { Clients } from "../clients.js";
 import { originOf } from "../http/trace.js";
 import { parse } from "../http/validation.js";
 import { CalendarQuery } from "./schemas.js";
+import { calendarEventJson, planJson, tickerJson } from "./records.js";
 
 export function listTickers(clients: Clients): RequestHandler {
   return async (_req, res) => {
     const reply = await clients.engine.listTickers(originOf(res));
-    res.status(200).json({
-      data: reply.data.map((t) => ({
-        symbol: t.symbol,
-        base: t.base,
-        quote: t.quote,
-        asset_class: t.asset_class,
-        venues: t.venues,
-        max_leverage: t.max_leverage,
-        tick_size: t.tick_size,
-        quantity_step: t.quantity_step,
-        min_quantity: t.min_quantity,
-        mark_price: t.mark_price ?? null,
-        index_price: t.index_price ?? null,
-        market_open: t.market_open,
-      })),
-    });
+    res.status(200).json({ data: reply.data.map(tickerJson) });
   };
 }
 
 export function listPlans(clients: Clients): RequestHandler {
   return async (_req, res) => {
     const reply = await clients.engine.listPlans(originOf(res));
-    res.status(200).json({
-      data: reply.data.map((p) => ({
-        plan_id: p.plan_id,
-        name: p.name,
-        starting_balance: p.starting_balance,
-        profit_target_pct: p.profit_target_pct,
-        max_drawdown_pct: p.max_drawdown_pct,
-        drawdown_mode: p.drawdown_mode,
-        daily_loss_pct: p.daily_loss_pct,
-        daily_reset: p.daily_reset,
-        max_leverage: p.max_leverage,
-        max_symbol_notional: p.max_symbol_notional,
-        max_total_notional: p.max_total_notional,
-        news_freeze: p.news_freeze,
-        allowed_venues: p.allowed_venues,
-        rules_version: p.rules_version,
-      })),
-    });
+    res.status(200).json({ data: reply.data.map(planJson) });
   };
 }
 
@@ -60,14 +29,6 @@ export function getCalendar(clients: Clients): RequestHandler {
       { from: query.from ?? "", to: query.to ?? "", symbol: query.symbol ?? "" },
       originOf(res),
     );
-    res.status(200).json({
-      data: reply.events.map((e) => ({
-        id: e.id,
-        title: e.title,
-        scheduled_at: e.scheduled_at,
-        symbols: e.symbols,
-        asset_classes: e.asset_classes,
-      })),
-    });
+    res.status(200).json({ data: reply.events.map(calendarEventJson) });
   };
 }

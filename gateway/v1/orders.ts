@@ -3,8 +3,11 @@
 // order (POST /v1/order/test) runs the same checks and places nothing: always 200 { violations, risk_headroom }.
 import type { Request, RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
+import type { OrderReply__Output } from "../../proto/gen/engine/v1/OrderReply.js";
 import type { OrderResponse__Output } from "../../proto/gen/engine/v1/OrderResponse.js";
+import type { z } from "zod";
 import type { Clients } from "../clients.js";
+import type { Origin } from "../origin.js";
 import { bodyOf } from "../http/body.js";
 import { originOf } from "../http/trace.js";
 import { parse } from "../http/validation.js";
@@ -23,48 +26,54 @@ function orderId(req: Request): string {
   return id.toLowerCase();
 }
 
-export function placeOrder(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    const body = parse(PlaceOrderBody, bodyOf(req));
-    const reply = await clients.engine.placeOrder(
-      { ...body, account_id: body.account_id.toLowerCase(), user_id: callerOf(res).userId },
-      originOf(res),
-    );
-    sendOrderResponse(res, reply);
+/** A body naming an account, with the account id in lower case and the caller's user id. */
+function forCaller<B extends { account_id: string }>(body: B, res: Response): B & { user_id: string } {
+  return { ...body, account_id: body.account_id.toLowerCase(), user_id: callerOf(res).userId };
+}
+
+/** A reply carrying the order it changed: `{ order }`. */
+function sendOrder(res: Response, reply: OrderReply__Output): void {
+  if (reply.order === null) throw new Error("engine returned no order");
+  res.status(200).json({ order: orderJson(reply.order) });
+}
+
+/** A POST whose body names an account: parsed, sent for the caller, answered by `send`. */
+function accountPost<B extends { account_id: string }, R>(
+  schema: z.ZodType<B>,
+  call: (engine: Clients["engine"], request: B & { user_id: string }, origin: Origin) => Promise<R>,
+  send: (res: Response, reply: R) => void,
+): (clients: Clients) => RequestHandler {
+  return (clients) => async (req, res) => {
+    const body = parse(schema, bodyOf(req));
+    send(res, await call(clients.engine, forCaller(body, res), originOf(res)));
   };
 }
 
-export function testOrder(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    // The same body as a real order; client_id is passed on (the engine ignores it and spends nothing).
-    const body = parse(PlaceOrderBody, bodyOf(req));
-    const reply = await clients.engine.testOrder(
-      { ...body, account_id: body.account_id.toLowerCase(), user_id: callerOf(res).userId },
-      originOf(res),
-    );
+export const placeOrder = accountPost(
+  PlaceOrderBody,
+  (engine, r, origin) => engine.placeOrder(r, origin),
+  sendOrderResponse,
+);
+
+// The same body as a real order; client_id is passed on (the engine ignores it and spends nothing).
+export const testOrder = accountPost(
+  PlaceOrderBody,
+  (engine, r, origin) => engine.testOrder(r, origin),
+  (res, reply) => {
     res.status(200).json(orderTestJson(reply));
-  };
-}
+  },
+);
 
-export function closePosition(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    const body = parse(ClosePositionBody, bodyOf(req));
-    const reply = await clients.engine.closePosition(
-      { ...body, account_id: body.account_id.toLowerCase(), user_id: callerOf(res).userId },
-      originOf(res),
-    );
-    sendOrderResponse(res, reply);
-  };
-}
+export const closePosition = accountPost(
+  ClosePositionBody,
+  (engine, r, origin) => engine.closePosition(r, origin),
+  sendOrderResponse,
+);
 
 export function cancelOrder(clients: Clients): RequestHandler {
   return async (req, res) => {
-    const reply = await clients.engine.cancelOrder(
-      { user_id: callerOf(res).userId, order_id: orderId(req) },
-      originOf(res),
-    );
-    if (reply.order === null) throw new Error("engine returned no order");
-    res.status(200).json({ order: orderJson(reply.order) });
+    const ref = { user_id: callerOf(res).userId, order_id: orderId(req) };
+    sendOrder(res, await clients.engine.cancelOrder(ref, originOf(res)));
   };
 }
 
@@ -72,11 +81,9 @@ export function amendOrder(clients: Clients): RequestHandler {
   return async (req, res) => {
     const id = orderId(req);
     const body = parse(AmendOrderBody, bodyOf(req));
-    const reply = await clients.engine.amendOrder(
-      { ...body, user_id: callerOf(res).userId, order_id: id },
-      originOf(res),
+    sendOrder(
+      res,
+      await clients.engine.amendOrder({ ...body, user_id: callerOf(res).userId, order_id: id }, originOf(res)),
     );
-    if (reply.order === null) throw new Error("engine returned no order");
-    res.status(200).json({ order: orderJson(reply.order) });
   };
 }
