@@ -1,8 +1,6 @@
 // Instants at the edge: the API speaks ISO 8601 UTC with milliseconds, the core epoch milliseconds.
 // Parsing is strict (a zone is required, impossible dates are refused) so `Date.parse` never shifts a value.
-import { DAY_MS } from "../../kernel/time.js";
-
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
+import { DAY_MS, parseIsoDateTime } from "../../kernel/time.js";
 
 let lastMs = Number.NaN;
 let lastIso = "";
@@ -28,19 +26,13 @@ export function toIso(ms: number): string {
   return iso;
 }
 
-/** Epoch ms of an ISO 8601 instant with a zone, or undefined when malformed or impossible (`2030-02-30`). */
+/**
+ * Epoch ms of an ISO 8601 instant with a zone, or undefined when malformed or impossible (`2030-02-30`): the
+ * API's one date-time parser (kernel/time.ts).
+ */
 export function parseIsoInstant(text: string): number | undefined {
-  const match = ISO_INSTANT.exec(text);
-  if (match === null) return undefined;
-  const [, year, month, day, hour, minute, second] = match.map(Number);
-  if (year === undefined || month === undefined || day === undefined) return undefined;
-  if (month < 1 || month > 12 || day < 1 || (hour ?? 0) > 23 || (minute ?? 0) > 59 || (second ?? 0) > 59) {
-    return undefined;
-  }
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day > daysInMonth) return undefined;
-  const ms = Date.parse(text);
-  return Number.isFinite(ms) ? ms : undefined;
+  const ms = parseIsoDateTime(text);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** Epoch ms of 00:00 UTC of the day containing `ms`. */
