@@ -1,4 +1,4 @@
-// Gateway settings (CONTRACT 8), parsed once at start.
+// Gateway settings (the table in README.md, "Settings"), parsed once at start.
 import { z } from "zod";
 import { checkEntry } from "../kernel/ip.js";
 import { DEFAULT_MAX_DELAY_MS } from "./ratelimit/index.js";

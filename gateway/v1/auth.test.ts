@@ -1,5 +1,6 @@
-// Scope enforcement of the /v1 authentication middleware against a real wallet (CONTRACT 2): any scope reads;
-// TRADE or MANAGE_ORDERS trades; only MANAGE_ORDERS cancels and amends. Denials still carry RateLimit headers.
+// Scope enforcement of the /v1 authentication middleware against a real wallet (docs/openapi.yaml): any scope
+// reads; TRADE or MANAGE_ORDERS trades; only MANAGE_ORDERS cancels and amends. Denials still carry RateLimit
+// headers.
 // A request whose rate-limit slot frees within the limiter's max delay is held until then, then served.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";

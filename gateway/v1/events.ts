@@ -9,7 +9,7 @@ import { parse } from "../http/validation.js";
 import { callerOf } from "./auth.js";
 import { EventsQuery, isUuid } from "./schemas.js";
 
-/** The envelope of CONTRACT 6, `data` parsed back from the stored JSON text. */
+/** The webhook envelope (`WebhookEnvelope` in docs/openapi.yaml), `data` parsed back from the stored JSON text. */
 export function envelopeJson(event: WebhookEvent__Output, apiKeyId: string): Record<string, unknown> {
   return {
     id: event.id,

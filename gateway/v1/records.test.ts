@@ -1,5 +1,5 @@
-// proto → REST JSON of the risk records (CONTRACT 4–5): exactly the contract's fields, unset proto3 optionals as
-// null (a set 0 stays 0), never the loader's virtual oneof fields.
+// proto → REST JSON of the risk records (docs/openapi.yaml): exactly the documented fields, unset proto3
+// optionals as null (a set 0 stays 0), never the loader's virtual oneof fields.
 import { describe, expect, it } from "vitest";
 import type { Analytics__Output } from "../../proto/gen/engine/v1/Analytics.js";
 import type { Order__Output } from "../../proto/gen/engine/v1/Order.js";

@@ -1,5 +1,5 @@
-// The /v1 listener's routes (trading, snake_case JSON). Each route names the scope it requires (CONTRACT 2);
-// bodies are parsed only after authentication.
+// The /v1 listener's routes (trading, snake_case JSON). Each route names the scope it requires
+// (`x-required-scope` in docs/openapi.yaml); bodies are parsed only after authentication.
 import { Router, type RequestHandler } from "express";
 import type { Clients } from "../clients.js";
 import { notFound } from "../http/errors.js";
