@@ -1,6 +1,6 @@
-// CONTRACT 2 end to end, beside auth.security and ratelimit: X-Forwarded-For ignored without TRUSTED_PROXIES and
-// walked through a chain of trusted proxies, the RateLimit headers on a 404 and a 400, and the default limit
-// (1,200 of a burst accepted, the rest 429 with Retry-After).
+// Authentication and limits (docs/decisions.md) end to end, beside auth.security and ratelimit: X-Forwarded-For ignored
+// without TRUSTED_PROXIES and walked through a chain of trusted proxies, the RateLimit headers on a 404 and a 400, and
+// the default limit (1,200 of a burst accepted, the rest 429 with Retry-After).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";

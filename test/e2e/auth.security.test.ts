@@ -1,5 +1,6 @@
-// Authentication on /v1 through the real processes (CONTRACT 2): credentials, IP allow-lists behind trusted
-// proxies, expiry, revocation across replicas sharing Redis, and secrets never reaching a log line.
+// Authentication on /v1 through the real processes (docs/decisions.md, "Authentication and limits"): credentials, IP
+// allow-lists behind trusted proxies, expiry, revocation across replicas sharing Redis, and secrets never reaching a
+// log line.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { createKey, flipLast, newKey, request, revoke, v1, type CreatedKey } from "../harness/client.js";

@@ -1,5 +1,6 @@
-// CONTRACT 1 end to end, beside keys.happy and keys.error: hashes at rest (read from PostgreSQL), the exact
-// creation fields, secrets never shown again, concurrent revocations and creates, IPv6 allow-lists.
+// Key management (docs/decisions.md, "Keys") end to end, beside keys.happy and keys.error: hashes at rest (read from
+// PostgreSQL), the exact creation fields, secrets never shown again, concurrent revocations and creates, IPv6
+// allow-lists.
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,5 @@
-// Refusals of the key-management surface (CONTRACT 0 and 1), once on PostgreSQL and once on PGlite.
+// Refusals of the key-management surface (docs/openapi.yaml, docs/decisions.md "Keys"), once on PostgreSQL and once on
+// PGlite.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, stackOn, type TestStack } from "../harness/backends.js";
 import { createKey, newKey, request, revoke } from "../harness/client.js";

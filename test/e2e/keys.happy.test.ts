@@ -1,4 +1,5 @@
-// Key management through the real processes (CONTRACT 1), once on PostgreSQL and once on PGlite.
+// Key management through the real processes (docs/openapi.yaml, docs/decisions.md "Keys"), once on PostgreSQL and once
+// on PGlite.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, stackOn, type TestStack } from "../harness/backends.js";
 import { createKey, flipLast, newKey, request, revoke, v1 } from "../harness/client.js";

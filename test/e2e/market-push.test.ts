@@ -1,6 +1,7 @@
-// market.v1 PushPrices refusals (CONTRACT 7: "applied in order, before it returns"): a push is one market
-// update, so a symbol named twice in it is refused rather than decided at its last price only, and a price no
-// symbol could trade at (beyond the engine's exact integer range once multiplied by a position) is refused.
+// market.v1 PushPrices refusals (proto/market/v1/market.proto: "applied in order, on every shard, before it
+// returns"): a push is one market update, so a symbol named twice in it is refused rather than decided at its last
+// price only, and a price no symbol could trade at (beyond the engine's exact integer range once multiplied by a
+// position) is refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey } from "../harness/client.js";

@@ -1,4 +1,4 @@
-// Holds the running gateway to docs/openapi.yaml (CONTRACT, first lines): every documented operation is driven
+// Holds the running gateway to docs/openapi.yaml, the API's one description: every documented operation is driven
 // through every response it documents that a test can provoke, each real body is validated against the
 // documented JSON Schema (Ajv, draft 2020-12 as OpenAPI 3.1 uses it) and each documented header is checked.
 // In the other direction, the document's operations must equal the routes the gateway serves (listed below

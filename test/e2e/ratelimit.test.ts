@@ -1,7 +1,7 @@
-// The per-key rate limit through the real gateway (CONTRACT 2), with the window shrunk to 2 s and the limit
-// to 20 so the rules can be exercised quickly: in memory (one gateway) and through Redis (two gateways), with
-// the default RATE_LIMIT_MAX_DELAY_MS (100 ms: every refusal here is for a slot much further off); and a request
-// held for a slot that frees within a longer RATE_LIMIT_MAX_DELAY_MS.
+// The per-key rate limit through the real gateway (docs/decisions.md, "Authentication and limits"), with the window
+// shrunk to 2 s and the limit to 20 so the rules can be exercised quickly: in memory (one gateway) and through Redis
+// (two gateways), with the default RATE_LIMIT_MAX_DELAY_MS (100 ms: every refusal here is for a slot much further off);
+// and a request held for a slot that frees within a longer RATE_LIMIT_MAX_DELAY_MS.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type JsonResponse } from "../harness/client.js";

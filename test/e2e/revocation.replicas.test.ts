@@ -1,5 +1,5 @@
-// CONTRACT 1, DELETE: "once it returns, the next request with that key gets 401 on every gateway
-// replica", here for two gateways sharing one wallet without Redis (each gateway has its own key cache and an
+// DELETE /api/api-keys/{id} (docs/openapi.yaml): "once it returns, the next request with that key gets 401 on every
+// gateway replica", here for two gateways sharing one wallet without Redis (each gateway has its own key cache and an
 // in-memory limiter), while the other gateway is being hammered with the key.
 import { randomBytes } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";

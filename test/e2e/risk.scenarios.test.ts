@@ -171,7 +171,7 @@ describe("risk scenarios through market.v1 and REST", () => {
     await t.order({ symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.1" });
     await market.push({ "BTC-USD": 99_000 });
     expect((await t.close({ symbol: "BTC-USD" })).status).toBe(201);
-    // R is realized P&L over initial risk (CONTRACT section 5). Win: realized 200 over a 100 USD risk to the
+    // R is realized P&L over initial risk (docs/risk.md, "Analytics"). Win: realized 200 over a 100 USD risk to the
     // stop. Loss: realized −100 over 1% of 10,000. The profit factor reads the net P&L: 187.88 and −111.94.
     expect(rows(await t.get("/positions/history")).map((r) => r.r_multiple)).toEqual([2, -1]);
     expect((await t.get("/analytics")).body).toEqual({

@@ -1,5 +1,5 @@
-// Trading through the real processes (CONTRACT 3–5) with prices pushed over market.v1 (PRICE_FEED=push),
-// so every number below is computed by hand.
+// Trading through the real processes (docs/openapi.yaml, docs/engine.md) with prices pushed over market.v1
+// (PRICE_FEED=push), so every number below is computed by hand.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";

@@ -1,4 +1,4 @@
-// Order behaviours end to end through REST (CONTRACT 4–5, docs/engine.md "Execution"), with prices pushed over
+// Order behaviours end to end through REST (docs/openapi.yaml, docs/engine.md "Execution"), with prices pushed over
 // market.v1 (PRICE_FEED=push) so every expected number is computed by hand. Each test opens its own account,
 // and tests that move prices use a symbol of their own, so they do not disturb each other.
 //
