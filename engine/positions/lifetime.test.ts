@@ -1,7 +1,7 @@
 // A position that stays open while it is traded in and out keeps lifetime totals for its history row
-// (Position.opened_notional / closed_notional). Past 2^53 money units of turnover (≈ 90M USD) they used to
-// overflow the safe integers, and every fill on the position then threw inside `apply`: it could no longer be
-// reduced, closed, or closed by the risk system. They are BigInt now; the history row's average prices stay exact.
+// (Position.opened_notional / closed_notional). Past 2^53 money units of turnover (≈ 90M USD) such totals leave
+// the safe integers; were they numbers, every fill on the position would throw inside `apply` and it could not be
+// reduced, closed, or closed by the risk system. They are BigInt, and the history row's average prices stay exact.
 import { describe, expect, it } from "vitest";
 import { positionHistory } from "../accounts/queries.js";
 import { Harness, PLAN } from "../core.testing.js";
