@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "./catalogue.js";
 import { BIDI_MESSAGE } from "../../kernel/text.js";
-import { NewsCalendar, affects, parseCalendar, shippedCalendar, type NewsEvent } from "./calendar.js";
+import {
+  NewsCalendar,
+  affects,
+  parseCalendar,
+  parseCalendarFilter,
+  shippedCalendar,
+  type NewsEvent,
+} from "./calendar.js";
 
 const spec = (symbol: string) => {
   const found = CATALOGUE.bySymbol(symbol);
@@ -91,5 +98,36 @@ describe("news calendar", () => {
     expect(ids({ spec: spec("SOL-USD") })).toEqual([]);
     calendar.replace([]);
     expect(ids({})).toEqual([]);
+  });
+});
+
+describe("GetCalendar's filter", () => {
+  it("reads optional ISO bounds and a symbol of the catalogue (normalised); empty fields are no filter", () => {
+    expect(parseCalendarFilter({ from: "", to: "", symbol: "" }, CATALOGUE)).toEqual({ ok: {} });
+    expect(
+      parseCalendarFilter(
+        { from: "2026-11-27T00:00:00Z", to: "2026-11-28T00:00:00+01:00", symbol: "eurusd" },
+        CATALOGUE,
+      ),
+    ).toEqual({
+      ok: {
+        from: Date.parse("2026-11-27T00:00:00Z"),
+        to: Date.parse("2026-11-27T23:00:00Z"),
+        spec: spec("EUR-USD"),
+      },
+    });
+  });
+
+  it("reports every bad field with its path", () => {
+    expect(parseCalendarFilter({ from: "2026-11-27", to: "soon", symbol: "NOPE" }, CATALOGUE)).toEqual({
+      issues: [
+        { path: "from", message: "must be an ISO 8601 date-time with a time zone" },
+        { path: "to", message: "must be an ISO 8601 date-time with a time zone" },
+        { path: "symbol", message: "unknown symbol" },
+      ],
+    });
+    expect(
+      parseCalendarFilter({ from: "2026-11-28T00:00:00Z", to: "2026-11-27T00:00:00Z", symbol: "" }, CATALOGUE),
+    ).toEqual({ issues: [{ path: "from", message: "must not be after to" }] });
   });
 });

@@ -96,6 +96,49 @@ export interface CalendarFilter {
   spec?: TickerSpec;
 }
 
+/** GetCalendar's filter as it arrives: each field empty when absent. */
+export interface CalendarQuery {
+  from: string;
+  to: string;
+  symbol: string;
+}
+
+/**
+ * Reads GetCalendar's filter: `from` and `to` ISO 8601 date-times with a time zone (`from` not after `to`) and a
+ * symbol of the catalogue, each optional; every problem is reported with its path.
+ */
+export function parseCalendarFilter(
+  query: CalendarQuery,
+  catalogue: Catalogue,
+): { ok: CalendarFilter } | { issues: Issue[] } {
+  const issues: Issue[] = [];
+  const bound = (name: "from" | "to"): number | undefined => {
+    const text = query[name];
+    if (text === "") return undefined;
+    const at = parseIsoDateTime(text);
+    if (Number.isNaN(at)) issues.push({ path: name, message: "must be an ISO 8601 date-time with a time zone" });
+    return at;
+  };
+  const from = bound("from");
+  const to = bound("to");
+  if (from !== undefined && to !== undefined && from > to)
+    issues.push({ path: "from", message: "must not be after to" });
+  let spec: TickerSpec | undefined;
+  if (query.symbol !== "") {
+    const symbol = normalizeSymbol(query.symbol, catalogue);
+    spec = symbol === undefined ? undefined : catalogue.bySymbol(symbol);
+    if (spec === undefined) issues.push({ path: "symbol", message: "unknown symbol" });
+  }
+  if (issues.length > 0) return { issues };
+  return {
+    ok: {
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+      ...(spec === undefined ? {} : { spec }),
+    },
+  };
+}
+
 export class NewsCalendar {
   private current: readonly NewsEvent[];
 
