@@ -38,13 +38,20 @@ export interface FundingClock {
   stop(): void;
 }
 
+/** The deps' timers, else Node's. */
+function timersOf(deps: FundingClockDeps): Required<Pick<FundingClockDeps, "setTimer" | "clearTimer">> {
+  return {
+    setTimer: deps.setTimer ?? ((run, ms) => setTimeout(run, ms)),
+    clearTimer:
+      deps.clearTimer ??
+      ((timer) => {
+        clearTimeout(timer as NodeJS.Timeout);
+      }),
+  };
+}
+
 export function startFundingClock(deps: FundingClockDeps): FundingClock {
-  const setTimer = deps.setTimer ?? ((run: () => void, ms: number): unknown => setTimeout(run, ms));
-  const clearTimer =
-    deps.clearTimer ??
-    ((timer: unknown): void => {
-      clearTimeout(timer as NodeJS.Timeout);
-    });
+  const { setTimer, clearTimer } = timersOf(deps);
   const retryMs = deps.retryMs ?? FUNDING_RETRY_MS;
   let nextAt = nextFundingAt(deps.now(), deps.intervalMs);
   /**

@@ -13,27 +13,29 @@ import { parseTallyKey } from "./telemetry.js";
 
 export const REQUEST_BUCKETS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5] as const;
 
+type StatsNotice = Parameters<NonNullable<ShardMetrics["stats"]>>[0];
+
 /** Registers the engine's metrics for `shards` shard threads and returns the runtime's observers. */
 export function engineMetrics(registry: Registry, shards: number): ShardMetrics {
   const registers = [registry];
   const shardIds = Array.from({ length: shards }, (_, shard) => String(shard));
-
-  // The deepest mailbox in each shard's stats notices since the last scrape (0 when it took no batch: it was
-  // empty); when none came since (scrapes more often than the stats interval), the previous scrape's again.
-  const deepest = new Float64Array(shards);
-  const reported = new Uint8Array(shards);
-  new Gauge({
-    name: "engine_shard_mailbox_depth",
-    help: "Most messages waiting in a shard's mailbox when it took a batch, since the last scrape.",
-    labelNames: ["shard"],
-    registers,
-    collect() {
-      deepest.forEach((depth, shard) => {
-        this.set({ shard: String(shard) }, depth);
-      });
-      reported.fill(0);
+  const shardSeries = shardMetrics(registers, shardIds);
+  const tallied = businessMetrics(registers, shardIds);
+  return {
+    requestLatency: shardSeries.requestLatency,
+    stats(notice) {
+      shardSeries.stats(notice);
+      tallied(notice);
     },
-  });
+  };
+}
+
+/** The shard runtime's own series: mailbox depth, request latency, event-loop delay, journal batches. */
+function shardMetrics(
+  registers: Registry[],
+  shardIds: readonly string[],
+): Required<Pick<ShardMetrics, "requestLatency" | "stats">> {
+  const mailbox = mailboxDepth(registers, shardIds.length);
   const requests = new FastHistogramVec<"shard" | "kind">({
     name: "engine_shard_request_duration_seconds",
     help: "Time from handing a command, query or market update to a shard to its answer (mailbox wait and commit included).",
@@ -58,6 +60,50 @@ export function engineMetrics(registry: Registry, shards: number): ShardMetrics 
     labelNames: ["shard"],
     registers,
   });
+  const journal = journalMetrics(registers);
+  return {
+    requestLatency(shard, kind, seconds) {
+      if (kind !== "command" && kind !== "query" && kind !== "market") return;
+      requestChildren[shard]?.[kind].observe(seconds);
+    },
+    stats(notice) {
+      const shard = String(notice.shard);
+      mailbox(notice.shard, notice.batches.mailboxDepth);
+      journal(notice.batches);
+      lagP99.set({ shard }, notice.loopLagP99Ms / 1000);
+      lagMax.set({ shard }, notice.loopLagMaxMs / 1000);
+    },
+  };
+}
+
+/**
+ * The deepest mailbox in each shard's stats notices since the last scrape (0 when it took no batch: it was
+ * empty); when none came since (scrapes more often than the stats interval), the previous scrape's again.
+ * Returns how a notice's depth is reported.
+ */
+function mailboxDepth(registers: Registry[], shards: number): (shard: number, depth: number) => void {
+  const deepest = new Float64Array(shards);
+  const reported = new Uint8Array(shards);
+  new Gauge({
+    name: "engine_shard_mailbox_depth",
+    help: "Most messages waiting in a shard's mailbox when it took a batch, since the last scrape.",
+    labelNames: ["shard"],
+    registers,
+    collect() {
+      deepest.forEach((depth, shard) => {
+        this.set({ shard: String(shard) }, depth);
+      });
+      reported.fill(0);
+    },
+  });
+  return (shard, depth) => {
+    if (reported[shard] === 0 || depth > (deepest[shard] ?? 0)) deepest[shard] = depth;
+    reported[shard] = 1;
+  };
+}
+
+/** Journal batches and commits, merged from the buckets the shard threads counted. */
+function journalMetrics(registers: Registry[]): (batches: StatsNotice["batches"]) => void {
   const batchMessages = new FastHistogram({
     name: "engine_journal_batch_messages",
     help: "Messages decided together in one shard batch (one journal transaction).",
@@ -79,7 +125,16 @@ export function engineMetrics(registry: Registry, shards: number): ShardMetrics 
   });
   const committed = commits.child({ outcome: "ok" });
   const failed = commits.child({ outcome: "failed" });
+  return (batches) => {
+    batchMessages.merge(batches.messages);
+    batchEvents.merge(batches.events);
+    committed.merge(batches.commitOk);
+    failed.merge(batches.commitFailed);
+  };
+}
 
+/** The business series, from the tallies and account states in each shard's stats notices. */
+function businessMetrics(registers: Registry[], shardIds: readonly string[]): (notice: StatsNotice) => void {
   const orders = new Counter({
     name: "engine_orders_total",
     help: "Orders by kind and outcome (accepted, rejected, filled, canceled, expired); rejections by the first violated rule.",
@@ -99,7 +154,28 @@ export function engineMetrics(registry: Registry, shards: number): ShardMetrics 
     registers,
   });
   for (const rule of ["daily_loss_limit", "drawdown_gate"]) terminations.inc({ rule }, 0);
-  // Each shard's latest count per state; the gauge is their sum.
+  const states = accountStates(registers, shardIds);
+  return (notice) => {
+    states(notice.shard, notice.states);
+    for (const [key, count] of Object.entries(notice.tallies)) {
+      const tally = parseTallyKey(key);
+      if (tally === undefined) continue;
+      if (tally.metric === "orders") {
+        orders.inc({ kind: tally.kind, outcome: tally.outcome, rule: tally.rule }, count);
+      } else if (tally.metric === "fills") {
+        fills.inc({ kind: tally.kind, liquidity: tally.liquidity }, count);
+      } else {
+        terminations.inc({ rule: tally.rule }, count);
+      }
+    }
+  };
+}
+
+/** Accounts per state: each shard's latest count per state, summed at scrape. */
+function accountStates(
+  registers: Registry[],
+  shardIds: readonly string[],
+): (shard: number, states: Record<string, number>) => void {
   const statesByShard: Record<string, number>[] = shardIds.map(() => ({}));
   new Gauge({
     name: "engine_accounts",
@@ -116,37 +192,7 @@ export function engineMetrics(registry: Registry, shards: number): ShardMetrics 
       for (const [state, count] of Object.entries(totals)) this.set({ state }, count);
     },
   });
-
-  return {
-    requestLatency(shard, kind, seconds) {
-      if (kind !== "command" && kind !== "query" && kind !== "market") return;
-      requestChildren[shard]?.[kind].observe(seconds);
-    },
-    stats(notice) {
-      const shard = String(notice.shard);
-      statesByShard[notice.shard] = notice.states;
-      const batches = notice.batches;
-      if (reported[notice.shard] === 0 || batches.mailboxDepth > (deepest[notice.shard] ?? 0)) {
-        deepest[notice.shard] = batches.mailboxDepth;
-      }
-      reported[notice.shard] = 1;
-      batchMessages.merge(batches.messages);
-      batchEvents.merge(batches.events);
-      committed.merge(batches.commitOk);
-      failed.merge(batches.commitFailed);
-      lagP99.set({ shard }, notice.loopLagP99Ms / 1000);
-      lagMax.set({ shard }, notice.loopLagMaxMs / 1000);
-      for (const [key, count] of Object.entries(notice.tallies)) {
-        const tally = parseTallyKey(key);
-        if (tally === undefined) continue;
-        if (tally.metric === "orders") {
-          orders.inc({ kind: tally.kind, outcome: tally.outcome, rule: tally.rule }, count);
-        } else if (tally.metric === "fills") {
-          fills.inc({ kind: tally.kind, liquidity: tally.liquidity }, count);
-        } else {
-          terminations.inc({ rule: tally.rule }, count);
-        }
-      }
-    },
+  return (shard, states) => {
+    statesByShard[shard] = states;
   };
 }
