@@ -26,7 +26,7 @@ import {
   DEFAULT_MAX_WORKING_ORDERS,
   DEFAULT_SNAPSHOT_EVERY,
 } from "./accounts/limits.js";
-import { DEFAULT_SCHEDULE_MS } from "./webhooks/dispatcher.js";
+import { DEFAULT_SCHEDULE_MS } from "./webhooks/retry.js";
 
 /** What the engine needs before it listens beyond loopback (kernel/listen-guard.ts). */
 export const ENGINE_LISTEN_SECRETS: readonly ListenSecret[] = ["INTERNAL_TOKEN"];

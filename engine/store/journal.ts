@@ -8,6 +8,7 @@ import type pg from "pg";
 import { sqlStateOf } from "../../kernel/db.js";
 import { bounded } from "../../kernel/db-deadline.js";
 import { partitionOf } from "../../kernel/partition.js";
+import { columnsOf } from "./columns.js";
 import type { Fence } from "./leases.js";
 
 export interface NewAccountRow {
@@ -197,19 +198,10 @@ export class Journal {
     const guard = fence === undefined ? undefined : fenceOf(fence, accounts, events);
     const statement = guard === undefined ? APPEND_STATEMENT : FENCED_APPEND_STATEMENT;
     const values = [
-      accounts.map((a) => a.accountId),
-      accounts.map((a) => a.userId),
-      accounts.map((a) => a.partition),
-      events.map((e) => e.accountId),
-      events.map((e) => e.seq),
-      events.map((e) => e.type),
+      ...columnsOf(accounts, ["accountId", "userId", "partition"]),
+      ...columnsOf(events, ["accountId", "seq", "type"]),
       jsonArray(events.map((e) => e.payload)),
-      outbox.map((o) => o.accountId),
-      outbox.map((o) => o.sequence),
-      outbox.map((o) => o.eventId),
-      outbox.map((o) => o.type),
-      outbox.map((o) => o.userId),
-      outbox.map((o) => o.at),
+      ...columnsOf(outbox, ["accountId", "sequence", "eventId", "type", "userId", "at"]),
       jsonArray(outbox.map((o) => o.data)),
       ...(guard === undefined ? [] : [guard.owner, guard.partitions, guard.epochs]),
     ];

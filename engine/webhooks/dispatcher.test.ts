@@ -9,17 +9,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { silentLog } from "../shard/runtime.testing.js";
 import { Journal, type OutboxRow } from "../store/journal.js";
 import { migratedEngineDatabase } from "../store/database.testing.js";
-import {
-  DEFAULT_SCHEDULE_MS,
-  WebhookDispatcher,
-  jittered,
-  type DispatcherOptions,
-  nextStep,
-  type KeyDirectory,
-  type Outcome,
-  type WebhookTarget,
-} from "./dispatcher.js";
+import { WebhookDispatcher, type DispatcherOptions } from "./dispatcher.js";
+import { DEFAULT_SCHEDULE_MS, jittered, nextStep, type Outcome } from "./retry.js";
 import { CLAIM_LOCK, WebhookStore } from "./store.js";
+import type { KeyDirectory, WebhookTarget } from "./targets.js";
 import type { SendResult, WebhookRequest } from "./transport.js";
 
 const db = migratedEngineDatabase();

@@ -11,48 +11,15 @@ import { randomUUID } from "node:crypto";
 import { errorText } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import { envelopeJson, signedHeaders } from "./envelope.js";
+import { DEFAULT_SCHEDULE_MS, nextStep, type Outcome } from "./retry.js";
 import type { ClaimedDelivery, NewDelivery, WebhookStore } from "./store.js";
-import type { Send, SendResult } from "./transport.js";
-
-/** A key that receives webhooks, as the wallet hands it to the dispatcher (secret in clear, never logged). */
-export interface WebhookTarget {
-  apiKeyId: string;
-  userId: string;
-  url: string;
-  secret: string;
-  /** Epoch ms from which the key is expired (the wallet's expires_at); null when it never expires. */
-  expiresAt: number | null;
-}
-
-/** What the dispatcher needs of the wallet. */
-export interface KeyDirectory {
-  /** Active keys with an enabled webhook, of these users or with these ids. */
-  targets(query: { userIds?: readonly string[]; keyIds?: readonly string[] }): Promise<WebhookTarget[]>;
-  /** A receiver answered 410 Gone: disable the key's webhook. */
-  disable(apiKeyId: string): Promise<void>;
-}
-
-/**
- * Revocations as the wallet pushes them (WatchKeys, the same lease protocol as the gateways' key caches): a
- * revocation completes only once this dispatcher acked it or its lease ran out, so an attempt that checks
- * `revoked` while `trusted` holds can never start after a revocation returned.
- */
-export interface RevocationGuard {
-  trusted(): boolean;
-  revoked(apiKeyId: string): boolean;
-}
-
-export type Outcome = "succeeded" | "retry" | "failed" | "disabled" | "canceled";
+import type { KeyDirectory, RevocationGuard, WebhookTarget } from "./targets.js";
+import type { Send } from "./transport.js";
 
 export interface DispatcherMetrics {
   delivered(outcome: Outcome, count?: number): void;
   attempt(seconds: number, outcome: Outcome): void;
 }
-
-/** The default retry schedule (ms): the first attempt at once, then after 5 s, 30 s, 2 min, ... 12 h. */
-export const DEFAULT_SCHEDULE_MS: readonly number[] = [
-  0, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000,
-];
 
 /** Why deliveries of a key the wallet no longer lists end. */
 const NOT_LISTED = "key revoked, expired or its webhook disabled";
@@ -62,9 +29,6 @@ const PRUNE_EVERY_MS = 60_000;
 
 /** How long a key whose attempt failed stays suspect without being claimed again (ms). */
 const SUSPECT_MEMORY_MS = 24 * 3_600_000;
-
-/** A Retry-After longer than this is capped (a receiver cannot park a delivery for ever). */
-const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
 export interface DispatcherOptions {
   store: Pick<
@@ -98,31 +62,16 @@ export interface DispatcherOptions {
   fanOutLimit?: number;
 }
 
-/** ±10% jitter on a delay, so retries of many deliveries do not arrive in lockstep. */
-export function jittered(delayMs: number, random: () => number): number {
-  return delayMs <= 0 ? 0 : Math.round(delayMs * (0.9 + 0.2 * random()));
-}
-
-/** What to do after an attempt: the delivery's next status and when to try again. */
-export function nextStep(
-  result: SendResult,
-  attempt: number,
-  schedule: readonly number[],
-  random: () => number,
-): { outcome: Outcome; nextDelayMs: number | null; statusCode: number | null; error: string | null } {
-  if (result.ok && result.status >= 200 && result.status < 300) {
-    return { outcome: "succeeded", nextDelayMs: null, statusCode: result.status, error: null };
+/** The items by key, each list in the items' order. */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [item]);
+    else group.push(item);
   }
-  const statusCode = result.ok ? result.status : null;
-  const error = result.ok ? `HTTP ${result.status}` : result.error;
-  if (result.ok && result.status === 410) return { outcome: "disabled", nextDelayMs: null, statusCode, error };
-  const scheduled = schedule[attempt];
-  if (scheduled === undefined) return { outcome: "failed", nextDelayMs: null, statusCode, error };
-  let delay = jittered(scheduled, random);
-  if (result.ok && (result.status === 429 || result.status === 503) && result.retryAfterMs !== null) {
-    delay = Math.max(delay, Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS));
-  }
-  return { outcome: "retry", nextDelayMs: delay, statusCode, error };
+  return groups;
 }
 
 export class WebhookDispatcher {
@@ -215,12 +164,7 @@ export class WebhookDispatcher {
       if (events.length === 0) return;
       const userIds = [...new Set(events.map((event) => event.userId))];
       const targets = await this.options.keys.targets({ userIds });
-      const byUser = new Map<string, WebhookTarget[]>();
-      for (const target of targets) {
-        const list = byUser.get(target.userId);
-        if (list === undefined) byUser.set(target.userId, [target]);
-        else list.push(target);
-      }
+      const byUser = groupBy(targets, (target) => target.userId);
       const deliveries: NewDelivery[] = [];
       for (const event of events) {
         for (const target of byUser.get(event.userId) ?? []) {
@@ -239,67 +183,20 @@ export class WebhookDispatcher {
   }
 
   private async claim(): Promise<void> {
-    let free = this.maxLanes - this.lanes.size;
+    const free = this.maxLanes - this.lanes.size;
     if (free <= 0 || this.stopped) return;
     this.forgetOldSuspects();
     let suspectSlots = this.maxSuspectLanes;
     for (const keyId of this.lanes.keys()) if (this.suspects.has(keyId)) suspectSlots--;
     const claimedAt = this.now();
-    const limit = this.options.claimLimit ?? 200;
-    const busy = [...this.lanes.keys()];
-    const claimed: ClaimedDelivery[] = [];
-    // Suspect keys first, only them and only in the suspect lanes free (at most half of the lanes), so healthy
-    // traffic never shuts them out; then the healthy keys in every lane left, in a claim that leaves every
-    // suspect key out, so failing keys whose deliveries have been due the longest never fill it.
-    const suspectRoom = Math.min(suspectSlots, free);
-    if (suspectRoom > 0 && this.suspects.size > 0) {
-      const idle = [...this.suspects.keys()].filter((keyId) => !this.lanes.has(keyId));
-      if (idle.length > 0) {
-        claimed.push(
-          ...(await this.options.store.claimDue(
-            claimedAt,
-            Math.min(limit, suspectRoom * this.perKey),
-            this.perKey,
-            this.leaseMs,
-            busy,
-            idle,
-          )),
-        );
-      }
-    }
-    const healthyRoom = free - new Set(claimed.map((delivery) => delivery.apiKeyId)).size;
-    if (healthyRoom > 0) {
-      claimed.push(
-        ...(await this.options.store.claimDue(
-          claimedAt,
-          Math.min(limit, healthyRoom * this.perKey),
-          this.perKey,
-          this.leaseMs,
-          this.suspects.size === 0 ? busy : [...busy, ...this.suspects.keys()],
-        )),
-      );
-    }
+    const claimed = await this.claimDue(claimedAt, free, suspectSlots);
     if (claimed.length === 0) return;
-    const byKey = new Map<string, ClaimedDelivery[]>();
-    for (const delivery of claimed) {
-      const list = byKey.get(delivery.apiKeyId);
-      if (list === undefined) byKey.set(delivery.apiKeyId, [delivery]);
-      else list.push(delivery);
-    }
-    // Keys beyond the free lanes (a claim limits deliveries, not keys), and suspect keys beyond the free suspect
-    // slots, go back unattempted: they are claimed again at a later poll.
-    const over: string[] = [];
-    for (const [keyId, deliveries] of byKey) {
-      const suspect = this.suspects.has(keyId);
-      if (free > 0 && (!suspect || suspectSlots > 0)) {
-        free--;
-        if (suspect) suspectSlots--;
-        continue;
-      }
-      for (const delivery of deliveries) over.push(delivery.deliveryId);
-      byKey.delete(keyId);
-    }
-    if (over.length > 0) await this.options.store.releaseLeases(over, claimedAt + this.leaseMs);
+    const byKey = await this.admit(
+      groupBy(claimed, (delivery) => delivery.apiKeyId),
+      free,
+      suspectSlots,
+      claimedAt,
+    );
     if (byKey.size === 0) return;
     // The keys as the wallet sees them now: a revoked or expired key is no longer listed.
     const targets = new Map(
@@ -315,6 +212,57 @@ export class WebhookDispatcher {
         });
       this.lanes.set(keyId, lane);
     }
+  }
+
+  /**
+   * Suspect keys first, only them and only in the suspect lanes free (at most half of the lanes), so healthy
+   * traffic never shuts them out; then the healthy keys in every lane left, in a claim that leaves every
+   * suspect key out, so failing keys whose deliveries have been due the longest never fill it.
+   */
+  private async claimDue(claimedAt: number, free: number, suspectSlots: number): Promise<ClaimedDelivery[]> {
+    const limit = this.options.claimLimit ?? 200;
+    const busy = [...this.lanes.keys()];
+    const claimed: ClaimedDelivery[] = [];
+    const suspectRoom = Math.min(suspectSlots, free);
+    if (suspectRoom > 0 && this.suspects.size > 0) {
+      const idle = [...this.suspects.keys()].filter((keyId) => !this.lanes.has(keyId));
+      if (idle.length > 0) {
+        const room = Math.min(limit, suspectRoom * this.perKey);
+        claimed.push(...(await this.options.store.claimDue(claimedAt, room, this.perKey, this.leaseMs, busy, idle)));
+      }
+    }
+    const healthyRoom = free - new Set(claimed.map((delivery) => delivery.apiKeyId)).size;
+    if (healthyRoom > 0) {
+      const room = Math.min(limit, healthyRoom * this.perKey);
+      const skipped = this.suspects.size === 0 ? busy : [...busy, ...this.suspects.keys()];
+      claimed.push(...(await this.options.store.claimDue(claimedAt, room, this.perKey, this.leaseMs, skipped)));
+    }
+    return claimed;
+  }
+
+  /**
+   * The claimed keys that get a lane. Keys beyond the free lanes (a claim limits deliveries, not keys), and
+   * suspect keys beyond the free suspect slots, go back unattempted: they are claimed again at a later poll.
+   */
+  private async admit(
+    byKey: Map<string, ClaimedDelivery[]>,
+    free: number,
+    suspectSlots: number,
+    claimedAt: number,
+  ): Promise<Map<string, ClaimedDelivery[]>> {
+    const over: string[] = [];
+    for (const [keyId, deliveries] of byKey) {
+      const suspect = this.suspects.has(keyId);
+      if (free > 0 && (!suspect || suspectSlots > 0)) {
+        free--;
+        if (suspect) suspectSlots--;
+        continue;
+      }
+      for (const delivery of deliveries) over.push(delivery.deliveryId);
+      byKey.delete(keyId);
+    }
+    if (over.length > 0) await this.options.store.releaseLeases(over, claimedAt + this.leaseMs);
+    return byKey;
   }
 
   private async runLane(

@@ -3,7 +3,7 @@
 // is the base64 part of the key's `whsec_` secret, decoded.
 import { createHmac } from "node:crypto";
 import { toIso } from "../basics/time.js";
-import type { OutboxEvent } from "./store.js";
+import type { OutboxEvent } from "./delivery-log.js";
 
 /** The JSON body a key receives (and the catch-up endpoint lists): `data` is spliced in as stored. */
 export function envelopeJson(event: OutboxEvent, apiKeyId: string): string {

@@ -4,8 +4,10 @@ import { ServiceError } from "../../kernel/errors.js";
 import { unary, type UnaryOptions } from "../../kernel/grpc.js";
 import type { Delivery } from "../../proto/gen/engine/v1/Delivery.js";
 import type { EngineHandlers } from "../../proto/gen/engine/v1/Engine.js";
+import type { WebhookEvent } from "../../proto/gen/engine/v1/WebhookEvent.js";
 import { toIso } from "../basics/time.js";
-import type { DeliveryRow, WebhookStore } from "./store.js";
+import type { DeliveryRow, OutboxEvent } from "./delivery-log.js";
+import type { WebhookStore } from "./store.js";
 
 export const EVENTS_DEFAULT_LIMIT = 100;
 export const EVENTS_MAX_LIMIT = 1000;
@@ -21,6 +23,16 @@ function limitOf(value: number, fallback: number, max: number): number {
 function userOf(userId: string): string {
   if (userId === "") throw new ServiceError("unauthorized");
   return userId;
+}
+
+/** The caller and the page size of a list call (an unknown caller is refused before a bad limit). */
+function pageOf(
+  r: { user_id: string; limit: number },
+  fallback: number,
+  max: number,
+): { userId: string; limit: number } {
+  const userId = userOf(r.user_id);
+  return { userId, limit: limitOf(r.limit, fallback, max) };
 }
 
 export function deliveryMessage(row: DeliveryRow): Delivery {
@@ -49,6 +61,17 @@ export function deliveryMessage(row: DeliveryRow): Delivery {
   };
 }
 
+function eventMessage(event: OutboxEvent): WebhookEvent {
+  return {
+    id: event.eventId,
+    type: event.type,
+    created_at: toIso(event.createdAt),
+    account_id: event.accountId,
+    sequence: event.sequence,
+    data_json: event.data,
+  };
+}
+
 export function webhookHandlers(
   store: WebhookStore,
   now: () => number,
@@ -58,35 +81,18 @@ export function webhookHandlers(
     ListEvents: unary(
       "ListEvents",
       async (r) => {
-        const page = await store.listEvents(
-          userOf(r.user_id),
-          r.account_id.toLowerCase(),
-          r.after,
-          limitOf(r.limit, EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT),
-        );
-        return {
-          events: page.events.map((e) => ({
-            id: e.eventId,
-            type: e.type,
-            created_at: toIso(e.createdAt),
-            account_id: e.accountId,
-            sequence: e.sequence,
-            data_json: e.data,
-          })),
-          has_more: page.hasMore,
-        };
+        const { userId, limit } = pageOf(r, EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT);
+        const page = await store.listEvents(userId, r.account_id.toLowerCase(), r.after, limit);
+        return { events: page.events.map(eventMessage), has_more: page.hasMore };
       },
       options,
     ),
     ListDeliveries: unary(
       "ListDeliveries",
       async (r) => {
-        const page = await store.listDeliveries(
-          userOf(r.user_id),
-          r.api_key_id.toLowerCase(),
-          limitOf(r.limit, DELIVERIES_DEFAULT_LIMIT, DELIVERIES_MAX_LIMIT),
-          r.before === "" ? undefined : r.before.toLowerCase(),
-        );
+        const { userId, limit } = pageOf(r, DELIVERIES_DEFAULT_LIMIT, DELIVERIES_MAX_LIMIT);
+        const before = r.before === "" ? undefined : r.before.toLowerCase();
+        const page = await store.listDeliveries(userId, r.api_key_id.toLowerCase(), limit, before);
         return { deliveries: page.deliveries.map(deliveryMessage), has_more: page.hasMore };
       },
       options,

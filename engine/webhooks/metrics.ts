@@ -1,7 +1,8 @@
 // Webhook metrics (docs/webhooks.md, "Metrics"): deliveries by outcome, attempt latency, and the outbox
 // backlog with the age of its oldest event, read from the database at scrape time.
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
-import type { DispatcherMetrics, Outcome } from "./dispatcher.js";
+import type { DispatcherMetrics } from "./dispatcher.js";
+import type { Outcome } from "./retry.js";
 import type { Backlog } from "./store.js";
 
 export function webhookMetrics(registry: Registry, backlog: () => Promise<Backlog>): DispatcherMetrics {

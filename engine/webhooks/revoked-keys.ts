@@ -3,7 +3,7 @@
 // which no longer lists the key. So each entry lives `ttlMs` (far longer than any lane) and at most `maxEntries`
 // are kept. An entry dropped for room before its time makes the set incomplete until that time has passed: the
 // guard then stops vouching for keys, and the dispatcher asks the wallet before each attempt instead.
-import type { RevocationGuard } from "./dispatcher.js";
+import type { RevocationGuard } from "./targets.js";
 
 /** Longer than any lane runs (a claim's lease is perKey × WEBHOOK_TIMEOUT_MS + 30 s, about 80 s by default). */
 export const REVOKED_KEY_MEMORY_MS = 3_600_000;

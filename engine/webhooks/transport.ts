@@ -113,74 +113,9 @@ export function httpsTransport(options: TransportOptions): { send: Send; close: 
 
   const send: Send = (request) => {
     const started = now();
-    const elapsed = (): number => Math.round(now() - started);
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return Promise.resolve({ ok: false, error: "invalid webhook URL", latencyMs: 0 });
-    }
-    if (url.protocol !== "https:")
-      return Promise.resolve({ ok: false, error: "webhook URL is not https", latencyMs: 0 });
-    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-    // An IP literal is connected to without a lookup: check it here.
-    if (isIP(host) !== 0 && !options.allowPrivate && isNonPublicAddress(host)) {
-      return Promise.resolve({
-        ok: false,
-        error: PUBLIC_ERRORS.literal,
-        detail: `${host} is not a public address`,
-        latencyMs: 0,
-      });
-    }
-    return new Promise<SendResult>((resolve) => {
-      let settled = false;
-      const finish = (result: SendResult): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(result);
-      };
-      const req = https.request(
-        url,
-        {
-          method: "POST",
-          agent,
-          lookup,
-          headers: {
-            ...request.headers,
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(request.body).toString(),
-            "user-agent": "funded-trading-webhooks/1",
-          },
-        },
-        (res) => {
-          let read = 0;
-          res.on("data", (chunk: Buffer) => {
-            read += chunk.length;
-            if (read > RESPONSE_CAP) res.destroy();
-          });
-          const done = (): void => {
-            const status = res.statusCode ?? 0;
-            const retryAfter = res.headers["retry-after"];
-            finish({ ok: true, status, retryAfterMs: parseRetryAfter(retryAfter, Date.now()), latencyMs: elapsed() });
-          };
-          res.on("end", done);
-          res.on("close", done);
-          res.on("error", done);
-        },
-      );
-      const timer = setTimeout(() => {
-        req.destroy(new NoAnswer(`no answer within ${options.timeoutMs} ms`));
-      }, options.timeoutMs);
-      req.on("error", (error: Error) => {
-        if (error instanceof NoAnswer) {
-          finish({ ok: false, error: error.message, latencyMs: elapsed() });
-          return;
-        }
-        finish({ ok: false, error: publicError(error), detail: error.message, latencyMs: elapsed() });
-      });
-      req.end(request.body);
-    });
+    const target = targetOf(request.url, options.allowPrivate);
+    if (!(target instanceof URL)) return Promise.resolve(target);
+    return post(target, request, { agent, lookup, timeoutMs: options.timeoutMs }, () => Math.round(now() - started));
   };
   return {
     send,
@@ -188,4 +123,79 @@ export function httpsTransport(options: TransportOptions): { send: Send; close: 
       agent.destroy();
     },
   };
+}
+
+/** The URL to post to, or why no attempt is made (not https, or an IP literal that is not public). */
+function targetOf(text: string, allowPrivate: boolean): URL | SendResult {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, error: "invalid webhook URL", latencyMs: 0 };
+  }
+  if (url.protocol !== "https:") return { ok: false, error: "webhook URL is not https", latencyMs: 0 };
+  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  // An IP literal is connected to without a lookup: check it here.
+  if (isIP(host) !== 0 && !allowPrivate && isNonPublicAddress(host)) {
+    return { ok: false, error: PUBLIC_ERRORS.literal, detail: `${host} is not a public address`, latencyMs: 0 };
+  }
+  return url;
+}
+
+/** One POST within the deadline: the answer's status (at most RESPONSE_CAP bytes read), or why there is none. */
+function post(
+  url: URL,
+  request: WebhookRequest,
+  via: { agent: https.Agent; lookup: LookupFunction; timeoutMs: number },
+  elapsed: () => number,
+): Promise<SendResult> {
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    const finish = (result: SendResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const req = https.request(
+      url,
+      {
+        method: "POST",
+        agent: via.agent,
+        lookup: via.lookup,
+        headers: {
+          ...request.headers,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(request.body).toString(),
+          "user-agent": "funded-trading-webhooks/1",
+        },
+      },
+      (res) => {
+        let read = 0;
+        res.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > RESPONSE_CAP) res.destroy();
+        });
+        const done = (): void => {
+          const status = res.statusCode ?? 0;
+          const retryAfter = res.headers["retry-after"];
+          finish({ ok: true, status, retryAfterMs: parseRetryAfter(retryAfter, Date.now()), latencyMs: elapsed() });
+        };
+        res.on("end", done);
+        res.on("close", done);
+        res.on("error", done);
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy(new NoAnswer(`no answer within ${via.timeoutMs} ms`));
+    }, via.timeoutMs);
+    req.on("error", (error: Error) => {
+      if (error instanceof NoAnswer) {
+        finish({ ok: false, error: error.message, latencyMs: elapsed() });
+        return;
+      }
+      finish({ ok: false, error: publicError(error), detail: error.message, latencyMs: elapsed() });
+    });
+    req.end(request.body);
+  });
 }

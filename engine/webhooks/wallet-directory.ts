@@ -5,7 +5,7 @@ import { CHANNEL_OPTIONS, call, outgoingMetadata } from "../../kernel/grpc.js";
 import { createWalletClient } from "../../kernel/wallet-codec.js";
 import type { GetWebhookTargetsResponse__Output } from "../../proto/gen/wallet/v1/GetWebhookTargetsResponse.js";
 import type { WatchStream } from "../../kernel/key-cache.js";
-import type { KeyDirectory, WebhookTarget } from "./dispatcher.js";
+import type { KeyDirectory, WebhookTarget } from "./targets.js";
 
 const DEADLINE_MS = 5_000;
 /** The wallet accepts at most this many ids of each kind per call. */
