@@ -17,10 +17,10 @@ export interface PushedPrice {
   index_price: number;
 }
 
-export function parsePushedPrices(
-  prices: readonly PushedPrice[],
-  catalogue: Catalogue,
-): { ok: TickQuote[] } | { issues: Issue[] } {
+/** The quotes of a push, or every problem it has. */
+export type ParsedPush = { ok: TickQuote[] } | { issues: Issue[] };
+
+export function parsePushedPrices(prices: readonly PushedPrice[], catalogue: Catalogue): ParsedPush {
   const issues: Issue[] = [];
   const quotes: TickQuote[] = [];
   const seen = new Set<string>();

@@ -50,10 +50,7 @@ export function accountHandlers(deps: OpeningDeps, calls: AccountCalls, options:
     ListPositions: unary("ListPositions", (r) => query(r.user_id, r.account_id, { type: "positions" }), options),
     ListOrders: unary(
       "ListOrders",
-      async (r) => {
-        const orders = await query<{ data: object[] }>(r.user_id, r.account_id, { type: "orders" });
-        return { data: orders.data.map((order) => message(order)) };
-      },
+      async (r) => ordersMessage(await query<{ data: object[] }>(r.user_id, r.account_id, { type: "orders" })),
       options,
     ),
     ListFunding: unary("ListFunding", (r) => query(r.user_id, r.account_id, { type: "funding" }), options),
@@ -61,21 +58,26 @@ export function accountHandlers(deps: OpeningDeps, calls: AccountCalls, options:
     ListViolations: unary("ListViolations", (r) => query(r.user_id, r.account_id, { type: "violations" }), options),
     GetAnalytics: unary(
       "GetAnalytics",
-      async (r) => {
-        const result = await query<Analytics>(r.user_id, r.account_id, { type: "analytics" });
-        // proto3 optionals: null (no value yet) is an absent field on the wire.
-        return {
-          closed_positions: result.closed_positions,
-          exposure: result.exposure,
-          ...(result.win_rate === null ? {} : { win_rate: result.win_rate }),
-          ...(result.avg_r_multiple === null ? {} : { avg_r_multiple: result.avg_r_multiple }),
-          ...(result.profit_factor === null ? {} : { profit_factor: result.profit_factor }),
-        };
-      },
+      async (r) => analyticsMessage(await query<Analytics>(r.user_id, r.account_id, { type: "analytics" })),
       options,
     ),
     ListPositionHistory: unary("ListPositionHistory", (r) => page(r, "history"), options),
     ListTrades: unary("ListTrades", (r) => page(r, "trades"), options),
+  };
+}
+
+function ordersMessage(orders: { data: object[] }) {
+  return { data: orders.data.map((order) => message(order)) };
+}
+
+/** proto3 optionals: null (no value yet) is an absent field on the wire. */
+function analyticsMessage(result: Analytics) {
+  return {
+    closed_positions: result.closed_positions,
+    exposure: result.exposure,
+    ...(result.win_rate === null ? {} : { win_rate: result.win_rate }),
+    ...(result.avg_r_multiple === null ? {} : { avg_r_multiple: result.avg_r_multiple }),
+    ...(result.profit_factor === null ? {} : { profit_factor: result.profit_factor }),
   };
 }
 

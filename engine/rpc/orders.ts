@@ -34,15 +34,16 @@ export function orderHandlers(
     if (!("order" in reply)) throw new Error("not an order reply");
     return { order: message(reply.order) };
   };
+  /** A command of one account answered by the order it placed and its fills (PlaceOrder, ClosePosition). */
+  const placing = async <R extends { user_id: string; account_id: string }>(
+    r: R,
+    command: (request: Omit<R, "user_id"> & { account_id: string }) => Command,
+  ): Promise<OrderResponse> => {
+    const { userId, request } = accountRequest(r);
+    return orderResponse(await calls.command(userId, r.account_id, command(request)));
+  };
   return {
-    PlaceOrder: unary(
-      "PlaceOrder",
-      async (r) => {
-        const { userId, request } = accountRequest(r);
-        return orderResponse(await calls.command(userId, r.account_id, { type: "PlaceOrder", request }));
-      },
-      options,
-    ),
+    PlaceOrder: unary("PlaceOrder", (r) => placing(r, (request) => ({ type: "PlaceOrder", request })), options),
     TestOrder: unary(
       "TestOrder",
       async (r) => {
@@ -55,10 +56,7 @@ export function orderHandlers(
     ),
     ClosePosition: unary(
       "ClosePosition",
-      async (r) => {
-        const { userId, request } = accountRequest(r);
-        return orderResponse(await calls.command(userId, r.account_id, { type: "ClosePosition", request }));
-      },
+      (r) => placing(r, (request) => ({ type: "ClosePosition", request })),
       options,
     ),
     CancelOrder: unary(
