@@ -1,40 +1,24 @@
 // market.v1 on an engine running its price simulator: PushPrices and SetCalendar are refused with
 // market_data_refused (FAILED_PRECONDITION), token or not, so nobody can move prices or freeze trading there.
 import * as grpc from "@grpc/grpc-js";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromGrpcError } from "../kernel/errors.js";
-import { createLogger } from "../kernel/log.js";
 import { marketClient, type Market } from "../test/harness/market.js";
-import { loadEngineSettings } from "./config.js";
-import { startEngine, type RunningEngine } from "./main.js";
+import { TestEngine } from "./main.testing.js";
 
 const TOKEN = "market-feed-test-internal-token";
-const dataDir = mkdtempSync(path.join(tmpdir(), "fts-engine-feed-"));
-
-let engine: RunningEngine;
+const engine = new TestEngine("engine-feed", TOKEN, { WEBHOOKS_ENABLED: "false" });
 let market: Market;
 
 beforeAll(async () => {
-  const settings = loadEngineSettings({
-    ENGINE_GRPC_PORT: "0",
-    ENGINE_METRICS_PORT: "0",
-    INTERNAL_TOKEN: TOKEN,
-    LOG_LEVEL: "silent",
-    DATA_DIR: dataDir,
-    WEBHOOKS_ENABLED: "false",
-  });
-  expect(settings.PRICE_FEED).toBe("simulator");
-  engine = await startEngine(settings, createLogger("engine", "silent"));
-  market = marketClient(`127.0.0.1:${engine.grpcPort}`, TOKEN);
+  expect(engine.settings.PRICE_FEED).toBe("simulator");
+  await engine.start();
+  market = marketClient(engine.address, TOKEN);
 });
 
 afterAll(async () => {
   market.close();
   await engine.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("market.v1 with PRICE_FEED=simulator", () => {

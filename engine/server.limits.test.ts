@@ -1,50 +1,36 @@
 // The engine's limits through its gRPC surface, on the embedded database (docs/engine.md, "Limits"): the cap
 // on accounts per user (counted in the database, whichever shard each account is on) and on working orders
 // per account (the setting reaches the shard threads), each a 409 naming its limit.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClients, type Clients } from "../gateway/clients.js";
 import { untraced } from "../gateway/origin.js";
 import { fromGrpcError } from "../kernel/errors.js";
-import { createLogger } from "../kernel/log.js";
-import { loadEngineSettings } from "./config.js";
-import { startEngine, type RunningEngine } from "./main.js";
+import { TestEngine } from "./main.testing.js";
 import { CATALOGUE } from "./market/catalogue.js";
 import { marketClient } from "../test/harness/market.js";
 
 const TOKEN = "engine-limits-test-token";
 const PLAN_ID = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
-const dataDir = mkdtempSync(path.join(tmpdir(), "fts-engine-limits-"));
-
-let engine: RunningEngine;
+const engine = new TestEngine("engine-limits", TOKEN, {
+  PRICE_FEED: "push",
+  ENGINE_SHARDS: "2",
+  ENGINE_MAX_ACCOUNTS_PER_USER: "3",
+  ENGINE_MAX_WORKING_ORDERS: "2",
+  WEBHOOKS_ENABLED: "false",
+});
 let clients: Clients;
 
 beforeAll(async () => {
-  const settings = loadEngineSettings({
-    ENGINE_GRPC_PORT: "0",
-    ENGINE_METRICS_PORT: "0",
-    INTERNAL_TOKEN: TOKEN,
-    LOG_LEVEL: "silent",
-    DATA_DIR: dataDir,
-    PRICE_FEED: "push",
-    ENGINE_SHARDS: "2",
-    ENGINE_MAX_ACCOUNTS_PER_USER: "3",
-    ENGINE_MAX_WORKING_ORDERS: "2",
-    WEBHOOKS_ENABLED: "false",
-  });
-  engine = await startEngine(settings, createLogger("engine", "silent"));
-  const market = marketClient(`127.0.0.1:${engine.grpcPort}`, TOKEN);
+  await engine.start();
+  const market = marketClient(engine.address, TOKEN);
   await market.push({ "BTC-USD": Number(CATALOGUE.bySymbol("BTC-USD")?.reference_price) });
   market.close();
-  clients = createClients("127.0.0.1:9", [`127.0.0.1:${engine.grpcPort}`], TOKEN, undefined, true);
+  clients = createClients("127.0.0.1:9", [engine.address], TOKEN, undefined, true);
 });
 
 afterAll(async () => {
   clients.close();
   await engine.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const create = (userId: string, planId = PLAN_ID) =>

@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as grpc from "@grpc/grpc-js";
 import { CHANNEL_OPTIONS, call, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
-import { createLogger } from "../kernel/log.js";
 import type { EngineClient } from "../proto/gen/engine/v1/Engine.js";
 import type { ListPlansRequest } from "../proto/gen/engine/v1/ListPlansRequest.js";
 import type { ListPlansResponse__Output } from "../proto/gen/engine/v1/ListPlansResponse.js";
 import type { ListTickersRequest } from "../proto/gen/engine/v1/ListTickersRequest.js";
 import type { ListTickersResponse__Output } from "../proto/gen/engine/v1/ListTickersResponse.js";
 import { PLANS } from "./basics/plans.js";
-import { loadEngineSettings } from "./config.js";
-import { startEngine, type RunningEngine } from "./main.js";
+import type { RunningEngine } from "./main.js";
+import { TestEngine } from "./main.testing.js";
 import { CATALOGUE } from "./market/catalogue.js";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { marketClient } from "../test/harness/market.js";
 import { createClients, type Clients } from "../gateway/clients.js";
 import { untraced } from "../gateway/origin.js";
@@ -23,8 +19,7 @@ const TOKEN = "engine-test-internal-token";
 /** A Saturday: only crypto trades. */
 const SATURDAY_NOON = Date.parse("2026-11-28T12:00:00.000Z");
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "fts-engine-server-"));
-
+const testEngine = new TestEngine("engine-server", TOKEN, { PRICE_FEED: "push" });
 let engine: RunningEngine;
 let client: EngineClient;
 
@@ -39,15 +34,7 @@ function listPlans(metadata: grpc.Metadata): Promise<ListPlansResponse__Output> 
 const authorized = (): grpc.Metadata => outgoingMetadata("req-1", TOKEN);
 
 beforeAll(async () => {
-  const settings = loadEngineSettings({
-    ENGINE_GRPC_PORT: "0",
-    ENGINE_METRICS_PORT: "0",
-    INTERNAL_TOKEN: TOKEN,
-    LOG_LEVEL: "silent",
-    DATA_DIR: dataDir,
-    PRICE_FEED: "push",
-  });
-  engine = await startEngine(settings, createLogger("engine", "silent"), { now: () => SATURDAY_NOON });
+  engine = await testEngine.start({ now: () => SATURDAY_NOON });
   // Reference prices, except one symbol that has not been priced yet (as under PRICE_FEED=push).
   const market = marketClient(`127.0.0.1:${engine.grpcPort}`, TOKEN);
   await market.push(
@@ -66,8 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   client.close();
-  await engine.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await testEngine.stop();
 });
 
 describe("engine.v1.Engine/ListTickers", () => {
