@@ -1,6 +1,6 @@
-// The webhook envelope (CONTRACT 6) and its Standard Webhooks signature: `webhook-id`, `webhook-timestamp`
-// (unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`, where the key
-// is the base64 part of the key's `whsec_` secret, decoded.
+// The webhook envelope (docs/webhooks.md, "The envelope") and its Standard Webhooks signature: `webhook-id`,
+// `webhook-timestamp` (unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`,
+// where the key is the base64 part of the key's `whsec_` secret, decoded.
 import { createHmac } from "node:crypto";
 import { toIso } from "../basics/time.js";
 import type { OutboxEvent } from "./delivery-log.js";

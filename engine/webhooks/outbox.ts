@@ -1,4 +1,4 @@
-// What an account's events say to the outside (CONTRACT 6, docs/webhooks.md): each journal event maps to zero
+// What an account's events say to the outside (docs/webhooks.md, "Event types"): each journal event maps to zero
 // or more webhook events, rendered from the state right after the event was applied, with the records of the
 // REST API as `data`. The shard writes them to the outbox in the same statement as the journal rows, and
 // numbers them per account (`sequence`, from 1, by one): replay counts them with `outboxKinds` alone.
