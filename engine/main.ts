@@ -37,7 +37,7 @@ import { holdPartitions, type HeldPartitions } from "./store/lease-keeper.js";
 import { PartitionLeases } from "./store/leases.js";
 import { migrateEngine } from "./store/schema.js";
 import type { WebhookStore } from "./webhooks/store.js";
-import { webhookParts } from "./webhooks/wiring.js";
+import { webhookParts } from "./webhook-parts.js";
 
 /** How long in-flight calls may run after a stop request before they are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;

@@ -1,22 +1,22 @@
 // The engine's gRPC surface: engine.v1 (catalogue, accounts, orders, webhooks) and market.v1 (price and
-// calendar pushes), each family of handlers in engine/rpc/ or engine/webhooks/handlers.ts. Handlers only
-// decode, call and encode: they pick the account's shard, send the command or query, and shape proto
-// messages. Ownership, rules and numbers live in the core, what a push may hold in engine/market/; decimal
-// strings become numbers only at this edge.
+// calendar pushes), each family of handlers in its own file (engine/server-catalogue.ts, server-accounts.ts,
+// server-orders.ts, server-market.ts, webhooks/handlers.ts). Handlers only decode, call and encode: they pick
+// the account's shard, send the command or query, and shape proto messages. Ownership, rules and numbers live
+// in the core, what a push may hold in engine/market/; decimal strings become numbers only at this edge.
 import * as grpc from "@grpc/grpc-js";
 import { CHANNEL_OPTIONS, type DirectCall, loadEngineProto, loadMarketProto, onShutdown } from "../kernel/grpc.js";
 import { ENGINE_SESSION_PATH } from "../kernel/session-codec.js";
 import { sessionServer, type SessionMethod } from "../kernel/session-server.js";
 import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
-import { accountHandlers } from "./rpc/accounts.js";
-import { catalogueHandlers } from "./rpc/catalogue.js";
-import type { EngineServerDeps } from "./rpc/deps.js";
-import { marketHandlers } from "./rpc/market.js";
-import { orderHandlers } from "./rpc/orders.js";
-import { accountCalls } from "./rpc/wire.js";
+import { accountHandlers } from "./server-accounts.js";
+import { catalogueHandlers } from "./server-catalogue.js";
+import type { EngineServerDeps } from "./server-deps.js";
+import { marketHandlers } from "./server-market.js";
+import { orderHandlers } from "./server-orders.js";
+import { accountCalls } from "./server-wire.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 
-export type { AccountSlotStore, EngineServerDeps } from "./rpc/deps.js";
+export type { AccountSlotStore, EngineServerDeps } from "./server-deps.js";
 
 /** The `direct` entry of a handler made by unary() (every Engine method is one). */
 function directOf(name: string, handler: unknown): DirectCall<unknown, unknown> {

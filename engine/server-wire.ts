@@ -1,11 +1,11 @@
 // What the engine.v1 handlers share: the caller and the account as the core takes them, a command or query
 // sent to the account's shard, and core replies shaped as proto messages (null fields left out, errors
 // thrown as registry errors).
-import { ServiceError } from "../../kernel/errors.js";
-import { isUuid } from "../../kernel/uuid.js";
-import type { AccountQuery, EngineTypes } from "../actor.js";
-import type { Command, Reply } from "../core.js";
-import type { ShardRuntime } from "../shard/runtime.js";
+import { ServiceError } from "../kernel/errors.js";
+import { isUuid } from "../kernel/uuid.js";
+import type { AccountQuery, EngineTypes } from "./actor.js";
+import type { Command, Reply } from "./core.js";
+import type { ShardRuntime } from "./shard/runtime.js";
 
 type WithoutNulls<T> = { [K in keyof T]: Exclude<T[K], null> | undefined };
 

@@ -1,19 +1,19 @@
 // engine.v1's catalogue calls: the tickers with their prices and market hours, the plans, and the news
 // calendar (filtered by engine/market/calendar.ts's parseCalendarFilter).
-import { ServiceError } from "../../kernel/errors.js";
-import { unary, type UnaryOptions } from "../../kernel/grpc.js";
-import type { Calendar } from "../../proto/gen/engine/v1/Calendar.js";
-import type { EngineHandlers } from "../../proto/gen/engine/v1/Engine.js";
-import type { ListPlansResponse } from "../../proto/gen/engine/v1/ListPlansResponse.js";
-import type { ListTickersResponse } from "../../proto/gen/engine/v1/ListTickersResponse.js";
-import type { Plan as PlanMessage } from "../../proto/gen/engine/v1/Plan.js";
-import type { Ticker } from "../../proto/gen/engine/v1/Ticker.js";
-import type { Plan } from "../basics/plans.js";
-import { parseCalendarFilter, type NewsEvent } from "../market/calendar.js";
-import type { TickerSpec } from "../market/catalogue.js";
-import { isMarketOpen } from "../market/hours.js";
-import type { PriceSource } from "../market/prices.js";
-import type { EngineServerDeps } from "./deps.js";
+import { ServiceError } from "../kernel/errors.js";
+import { unary, type UnaryOptions } from "../kernel/grpc.js";
+import type { Calendar } from "../proto/gen/engine/v1/Calendar.js";
+import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
+import type { ListPlansResponse } from "../proto/gen/engine/v1/ListPlansResponse.js";
+import type { ListTickersResponse } from "../proto/gen/engine/v1/ListTickersResponse.js";
+import type { Plan as PlanMessage } from "../proto/gen/engine/v1/Plan.js";
+import type { Ticker } from "../proto/gen/engine/v1/Ticker.js";
+import type { Plan } from "./basics/plans.js";
+import { parseCalendarFilter, type NewsEvent } from "./market/calendar.js";
+import type { TickerSpec } from "./market/catalogue.js";
+import { isMarketOpen } from "./market/hours.js";
+import type { PriceSource } from "./market/prices.js";
+import type { EngineServerDeps } from "./server-deps.js";
 
 /** The wire form of one catalogue row: numbers instead of decimal strings, prices and hours as of `nowMs`. */
 export function tickerMessage(spec: TickerSpec, prices: PriceSource, nowMs: number): Ticker {

@@ -2,20 +2,20 @@
 // read, its metrics, and under WEBHOOKS_ENABLED the dispatcher with the wallet directory, the HTTPS transport
 // and the revocations the wallet pushes.
 import type { Registry } from "prom-client";
-import { joinHostPort } from "../../kernel/address.js";
-import type { Database } from "../../kernel/db.js";
-import { channelCredentials } from "../../kernel/grpc.js";
-import { KeyCache } from "../../kernel/key-cache.js";
-import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../../kernel/key-lease.js";
-import type { Logger } from "../../kernel/log.js";
-import { DAY_MS } from "../../kernel/time.js";
-import type { EngineSettings } from "../config.js";
-import { WebhookDispatcher } from "./dispatcher.js";
-import { webhookMetrics } from "./metrics.js";
-import { RevokedKeys } from "./revoked-keys.js";
-import { WebhookStore } from "./store.js";
-import { httpsTransport } from "./transport.js";
-import { walletDirectory } from "./wallet-directory.js";
+import { joinHostPort } from "../kernel/address.js";
+import type { Database } from "../kernel/db.js";
+import { channelCredentials } from "../kernel/grpc.js";
+import { KeyCache } from "../kernel/key-cache.js";
+import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
+import type { Logger } from "../kernel/log.js";
+import { DAY_MS } from "../kernel/time.js";
+import type { EngineSettings } from "./config.js";
+import { WebhookDispatcher } from "./webhooks/dispatcher.js";
+import { webhookMetrics } from "./webhooks/metrics.js";
+import { RevokedKeys } from "./webhooks/revoked-keys.js";
+import { WebhookStore } from "./webhooks/store.js";
+import { httpsTransport } from "./webhooks/transport.js";
+import { walletDirectory } from "./webhooks/wallet-directory.js";
 
 export interface WebhookParts {
   store: WebhookStore;

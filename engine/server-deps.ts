@@ -1,15 +1,15 @@
 // What the engine's gRPC handlers are built on (engine/server.ts): the catalogue, prices and calendar, the
 // shard runtime, and the tables and settings a few calls use directly.
-import type { Logger } from "../../kernel/log.js";
-import type { RpcMetrics } from "../../kernel/rpc-metrics.js";
-import type { PlanCatalogue } from "../basics/plans.js";
-import type { EngineTypes } from "../actor.js";
-import type { NewsCalendar, NewsEvent } from "../market/calendar.js";
-import type { Catalogue } from "../market/catalogue.js";
-import type { PriceSource, TickQuote } from "../market/prices.js";
-import type { ShardRuntime } from "../shard/runtime.js";
-import type { Reservation } from "../store/account-slots.js";
-import type { WebhookStore } from "../webhooks/store.js";
+import type { Logger } from "../kernel/log.js";
+import type { RpcMetrics } from "../kernel/rpc-metrics.js";
+import type { PlanCatalogue } from "./basics/plans.js";
+import type { EngineTypes } from "./actor.js";
+import type { NewsCalendar, NewsEvent } from "./market/calendar.js";
+import type { Catalogue } from "./market/catalogue.js";
+import type { PriceSource, TickQuote } from "./market/prices.js";
+import type { ShardRuntime } from "./shard/runtime.js";
+import type { Reservation } from "./store/account-slots.js";
+import type { WebhookStore } from "./webhooks/store.js";
 
 export interface EngineServerDeps {
   catalogue: Catalogue;

@@ -1,17 +1,17 @@
 // engine.v1's account calls: opening an account (under the per-user cap) and the reads of one account, each a
 // query to the account's shard.
 import { randomUUID } from "node:crypto";
-import { isDatabaseUnavailable } from "../../kernel/db-deadline.js";
-import { ServiceError } from "../../kernel/errors.js";
-import { unary, type UnaryOptions } from "../../kernel/grpc.js";
-import type { Account } from "../../proto/gen/engine/v1/Account.js";
-import type { CreateAccountRequest__Output } from "../../proto/gen/engine/v1/CreateAccountRequest.js";
-import type { EngineHandlers } from "../../proto/gen/engine/v1/Engine.js";
-import type { ListRangeRequest__Output } from "../../proto/gen/engine/v1/ListRangeRequest.js";
-import type { Analytics } from "../accounts/risk-queries.js";
-import { accountIdFor } from "../../kernel/partition.js";
-import type { EngineServerDeps } from "./deps.js";
-import { message, requireUser, unwrap, type AccountCalls } from "./wire.js";
+import { isDatabaseUnavailable } from "../kernel/db-deadline.js";
+import { ServiceError } from "../kernel/errors.js";
+import { unary, type UnaryOptions } from "../kernel/grpc.js";
+import type { Account } from "../proto/gen/engine/v1/Account.js";
+import type { CreateAccountRequest__Output } from "../proto/gen/engine/v1/CreateAccountRequest.js";
+import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
+import type { ListRangeRequest__Output } from "../proto/gen/engine/v1/ListRangeRequest.js";
+import type { Analytics } from "./accounts/risk-queries.js";
+import { accountIdFor } from "../kernel/partition.js";
+import type { EngineServerDeps } from "./server-deps.js";
+import { message, requireUser, unwrap, type AccountCalls } from "./server-wire.js";
 
 type AccountHandlers = Pick<
   EngineHandlers,

@@ -1,12 +1,12 @@
 // engine.v1's order calls: place, test and close on an account's shard, and cancel and amend on the shard of
 // the order (an order id is minted in its account's partition).
-import { unary, type UnaryOptions } from "../../kernel/grpc.js";
-import type { EngineHandlers } from "../../proto/gen/engine/v1/Engine.js";
-import type { OrderResponse } from "../../proto/gen/engine/v1/OrderResponse.js";
-import type { EngineTypes } from "../actor.js";
-import type { Command, Reply } from "../core.js";
-import type { ShardRuntime } from "../shard/runtime.js";
-import { accountIdOf, accountRequest, message, requireUser, unwrap, type AccountCalls } from "./wire.js";
+import { unary, type UnaryOptions } from "../kernel/grpc.js";
+import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
+import type { OrderResponse } from "../proto/gen/engine/v1/OrderResponse.js";
+import type { EngineTypes } from "./actor.js";
+import type { Command, Reply } from "./core.js";
+import type { ShardRuntime } from "./shard/runtime.js";
+import { accountIdOf, accountRequest, message, requireUser, unwrap, type AccountCalls } from "./server-wire.js";
 
 type OrderHandlers = Pick<EngineHandlers, "PlaceOrder" | "TestOrder" | "ClosePosition" | "CancelOrder" | "AmendOrder">;
 

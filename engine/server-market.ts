@@ -1,11 +1,11 @@
 // market.v1: prices and the news calendar pushed from outside, accepted only when the engine runs
 // PRICE_FEED=push. What a push may hold is read by engine/market/ (parsePushedPrices, parseCalendar).
-import { ServiceError, type Issue } from "../../kernel/errors.js";
-import { unary, type UnaryOptions } from "../../kernel/grpc.js";
-import type { MarketDataHandlers } from "../../proto/gen/market/v1/MarketData.js";
-import { parseCalendar } from "../market/calendar.js";
-import { parsePushedPrices } from "../market/pushed-prices.js";
-import type { EngineServerDeps } from "./deps.js";
+import { ServiceError, type Issue } from "../kernel/errors.js";
+import { unary, type UnaryOptions } from "../kernel/grpc.js";
+import type { MarketDataHandlers } from "../proto/gen/market/v1/MarketData.js";
+import { parseCalendar } from "./market/calendar.js";
+import { parsePushedPrices } from "./market/pushed-prices.js";
+import type { EngineServerDeps } from "./server-deps.js";
 
 type MarketDeps = Pick<
   EngineServerDeps,
