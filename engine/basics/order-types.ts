@@ -3,15 +3,10 @@
 // records of CONTRACT section 4. Records are replaced, never mutated, so a decide-time draft can share them.
 import type { Venue } from "../market/types.js";
 import type { Liquidity } from "../venues/fees.js";
+import { OrderKind, Side, TimeInForce } from "../../kernel/vocabulary.js";
 
-export const Side = { BUY: "BUY", SELL: "SELL" } as const;
-export type Side = (typeof Side)[keyof typeof Side];
-
-export const OrderKind = { MARKET: "MARKET", LIMIT: "LIMIT", STOP: "STOP", TAKE_PROFIT: "TAKE_PROFIT" } as const;
-export type OrderKind = (typeof OrderKind)[keyof typeof OrderKind];
-
-export const TimeInForce = { GTC: "GTC", GTD: "GTD", GTX: "GTX", IOC: "IOC", FOK: "FOK" } as const;
-export type TimeInForce = (typeof TimeInForce)[keyof typeof TimeInForce];
+// Sides, kinds and times in force are the API's vocabulary, shared with the gateway (kernel/vocabulary.ts).
+export { OrderKind, Side, TimeInForce };
 
 export const OrderStatus = {
   HELD: "HELD",

@@ -1,5 +1,6 @@
 // Vocabulary shared by the market catalogue, trading hours and the plans: asset classes and venues,
 // as const objects with derived union types (no enums).
+import { VENUES, Venue } from "../../kernel/vocabulary.js";
 
 export const AssetClass = {
   crypto: "crypto",
@@ -10,13 +11,8 @@ export const AssetClass = {
 export type AssetClass = (typeof AssetClass)[keyof typeof AssetClass];
 export const ASSET_CLASSES: readonly AssetClass[] = Object.values(AssetClass);
 
-/** The simulated venues: GMX lists crypto only, OSTIUM lists all four asset classes. */
-export const Venue = {
-  GMX: "GMX",
-  OSTIUM: "OSTIUM",
-} as const;
-export type Venue = (typeof Venue)[keyof typeof Venue];
-export const VENUES: readonly Venue[] = Object.values(Venue);
+// The venues are the API's vocabulary, shared with the gateway (kernel/vocabulary.ts).
+export { VENUES, Venue };
 
 /** Which asset classes each venue lists. */
 export const VENUE_ASSET_CLASSES: Readonly<Record<Venue, readonly AssetClass[]>> = {

@@ -2,6 +2,7 @@
 // fields. Business rules (grids, combinations, ownership) live in the engine, which answers with issues.
 import { z } from "zod";
 import { UUID_PATTERN, isUuid } from "../../kernel/uuid.js";
+import { OrderKind, Side, TimeInForce, Venue } from "../../kernel/vocabulary.js";
 import { checkListAfterId, checkListLimit, type Checked } from "../../kernel/list-range.js";
 
 /** A JSON number or a decimal string, passed on as exact decimal text (`1e-7` becomes `"0.0000001"`). */
@@ -33,34 +34,29 @@ export function numberToDecimal(value: number): string | undefined {
 const uuid = z.string().regex(UUID_PATTERN, "must be a UUID");
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
-export const SIDES = ["BUY", "SELL"] as const;
-export const KINDS = ["MARKET", "LIMIT", "STOP", "TAKE_PROFIT"] as const;
-export const TIME_IN_FORCE = ["GTC", "GTD", "GTX", "IOC", "FOK"] as const;
-export const VENUES = ["GMX", "OSTIUM"] as const;
-
 export const PlaceOrderBody = z.strictObject({
   account_id: uuid,
   symbol: z.string().min(1).max(32),
-  side: z.enum(SIDES),
-  kind: z.enum(KINDS),
+  side: z.enum(Side),
+  kind: z.enum(OrderKind),
   quantity: decimal,
   limit_price: optional(decimal),
   trigger_price: optional(decimal),
-  time_in_force: optional(z.enum(TIME_IN_FORCE)),
+  time_in_force: optional(z.enum(TimeInForce)),
   expire_at: optional(z.string().max(64)),
   post_only: optional(z.boolean()),
   reduce_only: optional(z.boolean()),
   index_trigger: optional(z.boolean()),
   mark_trigger: optional(z.boolean()),
   client_id: optional(z.string().min(1).max(64)),
-  venue: optional(z.enum(VENUES)),
+  venue: optional(z.enum(Venue)),
   parent_order_id: optional(uuid),
   position_id: optional(uuid),
 });
 
 export const CreateAccountBody = z.strictObject({
   plan_id: uuid,
-  default_venue: optional(z.enum(VENUES)),
+  default_venue: optional(z.enum(Venue)),
   label: optional(z.string().max(100)),
 });
 
@@ -68,11 +64,11 @@ export const ClosePositionBody = z.strictObject({
   account_id: uuid,
   symbol: z.string().min(1).max(32),
   quantity: optional(decimal),
-  kind: optional(z.enum(["MARKET", "LIMIT"])),
+  kind: optional(z.enum([OrderKind.MARKET, OrderKind.LIMIT])),
   price: optional(decimal),
-  time_in_force: optional(z.enum(TIME_IN_FORCE)),
+  time_in_force: optional(z.enum(TimeInForce)),
   client_id: optional(z.string().min(1).max(64)),
-  venue: optional(z.enum(VENUES)),
+  venue: optional(z.enum(Venue)),
   position_id: optional(uuid),
 });
 
