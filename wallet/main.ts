@@ -1,7 +1,9 @@
-// Wallet process: migrations, key index warm-up, gRPC listener, admin listener, graceful shutdown.
+// Wallet process: migrations, key index warm-up, gRPC listener, admin listener, graceful shutdown. Each part
+// starts, then pushes how to stop it; stopping (or a start that fails) stops them last first.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openDatabase } from "../kernel/db.js";
+import type { Registry } from "prom-client";
+import { openDatabase, type Database } from "../kernel/db.js";
 import { bounded } from "../kernel/db-deadline.js";
 import { bindServer, serverCredentials, shutdownServer } from "../kernel/grpc.js";
 import type { Logger } from "../kernel/log.js";
@@ -9,6 +11,7 @@ import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, scrapeCounter, startAdminServer } from "../kernel/metrics.js";
 import { migrate, readMigrations } from "../kernel/migrate.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
+import { startParts, type StopStack } from "../kernel/stop-stack.js";
 import { WALLET_LISTEN_SECRETS, loadWalletSettings, type WalletSettings } from "./config.js";
 import { warnInsecureListen } from "../kernel/listen-guard.js";
 import { KEY_LEASE_MS } from "../kernel/key-lease.js";
@@ -25,6 +28,7 @@ import { KeyStore } from "./store.js";
 
 const MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 const LAST_USED_FLUSH_MS = 1_000;
+const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface RunningWallet {
   grpcPort: number;
@@ -36,7 +40,27 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
   warnInsecureListen(log, settings, WALLET_LISTEN_SECRETS);
   const registry = createRegistry("wallet");
   const onValidation = settings.METRICS_ENABLED ? validationMetrics(registry) : undefined;
+  const { started, stop } = await startParts(async (stack) => {
+    const db = await startDatabase(settings, log, stack);
+    const keys = startKeys(settings, log, db, { registry, onValidation }, stack);
+    // Subscribe before loading so a revocation during warm-up is never missed.
+    await keys.bus.ready();
+    const warmed = await keys.service.warm();
+    startBackground(keys, log, stack);
+    const grpcPort = await startGrpc(settings, log, keys, registry, stack);
+    const admin = await startAdminServer(registry, settings.HOST, settings.WALLET_METRICS_PORT, async () => {
+      await db.pool.query(bounded(settings.WALLET_DB_TIMEOUT_MS, "SELECT 1"));
+      return true;
+    });
+    stack.push(() => admin.close());
+    log.info({ grpcPort, adminPort: admin.port, keys: warmed, embedded: db.embedded }, "wallet listening");
+    return { grpcPort, adminPort: admin.port };
+  });
+  return { ...started, stop };
+}
 
+/** The wallet's database, opened and migrated; closed last. */
+async function startDatabase(settings: WalletSettings, log: Logger, stack: StopStack): Promise<Database> {
   const db = await openDatabase({
     url: settings.DATABASE_URL,
     dataDir: settings.DATA_DIR,
@@ -45,11 +69,33 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     embeddedName: "pglite-wallet",
     log,
   });
+  stack.push(() => db.close());
   await migrate(db.pool, "wallet", readMigrations(MIGRATIONS));
+  return db;
+}
 
+/** The key service and what keeps its copies of the keys current: index, revocation bus, watchers, reconciler. */
+interface Keys {
+  service: WalletService;
+  bus: RevocationBus;
+  watchers: KeyWatchers;
+  reconciler: RevocationReconciler;
+}
+
+interface KeyMetrics {
+  registry: Registry;
+  onValidation: ReturnType<typeof validationMetrics> | undefined;
+}
+
+function startKeys(
+  settings: WalletSettings,
+  log: Logger,
+  db: Database,
+  { registry, onValidation }: KeyMetrics,
+  stack: StopStack,
+): Keys {
   const sealer = sealerFromSettings(settings);
   if (settings.WEBHOOK_MASTER_KEY === undefined) log.warn("WEBHOOK_MASTER_KEY unset: using the key file in DATA_DIR");
-
   const store = new KeyStore(db.pool, settings.WALLET_DB_TIMEOUT_MS);
   const now = (): number => Date.now();
   // Reads of keys the index does not hold leave connections free for key writes (wallet/load-gate.ts).
@@ -61,6 +107,7 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
   const index = new KeyIndex({ load: (hash) => misses.run(() => store.findByHash(hash)), now });
   const bus: RevocationBus =
     settings.REDIS_URL === undefined ? new InProcessRevocationBus() : new RedisRevocationBus(settings.REDIS_URL, log);
+  stack.push(() => bus.close());
   const service = new WalletService({
     store,
     index,
@@ -71,6 +118,8 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     onValidation,
     allowPrivateWebhooks: settings.WEBHOOK_ALLOW_PRIVATE,
   });
+  // The last uses noted while the listeners drained reach the database before it closes.
+  stack.push(() => service.flushLastUsed().catch(() => undefined));
   // The gateways' key caches: every revocation (this replica's or, through the bus, another's) is passed on
   // to them, and the bus is acknowledged only once they have evicted the key or their leases have run out.
   const watchers = new KeyWatchers({
@@ -83,15 +132,6 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
   });
   bus.onRevoked((notice) => watchers.revoked(notice));
   // Revocations the bus did not deliver (Redis down, a subscriber reconnecting) are read from the database.
-  const reconciled = settings.METRICS_ENABLED
-    ? scrapeCounter({
-        name: "wallet_revocations_reconciled_total",
-        help: "Revocations this replica applied from its database poll because the bus had not delivered them.",
-        label: "source",
-        values: ["database"] as const,
-        registers: [registry],
-      })
-    : undefined;
   // Created before loading: its first poll reads every revocation committed since.
   const reconciler = new RevocationReconciler({
     read: (since) => store.revokedSince(since),
@@ -100,28 +140,50 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     overlapMs: settings.WALLET_REVOKED_LOOKBACK_MS,
     now,
     log,
-    onReconciled:
-      reconciled === undefined
-        ? undefined
-        : () => {
-            reconciled("database");
-          },
+    onReconciled: settings.METRICS_ENABLED ? reconciledCounter(registry) : undefined,
   });
-  // Subscribe before loading so a revocation during warm-up is never missed.
-  await bus.ready();
-  const warmed = await service.warm();
-  reconciler.start();
+  return { service, bus, watchers, reconciler };
+}
 
+function reconciledCounter(registry: Registry): () => void {
+  const reconciled = scrapeCounter({
+    name: "wallet_revocations_reconciled_total",
+    help: "Revocations this replica applied from its database poll because the bus had not delivered them.",
+    label: "source",
+    values: ["database"] as const,
+    registers: [registry],
+  });
+  return () => {
+    reconciled("database");
+  };
+}
+
+/** The revocation poll and the periodic write of keys' last use. */
+function startBackground(keys: Keys, log: Logger, stack: StopStack): void {
+  keys.reconciler.start();
+  stack.push(() => keys.reconciler.stop());
   const flusher = setInterval(() => {
-    service.flushLastUsed().catch((error: unknown) => {
+    keys.service.flushLastUsed().catch((error: unknown) => {
       log.warn({ err: error }, "last-used flush failed");
     });
   }, LAST_USED_FLUSH_MS);
   flusher.unref();
+  stack.push(() => {
+    clearInterval(flusher);
+  });
+}
 
-  const server = createWalletServer(service, {
+/** The gRPC listener; stopping ends the gateways' key watch streams, then drains the calls in flight. */
+async function startGrpc(
+  settings: WalletSettings,
+  log: Logger,
+  keys: Keys,
+  registry: Registry,
+  stack: StopStack,
+): Promise<number> {
+  const server = createWalletServer(keys.service, {
     internalToken: settings.INTERNAL_TOKEN,
-    watchers,
+    watchers: keys.watchers,
     onError: (method, error, requestId) => {
       log.error({ err: error, method, request_id: requestId }, "wallet call failed");
     },
@@ -133,26 +195,11 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     settings.WALLET_GRPC_PORT,
     serverCredentials(settings.GRPC_TLS_CERT_FILE, settings.GRPC_TLS_KEY_FILE),
   );
-  const admin = await startAdminServer(registry, settings.HOST, settings.WALLET_METRICS_PORT, async () => {
-    await db.pool.query(bounded(settings.WALLET_DB_TIMEOUT_MS, "SELECT 1"));
-    return true;
+  stack.push(async () => {
+    keys.watchers.close();
+    await shutdownServer(server, SHUTDOWN_GRACE_MS);
   });
-  log.info({ grpcPort, adminPort: admin.port, keys: warmed, embedded: db.embedded }, "wallet listening");
-
-  return {
-    grpcPort,
-    adminPort: admin.port,
-    async stop() {
-      clearInterval(flusher);
-      await reconciler.stop();
-      watchers.close();
-      await shutdownServer(server, 5_000);
-      await admin.close();
-      await service.flushLastUsed().catch(() => undefined);
-      await bus.close();
-      await db.close();
-    },
-  };
+  return grpcPort;
 }
 
 // Handlers use the trace context only synchronously (up to their shard message or reply): no AsyncLocalStorage.
