@@ -5,7 +5,8 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedDatabaseProcess } from "../test/harness/embedded.js";
-import { finalReadyStatus, scopeNames, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
+import { finalReadyStatus, scopeNames } from "./embedded-postgres/wire.js";
 
 const frame = (type: string, body: Buffer): Buffer => {
   const header = Buffer.alloc(5);

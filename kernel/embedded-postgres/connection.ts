@@ -1,0 +1,229 @@
+// One client socket of the embedded database's front: its bytes split into messages, played against the one
+// session in its turns, and what it leaves behind in the session undone once it goes.
+import type net from "node:net";
+import type { Session } from "./session.js";
+import {
+  CANCEL_REQUEST,
+  EXTENDED,
+  GSSENC_REQUEST,
+  IDLE,
+  MAX_MESSAGE_LENGTH,
+  MAX_STARTUP_LENGTH,
+  PROTOCOL_3,
+  SSL_REQUEST,
+  QUERY,
+  SYNC,
+  SYNC_MESSAGE,
+  TERMINATE,
+  errorResponse,
+  finalReadyStatus,
+  scopeNames,
+  simpleQuery,
+  type Message,
+} from "./wire.js";
+
+const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+/** One client socket: splits its bytes into messages and plays them against the session in its turns. */
+export class Connection {
+  private buffer: Buffer = Buffer.alloc(0);
+  private readonly pending: Message[] = [];
+  private started = false;
+  private closed = false;
+  private running = false;
+  /** Extended-query messages were executed since the last Sync: the session stays lent. */
+  private openExchange = false;
+  /** The last response ended outside an idle transaction (or with none): the session stays lent. */
+  private inTransaction = false;
+  private readonly statements = new Set<string>();
+  private idleTimer: NodeJS.Timeout | undefined;
+  readonly prefix: string;
+
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly session: Session,
+    id: number,
+    private readonly idleInTransactionTimeoutMs: number,
+    private readonly onIdleKill: () => void,
+    private readonly onGone: (connection: Connection) => void,
+  ) {
+    this.prefix = `c${id}_`;
+    socket.setNoDelay(true);
+    socket.on("data", (chunk: Buffer) => {
+      this.receive(chunk);
+    });
+    socket.on("error", () => {
+      socket.destroy();
+    });
+    socket.on("close", () => {
+      this.gone();
+    });
+  }
+
+  private receive(chunk: Buffer): void {
+    this.clearIdleTimer();
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    try {
+      this.split();
+    } catch (error) {
+      this.refuse("08P01", error instanceof Error ? error.message : "protocol violation");
+      return;
+    }
+    if (this.pending.length > 0) this.session.request(this, () => this.play());
+  }
+
+  /** Moves every complete message out of the buffer; answers SSL and GSSAPI requests itself. */
+  private split(): void {
+    for (;;) {
+      if (!this.started) {
+        if (this.buffer.length < 8) return;
+        const length = this.buffer.readInt32BE(0);
+        if (length < 8 || length > MAX_STARTUP_LENGTH) throw new Error("invalid startup packet length");
+        if (this.buffer.length < length) return;
+        const code = this.buffer.readInt32BE(4);
+        const packet = this.buffer.subarray(0, length);
+        this.buffer = this.buffer.subarray(length);
+        if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+          this.socket.write("N");
+          continue;
+        }
+        if (code === CANCEL_REQUEST) {
+          // Nothing runs outside a turn, so there is never a running query of another socket to cancel.
+          this.socket.end();
+          return;
+        }
+        if (code !== PROTOCOL_3) throw new Error(`unsupported frontend protocol ${code}`);
+        this.started = true;
+        this.pending.push({ type: undefined, bytes: Uint8Array.from(packet) });
+        continue;
+      }
+      if (this.buffer.length < 5) return;
+      const length = this.buffer.readInt32BE(1);
+      if (length < 4 || length > MAX_MESSAGE_LENGTH) throw new Error("invalid message length");
+      if (this.buffer.length < length + 1) return;
+      const type = this.buffer[0] as number;
+      // A copy: the socket's chunk may be reused, and the rewrite below reads the bytes later.
+      const bytes = Uint8Array.from(this.buffer.subarray(0, length + 1));
+      this.buffer = this.buffer.subarray(length + 1);
+      this.pending.push({ type, bytes });
+    }
+  }
+
+  /**
+   * The next messages to run in one call: a startup packet alone, or every pending message up to and
+   * including the first Sync or Query (PGlite runs a buffer of several messages in one call).
+   */
+  private nextBatch(): { bytes: Uint8Array; last: number | undefined } | undefined {
+    const first = this.pending.shift();
+    if (first === undefined || first.type === undefined) {
+      return first === undefined ? undefined : { bytes: first.bytes, last: undefined };
+    }
+    const parts: Uint8Array[] = [];
+    let message: Message | undefined = first;
+    let last = first.type;
+    for (;;) {
+      const scoped = scopeNames(message, this.prefix);
+      if (scoped.parsed !== undefined) this.statements.add(scoped.parsed);
+      if (scoped.closed !== undefined) this.statements.delete(scoped.closed);
+      parts.push(scoped.bytes);
+      last = message.type as number;
+      if (last === SYNC || last === QUERY) break;
+      const next = this.pending[0];
+      if (next === undefined || next.type === undefined || next.type === TERMINATE) break;
+      message = this.pending.shift();
+      if (message === undefined) break;
+    }
+    return { bytes: parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts), last };
+  }
+
+  /** One turn with the session: plays every pending message, then keeps or hands back the session. */
+  private async play(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.pending.length > 0 && !this.closed) {
+        if (this.pending[0]?.type === TERMINATE) {
+          this.pending.length = 0;
+          this.socket.end();
+          break;
+        }
+        const batch = this.nextBatch();
+        if (batch === undefined) break;
+        const response = await this.session.exec(batch.bytes);
+        this.openExchange = batch.last !== undefined && EXTENDED.has(batch.last);
+        const status = finalReadyStatus(response);
+        if (status !== undefined) this.inTransaction = status !== IDLE;
+        // A copy: PGlite reuses the buffer it answered in, and the socket may not send at once.
+        if (response.length > 0 && !this.closed) this.socket.write(Buffer.from(response));
+      }
+    } catch (error) {
+      // PGlite itself failed (an SQL error is an answer, not a throw): this connection cannot go on; its
+      // clean-up runs once the socket has closed.
+      this.running = false;
+      this.refuse("XX000", error instanceof Error ? error.message : "embedded database failure");
+      return;
+    }
+    this.running = false;
+    if (this.closed) return;
+    if (this.pending.length > 0) {
+      void this.play();
+      return;
+    }
+    if (this.openExchange || this.inTransaction) this.armIdleTimer();
+    else this.session.release(this);
+  }
+
+  private armIdleTimer(): void {
+    if (this.idleInTransactionTimeoutMs <= 0) return;
+    this.clearIdleTimer();
+    this.idleTimer = setTimeout(() => {
+      this.onIdleKill();
+      this.refuse("25P03", "terminating connection due to idle-in-transaction timeout");
+    }, this.idleInTransactionTimeoutMs);
+    this.idleTimer.unref();
+  }
+
+  private clearIdleTimer(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  /** Tells the client why (FATAL) and closes the socket; clean-up follows on close. */
+  private refuse(code: string, message: string): void {
+    if (this.socket.writable) this.socket.end(errorResponse("FATAL", code, message));
+    this.socket.destroy();
+  }
+
+  /**
+   * The socket is gone: whatever it left in the session (an unfinished exchange, an open transaction, its
+   * prepared statements) is undone in a turn of its own before anyone else gets the session.
+   */
+  private gone(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.clearIdleTimer();
+    this.pending.length = 0;
+    this.onGone(this);
+    const cleanUp = async (): Promise<void> => {
+      try {
+        if (this.openExchange) await this.session.exec(SYNC_MESSAGE);
+        if (this.inTransaction) await this.session.exec(simpleQuery("ROLLBACK"));
+        for (const name of this.statements) await this.session.exec(simpleQuery(`DEALLOCATE ${quoteIdent(name)}`));
+      } finally {
+        this.session.release(this);
+      }
+    };
+    const dirty = this.openExchange || this.inTransaction || this.statements.size > 0;
+    if (this.session.heldBy(this)) {
+      // A turn in progress finishes its current message first; it sees `closed` and stops.
+      const waitForTurn = async (): Promise<void> => {
+        while (this.running) await new Promise((resolve) => setImmediate(resolve));
+        await cleanUp();
+      };
+      void waitForTurn();
+      return;
+    }
+    this.session.forget(this);
+    if (dirty) this.session.request(this, cleanUp);
+  }
+}
