@@ -19,10 +19,9 @@ import {
   type Context,
   contextOfMetadata,
   contextOfTraceparent,
+  endServerSpan,
   ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  startSpan,
+  startServerSpan,
   trace,
   tracingOn,
   unsampledParent,
@@ -151,6 +150,58 @@ const UNAUTHENTICATED: Partial<grpc.StatusObject> = {
   details: "internal token required",
 };
 
+/** Runs `impl` and answers through `callback`: a plain value at once, a promise once it settles, an error through the registry. */
+function answer<Req, Res>(
+  method: string,
+  impl: UnaryImpl<Req, Res>,
+  options: UnaryOptions,
+  request: Req,
+  context: UnaryContext,
+  callback: grpc.sendUnaryData<Res>,
+): void {
+  let result: Res | Promise<Res>;
+  try {
+    result = impl(request, context);
+  } catch (error) {
+    fail(method, options, callback, error instanceof Error ? error : new Error(String(error)), context);
+    return;
+  }
+  // A plain value (a synchronous answer) is sent at once, without a promise round trip.
+  if (isPromiseLike(result)) {
+    result.then(
+      (response) => {
+        callback(null, response);
+      },
+      (error: unknown) => {
+        fail(method, options, callback, error, context);
+      },
+    );
+  } else {
+    callback(null, result);
+  }
+}
+
+/**
+ * Runs `handle` inside a server span of the call, a child of `parent`: the handler (and the shard message it
+ * sends) runs in the span, which ends with the answer.
+ */
+function inServerSpan<Res>(
+  spanName: string,
+  method: string,
+  parent: Context,
+  callback: grpc.sendUnaryData<Res>,
+  handle: (callback: grpc.sendUnaryData<Res>, traceContext: Context) => void,
+): void {
+  const span = startServerSpan(spanName, method, parent);
+  const traceContext = trace.setSpan(otelContext.active(), span);
+  otelContext.with(traceContext, () => {
+    handle((error, value) => {
+      endServerSpan(span, error);
+      callback(error, value);
+    }, traceContext);
+  });
+}
+
 /**
  * Adapts a function (sync or async) into a grpc-js unary handler; errors go through the registry. The handler's
  * `direct` runs the same function for a call that arrived on a session stream.
@@ -163,34 +214,6 @@ export function unary<Req, Res>(
   // Constant time without a digest per call (kernel/internal-token.ts says why that is safe).
   const tokenOk = bearerCheck(options.internalToken);
   const spanName = options.service === undefined ? method : `${options.service}/${method}`;
-  const handle = (
-    request: Req,
-    requestId: string | undefined,
-    callback: grpc.sendUnaryData<Res>,
-    traceContext?: Context,
-  ): void => {
-    const context: UnaryContext = { requestId, trace: traceContext };
-    let result: Res | Promise<Res>;
-    try {
-      result = impl(request, context);
-    } catch (error) {
-      fail(method, options, callback, error instanceof Error ? error : new Error(String(error)), context);
-      return;
-    }
-    // A plain value (a synchronous answer) is sent at once, without a promise round trip.
-    if (isPromiseLike(result)) {
-      result.then(
-        (response) => {
-          callback(null, response);
-        },
-        (error: unknown) => {
-          fail(method, options, callback, error, context);
-        },
-      );
-    } else {
-      callback(null, result);
-    }
-  };
   const observe = options.metrics?.method(method);
   /** Runs the call under its caller's trace (`parent` is read only when tracing is on). */
   const run = (
@@ -200,36 +223,18 @@ export function unary<Req, Res>(
     parentOf: () => Context,
   ): void => {
     if (!tracingOn()) {
-      handle(request, requestId, callback);
+      answer(method, impl, options, request, { requestId, trace: undefined }, callback);
       return;
     }
-    // The caller's trace continues here; the handler (and the shard message it sends) runs inside the span.
-    // A caller that did not sample gets no span (parent-based sampling would record nothing under it).
+    // The caller's trace continues here. A caller that did not sample gets no span (parent-based sampling
+    // would record nothing under it).
     const parent = parentOf();
     if (unsampledParent(parent)) {
-      handle(request, requestId, callback);
+      answer(method, impl, options, request, { requestId, trace: undefined }, callback);
       return;
     }
-    const span = startSpan(spanName, SpanKind.SERVER, parent, {
-      "rpc.system": "grpc",
-      "rpc.method": method,
-    });
-    const traceContext = trace.setSpan(otelContext.active(), span);
-    otelContext.with(traceContext, () => {
-      handle(
-        request,
-        requestId,
-        (error, value) => {
-          if (error !== null) {
-            span.setAttribute("rpc.grpc.status_code", error.code ?? grpc.status.UNKNOWN);
-            if (error.code !== grpc.status.OK)
-              span.setStatus({ code: SpanStatusCode.ERROR, message: error.details ?? "" });
-          }
-          span.end();
-          callback(error, value);
-        },
-        traceContext,
-      );
+    inServerSpan(spanName, method, parent, callback, (traced, traceContext) => {
+      answer(method, impl, options, request, { requestId, trace: traceContext }, traced);
     });
   };
   const handler: grpc.handleUnaryCall<Req, Res> = (call, untimed) => {

@@ -1,5 +1,6 @@
-import { Metadata } from "@grpc/grpc-js";
+import { Metadata, status } from "@grpc/grpc-js";
 import {
+  type ReadableSpan,
   AlwaysOffSampler,
   AlwaysOnSampler,
   InMemorySpanExporter,
@@ -15,12 +16,15 @@ import {
   contextOfMetadata,
   contextOfTraceparent,
   edgeSampler,
+  endServerSpan,
   formatTraceparent,
   parseTraceparent,
   ROOT_CONTEXT,
   sampledTraceparent,
   SpanKind,
+  SpanStatusCode,
   startClientSpan,
+  startServerSpan,
   startSpan,
   startTracing,
   SyncContextManager,
@@ -101,6 +105,25 @@ describe("tracing on (in-memory exporter)", () => {
     expect(String(metadata.get("traceparent")[0])).toMatch(/-00$/);
     expect(unsampledParent(contextOfMetadata(metadata))).toBe(true);
     expect(context.with(inside, sampledTraceparent)).toBeUndefined();
+  });
+
+  it("ends a gRPC server span with the status code it failed with, an error status unless OK", () => {
+    const served = (error: Parameters<typeof endServerSpan>[1]): ReadableSpan => {
+      const span = startServerSpan("engine.v1.Engine/PlaceOrder", "PlaceOrder", ROOT_CONTEXT);
+      endServerSpan(span, error);
+      return span as unknown as ReadableSpan;
+    };
+    const ok = served(null);
+    expect(ok.kind).toBe(SpanKind.SERVER);
+    expect(ok.attributes).toEqual({ "rpc.system": "grpc", "rpc.method": "PlaceOrder" });
+    expect(ok.status.code).toBe(SpanStatusCode.UNSET);
+    expect(ok.ended).toBe(true);
+    const refused = served({ code: status.NOT_FOUND, details: "not_found" });
+    expect(refused.attributes["rpc.grpc.status_code"]).toBe(status.NOT_FOUND);
+    expect(refused.status).toEqual({ code: SpanStatusCode.ERROR, message: "not_found" });
+    const unknown = served({});
+    expect(unknown.attributes["rpc.grpc.status_code"]).toBe(status.UNKNOWN);
+    expect(unknown.status).toEqual({ code: SpanStatusCode.ERROR, message: "" });
   });
 
   it("reads only well-formed traceparents", () => {

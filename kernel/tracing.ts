@@ -23,7 +23,7 @@ import {
   type TextMapSetter,
   type Tracer,
 } from "@opentelemetry/api";
-import type { Metadata } from "@grpc/grpc-js";
+import { status as grpcStatus, type Metadata, type StatusObject } from "@grpc/grpc-js";
 import type * as SdkTraceBase from "@opentelemetry/sdk-trace-base";
 import type { Sampler, SamplingResult, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 
@@ -293,7 +293,7 @@ export function startClientSpan(method: string, metadata: Metadata, parent: Cont
     propagation.inject(parent, metadata, metadataSetter);
     return undefined;
   }
-  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes: clientAttributes(method) }, parent);
+  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes: rpcAttributes(method) }, parent);
   propagation.inject(trace.setSpan(parent, span), metadata, metadataSetter);
   return span;
 }
@@ -311,11 +311,25 @@ export function startCarriedClientSpan(
   if (caller !== undefined && (caller.traceFlags & TraceFlags.SAMPLED) === 0) {
     return { span: undefined, traceparent: formatTraceparent(caller) };
   }
-  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes: clientAttributes(method) }, parent);
+  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes: rpcAttributes(method) }, parent);
   return { span, traceparent: formatTraceparent(span.spanContext()) };
 }
 
-const clientAttributes = (method: string): Attributes => ({ "rpc.system": "grpc", "rpc.method": method });
+const rpcAttributes = (method: string): Attributes => ({ "rpc.system": "grpc", "rpc.method": method });
+
+/** Starts the span of a gRPC server call as a child of `parent` (the caller's). Call only when `tracingOn()`. */
+export function startServerSpan(name: string, method: string, parent: Context): Span {
+  return tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: rpcAttributes(method) }, parent);
+}
+
+/** Ends a gRPC server call's span with its answer: the status code it failed with, an error status unless OK. */
+export function endServerSpan(span: Span, error: Partial<StatusObject> | null): void {
+  if (error !== null) {
+    span.setAttribute("rpc.grpc.status_code", error.code ?? grpcStatus.UNKNOWN);
+    if (error.code !== grpcStatus.OK) span.setStatus({ code: SpanStatusCode.ERROR, message: error.details ?? "" });
+  }
+  span.end();
+}
 
 /** The context a gRPC server call continues (the caller's, from its metadata). */
 export function contextOfMetadata(metadata: Metadata): Context {
