@@ -4,7 +4,7 @@
 // stream has the same checks, errors, metrics and spans as the same call made on its own; the internal token
 // is checked once, when the stream opens. Replies go out as they complete, in any order.
 import * as grpc from "@grpc/grpc-js";
-import { ERROR_METADATA_KEY } from "./errors.js";
+import { ERROR_METADATA_KEY, errorText } from "./errors.js";
 import type { DirectCall } from "./grpc.js";
 import { internalTokenCheck } from "./grpc.js";
 import type { Logger } from "./log.js";
@@ -45,109 +45,128 @@ function errorReply(id: number, error: Partial<grpc.StatusObject>): Buffer {
   });
 }
 
+/** What the sessions of one server share. */
+interface Sessions {
+  readonly methods: ReadonlyMap<string, SessionMethod>;
+  readonly log: Logger;
+  readonly open: Set<Session>;
+  draining: boolean;
+}
+
+/** One caller's stream: frames in, each run as its method's unary call, replies out as they complete. */
+class Session {
+  private inFlight = 0;
+  private closed = false;
+  private ending = false;
+
+  constructor(
+    private readonly call: grpc.ServerDuplexStream<Buffer, Buffer>,
+    private readonly sessions: Sessions,
+  ) {
+    const close = (): void => {
+      this.close();
+    };
+    call.on("data", (frame: Buffer) => {
+      this.frame(frame);
+    });
+    // The caller half-closed: end once every call it sent is answered.
+    call.on("end", () => {
+      this.end();
+    });
+    call.on("cancelled", close);
+    call.on("error", close);
+  }
+
+  /** Ends the stream once nothing is in flight (now, or when the last reply goes out). */
+  end(): void {
+    this.ending = true;
+    if (this.inFlight === 0 && !this.closed) {
+      this.close();
+      this.call.end();
+    }
+  }
+
+  private close(): void {
+    this.closed = true;
+    this.sessions.open.delete(this);
+  }
+
+  private reply(bytes: Buffer): void {
+    if (!this.closed) this.call.write(bytes);
+  }
+
+  private frame(bytes: Buffer): void {
+    let id = 0;
+    let method: SessionMethod | undefined;
+    let request: unknown;
+    let requestId: string | undefined;
+    let traceparent: string | undefined;
+    try {
+      const frame = decodeSessionRequest(bytes);
+      id = frame.id;
+      if (this.sessions.draining || this.ending) {
+        this.reply(errorReply(id, { code: grpc.status.UNAVAILABLE, details: "engine stopping" }));
+        return;
+      }
+      method = this.sessions.methods.get(frame.method);
+      if (method === undefined) {
+        this.reply(
+          errorReply(id, {
+            code: grpc.status.UNIMPLEMENTED,
+            details: `unknown method ${JSON.stringify(frame.method)}`,
+          }),
+        );
+        return;
+      }
+      request = method.requestDeserialize(frame.payload);
+      requestId = frame.requestId === "" ? undefined : frame.requestId;
+      traceparent = frame.traceparent === "" ? undefined : frame.traceparent;
+    } catch (error) {
+      // grpc-js answers a message it cannot deserialize with INTERNAL too.
+      this.sessions.log.warn({ err: errorText(error) }, "bad session frame");
+      this.reply(errorReply(id, { code: grpc.status.INTERNAL, details: "Error deserializing request" }));
+      return;
+    }
+    this.inFlight++;
+    const serialize = method.responseSerialize;
+    method.direct(request, requestId, traceparent, (error, value) => {
+      this.inFlight--;
+      this.answer(id, requestId, serialize, error, value);
+      if (this.ending) this.end();
+    });
+  }
+
+  /** Replies to call `id` with its answer, or the error it failed with (or its answer's failure to serialize). */
+  private answer(
+    id: number,
+    requestId: string | undefined,
+    serialize: (value: unknown) => Buffer,
+    error: Partial<grpc.StatusObject> | null,
+    value: unknown,
+  ): void {
+    if (error !== null) {
+      this.reply(errorReply(id, error));
+      return;
+    }
+    let payload: Buffer;
+    try {
+      payload = serialize(value);
+    } catch (serializeError) {
+      this.sessions.log.error({ err: String(serializeError), request_id: requestId }, "session reply not serializable");
+      this.reply(errorReply(id, { code: grpc.status.INTERNAL, details: "Error serializing response" }));
+      return;
+    }
+    this.reply(encodeSessionReply({ id, code: 0, details: "", payload, error: "" }));
+  }
+}
+
 export function sessionServer(
   path: string,
   methods: ReadonlyMap<string, SessionMethod>,
   options: { internalToken: string | undefined; log: Logger },
 ): SessionServer {
   const tokenOk = internalTokenCheck(options.internalToken);
-  const sessions = new Set<Session>();
-  let draining = false;
-
-  class Session {
-    private inFlight = 0;
-    private closed = false;
-    private ending = false;
-
-    constructor(private readonly call: grpc.ServerDuplexStream<Buffer, Buffer>) {
-      call.on("data", (frame: Buffer) => {
-        this.frame(frame);
-      });
-      // The caller half-closed: end once every call it sent is answered.
-      call.on("end", () => {
-        this.end();
-      });
-      call.on("cancelled", () => {
-        this.close();
-      });
-      call.on("error", () => {
-        this.close();
-      });
-    }
-
-    /** Ends the stream once nothing is in flight (now, or when the last reply goes out). */
-    end(): void {
-      this.ending = true;
-      if (this.inFlight === 0 && !this.closed) {
-        this.close();
-        this.call.end();
-      }
-    }
-
-    private close(): void {
-      this.closed = true;
-      sessions.delete(this);
-    }
-
-    private reply(bytes: Buffer): void {
-      if (!this.closed) this.call.write(bytes);
-    }
-
-    private frame(bytes: Buffer): void {
-      let id = 0;
-      let method: SessionMethod | undefined;
-      let request: unknown;
-      let requestId: string | undefined;
-      let traceparent: string | undefined;
-      try {
-        const frame = decodeSessionRequest(bytes);
-        id = frame.id;
-        if (draining || this.ending) {
-          this.reply(errorReply(id, { code: grpc.status.UNAVAILABLE, details: "engine stopping" }));
-          return;
-        }
-        method = methods.get(frame.method);
-        if (method === undefined) {
-          this.reply(
-            errorReply(id, {
-              code: grpc.status.UNIMPLEMENTED,
-              details: `unknown method ${JSON.stringify(frame.method)}`,
-            }),
-          );
-          return;
-        }
-        request = method.requestDeserialize(frame.payload);
-        requestId = frame.requestId === "" ? undefined : frame.requestId;
-        traceparent = frame.traceparent === "" ? undefined : frame.traceparent;
-      } catch (error) {
-        // grpc-js answers a message it cannot deserialize with INTERNAL too.
-        options.log.warn({ err: error instanceof Error ? error.message : String(error) }, "bad session frame");
-        this.reply(errorReply(id, { code: grpc.status.INTERNAL, details: "Error deserializing request" }));
-        return;
-      }
-      this.inFlight++;
-      const serialize = method.responseSerialize;
-      method.direct(request, requestId, traceparent, (error, value) => {
-        this.inFlight--;
-        if (error !== null) {
-          this.reply(errorReply(id, error));
-        } else {
-          let payload: Buffer;
-          try {
-            payload = serialize(value);
-          } catch (serializeError) {
-            options.log.error({ err: String(serializeError), request_id: requestId }, "session reply not serializable");
-            this.reply(errorReply(id, { code: grpc.status.INTERNAL, details: "Error serializing response" }));
-            if (this.ending) this.end();
-            return;
-          }
-          this.reply(encodeSessionReply({ id, code: 0, details: "", payload, error: "" }));
-        }
-        if (this.ending) this.end();
-      });
-    }
-  }
-
+  const sessions: Sessions = { methods, log: options.log, open: new Set(), draining: false };
   const definition: grpc.ServiceDefinition = {
     Open: {
       path,
@@ -164,19 +183,19 @@ export function sessionServer(
       call.emit("error", { code: grpc.status.UNAUTHENTICATED, details: "internal token required" });
       return;
     }
-    if (draining) {
+    if (sessions.draining) {
       call.emit("error", { code: grpc.status.UNAVAILABLE, details: "engine stopping" });
       return;
     }
-    sessions.add(new Session(call));
+    sessions.open.add(new Session(call, sessions));
   };
   return {
     definition,
     implementation: { Open: open },
-    open: () => sessions.size,
+    open: () => sessions.open.size,
     drain() {
-      draining = true;
-      for (const session of [...sessions]) session.end();
+      sessions.draining = true;
+      for (const session of [...sessions.open]) session.end();
     },
   };
 }
