@@ -92,18 +92,28 @@ function throwFirst(failures: readonly unknown[]): void {
     throw failure instanceof Error ? failure : new Error("revocation handler failed", { cause: failure });
 }
 
-export class InProcessRevocationBus implements RevocationBus {
-  private readonly local = new LocalRevocations();
-  async publish(notice: RevocationNotice): Promise<void> {
-    throwFirst((await this.local.apply(notice)).failures);
-  }
+/** What every bus does on its own replica: run the handlers, once per key. */
+abstract class LocalFirstBus implements RevocationBus {
+  protected readonly local = new LocalRevocations();
+
+  abstract publish(notice: RevocationNotice): Promise<void>;
+  abstract ready(): Promise<void>;
+  abstract close(): Promise<void>;
+
   onRevoked(handler: RevocationHandler): void {
     this.local.onRevoked(handler);
   }
+
   async applyLocally(notice: RevocationNotice): Promise<boolean> {
     const { fresh, failures } = await this.local.apply(notice);
     throwFirst(failures);
     return fresh;
+  }
+}
+
+export class InProcessRevocationBus extends LocalFirstBus {
+  async publish(notice: RevocationNotice): Promise<void> {
+    throwFirst((await this.local.apply(notice)).failures);
   }
   ready(): Promise<void> {
     return Promise.resolve();
@@ -124,10 +134,9 @@ interface PendingAck {
   done: () => void;
 }
 
-export class RedisRevocationBus implements RevocationBus {
+export class RedisRevocationBus extends LocalFirstBus {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
-  private readonly local = new LocalRevocations();
   private readonly waiting = new Map<string, PendingAck>();
   private readonly subscribed: Promise<void>;
 
@@ -140,6 +149,7 @@ export class RedisRevocationBus implements RevocationBus {
      */
     private readonly ackTimeoutMs = 1_000,
   ) {
+    super();
     this.publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
     this.subscriber = new Redis(url, { lazyConnect: false });
     this.publisher.on("error", (error) => {
@@ -156,16 +166,6 @@ export class RedisRevocationBus implements RevocationBus {
 
   ready(): Promise<void> {
     return this.subscribed;
-  }
-
-  onRevoked(handler: RevocationHandler): void {
-    this.local.onRevoked(handler);
-  }
-
-  async applyLocally(notice: RevocationNotice): Promise<boolean> {
-    const { fresh, failures } = await this.local.apply(notice);
-    throwFirst(failures);
-    return fresh;
   }
 
   /**
