@@ -25,42 +25,13 @@ export interface KeyRow {
 
 export type NewKey = Omit<KeyRow, "id" | "lastUsedAt"> & { webhookSecretSealed: string | null };
 
-interface DbRow {
-  id: string;
-  user_id: string;
-  key_hash: Buffer;
-  key_prefix: string;
-  secret_hash: Buffer;
-  label: string;
-  permissions: Scope[];
-  ip_whitelist: string[];
-  webhook_url: string | null;
-  expires_at: Date | null;
-  created_at: Date;
-  last_used_at: Date | null;
-}
-
+/** A key's columns, named as KeyRow names them. */
 const COLUMNS =
-  "id, user_id, key_hash, key_prefix, secret_hash, label, permissions, ip_whitelist, webhook_url, expires_at, created_at, last_used_at";
+  'id, user_id AS "userId", key_hash AS "keyHash", key_prefix AS "keyPrefix", secret_hash AS "secretHash", label, ' +
+  'permissions, ip_whitelist AS "ipWhitelist", webhook_url AS "webhookUrl", expires_at AS "expiresAt", ' +
+  'created_at AS "createdAt", last_used_at AS "lastUsedAt"';
 
 const ACTIVE = "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $NOW)";
-
-function fromDb(row: DbRow): KeyRow {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    keyHash: row.key_hash,
-    keyPrefix: row.key_prefix,
-    secretHash: row.secret_hash,
-    label: row.label,
-    permissions: row.permissions,
-    ipWhitelist: row.ip_whitelist,
-    webhookUrl: row.webhook_url,
-    expiresAt: row.expires_at,
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-  };
-}
 
 /** Without a setting (tools, benchmarks): the wallet's default. */
 export const DEFAULT_DB_TIMEOUT_MS = 1_000;
@@ -92,7 +63,7 @@ export class KeyStore {
           ]),
         );
         if (Number(counted.rows[0]?.n ?? 0) >= limit) return "limit";
-        const inserted = await client.query<DbRow>(
+        const inserted = await client.query<KeyRow>(
           this.q(
             `INSERT INTO api_keys (id, user_id, key_hash, key_prefix, secret_hash, label, permissions, ip_whitelist,
            webhook_url, webhook_secret_enc, expires_at, created_at)
@@ -115,20 +86,20 @@ export class KeyStore {
         );
         const row = inserted.rows[0];
         if (row === undefined) throw new Error("insert returned no row");
-        return fromDb(row);
+        return row;
       },
       this.timeoutMs,
     );
   }
 
   async listActive(userId: string, now: Date): Promise<KeyRow[]> {
-    const result = await this.pool.query<DbRow>(
+    const result = await this.pool.query<KeyRow>(
       this.q(
         `SELECT ${COLUMNS} FROM api_keys WHERE user_id = $1 AND ${ACTIVE.replace("$NOW", "$2")} ORDER BY created_at, id`,
         [userId, now],
       ),
     );
-    return result.rows.map(fromDb);
+    return result.rows;
   }
 
   /** Revokes an active key of this user; undefined when there is none (unknown, foreign or already revoked). */
@@ -163,20 +134,19 @@ export class KeyStore {
 
   /** A non-revoked key by the hash of its public part (expiry is checked by the caller). */
   async findByHash(keyHash: Buffer): Promise<KeyRow | undefined> {
-    const result = await this.pool.query<DbRow>(
+    const result = await this.pool.query<KeyRow>(
       this.q(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [keyHash]),
     );
-    const row = result.rows[0];
-    return row === undefined ? undefined : fromDb(row);
+    return result.rows[0];
   }
 
   /** Every active key, for the index's warm-up at start: one long read, not bounded like a call's. */
   async loadAllActive(now: Date): Promise<KeyRow[]> {
-    const result = await this.pool.query<DbRow>(
+    const result = await this.pool.query<KeyRow>(
       `SELECT ${COLUMNS} FROM api_keys WHERE ${ACTIVE.replace("$NOW", "$1")}`,
       [now],
     );
-    return result.rows.map(fromDb);
+    return result.rows;
   }
 
   /**
