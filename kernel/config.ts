@@ -241,7 +241,7 @@ export const otelSettings = {
     .optional(),
 };
 
-/** Settings every process shares (CONTRACT 8). */
+/** Settings every process shares: the listen host, the log level and the internal token of the gRPC hops. */
 export const commonSettings = {
   HOST: host.default("127.0.0.1"),
   LOG_LEVEL: logLevel,

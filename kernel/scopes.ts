@@ -1,5 +1,5 @@
-// Permission scopes and what each endpoint class requires (CONTRACT 2): any scope reads; TRADE or
-// MANAGE_ORDERS trades; only MANAGE_ORDERS cancels and amends.
+// Permission scopes and what each endpoint class requires (docs/openapi.yaml, "Scopes on /v1"): any scope
+// reads; TRADE or MANAGE_ORDERS trades; only MANAGE_ORDERS cancels and amends.
 export const SCOPES = ["READ_ONLY", "TRADE", "MANAGE_ORDERS"] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -1,4 +1,4 @@
-// Semantic rules for a new key (CONTRACT 1). The gateway checks JSON shape; these rules live with the owner
+// Semantic rules for a new key (docs/decisions.md, "Keys"). The gateway checks JSON shape; these rules live with the owner
 // of the keys so every caller, REST or gRPC, gets the same answer. Issue paths use the proto field names.
 import { isIP } from "node:net";
 import { isNonPublicAddress } from "../../kernel/ssrf.js";
