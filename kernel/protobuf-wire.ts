@@ -1,5 +1,5 @@
-// Protocol-buffer wire primitives for the hand-written codecs (kernel/wallet-codec.ts, kernel/session-codec.ts):
-// sizes and writers into one exactly-sized Buffer, and a reader that skips unknown fields as protobufjs does.
+// Protocol-buffer wire primitives for the message codec (kernel/protobuf-message.ts): sizes and writers into
+// one exactly-sized Buffer, and a reader that skips unknown fields as protobufjs does.
 
 export const VARINT = 0;
 export const I64 = 1;
