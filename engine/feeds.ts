@@ -4,7 +4,7 @@
 import type pg from "pg";
 import { ServiceError } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
-import type { EngineTypes } from "./actor.js";
+import type { EngineTypes } from "./trading-core.js";
 import type { EngineSettings } from "./config.js";
 import { startFundingClock } from "./funding-clock.js";
 import { NewsCalendar, parseCalendar, shippedCalendar, type NewsEvent } from "./market/calendar.js";

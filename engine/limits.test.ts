@@ -4,9 +4,11 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { retainedCounts } from "./accounts/retention.js";
-import { core } from "./actor.js";
+import { createCore } from "./trading-core.js";
 import type { AccountState, EngineEvent, Reply } from "./core.js";
 import type { MarketView } from "./market/book.js";
+
+const core = createCore();
 
 const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);

@@ -18,7 +18,7 @@ import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import { startParts } from "../kernel/stop-stack.js";
 import type { ActorLimits } from "./accounts/limits.js";
 import { PLANS } from "./basics/plans.js";
-import type { EngineTypes } from "./actor.js";
+import type { EngineTypes } from "./trading-core.js";
 import { ENGINE_LISTEN_SECRETS, loadEngineSettings, type EngineSettings } from "./config.js";
 import {
   startCalendar,
@@ -41,7 +41,7 @@ import { webhookParts } from "./webhook-parts.js";
 
 /** How long in-flight calls may run after a stop request before they are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
-const ACTOR_MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), "actor.ts");
+const ACTOR_MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), "trading-core.ts");
 
 export interface RunningEngine {
   grpcPort: number;

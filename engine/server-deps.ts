@@ -3,7 +3,7 @@
 import type { Logger } from "../kernel/log.js";
 import type { RpcMetrics } from "../kernel/rpc-metrics.js";
 import type { PlanCatalogue } from "./basics/plans.js";
-import type { EngineTypes } from "./actor.js";
+import type { EngineTypes } from "./trading-core.js";
 import type { NewsCalendar, NewsEvent } from "./market/calendar.js";
 import type { Catalogue } from "./market/catalogue.js";
 import type { PriceSource, TickQuote } from "./market/prices.js";

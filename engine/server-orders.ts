@@ -3,7 +3,7 @@
 import { unary, type UnaryOptions } from "../kernel/grpc.js";
 import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
 import type { OrderResponse } from "../proto/gen/engine/v1/OrderResponse.js";
-import type { EngineTypes } from "./actor.js";
+import type { EngineTypes } from "./trading-core.js";
 import type { Command, Reply } from "./core.js";
 import type { ShardRuntime } from "./shard/runtime.js";
 import { accountIdOf, accountRequest, message, requireUser, unwrap, type AccountCalls } from "./server-wire.js";

@@ -3,7 +3,7 @@
 // thrown as registry errors).
 import { ServiceError } from "../kernel/errors.js";
 import { isUuid } from "../kernel/uuid.js";
-import type { AccountQuery, EngineTypes } from "./actor.js";
+import type { AccountQuery, EngineTypes } from "./trading-core.js";
 import type { Command, Reply } from "./core.js";
 import type { ShardRuntime } from "./shard/runtime.js";
 

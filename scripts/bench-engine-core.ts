@@ -1,8 +1,8 @@
 // The pure-core part of `npm run bench:engine`, run in a worker thread started exactly like a shard thread
 // (engine/shard/runtime.ts: `resourceLimits.maxYoungGenerationSizeMb: 64`). It drives the engine's actor
-// (`core` of engine/actor.ts, the module the shards load) as the shard shell does: for each command a context
-// (shell clock, the shard's market view, `mintIdInPartition(partition)` ids), `decide`, `apply` of
-// every event, `onDecided` (book depth taken by fills). No journal, no messaging, no I/O.
+// (`createCore` of engine/trading-core.ts, the module the shards load) as the shard shell does: for each
+// command a context (shell clock, the shard's market view, `mintIdInPartition(partition)` ids), `decide`,
+// `apply` of every event, `onDecided` (book depth taken by fills). No journal, no messaging, no I/O.
 //
 // Scenarios (one thread, the same accounts round-robin; every round starts from freshly opened accounts):
 //   limit        resting LIMIT GTC placements, BUY far below / SELL far above the mark, a fresh client_id each;
@@ -23,11 +23,13 @@ import { PerformanceObserver, performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import { core, type EngineCommand } from "../engine/actor.js";
+import { createCore, type EngineCommand } from "../engine/trading-core.js";
 import type { AccountState, EngineEvent, Reply } from "../engine/core.js";
 import type { MarketView } from "../engine/market/book.js";
 import type { TickQuote } from "../engine/market/prices.js";
 import { mintIdInPartition, partitionOf } from "../kernel/partition.js";
+
+const core = createCore();
 
 export interface CoreBenchOptions {
   role: "bench-engine-core";

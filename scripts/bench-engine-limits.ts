@@ -17,9 +17,9 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { performance } from "node:perf_hooks";
 import { retainedCounts } from "../engine/accounts/retention.js";
-import { core, type EngineTypes } from "../engine/actor.js";
+import { createCore, type EngineTypes } from "../engine/trading-core.js";
 import type { AccountState } from "../engine/core.js";
-import type { ActorCore } from "../engine/shard/actor.js";
+import type { ActorCore } from "../engine/shard/core-contract.js";
 import { Shard, type ShardJournal } from "../engine/shard/shard.js";
 import type { ShardRequest, ShardResponse } from "../engine/shard/protocol.js";
 import { freshDatabase, withPool } from "../engine/shard/runtime.testing.js";
@@ -27,6 +27,8 @@ import { Journal } from "../engine/store/journal.js";
 import { migrateEngine } from "../engine/store/schema.js";
 import { DAY_MS } from "../kernel/time.js";
 import { startPostgres } from "../test/harness/postgres.js";
+
+const core = createCore();
 
 const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);

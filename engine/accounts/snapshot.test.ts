@@ -3,11 +3,13 @@
 // the state a replay of the whole journal gives.
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { core } from "../actor.js";
+import { createCore } from "../trading-core.js";
 import type { AccountState, EngineEvent } from "../core.js";
 import type { MarketView } from "../market/book.js";
 import { retainedCounts } from "./retention.js";
 import { restoreState, snapshotOf, type AccountSnapshot } from "./snapshot.js";
+
+const core = createCore();
 
 const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);

@@ -11,7 +11,7 @@ import { ServiceError, errorText } from "../../kernel/errors.js";
 import { endSpan } from "../../kernel/tracing.js";
 import { isDuplicateSeq } from "../store/journal.js";
 import { isFenced } from "../store/leases.js";
-import type { CoreTypes } from "./actor.js";
+import type { CoreTypes } from "./core-contract.js";
 import type { Decider, Pending } from "./decide.js";
 import { failed, STOPPED, toWireError } from "./failures.js";
 import type { MailboxRequest, ShardResponse } from "./protocol.js";

@@ -7,7 +7,7 @@
 // whose time came, through the same batch, journal and outbox as a price update. No account with a wake time,
 // no timer: nothing runs.
 import { MAX_TIMER_MS } from "../../kernel/time.js";
-import type { ActorCore, CoreTypes } from "./actor.js";
+import type { ActorCore, CoreTypes } from "./core-contract.js";
 import type { ShardResponse } from "./protocol.js";
 
 /** After a clock request that failed (its commit), the next one waits this long (ms): no loop on a dead database. */

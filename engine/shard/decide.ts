@@ -8,7 +8,7 @@ import { threadId } from "node:worker_threads";
 import { errorText } from "../../kernel/errors.js";
 import { idInPartition, mintIdInPartition, partitionOf } from "../../kernel/partition.js";
 import type { EventRow, NewAccountRow, OutboxRow } from "../store/journal.js";
-import type { ActorCore, CoreTypes, DecideContext } from "./actor.js";
+import type { ActorCore, CoreTypes, DecideContext } from "./core-contract.js";
 import type { ShardClock } from "./clock.js";
 import type { AccountMemory, Entry } from "./memory.js";
 import { failed, toWireError } from "./failures.js";

@@ -7,7 +7,7 @@
 import type { Piscina } from "piscina";
 import { ServiceError, errorText } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
-import type { CoreTypes } from "./actor.js";
+import type { CoreTypes } from "./core-contract.js";
 import type { ResponseKindOf, ShardRequest, ShardResponse, ShardTask, ShardTaskResult } from "./protocol.js";
 
 /** A request waiting in its shard's queue, then for the answer of the task that carried it. */

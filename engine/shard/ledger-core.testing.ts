@@ -2,7 +2,7 @@
 // end its thread, which a real core never does). Balances must not go negative; denials are replies, not errors.
 import { threadId } from "node:worker_threads";
 import { ServiceError } from "../../kernel/errors.js";
-import type { ActorCore, Decision } from "./actor.js";
+import type { ActorCore, Decision } from "./core-contract.js";
 
 export interface LedgerState {
   userId: string;
@@ -81,7 +81,7 @@ function denied(error: "no_account" | "exists" | "insufficient_funds"): Decision
   return { events: [], reply: { ok: false, error, threadId } };
 }
 
-export const core: ActorCore<LedgerTypes> = {
+const core: ActorCore<LedgerTypes> = {
   decide(state, command, ctx) {
     if (command.type === "open")
       return state === undefined ? ok(state, [{ type: "Opened", userId: command.userId }]) : denied("exists");
@@ -177,3 +177,8 @@ export const core: ActorCore<LedgerTypes> = {
     return state.balance > 0 ? "funded" : "empty";
   },
 };
+
+/** The ledger keeps nothing between calls, so every shard shares one core. */
+export function createCore(): ActorCore<LedgerTypes> {
+  return core;
+}

@@ -2,7 +2,7 @@
 // addressable (`core.keys`: an order's id → its account) and the symbols each account is interested in
 // (`core.symbolsOf`: a market update visits only the accounts listed under a symbol it moves).
 import { ServiceError } from "../../kernel/errors.js";
-import type { ActorCore, CoreTypes } from "./actor.js";
+import type { ActorCore, CoreTypes } from "./core-contract.js";
 import type { Address } from "./protocol.js";
 
 export interface Entry<State> {

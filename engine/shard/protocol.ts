@@ -3,7 +3,7 @@
 // hands the requests of one event-loop turn to a shard as one piscina task (`ShardTask`), answered by one
 // `ShardTaskResult`: one structured clone each way per turn instead of one per request.
 import type { ErrorCode } from "../../kernel/errors.js";
-import type { CoreTypes } from "./actor.js";
+import type { CoreTypes } from "./core-contract.js";
 import type { BatchStats } from "./batch-stats.js";
 
 /** An error crossing the thread boundary (a `ServiceError` on either side). */

@@ -14,7 +14,7 @@ import type {
   StoredEvent,
   StoredSnapshot,
 } from "../store/journal.js";
-import type { ActorCore, CoreTypes } from "./actor.js";
+import type { ActorCore, CoreTypes } from "./core-contract.js";
 import type { ShardClock } from "./clock.js";
 import type { AccountMemory } from "./memory.js";
 import type { ShardSnapshots } from "./snapshots.js";

@@ -19,7 +19,7 @@ import type { Fence } from "../store/leases.js";
 import { migrateEngine } from "../store/schema.js";
 import { engineOfPartition, partitionOf, partitionOfId, shardOfPartition } from "../../kernel/partition.js";
 import { sampledTraceparent } from "../../kernel/tracing.js";
-import type { CoreTypes } from "./actor.js";
+import type { CoreTypes } from "./core-contract.js";
 import { ShardHandover } from "./handover.js";
 import type { ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
 import { isShardNotice } from "./protocol.js";
@@ -47,7 +47,7 @@ export interface StartShardsOptions<T extends CoreTypes> {
   /** Shard threads (ENGINE_SHARDS). */
   shards: number;
   databaseUrl: string;
-  /** The module exporting `core` (an ActorCore), loaded inside each shard thread. */
+  /** The module exporting `createCore` (an ActorCore per shard), loaded inside each shard thread. */
   coreModule: string | URL;
   log: Logger;
   /** The market view before the first update. */

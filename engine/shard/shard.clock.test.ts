@@ -3,7 +3,7 @@
 // a `Shard` directly, in this thread, with an alarm core and an in-memory journal.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { ActorCore, CoreTypes } from "./actor.js";
+import type { ActorCore, CoreTypes } from "./core-contract.js";
 import { Shard } from "./shard.js";
 import { MemoryJournal, startTestShard } from "./shard.testing.js";
 

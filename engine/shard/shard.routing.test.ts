@@ -4,10 +4,12 @@
 // actor forgot is no longer addressable by its id.
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { core, type EngineTypes, type PriceUpdate } from "../actor.js";
+import { createCore, type EngineTypes, type PriceUpdate } from "../trading-core.js";
 import type { Command, Reply } from "../core.js";
-import type { ActorCore } from "./actor.js";
+import type { ActorCore } from "./core-contract.js";
 import { MemoryJournal, startTestShard } from "./shard.testing.js";
+
+const core = createCore();
 
 const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);

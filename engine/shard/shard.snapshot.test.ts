@@ -3,7 +3,7 @@
 // held, so snapshots never write more than the journal does. A counter core on an in-memory journal.
 import { describe, expect, it } from "vitest";
 import type { ReadCounts, SnapshotRow } from "../store/journal.js";
-import type { ActorCore, CoreTypes } from "./actor.js";
+import type { ActorCore, CoreTypes } from "./core-contract.js";
 import { Shard, type ShardJournal } from "./shard.js";
 
 interface CounterTypes extends CoreTypes {

@@ -1,6 +1,6 @@
 // Test-only: a `Shard` driven in the test's own thread on a journal in memory (the shard's tests share it).
 import type { EventRow, NewAccountRow, OutboxRow, ReadCounts, StoredEvent } from "../store/journal.js";
-import type { ActorCore, CoreTypes } from "./actor.js";
+import type { ActorCore, CoreTypes } from "./core-contract.js";
 import type { ShardRequest, ShardResponse } from "./protocol.js";
 import { Shard, type ShardJournal } from "./shard.js";
 

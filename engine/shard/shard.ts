@@ -5,7 +5,7 @@
 // (decide.ts), the time and the wake clock (clock.ts), eviction, parking and reload (reload.ts), snapshots
 // (snapshots.ts), and the figures of the stats notice (stats.ts).
 import { errorText } from "../../kernel/errors.js";
-import type { ActorCore, CoreTypes } from "./actor.js";
+import type { ActorCore, CoreTypes } from "./core-contract.js";
 import { GroupCommit, type BatchItem } from "./batch.js";
 import { ShardClock } from "./clock.js";
 import { Decider } from "./decide.js";

@@ -4,12 +4,14 @@
 // query of the account answers the same), and goes on journaling from there (seq and outbox numbering).
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { core, type AccountQuery, type EngineTypes } from "../actor.js";
+import { createCore, type AccountQuery, type EngineTypes } from "../trading-core.js";
 import type { Command, Reply } from "../core.js";
 import { Journal } from "../store/journal.js";
 import { migratedEngineDatabase } from "../store/database.testing.js";
 import type { ShardRequest, ShardResponse } from "./protocol.js";
 import { Shard } from "./shard.js";
+
+const core = createCore();
 
 const db = migratedEngineDatabase();
 const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";

@@ -3,7 +3,7 @@
 // replayed only after them.
 import type { SnapshotRow, StoredSnapshot } from "../store/journal.js";
 import { errorText } from "../../kernel/errors.js";
-import type { ActorCore, CoreTypes } from "./actor.js";
+import type { ActorCore, CoreTypes } from "./core-contract.js";
 import type { ShardClock } from "./clock.js";
 import type { AccountMemory } from "./memory.js";
 

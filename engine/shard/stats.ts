@@ -1,6 +1,6 @@
 // A shard's figures for its periodic stats notice: the tallies of committed events (`core.tally`, counted per
 // batch and added once the batch committed), its batch figures, and the accounts in memory per state.
-import type { ActorCore, CoreTypes } from "./actor.js";
+import type { ActorCore, CoreTypes } from "./core-contract.js";
 import { BatchStatsCounter, type BatchStats } from "./batch-stats.js";
 import type { Entry } from "./memory.js";
 

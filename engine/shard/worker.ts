@@ -7,7 +7,7 @@ import pg from "pg";
 import { connectBound } from "../../kernel/db-deadline.js";
 import { Journal } from "../store/journal.js";
 import type { Fence } from "../store/leases.js";
-import type { CoreModule, CoreTypes } from "./actor.js";
+import type { ActorCore, CoreModule, CoreTypes } from "./core-contract.js";
 import type { ShardNotice, ShardRequest, ShardResponse, ShardTask, ShardTaskResult } from "./protocol.js";
 import { Shard } from "./shard.js";
 import { startTracing, stopTracing } from "../../kernel/tracing.js";
@@ -23,7 +23,7 @@ export interface ShardWorkerData {
   /** The partition leases every append must still hold (docs/scale-out.md); unfenced when absent. */
   fence: Fence | undefined;
   databaseUrl: string;
-  /** file: URL of the module exporting `core`. */
+  /** file: URL of the module exporting `createCore` (engine/shard/core-contract.ts). */
   coreModule: string;
   maxBatch: number;
   /** Connections of the shard's pool (it never needs two at once; more only help a slow reconnect). */
@@ -41,8 +41,10 @@ export interface ShardWorkerData {
 }
 
 function isCoreModule(value: unknown): value is CoreModule<CoreTypes> {
-  if (typeof value !== "object" || value === null || !("core" in value)) return false;
-  const core: unknown = value.core;
+  return typeof value === "object" && value !== null && "createCore" in value && typeof value.createCore === "function";
+}
+
+function isCore(core: unknown): core is ActorCore<CoreTypes> {
   if (typeof core !== "object" || core === null) return false;
   const methods = ["decide", "apply", "query", "userId"];
   return methods.every((name) => typeof (core as Record<string, unknown>)[name] === "function");
@@ -52,11 +54,12 @@ const data = workerData as ShardWorkerData;
 // The thread exports its own spans (same OTEL_* settings as the engine process; flushed on `stop`).
 await startTracing("engine", process.env, { asyncContext: false });
 const loaded: unknown = await import(data.coreModule);
-if (!isCoreModule(loaded)) {
-  throw new Error(`${data.coreModule} must export \`core\` with decide, apply, query and userId`);
+const core: unknown = isCoreModule(loaded) ? loaded.createCore() : undefined;
+if (!isCore(core)) {
+  throw new Error(`${data.coreModule} must export \`createCore\` making a core with decide, apply, query and userId`);
 }
 
-if (data.coreSettings !== undefined) loaded.core.configure?.(data.coreSettings);
+if (data.coreSettings !== undefined) core.configure?.(data.coreSettings);
 
 const post = (notice: ShardNotice): void => {
   parentPort?.postMessage(notice);
@@ -84,7 +87,7 @@ const shard = new Shard<CoreTypes>({
   shards: data.shards,
   engine: data.engine,
   engines: data.engines,
-  core: loaded.core,
+  core,
   journal: new Journal(pool, undefined, data.fence, data.dbTimeoutMs),
   market: data.market,
   maxBatch: data.maxBatch,

@@ -1,6 +1,8 @@
-// The engine's account actor as the shard runtime loads it (`coreModule`): the pure core plus what a shard
-// needs around it: ownership (another user's account is not_found), the per-shard market view fed by price
-// updates, book depth taken by fills, and order ids made addressable for cancel/amend by id.
+// The trading core as the shard runtime loads it (`coreModule`, engine/shard/core-contract.ts): the pure core
+// plus what a shard needs around it: ownership (another user's account is not_found), the shard's market view
+// fed by price updates, book depth taken by fills, and order ids made addressable for cancel/amend by id.
+// Each shard creates its own (`createCore`): the news calendar, the limits and the market view it keeps are
+// that shard's.
 import { ServiceError } from "../kernel/errors.js";
 import {
   accountRecord,
@@ -21,7 +23,7 @@ import { apply, consumeFills, decide, releaseFills, type Command, type EngineEve
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";
 import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
-import type { ActorCore, CoreTypes } from "./shard/actor.js";
+import type { ActorCore, CoreTypes, DecideContext } from "./shard/core-contract.js";
 import { outboxEntries, outboxKinds } from "./webhooks/outbox.js";
 import { accountStateOf, tallyEvent } from "./telemetry.js";
 
@@ -69,13 +71,6 @@ export interface EngineTypes extends CoreTypes {
   market: MarketView;
 }
 
-/** The news calendar as this shard last received it (the engine sends it at start and on every change). */
-let shardCalendar: readonly NewsEvent[] = [];
-export const calendarOfShard = (): readonly NewsEvent[] => shardCalendar;
-
-/** The limits of this shard's actors (docs/engine.md, "Limits"), set once by `configure`. */
-let limits: ActorLimits = DEFAULT_ACTOR_LIMITS;
-
 const LIMIT_KEYS = Object.keys(DEFAULT_ACTOR_LIMITS) as (keyof ActorLimits)[];
 
 /** The limits from `coreSettings`: any of them, each a non-negative safe integer; others keep their default. */
@@ -93,10 +88,6 @@ export function parseActorLimits(settings: unknown): ActorLimits {
   }
   return Object.freeze(next as unknown as ActorLimits);
 }
-
-/** The shard's view exists from the start (no prices yet), so decide always has one. */
-let shardView: MarketView | undefined;
-const viewOf = (market: MarketView | undefined): MarketView => market ?? (shardView ??= createMarketView());
 
 function owned(state: AccountState | undefined, userId: string): state is AccountState {
   return state !== undefined && state.user_id === userId;
@@ -136,32 +127,12 @@ function answerQuery(state: AccountState, query: AccountQuery, market: MarketVie
   }
 }
 
-export const core: ActorCore<EngineTypes> = {
-  decide(state, { userId, command }, ctx) {
-    if (command.type !== "OpenAccount" && !owned(state, userId)) {
-      return { events: [], reply: { kind: "error", code: "not_found", fields: {} } };
-    }
-    return decide(state, command, {
-      now: ctx.now,
-      market: viewOf(ctx.market),
-      nextId: ctx.nextId,
-      calendar: shardCalendar,
-      maxWorkingOrders: limits.maxWorkingOrders,
-    });
-  },
-
+/** The hooks that keep nothing between calls: the same for every shard. */
+const ACCOUNT_HOOKS = {
   apply(state, event) {
     const next = apply(state, event);
     noteApplied(next, event);
     return next;
-  },
-
-  configure(settings) {
-    limits = parseActorLimits(settings);
-  },
-
-  forget(state) {
-    return forgetExpired(state, limits);
   },
 
   snapshot: snapshotOf,
@@ -174,22 +145,8 @@ export const core: ActorCore<EngineTypes> = {
     return state.orders.keys();
   },
 
-  query(state, { userId, query }, ctx) {
-    if (!owned(state, userId)) throw new ServiceError("not_found");
-    return answerQuery(state, query, viewOf(ctx.market), ctx.now);
-  },
-
   userId(state) {
     return state.user_id;
-  },
-
-  updateMarket(market, update, now) {
-    if (update.calendar !== undefined) shardCalendar = Object.freeze([...update.calendar]);
-    const view = viewOf(market);
-    for (const quote of update.prices) {
-      setQuote(view, quote.symbol, { mark: quote.mark, index: quote.index, skew: quote.skew, at: now });
-    }
-    return view;
   },
 
   // Price-update routing (docs/engine.md, "Shards"): prices reach the accounts with a position or a working
@@ -207,23 +164,6 @@ export const core: ActorCore<EngineTypes> = {
     return update.prices.map((quote) => quote.symbol);
   },
 
-  onMarket(state, update, ctx) {
-    if (update.funding !== undefined) {
-      return decide(
-        state,
-        { type: "Funding", rates: update.funding, boundary: update.fundingBoundary },
-        { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId, calendar: shardCalendar },
-      ).events;
-    }
-    if (update.prices.length === 0) return [];
-    const symbols = new Set(update.prices.map((quote) => quote.symbol));
-    return decide(
-      state,
-      { type: "MarketUpdate", symbols },
-      { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId, calendar: shardCalendar },
-    ).events;
-  },
-
   // GTD expiry on time (docs/engine.md "Execution"): the shard wakes an account at its earliest expire_at
   // even when no command or price reaches it, and decides it at the current market: expiries, a new day, and
   // every symbol's triggers and fills. The last matter to an account reloaded after a failed commit (the shard
@@ -233,26 +173,6 @@ export const core: ActorCore<EngineTypes> = {
     let earliest = Number.POSITIVE_INFINITY;
     for (const expireAt of state.expiries.values()) if (expireAt < earliest) earliest = expireAt;
     return earliest;
-  },
-
-  onClock(state, ctx) {
-    return decide(
-      state,
-      { type: "MarketUpdate" },
-      { now: ctx.now, market: viewOf(ctx.market), nextId: ctx.nextId, calendar: shardCalendar },
-    ).events;
-  },
-
-  onDecided(market, events) {
-    consumeFills(viewOf(market), events);
-  },
-
-  onUndecided(market, events) {
-    releaseFills(viewOf(market), events);
-  },
-
-  outbox(state, event, market) {
-    return outboxEntries(state, event, viewOf(market));
   },
 
   outboxCount(state, event) {
@@ -270,4 +190,90 @@ export const core: ActorCore<EngineTypes> = {
   eventTime(event) {
     return event.at;
   },
-};
+} satisfies Partial<ActorCore<EngineTypes>>;
+
+/** What one shard's core keeps between calls. */
+interface PerShard {
+  /** The news calendar as this shard last received it (the engine sends it at start and on every change). */
+  calendar: readonly NewsEvent[];
+  /** The limits of this shard's actors (docs/engine.md, "Limits"), set once by `configure`. */
+  limits: ActorLimits;
+  /** The shard's view, made on first use (no prices yet) so decide always has one. */
+  view: MarketView | undefined;
+}
+
+/** The trading core of one shard (the shard runtime calls it once per shard). */
+export function createCore(): ActorCore<EngineTypes> {
+  const shard: PerShard = { calendar: [], limits: DEFAULT_ACTOR_LIMITS, view: undefined };
+  const viewOf = (market: MarketView | undefined): MarketView => market ?? (shard.view ??= createMarketView());
+  const marketContext = (ctx: DecideContext<MarketView>) => ({
+    now: ctx.now,
+    market: viewOf(ctx.market),
+    nextId: ctx.nextId,
+    calendar: shard.calendar,
+  });
+  return {
+    ...ACCOUNT_HOOKS,
+
+    decide(state, { userId, command }, ctx) {
+      if (command.type !== "OpenAccount" && !owned(state, userId)) {
+        return { events: [], reply: { kind: "error", code: "not_found", fields: {} } };
+      }
+      return decide(state, command, {
+        now: ctx.now,
+        market: viewOf(ctx.market),
+        nextId: ctx.nextId,
+        calendar: shard.calendar,
+        maxWorkingOrders: shard.limits.maxWorkingOrders,
+      });
+    },
+
+    configure(settings) {
+      shard.limits = parseActorLimits(settings);
+    },
+
+    forget(state) {
+      return forgetExpired(state, shard.limits);
+    },
+
+    query(state, { userId, query }, ctx) {
+      if (!owned(state, userId)) throw new ServiceError("not_found");
+      return answerQuery(state, query, viewOf(ctx.market), ctx.now);
+    },
+
+    updateMarket(market, update, now) {
+      if (update.calendar !== undefined) shard.calendar = Object.freeze([...update.calendar]);
+      const view = viewOf(market);
+      for (const quote of update.prices) {
+        setQuote(view, quote.symbol, { mark: quote.mark, index: quote.index, skew: quote.skew, at: now });
+      }
+      return view;
+    },
+
+    onMarket(state, update, ctx) {
+      if (update.funding !== undefined) {
+        const funding = { type: "Funding", rates: update.funding, boundary: update.fundingBoundary } as const;
+        return decide(state, funding, marketContext(ctx)).events;
+      }
+      if (update.prices.length === 0) return [];
+      const symbols = new Set(update.prices.map((quote) => quote.symbol));
+      return decide(state, { type: "MarketUpdate", symbols }, marketContext(ctx)).events;
+    },
+
+    onClock(state, ctx) {
+      return decide(state, { type: "MarketUpdate" }, marketContext(ctx)).events;
+    },
+
+    onDecided(market, events) {
+      consumeFills(viewOf(market), events);
+    },
+
+    onUndecided(market, events) {
+      releaseFills(viewOf(market), events);
+    },
+
+    outbox(state, event, market) {
+      return outboxEntries(state, event, viewOf(market));
+    },
+  };
+}

@@ -3,11 +3,13 @@
 // market; a dropped decision gives back the book depth it took.
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { core } from "./actor.js";
+import { createCore } from "./trading-core.js";
 import type { AccountState, EngineEvent, Reply } from "./core.js";
 import type { MarketView } from "./market/book.js";
 import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
+
+const core = createCore();
 
 const PLAN_ID = "15ef9280-770d-4664-9de7-93fcd7677a98";
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -147,5 +149,16 @@ describe("engine actor core", () => {
       expect(events?.some((event) => event.type === "OrderFilled")).toBe(false);
       expect(refusedBy(events ?? [])).toEqual(["news_freeze"]);
     });
+  });
+});
+
+describe("one core per shard", () => {
+  it("keeps the news calendar, the limits and the market view of its own shard only", () => {
+    const other = createCore();
+    other.configure?.({ maxWorkingOrders: 0 });
+    const otherView = other.updateMarket?.(undefined, { ...quote(500_000), calendar: [cryptoEvent(NOW)] }, NOW);
+    const account = new Account();
+    expect(account.market).not.toBe(otherView);
+    account.place({ side: "BUY", kind: "LIMIT", quantity: "0.001", limit_price: "40000" });
   });
 });

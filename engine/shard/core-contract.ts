@@ -42,7 +42,7 @@ export interface Decision<T extends CoreTypes> {
 }
 
 /**
- * The pure core of an account actor. The module named by `coreModule` exports it as `core`.
+ * The pure core of an account actor. The module named by `coreModule` makes one per shard (`createCore`).
  * `decide`, `query` and `onMarket` never mutate their inputs; `apply` may mutate and return the state.
  */
 export interface ActorCore<T extends CoreTypes> {
@@ -157,7 +157,7 @@ export interface OutboxEntry {
   readonly data: string;
 }
 
-/** What a core module exports. */
+/** What a core module exports: each shard makes its own core, so whatever a core keeps is that shard's. */
 export interface CoreModule<T extends CoreTypes> {
-  core: ActorCore<T>;
+  createCore(): ActorCore<T>;
 }
