@@ -1,5 +1,5 @@
-// One lint setup for the repository: typescript-eslint with type information. Import cycles are refused by
-// scripts/check-cycles.ts (part of `npm run lint`), which resolves imports exactly as the compiler does.
+// One lint setup for the repository: typescript-eslint with type information. Import cycles and breaks of the
+// layering (docs/engine.md, "Layering") are refused by scripts/check-cycles.ts (part of `npm run lint`).
 import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
