@@ -1,5 +1,5 @@
-// The wire records of CONTRACT section 4: the order and the fill exactly as a client sees them (snake_case,
-// JSON numbers made from exact decimals, ISO instants). Built only at the edge of the core.
+// The wire records (docs/openapi.yaml, `Order` and `Fill`): the order and the fill exactly as a client sees
+// them (snake_case, JSON numbers made from exact decimals, ISO instants). Built only at the edge of the core.
 import type { Venue } from "../market/types.js";
 import { averagePrice, gridToNumber, unitsToNumber, type TickerUnits } from "../market/units.js";
 import type { Liquidity } from "../venues/fees.js";

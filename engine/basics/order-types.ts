@@ -1,6 +1,6 @@
 // The order vocabulary and the engine's internal order and fill records. Internally prices are ticks,
 // quantities steps, money units and times epoch milliseconds; basics/order-records.ts turns them into the wire
-// records of CONTRACT section 4. Records are replaced, never mutated, so a decide-time draft can share them.
+// records of docs/openapi.yaml. Records are replaced, never mutated, so a decide-time draft can share them.
 import type { Venue } from "../market/types.js";
 import type { Liquidity } from "../venues/fees.js";
 import { OrderKind, Side, TimeInForce } from "../../kernel/vocabulary.js";

@@ -74,7 +74,7 @@ const plansSchema = z
     });
   });
 
-/** One challenge plan, field for field as CONTRACT section 3 lists it, plus `rules_version`. */
+/** One challenge plan, field for field as docs/openapi.yaml's `Plan` lists it, `rules_version` included. */
 export type Plan = Readonly<z.infer<typeof planSchema>>;
 
 export interface PlanCatalogue {

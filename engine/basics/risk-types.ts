@@ -1,4 +1,5 @@
-// The rules an order can be rejected by and the violation record a rejection carries (CONTRACT section 4).
+// The rules an order can be rejected by and the violation record a rejection carries (docs/openapi.yaml,
+// `Violation`).
 // A violation is data returned by a check, never an exception.
 
 export const RiskRule = {
