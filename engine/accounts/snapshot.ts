@@ -7,7 +7,8 @@
 import { exportRetention, importRetention, type RetentionSnapshot } from "./retention.js";
 import type { Order } from "../basics/order-types.js";
 import type { ClosedPosition, Position } from "../basics/position-types.js";
-import { internPlan, type AccountState, type Table } from "../basics/account-state.js";
+import { internPlan, type AccountState } from "../basics/account-state.js";
+import type { Table } from "../basics/overlay-table.js";
 
 /** Bumped when the shape changes: a snapshot of another version is ignored (the journal is replayed instead). */
 export const SNAPSHOT_VERSION = 1;

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PLANS } from "./plans.js";
-import { accountStateFrom, defaultVenueFor, forkState, OverlayTable } from "./account-state.js";
+import { accountStateFrom, defaultVenueFor, forkState } from "./account-state.js";
+import { OverlayTable } from "./overlay-table.js";
 
 const plan10k = PLANS.byId("48a184ce-7d26-4b3f-82e3-cbf4f08383ba");
 const plan100k = PLANS.byId("c671cd31-b56a-41fe-8d80-41fda892fbca");
