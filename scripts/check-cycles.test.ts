@@ -101,6 +101,20 @@ describe("layering check", () => {
     ]);
   });
 
+  it("fails on an import between the other processes, or from kernel/ into one of them", () => {
+    const config = fixture({
+      ...LAYERED,
+      "wallet/keys.ts": 'import { CORE } from "../engine/core.js";\nexport const KEYS = CORE;\n',
+      "engine/server.ts": 'import { APP } from "../gateway/app.js";\nexport const SERVER = APP;\n',
+      "kernel/wire.ts": 'import { DAY } from "../engine/basics/time.js";\nexport const WIRE = DAY;\n',
+    });
+    expect(layeringProblems(config).sort()).toEqual([
+      "engine imports gateway/: engine/server.ts → gateway/app.ts",
+      "kernel imports engine/: kernel/wire.ts → engine/basics/time.ts",
+      "wallet imports engine/: wallet/keys.ts → engine/core.ts",
+    ]);
+  });
+
   it("fails on production code importing a test helper, a test harness file or a test", () => {
     const config = fixture({
       ...LAYERED,

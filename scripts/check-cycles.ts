@@ -3,8 +3,8 @@
 //   - an import cycle between files;
 //   - a cycle between the folders of engine/ (its files directly in engine/ count as one folder), counted on
 //     production files: the folders form layers that import in one direction only;
-//   - an import from gateway/'s production files into engine/ or wallet/ (the gateway reaches them over gRPC,
-//     through kernel/);
+//   - an import from one process's production files into another's: engine/, gateway/ and wallet/ import
+//     only kernel/ and proto/ (they talk over gRPC), kernel/ only proto/;
 //   - an import of a test helper (`*.testing.ts`, anything under test/) or a test from production code.
 // Production code is every file of engine/, gateway/, wallet/ and kernel/ that is neither a test (`*.test.ts`)
 // nor a test helper. Exits 1 listing every problem.
@@ -106,6 +106,17 @@ const isTest = (file: string): boolean => file.endsWith(".test.ts");
 export const isProduction = (file: string): boolean =>
   /^(engine|gateway|wallet|kernel)\//.test(file) && !isTest(file) && !isTestHelper(file);
 
+/**
+ * What the production code of each process (and of kernel/) may import from outside its own folder: the
+ * processes talk over gRPC only, so none imports another.
+ */
+const SHARED: Readonly<Record<string, readonly string[]>> = {
+  engine: ["kernel", "proto"],
+  gateway: ["kernel", "proto"],
+  wallet: ["kernel", "proto"],
+  kernel: ["proto"],
+};
+
 /** The layer of an engine file: its folder right under engine/, or `engine/` for the files directly in it. */
 function engineFolder(file: string): string | undefined {
   if (!file.startsWith("engine/")) return undefined;
@@ -127,10 +138,12 @@ export function layeringProblems(configPath: string): string[] {
   const production = edges.filter(([from]) => isProduction(from));
   const problems: string[] = [];
   for (const [from, to] of production) {
-    if (from.startsWith("gateway/") && /^(engine|wallet)\//.test(to)) {
-      problems.push(`gateway imports ${to.split("/")[0] ?? ""}/: ${from} → ${to}`);
+    const [fromTop, toTop] = [from.split("/")[0] ?? "", to.split("/")[0] ?? ""];
+    if (isTest(to) || isTestHelper(to)) {
+      problems.push(`production code imports test code: ${from} → ${to}`);
+    } else if (fromTop !== toTop && !(SHARED[fromTop] ?? []).includes(toTop)) {
+      problems.push(`${fromTop} imports ${toTop}/: ${from} → ${to}`);
     }
-    if (isTest(to) || isTestHelper(to)) problems.push(`production code imports test code: ${from} → ${to}`);
   }
   return [...problems, ...folderCycles(production.filter(([, to]) => isProduction(to)))];
 }
