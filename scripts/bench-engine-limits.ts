@@ -22,7 +22,7 @@ import type { AccountState } from "../engine/core.js";
 import type { ActorCore } from "../engine/shard/core-contract.js";
 import { Shard, type ShardJournal } from "../engine/shard/shard.js";
 import type { ShardRequest, ShardResponse } from "../engine/shard/protocol.js";
-import { freshDatabase, withPool } from "../engine/shard/runtime.testing.js";
+import { freshDatabase, withPool } from "../engine/store/fresh-database.testing.js";
 import { Journal } from "../engine/store/journal.js";
 import { migrateEngine } from "../engine/store/schema.js";
 import { DAY_MS } from "../kernel/time.js";

@@ -10,7 +10,8 @@ import { performance } from "node:perf_hooks";
 import { Registry } from "prom-client";
 import { startPostgres } from "../test/harness/postgres.js";
 import { engineMetrics } from "../engine/metrics.js";
-import { freshDatabase, openAll, startLedger } from "../engine/shard/runtime.testing.js";
+import { openAll, startLedger } from "../engine/shard/runtime.testing.js";
+import { freshDatabase } from "../engine/store/fresh-database.testing.js";
 
 const CALLERS = 64;
 const ACCOUNTS = 256;

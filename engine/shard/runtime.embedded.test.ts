@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../kernel/db.js";
-import { accountsOnShard, openAll, startLedger, withPool } from "./runtime.testing.js";
+import { withPool } from "../store/fresh-database.testing.js";
+import { accountsOnShard, openAll, startLedger } from "./runtime.testing.js";
 
 let dir: string;
 let embedded: EmbeddedPostgres;

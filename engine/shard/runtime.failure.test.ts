@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
 import type { ShardMetrics } from "./runtime.js";
-import { accountsOnShard, freshDatabase, openAll, startLedger, withPool } from "./runtime.testing.js";
+import { freshDatabase, withPool } from "../store/fresh-database.testing.js";
+import { accountsOnShard, openAll, startLedger } from "./runtime.testing.js";
 
 let server: PostgresServer;
 

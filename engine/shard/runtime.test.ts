@@ -8,7 +8,8 @@ import type { BatchStats } from "./batch-stats.js";
 import type { ShardNotice } from "./protocol.js";
 import type { ShardMetrics } from "./runtime.js";
 import type { LedgerReply } from "./ledger-core.testing.js";
-import { accountsOnShard, freshDatabase, openAll, startLedger, stateOf, withPool } from "./runtime.testing.js";
+import { freshDatabase, withPool } from "../store/fresh-database.testing.js";
+import { accountsOnShard, openAll, startLedger, stateOf } from "./runtime.testing.js";
 import { mulberry32 } from "../../kernel/random.js";
 import { engineMetrics } from "../metrics.js";
 

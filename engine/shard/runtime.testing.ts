@@ -1,6 +1,6 @@
-// Test-only helpers for the shard runtime's tests: a database per test, the ledger core, account ids by shard.
+// Test-only helpers for the shard runtime's tests: the ledger core, account ids by shard (a database per test
+// comes from engine/store/fresh-database.testing.ts).
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { createLogger, type Logger } from "../../kernel/log.js";
 import { shardOf } from "../../kernel/partition.js";
 import { startShards, type ShardRuntime, type StartShardsOptions } from "./runtime.js";
@@ -9,21 +9,6 @@ import type { LedgerState, LedgerTypes } from "./ledger-core.testing.js";
 export const LEDGER_CORE = new URL("./ledger-core.testing.ts", import.meta.url);
 
 export const silentLog: Logger = createLogger("engine", "silent");
-
-/** Creates an empty database on the server of `serverUrl` and returns its URL. */
-export async function freshDatabase(serverUrl: string): Promise<string> {
-  const name = `t_${randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /** Starts a ledger runtime (2 shards, silent) with `overrides`. */
 export function startLedger(
@@ -41,16 +26,6 @@ export function accountsOnShard(shard: number, shards: number, count: number): s
     if (shardOf(id, shards) === shard) ids.push(id);
   }
   return ids;
-}
-
-/** Runs `fn` on a short-lived pool. */
-export async function withPool<R>(url: string, fn: (pool: pg.Pool) => Promise<R>): Promise<R> {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  try {
-    return await fn(pool);
-  } finally {
-    await pool.end();
-  }
 }
 
 /** Opens every account (user `u-<n>`). */

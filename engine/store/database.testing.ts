@@ -3,7 +3,7 @@
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { startPostgres, type PostgresServer } from "../../test/harness/postgres.js";
-import { freshDatabase } from "../shard/runtime.testing.js";
+import { freshDatabase } from "./fresh-database.testing.js";
 import { migrateEngine } from "./schema.js";
 
 export function migratedEngineDatabase(maxConnections = 4): { readonly pool: pg.Pool; readonly serverUrl: string } {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { migrate, readMigrations } from "../../kernel/migrate.js";
-import { freshDatabase } from "../shard/runtime.testing.js";
+import { freshDatabase } from "./fresh-database.testing.js";
 import { Journal, isDuplicateSeq, type StoredEvent } from "./journal.js";
 import { ENGINE_MIGRATIONS_DIR, migrateEngine } from "./schema.js";
 import { migratedEngineDatabase } from "./database.testing.js";
