@@ -86,6 +86,25 @@ describe("OverlayTable", () => {
     );
   });
 
+  it("walks a base key deleted and set again after the others, as a Map does", () => {
+    const overlay = new OverlayTable(
+      new Map([
+        [0, 0],
+        [12, 120],
+      ]),
+    );
+    overlay.delete(0);
+    overlay.set(0, 5);
+    const walked: [number, number][] = [];
+    overlay.forEach((value, key) => walked.push([key, value]));
+    expect(walked).toEqual([
+      [12, 120],
+      [0, 5],
+    ]);
+    expect([...overlay]).toEqual(walked);
+    expect(overlay.size).toBe(2);
+  });
+
   it("walks the table as it was when the walk began, touched or not (callers collect ids, then write)", () => {
     const untouched = new OverlayTable(
       new Map([

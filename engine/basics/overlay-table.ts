@@ -86,7 +86,8 @@ class ChangeLog<K, V> {
 
 /**
  * A copy-on-write table over a base: reads fall through to the base, writes and deletes stay here. Iteration
- * follows the base's order with overrides in place, then the new keys, as a Map would after the same writes.
+ * follows the base's order with overrides in place, then the new keys (a base key deleted and set again among
+ * them, in the order they were set), as a Map would after the same writes.
  */
 export class OverlayTable<K, V> implements Table<K, V> {
   private changed: ChangeLog<K, V> | undefined;
@@ -97,7 +98,7 @@ export class OverlayTable<K, V> implements Table<K, V> {
   get size(): number {
     let size = this.base.size - (this.removed?.size ?? 0);
     this.changed?.forEach((key) => {
-      if (!this.base.has(key)) size++;
+      if (this.atTheEnd(key)) size++;
     });
     return size;
   }
@@ -118,7 +119,7 @@ export class OverlayTable<K, V> implements Table<K, V> {
   }
 
   set(key: K, value: V): this {
-    this.removed?.delete(key);
+    // A removed base key stays marked removed: set again, it walks among the new keys, not in its old place.
     if (this.changed === undefined) this.changed = new ChangeLog(key, value);
     else this.changed.set(key, value);
     return this;
@@ -172,7 +173,12 @@ export class OverlayTable<K, V> implements Table<K, V> {
       each(slot < 0 || changed === undefined ? (this.base.get(key) as V) : changed.valueAt(slot), key);
     }
     changed?.forEach((key, value) => {
-      if (!this.base.has(key)) each(value, key);
+      if (this.atTheEnd(key)) each(value, key);
     });
+  }
+
+  /** A written key that walks after the base's: a new one, or a base key deleted and set again. */
+  private atTheEnd(key: K): boolean {
+    return !this.base.has(key) || (this.removed !== undefined && this.removed.find(key) >= 0);
   }
 }
