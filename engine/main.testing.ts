@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createLogger } from "../kernel/log.js";
+import type { PlaceOrderRequest } from "../proto/gen/engine/v1/PlaceOrderRequest.js";
 import { loadEngineSettings, type EngineSettings } from "./config.js";
 import { startEngine, type EngineOverrides, type RunningEngine } from "./main.js";
 
@@ -40,4 +41,17 @@ export class TestEngine {
     await this.running?.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/** A BUY LIMIT of 0.01 BTC-USD at 1000, far below the reference price: it rests (NEW). */
+export function restingBuy(userId: string, accountId: string): PlaceOrderRequest {
+  return {
+    user_id: userId,
+    account_id: accountId,
+    symbol: "BTC-USD",
+    side: "BUY",
+    kind: "LIMIT",
+    quantity: "0.01",
+    limit_price: "1000",
+  };
 }

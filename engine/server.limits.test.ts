@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClients, type Clients } from "../gateway/clients.js";
 import { untraced } from "../gateway/origin.js";
 import { fromGrpcError } from "../kernel/errors.js";
-import { TestEngine } from "./main.testing.js";
+import { TestEngine, restingBuy } from "./main.testing.js";
 import { CATALOGUE } from "./market/catalogue.js";
 import { marketClient } from "../test/harness/market.js";
 
@@ -77,18 +77,7 @@ describe("the cap on working orders per account", () => {
     const opened = await create("user-orders");
     if (!opened.ok) throw opened.error;
     const place = () =>
-      clients.engine.placeOrder(
-        {
-          user_id: "user-orders",
-          account_id: opened.account.account_id,
-          symbol: "BTC-USD",
-          side: "BUY",
-          kind: "LIMIT",
-          quantity: "0.01",
-          limit_price: "1000",
-        },
-        untraced("req-place"),
-      );
+      clients.engine.placeOrder(restingBuy("user-orders", opened.account.account_id), untraced("req-place"));
     expect((await place()).order?.status).toBe("NEW");
     expect((await place()).order?.status).toBe("NEW");
     const third = await place().catch((error: unknown) => fromGrpcError(error));

@@ -8,7 +8,7 @@ import type { ListTickersRequest } from "../proto/gen/engine/v1/ListTickersReque
 import type { ListTickersResponse__Output } from "../proto/gen/engine/v1/ListTickersResponse.js";
 import { PLANS } from "./basics/plans.js";
 import type { RunningEngine } from "./main.js";
-import { TestEngine } from "./main.testing.js";
+import { TestEngine, restingBuy } from "./main.testing.js";
 import { CATALOGUE } from "./market/catalogue.js";
 import { marketClient } from "../test/harness/market.js";
 import { createClients, type Clients } from "../gateway/clients.js";
@@ -156,15 +156,7 @@ describe("the gateway's engine client: session stream and unary calls", () => {
           untraced("req-create"),
         );
         const order = await clients.engine.placeOrder(
-          {
-            user_id: "user-session",
-            account_id: account.account_id,
-            symbol: "BTC-USD",
-            side: "BUY",
-            kind: "LIMIT",
-            quantity: "0.01",
-            limit_price: "1000",
-          },
+          restingBuy("user-session", account.account_id),
           untraced("req-place"),
         );
         const orders = await clients.engine.listOrders(
