@@ -54,31 +54,40 @@ export function direction(side: Side): 1 | -1 {
   return side === "BUY" ? 1 : -1;
 }
 
-/** An order as the engine keeps it. Every field is JSON-safe (journal events carry whole orders). */
-export interface Order {
-  readonly order_id: string;
-  readonly account_id: string;
+/**
+ * What a client chooses of an order, on the ticker's grid: the part an order and a normalised place-order
+ * request (orders/request.ts) have in common.
+ */
+export interface OrderTerms {
   readonly client_id: string | null;
   readonly symbol: string;
   readonly side: Side;
   readonly kind: OrderKind;
   /** Steps. */
   readonly quantity: number;
-  readonly filled_quantity: number;
-  /** Σ notional of the fills (units), for the average fill price. */
-  readonly filled_notional: number;
   /** Ticks. */
   readonly limit_price: number | null;
   readonly trigger_price: number | null;
   readonly time_in_force: TimeInForce;
+  /** Epoch ms. */
   readonly expire_at: number | null;
   readonly post_only: boolean;
   readonly reduce_only: boolean;
   readonly index_trigger: boolean;
   readonly mark_trigger: boolean;
-  readonly venue: Venue;
   readonly parent_order_id: string | null;
   readonly position_id: string | null;
+}
+
+/** An order as the engine keeps it. Every field is JSON-safe (journal events carry whole orders). */
+export interface Order extends OrderTerms {
+  readonly order_id: string;
+  readonly account_id: string;
+  /** Steps. */
+  readonly filled_quantity: number;
+  /** Σ notional of the fills (units), for the average fill price. */
+  readonly filled_notional: number;
+  readonly venue: Venue;
   readonly status: OrderStatus;
   readonly created_at: number;
   readonly updated_at: number;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { apply } from "../core.js";
 import type { EngineEvent } from "../basics/events.js";
-import { orderFingerprint } from "./request.js";
+import { orderFingerprint } from "./fingerprint.js";
 import { Harness, PLAN } from "../core.testing.js";
 
 /** A harness whose ids hold letters, so an id in upper case differs from the one minted. */

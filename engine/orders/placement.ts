@@ -18,16 +18,14 @@ import { critical, type Violation } from "../basics/risk-types.js";
 import { recordedResponse } from "./idempotency.js";
 import { crosses, executeOrder, oppositePosition, reducibleOf, reservePrice } from "./execution.js";
 import { toFillRecord, toOrderRecord, type FillRecord } from "../basics/order-records.js";
+import { closeFingerprint, orderFingerprint } from "./fingerprint.js";
 import {
-  closeFingerprint,
   normalizeClose,
   normalizePlaceOrder,
-  orderFingerprint,
   type ClosePositionRequest,
   type NormalizedOrder,
   type PlaceOrderRequest,
 } from "./request.js";
-import type { Issue } from "../../kernel/errors.js";
 import {
   conflict,
   invalid,
@@ -37,6 +35,7 @@ import {
   type PlaceOrderReply,
   type TestOrderReply,
 } from "../basics/replies.js";
+import type { Issue } from "../../kernel/errors.js";
 import type { Run } from "../basics/run.js";
 import { isWorking, opposite, type Order } from "../basics/order-types.js";
 

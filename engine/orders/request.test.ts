@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "../market/catalogue.js";
-import {
-  closeFingerprint,
-  normalizeClose,
-  normalizePlaceOrder,
-  orderFingerprint,
-  type ClosePositionRequest,
-  type PlaceOrderRequest,
-} from "./request.js";
+import { closeFingerprint, orderFingerprint } from "./fingerprint.js";
+import { normalizeClose, normalizePlaceOrder, type ClosePositionRequest, type PlaceOrderRequest } from "./request.js";
 
 const NOW = Date.parse("2026-11-25T12:00:00.000Z");
 const base: PlaceOrderRequest = { account_id: "a", symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.01" };

@@ -1,14 +1,15 @@
 // Request normalisation (docs/engine.md, "Placement rules"): the engine's own check of a place-order or
 // close-position body, whatever the gateway already did. Symbols become `<BASE>-USD`, decimals are put on the
 // ticker's grid exactly, defaults are filled in, and every bad field gets one issue. The normalised request
-// is also the idempotency fingerprint: two bodies that normalise equal are the same order.
+// is what the idempotency fingerprint is made of (orders/fingerprint.ts): two bodies that normalise equal are
+// the same order.
 import type { Catalogue, TickerSpec } from "../market/catalogue.js";
 import { normalizeSymbol } from "../market/symbols.js";
 import { VENUES, type Venue } from "../market/types.js";
 import { toGridCount, type DecimalInput, type Grid, type TickerUnits, tickerUnits } from "../market/units.js";
 import type { Issue } from "../../kernel/errors.js";
 import { parseIsoInstant } from "../basics/time.js";
-import { OrderKind, Side, TimeInForce } from "../basics/order-types.js";
+import { OrderKind, Side, TimeInForce, type OrderTerms } from "../basics/order-types.js";
 
 /** POST /v1/order, as the gateway hands it over (types are checked here again). */
 export interface PlaceOrderRequest {
@@ -45,25 +46,10 @@ export interface ClosePositionRequest {
 }
 
 /** A valid place-order request on the ticker's grid (prices in ticks, quantity in steps). */
-export interface NormalizedOrder {
+export interface NormalizedOrder extends OrderTerms {
   readonly spec: TickerSpec;
   readonly units: TickerUnits;
-  readonly symbol: string;
-  readonly side: Side;
-  readonly kind: OrderKind;
-  readonly quantity: number;
-  readonly limit_price: number | null;
-  readonly trigger_price: number | null;
-  readonly time_in_force: TimeInForce;
-  readonly expire_at: number | null;
-  readonly post_only: boolean;
-  readonly reduce_only: boolean;
-  readonly index_trigger: boolean;
-  readonly mark_trigger: boolean;
-  readonly client_id: string | null;
   readonly venue: Venue | null;
-  readonly parent_order_id: string | null;
-  readonly position_id: string | null;
 }
 
 /** A valid close-position request. `quantity` null closes the whole position. */
@@ -191,72 +177,20 @@ export function normalizePlaceOrder(
   const side = oneOf(issues, "side", request.side, SIDES);
   const kind = oneOf(issues, "kind", request.kind, KINDS);
   const isTrigger = kind === "STOP" || kind === "TAKE_PROFIT";
-
   let quantity: number | null = null;
   if (isAbsent(request.quantity)) issues.push({ path: "quantity", message: "is required" });
   else quantity = amount(issues, "quantity", request.quantity, units?.step, "quantity_step", units?.minSteps ?? 1);
-
-  let limitPrice: number | null = null;
-  if (kind === "LIMIT") {
-    if (isAbsent(request.limit_price)) issues.push({ path: "limit_price", message: "is required for a LIMIT order" });
-    else limitPrice = amount(issues, "limit_price", request.limit_price, units?.tick, "tick_size");
-  } else if (!isAbsent(request.limit_price)) {
-    issues.push({ path: "limit_price", message: "is allowed only on a LIMIT order" });
-  }
-
-  let triggerPrice: number | null = null;
-  if (isTrigger) {
-    if (isAbsent(request.trigger_price)) {
-      issues.push({ path: "trigger_price", message: "is required for a STOP or TAKE_PROFIT order" });
-    } else {
-      triggerPrice = amount(issues, "trigger_price", request.trigger_price, units?.tick, "tick_size");
-    }
-  } else if (!isAbsent(request.trigger_price)) {
-    issues.push({ path: "trigger_price", message: "is allowed only on a STOP or TAKE_PROFIT order" });
-  }
-
-  let timeInForce: TimeInForce | null = kind === "MARKET" ? "IOC" : "GTC";
-  if (!isAbsent(request.time_in_force)) timeInForce = oneOf(issues, "time_in_force", request.time_in_force, TIFS);
-  if (kind === "MARKET" && timeInForce !== null && timeInForce !== "IOC" && timeInForce !== "FOK") {
-    issues.push({ path: "time_in_force", message: "a MARKET order takes IOC or FOK" });
-  }
-
-  let expireAt: number | null = null;
-  if (timeInForce === "GTD") {
-    if (isAbsent(request.expire_at)) issues.push({ path: "expire_at", message: "is required with GTD" });
-    else {
-      const parsed = typeof request.expire_at === "string" ? parseIsoInstant(request.expire_at) : undefined;
-      if (parsed === undefined) issues.push({ path: "expire_at", message: "must be an ISO 8601 instant with a zone" });
-      else if (nowMs !== null && parsed <= nowMs) issues.push({ path: "expire_at", message: "must be in the future" });
-      else expireAt = parsed;
-    }
-  } else if (!isAbsent(request.expire_at)) {
-    issues.push({ path: "expire_at", message: "is allowed only with GTD" });
-  }
-
-  const postOnlyFlag = flag(issues, "post_only", request.post_only);
-  const postOnly = postOnlyFlag || timeInForce === "GTX";
-  if (postOnly && kind !== null && kind !== "LIMIT") {
-    issues.push({ path: "post_only", message: "only a LIMIT order can be post-only (a market order always takes)" });
-  } else if (postOnlyFlag && (timeInForce === "IOC" || timeInForce === "FOK")) {
-    issues.push({ path: "post_only", message: "a post-only order rests: use GTC, GTD or GTX" });
-  }
+  const limitPrice = limitPriceOf(issues, request.limit_price, kind, units);
+  const triggerPrice = triggerPriceOf(issues, request.trigger_price, isTrigger, units);
+  const timeInForce = timeInForceOf(issues, request.time_in_force, kind);
+  const expireAt = expireAtOf(issues, request.expire_at, timeInForce, nowMs);
+  const postOnly = postOnlyOf(issues, request.post_only, kind, timeInForce);
   const reduceOnly = flag(issues, "reduce_only", request.reduce_only);
-  const indexTrigger = flag(issues, "index_trigger", request.index_trigger);
-  const markTrigger = flag(issues, "mark_trigger", request.mark_trigger);
-  if (indexTrigger && markTrigger) {
-    issues.push({ path: "index_trigger", message: "index_trigger and mark_trigger are exclusive" });
-  } else if ((indexTrigger || markTrigger) && kind !== null && !isTrigger) {
-    issues.push({
-      path: indexTrigger ? "index_trigger" : "mark_trigger",
-      message: "trigger flags are allowed only on STOP and TAKE_PROFIT orders",
-    });
-  }
+  const indexTrigger = indexTriggerOf(issues, request, kind, isTrigger);
   const client = clientId(issues, request.client_id);
   const venue = venueOf(issues, request.venue);
   const parent = optionalId(issues, "parent_order_id", request.parent_order_id);
   const position = optionalId(issues, "position_id", request.position_id);
-
   if (
     issues.length > 0 ||
     spec === undefined ||
@@ -268,29 +202,107 @@ export function normalizePlaceOrder(
   ) {
     return { ok: false, issues };
   }
-  return {
-    ok: true,
-    value: {
-      spec,
-      units,
-      symbol: spec.symbol,
-      side,
-      kind,
-      quantity,
-      limit_price: limitPrice,
-      trigger_price: triggerPrice,
-      time_in_force: timeInForce,
-      expire_at: expireAt,
-      post_only: postOnly,
-      reduce_only: reduceOnly,
-      index_trigger: isTrigger && indexTrigger,
-      mark_trigger: isTrigger && !indexTrigger,
-      client_id: client,
-      venue,
-      parent_order_id: parent,
-      position_id: position,
-    },
+  const value: NormalizedOrder = {
+    spec,
+    units,
+    symbol: spec.symbol,
+    side,
+    kind,
+    quantity,
+    limit_price: limitPrice,
+    trigger_price: triggerPrice,
+    time_in_force: timeInForce,
+    expire_at: expireAt,
+    post_only: postOnly,
+    reduce_only: reduceOnly,
+    index_trigger: isTrigger && indexTrigger,
+    mark_trigger: isTrigger && !indexTrigger,
+    client_id: client,
+    venue,
+    parent_order_id: parent,
+    position_id: position,
   };
+  return { ok: true, value };
+}
+
+/** The limit price: required on a LIMIT order, refused on any other. */
+function limitPriceOf(issues: Issue[], value: unknown, kind: OrderKind | null, units: TickerUnits | undefined) {
+  if (kind === "LIMIT") {
+    if (isAbsent(value)) issues.push({ path: "limit_price", message: "is required for a LIMIT order" });
+    else return amount(issues, "limit_price", value, units?.tick, "tick_size");
+  } else if (!isAbsent(value)) {
+    issues.push({ path: "limit_price", message: "is allowed only on a LIMIT order" });
+  }
+  return null;
+}
+
+/** The trigger price: required on a STOP or TAKE_PROFIT order, refused on any other. */
+function triggerPriceOf(issues: Issue[], value: unknown, isTrigger: boolean, units: TickerUnits | undefined) {
+  if (isTrigger) {
+    if (isAbsent(value)) issues.push({ path: "trigger_price", message: "is required for a STOP or TAKE_PROFIT order" });
+    else return amount(issues, "trigger_price", value, units?.tick, "tick_size");
+  } else if (!isAbsent(value)) {
+    issues.push({ path: "trigger_price", message: "is allowed only on a STOP or TAKE_PROFIT order" });
+  }
+  return null;
+}
+
+/** The time in force: IOC for a MARKET order (which takes only IOC or FOK), else GTC, unless given. */
+function timeInForceOf(issues: Issue[], value: unknown, kind: OrderKind | null): TimeInForce | null {
+  let timeInForce: TimeInForce | null = kind === "MARKET" ? "IOC" : "GTC";
+  if (!isAbsent(value)) timeInForce = oneOf(issues, "time_in_force", value, TIFS);
+  if (kind === "MARKET" && timeInForce !== null && timeInForce !== "IOC" && timeInForce !== "FOK") {
+    issues.push({ path: "time_in_force", message: "a MARKET order takes IOC or FOK" });
+  }
+  return timeInForce;
+}
+
+/** The expiry (epoch ms): required with GTD and in the future (unless `nowMs` is null), refused otherwise. */
+function expireAtOf(
+  issues: Issue[],
+  value: unknown,
+  timeInForce: TimeInForce | null,
+  nowMs: number | null,
+): number | null {
+  if (timeInForce === "GTD") {
+    if (isAbsent(value)) issues.push({ path: "expire_at", message: "is required with GTD" });
+    else {
+      const parsed = typeof value === "string" ? parseIsoInstant(value) : undefined;
+      if (parsed === undefined) issues.push({ path: "expire_at", message: "must be an ISO 8601 instant with a zone" });
+      else if (nowMs !== null && parsed <= nowMs) issues.push({ path: "expire_at", message: "must be in the future" });
+      else return parsed;
+    }
+  } else if (!isAbsent(value)) {
+    issues.push({ path: "expire_at", message: "is allowed only with GTD" });
+  }
+  return null;
+}
+
+/** Post-only: the flag or GTX, on a LIMIT order that rests. */
+function postOnlyOf(issues: Issue[], value: unknown, kind: OrderKind | null, timeInForce: TimeInForce | null) {
+  const postOnlyFlag = flag(issues, "post_only", value);
+  const postOnly = postOnlyFlag || timeInForce === "GTX";
+  if (postOnly && kind !== null && kind !== "LIMIT") {
+    issues.push({ path: "post_only", message: "only a LIMIT order can be post-only (a market order always takes)" });
+  } else if (postOnlyFlag && (timeInForce === "IOC" || timeInForce === "FOK")) {
+    issues.push({ path: "post_only", message: "a post-only order rests: use GTC, GTD or GTX" });
+  }
+  return postOnly;
+}
+
+/** Whether a trigger order watches the index (else the mark): the two flags exclusive, on trigger orders only. */
+function indexTriggerOf(issues: Issue[], request: PlaceOrderRequest, kind: OrderKind | null, isTrigger: boolean) {
+  const indexTrigger = flag(issues, "index_trigger", request.index_trigger);
+  const markTrigger = flag(issues, "mark_trigger", request.mark_trigger);
+  if (indexTrigger && markTrigger) {
+    issues.push({ path: "index_trigger", message: "index_trigger and mark_trigger are exclusive" });
+  } else if ((indexTrigger || markTrigger) && kind !== null && !isTrigger) {
+    issues.push({
+      path: indexTrigger ? "index_trigger" : "mark_trigger",
+      message: "trigger flags are allowed only on STOP and TAKE_PROFIT orders",
+    });
+  }
+  return indexTrigger;
 }
 
 /** Normalises a close-position body (kind MARKET or LIMIT; `price` is the limit price). */
@@ -341,53 +353,4 @@ export function normalizeClose(request: ClosePositionRequest, catalogue: Catalog
       position_id: position,
     },
   };
-}
-
-/**
- * The fields of a fingerprint, joined by "|" (null as the empty string, as `join` writes it). One array
- * reused by every call (decide is synchronous and single-threaded) rather than a fresh one per order;
- * `join` still builds one flat string, which the idempotency record keeps.
- */
-const ORDER_PARTS: (string | number | boolean | null)[] = Array.from({ length: 16 }, () => null);
-const CLOSE_PARTS: (string | number | null)[] = Array.from({ length: 8 }, () => null);
-
-/**
- * The idempotency fingerprint of a normalised place-order request (everything but the client id). With
- * `defaultVenue` (the account's), equal bodies spelled differently fingerprint alike: GTX is GTC + post_only
- * (CONTRACT 4) and an absent venue is the default one. Without it, the form records made before that
- * (a retry of such a record is compared with both).
- */
-export function orderFingerprint(order: NormalizedOrder, defaultVenue?: string): string {
-  const parts = ORDER_PARTS;
-  parts[0] = "order";
-  parts[1] = order.symbol;
-  parts[2] = order.side;
-  parts[3] = order.kind;
-  parts[4] = order.quantity;
-  parts[5] = order.limit_price;
-  parts[6] = order.trigger_price;
-  parts[7] = defaultVenue !== undefined && order.time_in_force === "GTX" ? "GTC" : order.time_in_force;
-  parts[8] = order.expire_at;
-  parts[9] = order.post_only;
-  parts[10] = order.reduce_only;
-  parts[11] = order.index_trigger;
-  parts[12] = order.mark_trigger;
-  parts[13] = defaultVenue !== undefined ? (order.venue ?? defaultVenue) : order.venue;
-  parts[14] = order.parent_order_id;
-  parts[15] = order.position_id;
-  return parts.join("|");
-}
-
-/** The idempotency fingerprint of a normalised close-position request. */
-export function closeFingerprint(close: NormalizedClose): string {
-  const parts = CLOSE_PARTS;
-  parts[0] = "close";
-  parts[1] = close.symbol;
-  parts[2] = close.kind;
-  parts[3] = close.quantity;
-  parts[4] = close.limit_price;
-  parts[5] = close.time_in_force;
-  parts[6] = close.venue;
-  parts[7] = close.position_id;
-  return parts.join("|");
 }
