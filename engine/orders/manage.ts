@@ -3,7 +3,7 @@
 // order is looked at again at once: a limit moved across the mark takes, a trigger moved past the reference
 // fires.
 import type { TickerSpec } from "../market/catalogue.js";
-import { notionalOf, toGridCount, unitsFor, type DecimalInput, type Grid } from "../market/units.js";
+import { notionalOf, toGridCount, unitsFor, type DecimalInput, type Grid, type TickerUnits } from "../market/units.js";
 import { dailyLossLimit, drawdownGate, exposureCap, exposureRule, newsFreeze, type RiskCheck } from "../risk/checks.js";
 import { addingSteps, workingOrderExposure } from "../risk/exposure.js";
 import { riskInput } from "../risk/input.js";
@@ -134,27 +134,8 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
     if (order.kind !== "LIMIT") issues.push({ path: "limit_price", message: "the order is not a LIMIT order" });
     else limitPrice = gridValue(issues, "limit_price", request.limit_price, units.tick) ?? limitPrice;
   }
-  let triggerPrice = order.trigger_price;
-  if (!isAbsent(request.trigger_price)) {
-    if (order.kind !== "STOP" && order.kind !== "TAKE_PROFIT") {
-      issues.push({ path: "trigger_price", message: "the order is not a STOP or TAKE_PROFIT order" });
-    } else if (order.triggered) {
-      issues.push({ path: "trigger_price", message: "the order has already triggered" });
-    } else {
-      triggerPrice = gridValue(issues, "trigger_price", request.trigger_price, units.tick) ?? triggerPrice;
-    }
-  }
-  let quantity = order.quantity;
-  if (!isAbsent(request.quantity)) {
-    const steps = gridValue(issues, "quantity", request.quantity, units.step);
-    if (steps !== null && steps < units.minSteps) {
-      issues.push({ path: "quantity", message: "is below the symbol's min_quantity" });
-    } else if (steps !== null && steps <= order.filled_quantity) {
-      issues.push({ path: "quantity", message: "must be greater than the filled quantity" });
-    } else if (steps !== null) {
-      quantity = steps;
-    }
-  }
+  const triggerPrice = amendedTrigger(issues, order, request.trigger_price, units);
+  const quantity = amendedQuantity(issues, order, request.quantity, units);
   const quote = run.market.quotes.get(order.symbol);
   if (order.post_only && quote !== undefined && crosses({ side: order.side, limit_price: limitPrice }, quote.mark)) {
     issues.push({ path: "limit_price", message: "the post-only order would take at this price" });
@@ -200,4 +181,31 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
   // Its fills moved equity: the monitor acts before the answer, which shows the order as it ends.
   if (run.filled) monitor(run);
   return record(run, current(run, order.order_id));
+}
+
+/** The new trigger price of an untriggered STOP or TAKE_PROFIT order, else the order's. */
+function amendedTrigger(issues: Issue[], order: Order, value: unknown, units: TickerUnits): number | null {
+  if (isAbsent(value)) return order.trigger_price;
+  if (order.kind !== "STOP" && order.kind !== "TAKE_PROFIT") {
+    issues.push({ path: "trigger_price", message: "the order is not a STOP or TAKE_PROFIT order" });
+  } else if (order.triggered) {
+    issues.push({ path: "trigger_price", message: "the order has already triggered" });
+  } else {
+    return gridValue(issues, "trigger_price", value, units.tick) ?? order.trigger_price;
+  }
+  return order.trigger_price;
+}
+
+/** The new quantity (steps): at least the symbol's minimum and more than the order has filled, else the order's. */
+function amendedQuantity(issues: Issue[], order: Order, value: unknown, units: TickerUnits): number {
+  if (isAbsent(value)) return order.quantity;
+  const steps = gridValue(issues, "quantity", value, units.step);
+  if (steps !== null && steps < units.minSteps) {
+    issues.push({ path: "quantity", message: "is below the symbol's min_quantity" });
+  } else if (steps !== null && steps <= order.filled_quantity) {
+    issues.push({ path: "quantity", message: "must be greater than the filled quantity" });
+  } else if (steps !== null) {
+    return steps;
+  }
+  return order.quantity;
 }

@@ -226,10 +226,32 @@ function submit(
     return invalid([{ path: "quantity", message: "is too large" }]);
   }
   const leverage = leverageFor(state.plan, intent.spec);
-  const status = parentUnfilled ? "HELD" : "NEW";
-  const order: Order = {
+  const reserve = reserveFor(intent.reduce_only, intent.quantity, price, intent.units, leverage);
+  const order = newOrder(run, intent, venue, parentUnfilled ? "HELD" : "NEW", reserve);
+  const input = riskInput({
+    state,
+    market: run.market,
+    now: run.now,
+    calendar: run.calendar,
+    spec: intent.spec,
+    quote,
+    order,
+    exposureSteps: addingSteps(state, order, intent.quantity, opposite),
+    priceTicks: price,
+    leverage,
+    countedNotional: intent.reduce_only ? 0 : notionalOf(price, intent.quantity, intent.units.unitsPerTickStep),
+  });
+  const violation = firstViolation(input) ?? postOnlyWouldTake(order, quote);
+  const headroom = headroomOf(input);
+  if (test) return { kind: "tested", violations: violation === undefined ? [] : [violation], risk_headroom: headroom };
+  return enter(run, order, intent.units, fingerprint, violation, headroom);
+}
+
+/** A new order for a normalised one, as it enters the book (before the risk checks). */
+function newOrder(run: Run, intent: NormalizedOrder, venue: Venue, status: "HELD" | "NEW", reserve: number): Order {
+  return {
     order_id: run.nextId(),
-    account_id: state.account_id,
+    account_id: run.state.account_id,
     client_id: intent.client_id,
     symbol: intent.symbol,
     side: intent.side,
@@ -252,37 +274,35 @@ function submit(
     created_at: run.now,
     updated_at: run.now,
     triggered: false,
-    reserve: reserveFor(intent.reduce_only, intent.quantity, price, intent.units, leverage),
+    reserve,
     child_ids: NO_CHILDREN,
     reason: null,
   };
-  const input = riskInput({
-    state,
-    market: run.market,
-    now: run.now,
-    calendar: run.calendar,
-    spec: intent.spec,
-    quote,
-    order,
-    exposureSteps: addingSteps(state, order, intent.quantity, opposite),
-    priceTicks: price,
-    leverage,
-    countedNotional: intent.reduce_only ? 0 : notionalOf(price, intent.quantity, intent.units.unitsPerTickStep),
-  });
-  const violation = firstViolation(input) ?? postOnlyWouldTake(order, quote);
-  const headroom = headroomOf(input);
-  if (test) return { kind: "tested", violations: violation === undefined ? [] : [violation], risk_headroom: headroom };
+}
+
+/**
+ * Enters an order that passed the checks or rejects one that failed them (the first violation), executes an
+ * accepted one at once and answers with what it caused.
+ */
+function enter(
+  run: Run,
+  order: Order,
+  units: TickerUnits,
+  fingerprint: string | null,
+  violation: Violation | undefined,
+  headroom: RiskHeadroom,
+): PlaceOrderReply {
   if (violation !== undefined) {
     const rejected: Order = { ...order, status: "REJECTED", reserve: 0 };
     run.emit({ type: "OrderRejected", at: run.now, order: rejected, violations: [violation] });
-    return finish(run, "rejected", rejected.order_id, intent.units, fingerprint, [violation], headroom, rejected);
+    return finish(run, "rejected", rejected.order_id, units, fingerprint, [violation], headroom, rejected);
   }
   run.emit({ type: "OrderAccepted", at: run.now, order });
   const accepted = run.emitted;
   executeOrder(run, order.order_id, "placement", order);
   // Nothing emitted since: the order rests as accepted, without fills (no draft state needed to answer).
   if (run.emitted === accepted) {
-    return finish(run, "created", order.order_id, intent.units, fingerprint, NO_VIOLATIONS, headroom, order);
+    return finish(run, "created", order.order_id, units, fingerprint, NO_VIOLATIONS, headroom, order);
   }
   // Its fills moved equity: the monitor acts before the answer, which shows what the order caused.
   if (run.filled) monitor(run);
@@ -291,7 +311,7 @@ function submit(
     run,
     "created",
     order.order_id,
-    intent.units,
+    units,
     fingerprint,
     after.state === "TERMINATED" ? terminationOf(after) : NO_VIOLATIONS,
     headroomAfter(after, run.market, order.symbol),
