@@ -18,7 +18,7 @@ export type AccountStatus = (typeof AccountStatus)[keyof typeof AccountStatus];
 
 /**
  * A used client_id: its order and what its first answer was made of. A retry rebuilds that answer with the
- * same record functions (orders/idempotency.ts); records of old journals hold the answer itself.
+ * same record functions (orders/idempotency.ts), or answers the one the event carried whole.
  */
 export type IdempotencyRecord = RecordedOrder | RecordedResponse;
 
@@ -34,7 +34,7 @@ export interface RecordedOrder {
   readonly response?: never;
 }
 
-/** From an IdempotencyRecorded event of the first shape (docs/engine.md): the response as it was sent. */
+/** From an IdempotencyRecorded event that carries its `response` (docs/engine.md): the answer as it was sent. */
 export interface RecordedResponse {
   readonly order_id: string;
   readonly fingerprint: string;

@@ -119,20 +119,11 @@ export interface IdempotencyRecorded {
   fingerprint: string;
   violations: Violation[];
   risk_headroom: RiskHeadroom;
-  response?: never;
-}
-
-/**
- * The first shape of IdempotencyRecorded: the whole response sent the first time. Journals written before
- * the compact shape hold it, so `apply` still accepts it; nothing writes it any more.
- */
-export interface IdempotencyRecordedWithResponse {
-  type: "IdempotencyRecorded";
-  at: number;
-  client_id: string;
-  order_id: string;
-  fingerprint: string;
-  response: PlaceOrderResponse;
+  /**
+   * The whole answer as it was sent, when the journal holds it (the event's first shape, which the journal
+   * reader gives this shape: store/journal.ts): a retry answers exactly it. Decisions never write it.
+   */
+  response?: PlaceOrderResponse;
 }
 
 /** The first event of a new trading day (docs/risk.md, "Daily reset"): the day's start equity, levels cleared. */
@@ -198,10 +189,6 @@ export type EngineEvent =
   | OrderCanceled
   | OrderExpired
   | OrderAmended
-  | IdempotencyRecorded
-  | IdempotencyRecordedWithResponse;
-
-/** What a decision writes: every event but the shapes kept only for journals already written. */
-export type NewEngineEvent = Exclude<EngineEvent, IdempotencyRecordedWithResponse>;
+  | IdempotencyRecorded;
 
 export type EngineEventType = EngineEvent["type"];

@@ -4,7 +4,7 @@
 import type { AccountState } from "./account-state.js";
 import type { BookSide, MarketView } from "../market/book.js";
 import type { NewsEvent } from "../market/calendar.js";
-import type { NewEngineEvent } from "./events.js";
+import type { EngineEvent } from "./events.js";
 
 export interface Run {
   readonly now: number;
@@ -17,7 +17,7 @@ export interface Run {
   nextId(): string;
   /** The state after the events emitted so far; never the caller's state once an event is emitted. */
   readonly state: AccountState;
-  emit(event: NewEngineEvent): void;
+  emit(event: EngineEvent): void;
   /** How many events this decision has emitted so far. */
   readonly emitted: number;
   /** Whether the decision has filled anything (equity moved: the limits must be looked at). */

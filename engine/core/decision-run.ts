@@ -6,7 +6,7 @@ import { DEFAULT_MAX_WORKING_ORDERS } from "../accounts/limits.js";
 import { forkState, type AccountState } from "../basics/account-state.js";
 import type { BookSide, MarketView } from "../market/book.js";
 import type { NewsEvent } from "../market/calendar.js";
-import type { EngineEvent, NewEngineEvent } from "../basics/events.js";
+import type { EngineEvent } from "../basics/events.js";
 import type { Run } from "../basics/run.js";
 import { apply } from "./apply.js";
 import type { DecideContext } from "./commands.js";
@@ -71,7 +71,7 @@ export class DecisionRun implements Run {
     return this.events.length;
   }
 
-  emit(event: NewEngineEvent): void {
+  emit(event: EngineEvent): void {
     this.events.push(event);
     if (event.type === "OrderFilled") {
       this.fills++;

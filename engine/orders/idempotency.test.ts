@@ -3,7 +3,8 @@ import { forkState } from "../basics/account-state.js";
 import { apply, decide, replay, type AccountState, type Command, type EngineEvent } from "../core.js";
 import { CATALOGUE } from "../market/catalogue.js";
 import { unitsFor } from "../market/units.js";
-import type { IdempotencyRecorded, IdempotencyRecordedWithResponse } from "../basics/events.js";
+import { upgradeEvent, type FirstIdempotencyRecorded } from "../store/journal.js";
+import type { IdempotencyRecorded } from "../basics/events.js";
 import { ACCOUNT_ID, Harness, PLAN } from "../core.testing.js";
 import { normalizeClose, normalizePlaceOrder, type PlaceOrderRequest } from "./request.js";
 import { recordedResponse } from "./idempotency.js";
@@ -37,7 +38,7 @@ function placeCommand(request: Omit<PlaceOrderRequest, "account_id">): Command {
   return { type: "PlaceOrder", request: { account_id: ACCOUNT_ID, ...request } };
 }
 
-function recordedEvent(events: readonly EngineEvent[]): IdempotencyRecorded | IdempotencyRecordedWithResponse {
+function recordedEvent(events: readonly EngineEvent[]): IdempotencyRecorded {
   const recorded = events.find((event) => event.type === "IdempotencyRecorded");
   if (recorded?.type !== "IdempotencyRecorded") throw new Error("no IdempotencyRecorded event");
   return recorded;
@@ -107,7 +108,7 @@ describe("a retried client_id", () => {
     const compact = recordedEvent(h.lastEvents);
     // As journaled before the compact shape: no violations or headroom, the response (here one journaled
     // before risk_headroom existed, so it differs from what a rebuild would give).
-    const old: IdempotencyRecordedWithResponse = {
+    const old: FirstIdempotencyRecorded = {
       type: "IdempotencyRecorded",
       at: compact.at,
       client_id: compact.client_id,
@@ -115,7 +116,9 @@ describe("a retried client_id", () => {
       fingerprint: compact.fingerprint,
       response: JSON.parse(JSON.stringify({ order: first.order, fills: [], violations: [] })) as never,
     };
-    const journal = journalCopy(h).map((event) => (event.type === "IdempotencyRecorded" ? old : event));
+    // Read back as the journal reader gives it to the core.
+    const upgraded = upgradeEvent(old) as EngineEvent;
+    const journal = journalCopy(h).map((event) => (event.type === "IdempotencyRecorded" ? upgraded : event));
     const rebuilt = replay(journal);
     expect(rebuilt.client_ids.get("old-1")).toEqual({
       order_id: first.order.order_id,

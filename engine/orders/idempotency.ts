@@ -5,7 +5,7 @@
 import type { IdempotencyRecord } from "../basics/account-state.js";
 import type { Catalogue } from "../market/catalogue.js";
 import { unitsFor } from "../market/units.js";
-import type { IdempotencyRecorded, IdempotencyRecordedWithResponse } from "../basics/events.js";
+import type { IdempotencyRecorded } from "../basics/events.js";
 import { toFillRecord, toOrderRecord } from "../basics/order-records.js";
 import type { PlaceOrderResponse } from "../basics/replies.js";
 import type { Fill, Order } from "../basics/order-types.js";
@@ -21,7 +21,7 @@ const NO_FILLS: readonly Fill[] = Object.freeze([]);
 export function idempotencyRecord(
   order: Order | undefined,
   fills: readonly Fill[],
-  event: IdempotencyRecorded | IdempotencyRecordedWithResponse,
+  event: IdempotencyRecorded,
 ): IdempotencyRecord {
   if (event.response !== undefined) {
     return { order_id: event.order_id, fingerprint: event.fingerprint, response: event.response };

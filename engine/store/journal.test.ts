@@ -206,6 +206,42 @@ describe("Journal", () => {
     expect(await journal.readAccounts([c], (event) => some.push(event))).toEqual({ accounts: 1, events: 2 });
   });
 
+  it("reads an IdempotencyRecorded event of the first shape in the current one, keeping its whole answer", async () => {
+    const journal = new Journal(db.pool);
+    const a = randomUUID();
+    const response = {
+      order: { order_id: "o-1", status: "NEW" },
+      fills: [],
+      violations: [{ rule: "exposure_cap" }],
+      risk_headroom: { margin: 1 },
+    };
+    const first = { type: "IdempotencyRecorded", at: 5, client_id: "c-1", order_id: "o-1", fingerprint: "f", response };
+    const current = {
+      type: "IdempotencyRecorded",
+      at: 6,
+      client_id: "c-2",
+      order_id: "o-2",
+      fingerprint: "g",
+      violations: [],
+      risk_headroom: { margin: 2 },
+    };
+    await journal.append(
+      [{ accountId: a, userId: "ua", partition: 1 }],
+      [first, current].map((event, i) => ({
+        accountId: a,
+        seq: i + 1,
+        type: event.type,
+        payload: JSON.stringify(event),
+      })),
+    );
+    const read: StoredEvent[] = [];
+    await journal.readAccounts([a], (event) => read.push(event));
+    expect(read.map((stored) => stored.event)).toEqual([
+      { ...first, violations: response.violations, risk_headroom: response.risk_headroom },
+      current,
+    ]);
+  });
+
   it("refuses a duplicate (account, seq) and keeps none of that append", async () => {
     const journal = new Journal(db.pool);
     const a = randomUUID();
