@@ -72,6 +72,9 @@ export function upgradeEvent(payload: unknown): unknown {
   return { ...event, violations: event.response.violations, risk_headroom: event.response.risk_headroom };
 }
 
+/** What a read hands the rows to: each event, and each account's snapshot (read first) when given. */
+export type ReadHandlers = [onEvent: (event: StoredEvent) => void, onSnapshot?: (snapshot: StoredSnapshot) => void];
+
 export interface ReadCounts {
   accounts: number;
   /** Events replayed (after the snapshots, when snapshots were read). */
@@ -283,21 +286,13 @@ export class Journal {
    * Streams the accounts in `partitions` (the rebuild: unbounded): with `onSnapshot`, each account's snapshot
    * first and then only its events after it; without, every event. In (account, seq) order.
    */
-  readPartitions(
-    partitions: readonly number[],
-    onEvent: (event: StoredEvent) => void,
-    onSnapshot?: (snapshot: StoredSnapshot) => void,
-  ): Promise<ReadCounts> {
-    return this.read("a.partition = ANY($1::int[])", [partitions], onEvent, false, onSnapshot);
+  readPartitions(partitions: readonly number[], ...handlers: ReadHandlers): Promise<ReadCounts> {
+    return this.read("a.partition = ANY($1::int[])", [partitions], false, ...handlers);
   }
 
   /** The same for the given accounts (each page bounded by the timeout). */
-  readAccounts(
-    accountIds: readonly string[],
-    onEvent: (event: StoredEvent) => void,
-    onSnapshot?: (snapshot: StoredSnapshot) => void,
-  ): Promise<ReadCounts> {
-    return this.read("a.account_id = ANY($1::uuid[])", [accountIds], onEvent, true, onSnapshot);
+  readAccounts(accountIds: readonly string[], ...handlers: ReadHandlers): Promise<ReadCounts> {
+    return this.read("a.account_id = ANY($1::uuid[])", [accountIds], true, ...handlers);
   }
 
   private async readSnapshots(
@@ -337,13 +332,7 @@ export class Journal {
     }
   }
 
-  private async read(
-    where: string,
-    params: unknown[],
-    onEvent: (event: StoredEvent) => void,
-    bound: boolean,
-    onSnapshot?: (snapshot: StoredSnapshot) => void,
-  ): Promise<ReadCounts> {
+  private async read(where: string, params: unknown[], bound: boolean, ...[onEvent, onSnapshot]: ReadHandlers) {
     let afterAccount = NIL_UUID;
     let afterSeq = 0;
     let accounts = 0;
