@@ -15,6 +15,7 @@ import {
   type Checked,
 } from "../../kernel/list-range.js";
 import { toIso, utcDayStart } from "../basics/time.js";
+import type { Fill } from "../basics/order-types.js";
 import {
   toClosedPositionRow,
   toOpenPositionRow,
@@ -207,17 +208,29 @@ export interface Page<T> {
   has_more: boolean;
 }
 
+/** How a list is ordered: by time, ties by id. */
+interface ListOrder<T> {
+  readonly timeOf: (item: T) => number;
+  readonly idOf: (item: T) => string;
+}
+
+const BY_CLOSE: ListOrder<ClosedPosition> = {
+  timeOf: (closed) => closed.closed_at,
+  idOf: (closed) => closed.position_id,
+};
+
+const BY_EXECUTION: ListOrder<Fill> = {
+  timeOf: (fill) => fill.executed_at,
+  idOf: (fill) => fill.fill_id,
+};
+
 /**
- * The first `limit` items in (time, id) order within [from, to], after the cursor (`from`, `after_id`) when
- * there is one. `items` is in non-decreasing time order (the shell's clock never runs backwards); ties are
- * ordered by id here, and the cursor compares ids the same way.
+ * The records of the first `limit` items in (time, id) order within [from, to], after the cursor (`from`,
+ * `after_id`) when there is one. `items` is in non-decreasing time order (the shell's clock never runs
+ * backwards); ties are ordered by id here, and the cursor compares ids the same way.
  */
-function page<T>(
-  items: readonly T[],
-  timeOf: (item: T) => number,
-  idOf: (item: T) => string,
-  query: ListQuery,
-): { items: T[]; has_more: boolean } {
+function page<T, R>(items: readonly T[], by: ListOrder<T>, query: ListQuery, record: (item: T) => R): Page<R> {
+  const { timeOf, idOf } = by;
   let low = 0;
   let high = items.length;
   if (query.from !== null) {
@@ -244,7 +257,7 @@ function page<T>(
     if (picked.length === query.limit + 1) boundary = time;
   }
   picked.sort((a, b) => timeOf(a) - timeOf(b) || (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0));
-  return { items: picked.slice(0, query.limit), has_more: picked.length > query.limit };
+  return { data: picked.slice(0, query.limit).map(record), has_more: picked.length > query.limit };
 }
 
 /** One closed position as the history lists it (and as the `position.close` webhook carries it). */
@@ -256,27 +269,11 @@ export function historyRow(state: AccountState, market: MarketView, closed: Clos
 }
 
 export function positionHistory(state: AccountState, market: MarketView, query: ListQuery): Page<ClosedPositionRow> {
-  const result = page(
-    state.closed_positions,
-    (closed) => closed.closed_at,
-    (closed) => closed.position_id,
-    query,
-  );
-  return {
-    data: result.items.map((closed) => historyRow(state, market, closed)),
-    has_more: result.has_more,
-  };
+  return page(state.closed_positions, BY_CLOSE, query, (closed) => historyRow(state, market, closed));
 }
 
 export function trades(state: AccountState, market: MarketView, query: ListQuery): Page<FillRecord> {
-  const result = page(
-    state.fills,
-    (fill) => fill.executed_at,
-    (fill) => fill.fill_id,
-    query,
+  return page(state.fills, BY_EXECUTION, query, (fill) =>
+    toFillRecord(fill, state.account_id, unitsFor(market.catalogue, fill.symbol)),
   );
-  return {
-    data: result.items.map((fill) => toFillRecord(fill, state.account_id, unitsFor(market.catalogue, fill.symbol))),
-    has_more: result.has_more,
-  };
 }
