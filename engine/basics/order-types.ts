@@ -2,41 +2,34 @@
 // quantities steps, money units and times epoch milliseconds; basics/order-records.ts turns them into the wire
 // records of docs/openapi.yaml. Records are replaced, never mutated, so a decide-time draft can share them.
 import type { Venue } from "../market/types.js";
+import { EXPOSURE_RULES } from "./risk-types.js";
 import type { Liquidity } from "../venues/fees.js";
 import { OrderKind, Side, TimeInForce } from "../../kernel/vocabulary.js";
 
 // Sides, kinds and times in force are the API's vocabulary, shared with the gateway (kernel/vocabulary.ts).
 export { OrderKind, Side, TimeInForce };
 
-export const OrderStatus = {
-  HELD: "HELD",
-  NEW: "NEW",
-  PARTIALLY_FILLED: "PARTIALLY_FILLED",
-  FILLED: "FILLED",
-  CANCELED: "CANCELED",
-  REJECTED: "REJECTED",
-  EXPIRED: "EXPIRED",
-} as const;
+/** A const object whose keys name themselves (`{ HELD: "HELD", … }`), in the order given. */
+function selfNamed<const T extends string>(...names: T[]): { readonly [K in T]: K } {
+  return Object.fromEntries(names.map((name) => [name, name])) as { readonly [K in T]: K };
+}
+
+export const OrderStatus = selfNamed("HELD", "NEW", "PARTIALLY_FILLED", "FILLED", "CANCELED", "REJECTED", "EXPIRED");
 export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
 
-export const CancelReason = {
-  user: "user",
-  risk: "risk",
-  parent_canceled: "parent_canceled",
-  oco: "oco",
-  ioc_remainder: "ioc_remainder",
-  reduce_only_no_position: "reduce_only_no_position",
+export const CancelReason = selfNamed(
+  "user",
+  "risk",
+  "parent_canceled",
+  "oco",
+  "ioc_remainder",
+  "reduce_only_no_position",
   // An exposure rule refused the adding part of a fill (docs/risk.md, "Orders after placement").
-  drawdown_gate: "drawdown_gate",
-  daily_loss_limit: "daily_loss_limit",
-  news_freeze: "news_freeze",
-  exposure_cap: "exposure_cap",
-  insufficient_margin: "insufficient_margin",
-  venue_not_allowed: "venue_not_allowed",
-} as const;
+  ...EXPOSURE_RULES,
+);
 export type CancelReason = (typeof CancelReason)[keyof typeof CancelReason];
 
-export const ExpireReason = { gtd: "gtd", fok: "fok" } as const;
+export const ExpireReason = selfNamed("gtd", "fok");
 export type ExpireReason = (typeof ExpireReason)[keyof typeof ExpireReason];
 
 export const WORKING_STATUSES: ReadonlySet<OrderStatus> = new Set(["HELD", "NEW", "PARTIALLY_FILLED"]);
@@ -105,7 +98,7 @@ export interface Order extends OrderTerms {
  * Why the risk system made a fill (docs/risk.md): `liquidation` closed a position whose mark reached its
  * liquidation price, `termination` closed the positions of a terminated account. Absent on the trader's fills.
  */
-export const FillReason = { liquidation: "liquidation", termination: "termination" } as const;
+export const FillReason = selfNamed("liquidation", "termination");
 export type FillReason = (typeof FillReason)[keyof typeof FillReason];
 
 /** One fill, as kept in the account's trade list. */
@@ -135,14 +128,14 @@ export function remainingOf(order: Order): number {
   return order.quantity - order.filled_quantity;
 }
 
-/** An order under construction (a fresh copy, before it is stored). */
-export type OrderDraft = { -readonly [K in keyof Order]: Order[K] };
+/** A record under construction (a fresh copy, before it is stored): its fields writable. */
+export type Draft<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * A field-by-field copy: one fixed-shape literal is much cheaper than an object spread on the hot path
  * (every fill replaces its order). Keep in step with `Order`; the compiler checks every field is copied.
  */
-export function copyOrder(order: Order): OrderDraft {
+export function copyOrder(order: Order): Draft<Order> {
   return {
     order_id: order.order_id,
     account_id: order.account_id,

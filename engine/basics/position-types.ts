@@ -1,7 +1,7 @@
 // Positions as the engine keeps them: netted per (symbol, venue), cost basis in money units, quantities in
 // steps. Replaced, never mutated, like orders. The wire rows are built in positions/record.ts.
 import type { Venue } from "../market/types.js";
-import type { Side } from "./order-types.js";
+import type { Draft, Side } from "./order-types.js";
 
 export interface Position {
   readonly position_id: string;
@@ -29,11 +29,8 @@ export interface Position {
   readonly funding: number;
 }
 
-/** A position under construction (a fresh copy, before it is stored). */
-export type PositionDraft = { -readonly [K in keyof Position]: Position[K] };
-
 /** A field-by-field copy (cheaper than a spread on the hot path; the compiler checks every field). */
-export function copyPosition(position: Position): PositionDraft {
+export function copyPosition(position: Position): Draft<Position> {
   return {
     position_id: position.position_id,
     symbol: position.symbol,
