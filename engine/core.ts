@@ -8,7 +8,8 @@
 import type { AccountState } from "./basics/account-state.js";
 import { consume, release, type MarketView } from "./market/book.js";
 import type { EngineEvent } from "./basics/events.js";
-import { expireDue, onPriceUpdate } from "./orders/execution.js";
+import { onPriceUpdate } from "./orders/execution.js";
+import { expireDue } from "./orders/lifecycle.js";
 import { amend, cancel } from "./orders/manage.js";
 import { closePosition, placeOrder, testOrder } from "./orders/placement.js";
 import { notFound } from "./basics/replies.js";

@@ -2,7 +2,7 @@
 // this update is answered without building a decision.
 import type { AccountState } from "../basics/account-state.js";
 import type { EngineEvent } from "../basics/events.js";
-import { crosses, triggerReached } from "../orders/execution.js";
+import { crosses, triggerReached } from "../orders/conditions.js";
 import { monitorWouldAct } from "../orders/monitor.js";
 import { cachedBand } from "../risk/quiet-band.js";
 import type { DecideContext, Decision } from "./commands.js";

@@ -4,7 +4,7 @@
 import type { AccountState } from "../basics/account-state.js";
 import type { MarketView } from "../market/book.js";
 import type { TickerUnits } from "../market/units.js";
-import { liquidatePosition } from "./execution.js";
+import { liquidatePosition } from "./forced-close.js";
 import type { Run } from "../basics/run.js";
 import { liquidationPrice } from "../positions/ledger.js";
 import type { Position } from "../basics/position-types.js";

@@ -5,7 +5,8 @@
 // account costs one equity computation.
 import { AccountStatus } from "../basics/account-state.js";
 import { unitsToDecimalString as usd } from "../market/units.js";
-import { cancelOrder, closeAtMark } from "./execution.js";
+import { closeAtMark } from "./forced-close.js";
+import { cancelOrder } from "./lifecycle.js";
 import type { Run } from "../basics/run.js";
 import { utcDate, utcDayStart } from "../basics/time.js";
 import {

@@ -16,7 +16,8 @@ import type { RiskHeadroom } from "../basics/risk-types.js";
 import { firstViolation } from "../risk/pipeline.js";
 import { critical, type Violation } from "../basics/risk-types.js";
 import { recordedResponse } from "./idempotency.js";
-import { crosses, executeOrder, oppositePosition, reducibleOf, reservePrice } from "./execution.js";
+import { crosses, oppositePosition, reducibleOf, reservePrice } from "./conditions.js";
+import { executeOrder } from "./execution.js";
 import { toFillRecord, toOrderRecord, type FillRecord } from "../basics/order-records.js";
 import { closeFingerprint, orderFingerprint } from "./fingerprint.js";
 import {

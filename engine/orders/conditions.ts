@@ -1,0 +1,94 @@
+// When an order can act (docs/engine.md, "Execution"): whether the mark crosses a limit or reaches a trigger,
+// the opposite position a reduce-only order reduces and what is left of it, and how much of its parent's fills
+// a bracket child may still close. Read-only: nothing here emits.
+import type { AccountState } from "../basics/account-state.js";
+import type { SymbolQuote } from "../market/book.js";
+import { positionKey, type Position } from "../basics/position-types.js";
+import type { Venue } from "../market/types.js";
+import { isWorking, type Order } from "../basics/order-types.js";
+
+/** The order if it is still working (NEW, PARTIALLY_FILLED or HELD). */
+export function working(state: AccountState, orderId: string): Order | undefined {
+  const order = state.orders.get(orderId);
+  return order !== undefined && isWorking(order.status) ? order : undefined;
+}
+
+/** Whether a LIMIT's price is crossed by the mark (buy: mark ≤ limit; sell: mark ≥ limit). */
+export function crosses(order: Pick<Order, "side" | "limit_price">, mark: number): boolean {
+  if (order.limit_price === null) return false;
+  return order.side === "BUY" ? mark <= order.limit_price : mark >= order.limit_price;
+}
+
+/** Whether a STOP/TAKE_PROFIT's reference (mark or index) has reached its trigger. */
+export function triggerReached(order: Order, quote: SymbolQuote): boolean {
+  if (order.trigger_price === null) return false;
+  const reference = order.index_trigger ? quote.index : quote.mark;
+  const rising = (order.kind === "STOP") === (order.side === "BUY");
+  return rising ? reference >= order.trigger_price : reference <= order.trigger_price;
+}
+
+/** The open position at (symbol, venue) when it is opposite to `side`: what an order on that side reduces. */
+export function oppositePosition(
+  state: AccountState,
+  symbol: string,
+  venue: Venue,
+  side: Order["side"],
+): Position | undefined {
+  const position = state.positions.get(positionKey(symbol, venue));
+  return position !== undefined && position.side !== side ? position : undefined;
+}
+
+/** Steps of an opposite position a reduce-only order may fill (none when it targets another position). */
+export function reducibleOf(opposite: Position | undefined, positionId: string | null): number {
+  if (opposite === undefined) return 0;
+  if (positionId !== null && opposite.position_id !== positionId) return 0;
+  return opposite.quantity;
+}
+
+/** Steps a reduce-only order may still fill: the open opposite position (the targeted one, if any). */
+export function reducibleSteps(
+  state: AccountState,
+  order: Pick<Order, "symbol" | "venue" | "side" | "position_id">,
+): number {
+  return reducibleOf(oppositePosition(state, order.symbol, order.venue, order.side), order.position_id);
+}
+
+/** The price (ticks) a working order's reserve is valued at: its limit, its trigger, else the mark. */
+export function reservePrice(
+  order: Pick<Order, "limit_price" | "trigger_price">,
+  quote: SymbolQuote | undefined,
+): number {
+  return order.limit_price ?? order.trigger_price ?? quote?.mark ?? 0;
+}
+
+/**
+ * The steps a reduce-only order could close now: what is left of the position it reduces and, for a bracket
+ * child, of its parent's fills the children have not closed yet.
+ */
+export function closableSteps(state: AccountState, order: Order): number {
+  return Math.min(reducibleSteps(state, order), bracketRoom(state, order));
+}
+
+/**
+ * Steps a bracket child may still close: its parent's filled quantity less what all the parent's children
+ * have filled (they protect that quantity together). Unbounded for an order without a parent.
+ */
+export function bracketRoom(state: AccountState, order: Pick<Order, "parent_order_id">): number {
+  if (order.parent_order_id === null) return Number.POSITIVE_INFINITY;
+  const parent = state.orders.get(order.parent_order_id);
+  if (parent === undefined) return 0;
+  return Math.max(0, parent.filled_quantity - childrenFilled(state, parent));
+}
+
+export function childrenFilled(state: AccountState, parent: Order): number {
+  let filled = 0;
+  for (const childId of parent.child_ids) filled += state.orders.get(childId)?.filled_quantity ?? 0;
+  return filled;
+}
+
+/** Whether the order is a bracket child whose parent still works: it waits for the parent's next fill. */
+export function awaitsParent(state: AccountState, order: Pick<Order, "parent_order_id">): boolean {
+  if (order.parent_order_id === null) return false;
+  const parent = state.orders.get(order.parent_order_id);
+  return parent !== undefined && isWorking(parent.status);
+}
