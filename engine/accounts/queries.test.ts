@@ -293,7 +293,7 @@ describe("trades and position history", () => {
       closed_at: "2026-11-25T12:01:00.000Z",
     });
     // No stop-loss was placed: R is the realized P&L (before fees and funding) over 1% of the starting balance
-    // (CONTRACT section 5, docs/risk.md "Analytics"): −0.0002 / 100 is 0 at 4 decimals, where the net P&L
+    // (docs/risk.md, "Analytics"): −0.0002 / 100 is 0 at 4 decimals, where the net P&L
     // (fees included) would have made it negative.
     if (row === undefined) throw new Error("no row");
     const oneR = (h.account.starting_balance / 1e8) * 0.01;

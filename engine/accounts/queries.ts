@@ -1,4 +1,4 @@
-// Read models of one account (CONTRACT sections 3 and 5): the account record, the live summary, open
+// Read models of one account (the account routes of docs/openapi.yaml): the account record, the live summary, open
 // positions, position history, trades and working orders. Queries read the state directly (they are not
 // journaled) and turn units into JSON numbers through exact decimals.
 import type { MarketView } from "../market/book.js";

@@ -1,4 +1,4 @@
-// The R multiple of CONTRACT section 5: "R = realized P&L / initial risk", where the realized P&L is the
+// The R multiple of docs/risk.md, "Analytics": "R = realized P&L / initial risk", where the realized P&L is the
 // history row's own `realized_pnl` (before fees and funding). Win rate and profit factor stay on the net
 // P&L (docs/risk.md, "Analytics"). A 10K static account on GMX: 0.06% fee on open and on close.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Read models of the risk side of an account (CONTRACT section 5, docs/risk.md): funding, breaches,
+// Read models of the risk side of an account (docs/risk.md, docs/openapi.yaml): funding, breaches,
 // violations, analytics, and the R multiple of a closed position. Units become JSON numbers here.
 import type { MarketView } from "../market/book.js";
 import { bigDivRound, unitsFor, unitsToNumber } from "../market/units.js";
@@ -143,7 +143,7 @@ export function initialRisk(state: AccountState, market: MarketView, closed: Clo
 }
 
 /**
- * R multiple of a closed position (CONTRACT section 5): its realized P&L (the history row's `realized_pnl`,
+ * R multiple of a closed position (docs/risk.md, "Analytics"): its realized P&L (the history row's `realized_pnl`,
  * before fees and funding) over its initial risk, unrounded. Win rate and profit factor read the net P&L.
  */
 function rRatio(state: AccountState, market: MarketView, closed: ClosedPosition): number {

@@ -168,7 +168,7 @@ export interface FundingPaid {
   type: "FundingPaid";
   at: number;
   payment: FundingPayment;
-  /** The funding boundary (epoch ms) paid for; absent in journals written before boundaries were recorded. */
+  /** The funding boundary (epoch ms) paid for; a journal may hold FundingPaid events without one. */
   boundary?: number;
 }
 

@@ -1,4 +1,4 @@
-// Managing a working order (CONTRACT section 4): cancel (already CANCELED answers the same order, another
+// Managing a working order (DELETE and PATCH /v1/order/{order_id} in docs/openapi.yaml): cancel (already CANCELED answers the same order, another
 // final status is a 409 with the order) and amend of the trigger price, limit price or quantity. An amended
 // order is looked at again at once: a limit moved across the mark takes, a trigger moved past the reference
 // fires.

@@ -1,4 +1,4 @@
-// Placement edge cases of CONTRACT sections 0, 3 and 4: FOK against a reduce-only cap, a terminated account's
+// Placement edge cases (docs/decisions.md, docs/openapi.yaml): FOK against a reduce-only cap, a terminated account's
 // reduce-only and child orders, ids in upper case, and client_id replays of bodies spelled differently.
 import { describe, expect, it } from "vitest";
 import { apply } from "../core.js";
@@ -118,7 +118,7 @@ describe("ids in upper case (UUIDs are case-insensitive)", () => {
 describe("client_id replays of equal bodies spelled differently", () => {
   const base = { symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "90000" } as const;
 
-  it("treats GTX and GTC + post_only as the same body (CONTRACT 4: GTX = GTC + post_only)", () => {
+  it("treats GTX and GTC + post_only as the same body (GTX = GTC + post_only)", () => {
     const h = new Harness().open(PLAN.c10k, "GMX");
     h.quote("BTC-USD", "100000");
     const first = h.placed({ ...base, time_in_force: "GTX", client_id: "x1" });

@@ -87,7 +87,7 @@ function flag(issues: Issue[], path: string, value: unknown): boolean {
   return false;
 }
 
-/** An order or position id: UUIDs are case-insensitive (CONTRACT 0), and the engine mints them in lower case. */
+/** An order or position id: UUIDs are case-insensitive (docs/decisions.md, "Ids"), minted in lower case. */
 function optionalId(issues: Issue[], path: string, value: unknown): string | null {
   if (isAbsent(value)) return null;
   if (typeof value === "string" && value.length > 0) return value.toLowerCase();

@@ -1,5 +1,6 @@
-// The position rows of CONTRACT section 5: an open position (the seed's fields plus position_id, opened_at,
-// margin and liquidation_price) and a closed one (history). JSON numbers made from exact decimals.
+// The position rows (`Position` and `ClosedPosition` in docs/openapi.yaml): an open position (with its
+// position_id, opened_at, margin and liquidation_price) and a closed one (history). JSON numbers made from
+// exact decimals.
 import type { SymbolQuote } from "../market/book.js";
 import type { Venue } from "../market/types.js";
 import { averagePrice, averagePriceOfTotal, gridToNumber, unitsToNumber, type TickerUnits } from "../market/units.js";
