@@ -3,6 +3,7 @@
 // `rules_version` names the rule set so a later change to a plan is visible in audits.
 import { z } from "zod";
 import plansJson from "./plans.json" with { type: "json" };
+import { parseShippedTable } from "../market/shipped-table.js";
 import { AssetClass, Venue } from "../market/types.js";
 
 export const DrawdownMode = {
@@ -61,19 +62,6 @@ const planSchema = z
     }
   });
 
-const plansSchema = z
-  .array(planSchema)
-  .min(1)
-  .superRefine((plans, ctx) => {
-    const ids = new Set<string>();
-    plans.forEach((plan, index) => {
-      if (ids.has(plan.plan_id)) {
-        ctx.addIssue({ code: "custom", path: [index, "plan_id"], message: `duplicate plan_id ${plan.plan_id}` });
-      }
-      ids.add(plan.plan_id);
-    });
-  });
-
 /** One challenge plan, field for field as docs/openapi.yaml's `Plan` lists it, `rules_version` included. */
 export type Plan = Readonly<z.infer<typeof planSchema>>;
 
@@ -85,14 +73,8 @@ export interface PlanCatalogue {
 
 /** Validates raw plan data; throws an Error listing every problem. */
 export function parsePlans(raw: unknown): PlanCatalogue {
-  const result = plansSchema.safeParse(raw);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`invalid plan catalogue:\n${problems.join("\n")}`);
-  }
-  const plans: readonly Plan[] = Object.freeze(result.data.map((plan) => Object.freeze(plan)));
-  const index = new Map(plans.map((plan) => [plan.plan_id, plan]));
-  return { plans, byId: (planId) => index.get(planId) };
+  const table = parseShippedTable(raw, planSchema, "plan_id", "plan catalogue");
+  return { plans: table.rows, byId: table.byKey };
 }
 
 /** The shipped plans, validated when this module is first imported (at process start). */

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import tickersJson from "./tickers.json" with { type: "json" };
 import { isDecimalString, isMultipleOf, isPositiveDecimal } from "./decimal.js";
+import { parseShippedTable } from "./shipped-table.js";
 import { AssetClass, QUOTE, VENUE_ASSET_CLASSES, Venue } from "./types.js";
 
 export { AssetClass, Venue } from "./types.js";
@@ -51,19 +52,6 @@ const tickerSpecSchema = z
     }
   });
 
-const catalogueSchema = z
-  .array(tickerSpecSchema)
-  .min(1)
-  .superRefine((rows, ctx) => {
-    const seen = new Set<string>();
-    rows.forEach((row, index) => {
-      if (seen.has(row.symbol)) {
-        ctx.addIssue({ code: "custom", path: [index, "symbol"], message: `duplicate symbol ${row.symbol}` });
-      }
-      seen.add(row.symbol);
-    });
-  });
-
 /** One catalogue row: sizes and prices as exact decimal strings. */
 export type TickerSpec = Readonly<z.infer<typeof tickerSpecSchema>>;
 
@@ -76,14 +64,8 @@ export interface Catalogue {
 
 /** Validates raw catalogue data; throws an Error listing every problem. */
 export function parseCatalogue(raw: unknown): Catalogue {
-  const result = catalogueSchema.safeParse(raw);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`invalid ticker catalogue:\n${problems.join("\n")}`);
-  }
-  const tickers: readonly TickerSpec[] = Object.freeze(result.data.map((row) => Object.freeze(row)));
-  const index = new Map(tickers.map((row) => [row.symbol, row]));
-  return { tickers, bySymbol: (symbol) => index.get(symbol) };
+  const table = parseShippedTable(raw, tickerSpecSchema, "symbol", "ticker catalogue");
+  return { tickers: table.rows, bySymbol: table.byKey };
 }
 
 /** The shipped catalogue, validated when this module is first imported (at process start). */
