@@ -56,8 +56,8 @@ export default defineConfig(
     files: ["engine/**/*.ts", "gateway/**/*.ts", "wallet/**/*.ts", "kernel/**/*.ts"],
     ignores: ["**/*.test.ts", "**/*.testing.ts"],
     rules: {
-      "max-lines": ["warn", { max: 400 }],
-      "max-lines-per-function": ["warn", { max: 80 }],
+      "max-lines": ["error", { max: 400 }],
+      "max-lines-per-function": ["error", { max: 80 }],
     },
   },
   // Tool configuration files must default-export their config.
