@@ -82,15 +82,24 @@ export async function runBot(options: BotOptions): Promise<BotOutcome> {
     return closed;
   };
 
+  // The event feed can trail the positions a little: once the position is gone, read it until its close.
+  const followToClose = async (): Promise<void> => {
+    for (let poll = 0; poll < (options.maxPolls ?? 600) && !(await follow()); poll++)
+      await sleep(options.pollMs ?? 200);
+  };
+
   for (let poll = 0; poll < (options.maxPolls ?? 600); poll++) {
     if (await follow()) return { closedBy: "bracket", entryOrderId, fills };
     const position = (await client.positions(accountId)).find((p) => p.symbol === symbol);
-    if (position === undefined) return { closedBy: "bracket", entryOrderId, fills };
+    if (position === undefined) {
+      await followToClose();
+      return { closedBy: "bracket", entryOrderId, fills };
+    }
     if (position.unrealized_pnl >= options.targetUsd) {
       log(`target reached (${position.unrealized_pnl} USD): closing`);
       const close = await client.closePosition({ account_id: accountId, symbol });
       if (close.kind === "rejected") throw new Error(`close rejected: ${close.violations[0]?.message ?? ""}`);
-      await follow();
+      await followToClose();
       return { closedBy: "target", entryOrderId, fills };
     }
     await sleep(options.pollMs ?? 200);
