@@ -22,6 +22,7 @@ import {
 } from "./engine-methods.js";
 import type { CreateApiKeyRequest } from "../proto/gen/wallet/v1/CreateApiKeyRequest.js";
 import type { CreateApiKeyResponse__Output } from "../proto/gen/wallet/v1/CreateApiKeyResponse.js";
+import type { ApiKey__Output } from "../proto/gen/wallet/v1/ApiKey.js";
 import type { ListApiKeysResponse__Output } from "../proto/gen/wallet/v1/ListApiKeysResponse.js";
 import type { RevokeApiKeyResponse__Output } from "../proto/gen/wallet/v1/RevokeApiKeyResponse.js";
 import type { ValidateApiKeyRequest } from "../proto/gen/wallet/v1/ValidateApiKeyRequest.js";
@@ -162,6 +163,10 @@ export class WalletApi extends UnaryApi {
 
   listApiKeys(userId: string, origin: Origin): Promise<ListApiKeysResponse__Output> {
     return this.walletCall("ListApiKeys", origin, (m, o, cb) => this.client.ListApiKeys({ user_id: userId }, m, o, cb));
+  }
+
+  getApiKey(userId: string, id: string, origin: Origin): Promise<ApiKey__Output> {
+    return this.walletCall("GetApiKey", origin, (m, o, cb) => this.client.GetApiKey({ user_id: userId, id }, m, o, cb));
   }
 
   revokeApiKey(userId: string, id: string, origin: Origin): Promise<RevokeApiKeyResponse__Output> {

@@ -102,6 +102,11 @@ export function createWalletServer(service: WalletService, options: WalletServer
       async (request) => ({ api_keys: (await service.list(request.user_id)).map(toProto) }),
       unaryOptions,
     ),
+    GetApiKey: unary(
+      "GetApiKey",
+      async (request) => toProto(await service.get(request.user_id, request.id)),
+      unaryOptions,
+    ),
     RevokeApiKey: unary(
       "RevokeApiKey",
       async (request) => {

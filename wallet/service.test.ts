@@ -185,3 +185,33 @@ describe("webhook targets", () => {
     ]);
   });
 });
+
+describe("one key", () => {
+  it("answers one of the user's active keys and not_found for any id the store does not find for that user", async () => {
+    const asked: [string, string, number][] = [];
+    const nowMs = Date.parse("2026-11-25T12:05:00.000Z");
+    const store = {
+      findActive: (userId: string, id: string, now: Date) => {
+        asked.push([userId, id, now.getTime()]);
+        return Promise.resolve(userId === ROW.userId && id === ROW.id ? ROW : undefined);
+      },
+    } as unknown as KeyStore;
+    const service = new WalletService({
+      store,
+      index: {} as unknown as KeyIndex,
+      bus: { onRevoked: () => undefined } as unknown as RevocationBus,
+      sealer: new Sealer(masterKeyFromBase64(Buffer.alloc(32, 7).toString("base64"))),
+      log: createLogger("wallet", "silent"),
+      now: () => nowMs,
+    });
+    expect(await service.get("erin", ROW.id)).toMatchObject({ id: ROW.id, keyPrefix: "svc_ak_abcd", label: "bot" });
+    await expect(service.get("mallory", ROW.id)).rejects.toMatchObject({ code: "not_found" });
+    await expect(service.get("erin", "4a7d2c1e-0b6f-4c3e-9d8a-2f1e0c9b8a71")).rejects.toMatchObject({
+      code: "not_found",
+    });
+    // Activity (revoked, expired) is judged by the store at the wallet's clock.
+    expect(asked.every(([, , at]) => at === nowMs)).toBe(true);
+    await expect(service.get("", ROW.id)).rejects.toMatchObject({ code: "unauthorized" });
+    expect(asked).toHaveLength(3);
+  });
+});

@@ -142,6 +142,14 @@ export class WalletService {
     return rows.map((row) => this.view(row));
   }
 
+  /** One of the user's active keys; `not_found` for any other id (unknown, another user's, revoked, expired). */
+  async get(userId: string, id: string): Promise<ApiKeyView> {
+    requireUser(userId);
+    const row = await this.deps.store.findActive(userId, id, new Date(this.deps.now()));
+    if (row === undefined) throw new ServiceError("not_found");
+    return this.view(row);
+  }
+
   async revoke(userId: string, id: string): Promise<{ id: string; revokedAt: string }> {
     requireUser(userId);
     const revoked = await this.deps.store.revoke(userId, id, new Date(this.deps.now()));

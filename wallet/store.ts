@@ -102,9 +102,22 @@ export class KeyStore {
     return result.rows;
   }
 
-  /** Revokes an active key of this user; undefined when there is none (unknown, foreign or already revoked). */
+  /** One active key of this user by id, in any case; undefined for an unknown, foreign, revoked or expired id. */
+  async findActive(userId: string, id: string, now: Date): Promise<KeyRow | undefined> {
+    if (!isUuid(id)) return undefined;
+    const result = await this.pool.query<KeyRow>(
+      this.q(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND user_id = $2 AND ${ACTIVE.replace("$NOW", "$3")}`, [
+        id,
+        userId,
+        now,
+      ]),
+    );
+    return result.rows[0];
+  }
+
   /**
-   * Revokes a key; answers with the key's own id as stored (lower case), whatever case `id` came in: every
+   * Revokes an active key of this user; undefined when there is none (unknown, foreign or already revoked).
+   * Answers with the key's own id as stored (lower case), whatever case `id` came in: every
    * cache and flag downstream (gateway key caches, the limiter, the webhook guard) matches on that form.
    */
   async revoke(

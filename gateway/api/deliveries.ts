@@ -29,14 +29,16 @@ export function deliveryJson(d: Delivery__Output): Record<string, unknown> {
   return json;
 }
 
-/** The path's key id, once the wallet confirmed it is one of the caller's active keys. */
+/**
+ * The path's key id, once the wallet (the owner of keys) confirmed it is one of the caller's active keys: it
+ * answers `not_found` for any other id.
+ */
 async function ownedKey(clients: Clients, req: Request, res: Response): Promise<{ userId: string; keyId: string }> {
   const userId = userIdOf(req);
   const keyId = typeof req.params.id === "string" ? req.params.id.toLowerCase() : "";
   if (!isUuid(keyId)) throw new ServiceError("not_found");
-  const keys = await clients.wallet.listApiKeys(userId, originOf(res));
-  if (!keys.api_keys.some((key) => key.id === keyId)) throw new ServiceError("not_found");
-  return { userId, keyId };
+  const key = await clients.wallet.getApiKey(userId, keyId, originOf(res));
+  return { userId, keyId: key.id };
 }
 
 export function listDeliveries(clients: Clients): RequestHandler {

@@ -19,6 +19,10 @@ import type {
   DisableWebhookResponse__Output as _wallet_v1_DisableWebhookResponse__Output,
 } from "./wallet/v1/DisableWebhookResponse.js";
 import type {
+  GetApiKeyRequest as _wallet_v1_GetApiKeyRequest,
+  GetApiKeyRequest__Output as _wallet_v1_GetApiKeyRequest__Output,
+} from "./wallet/v1/GetApiKeyRequest.js";
+import type {
   GetWebhookTargetsRequest as _wallet_v1_GetWebhookTargetsRequest,
   GetWebhookTargetsRequest__Output as _wallet_v1_GetWebhookTargetsRequest__Output,
 } from "./wallet/v1/GetWebhookTargetsRequest.js";
@@ -100,6 +104,7 @@ export interface ProtoGrpcType {
         _wallet_v1_DisableWebhookResponse,
         _wallet_v1_DisableWebhookResponse__Output
       >;
+      GetApiKeyRequest: MessageTypeDefinition<_wallet_v1_GetApiKeyRequest, _wallet_v1_GetApiKeyRequest__Output>;
       GetWebhookTargetsRequest: MessageTypeDefinition<
         _wallet_v1_GetWebhookTargetsRequest,
         _wallet_v1_GetWebhookTargetsRequest__Output

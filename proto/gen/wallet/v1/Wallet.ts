@@ -3,6 +3,10 @@
 import type * as grpc from "@grpc/grpc-js";
 import type { MethodDefinition } from "@grpc/proto-loader";
 import type {
+  ApiKey as _wallet_v1_ApiKey,
+  ApiKey__Output as _wallet_v1_ApiKey__Output,
+} from "../../wallet/v1/ApiKey.js";
+import type {
   CreateApiKeyRequest as _wallet_v1_CreateApiKeyRequest,
   CreateApiKeyRequest__Output as _wallet_v1_CreateApiKeyRequest__Output,
 } from "../../wallet/v1/CreateApiKeyRequest.js";
@@ -18,6 +22,10 @@ import type {
   DisableWebhookResponse as _wallet_v1_DisableWebhookResponse,
   DisableWebhookResponse__Output as _wallet_v1_DisableWebhookResponse__Output,
 } from "../../wallet/v1/DisableWebhookResponse.js";
+import type {
+  GetApiKeyRequest as _wallet_v1_GetApiKeyRequest,
+  GetApiKeyRequest__Output as _wallet_v1_GetApiKeyRequest__Output,
+} from "../../wallet/v1/GetApiKeyRequest.js";
 import type {
   GetWebhookTargetsRequest as _wallet_v1_GetWebhookTargetsRequest,
   GetWebhookTargetsRequest__Output as _wallet_v1_GetWebhookTargetsRequest__Output,
@@ -140,6 +148,47 @@ export interface WalletClient extends grpc.Client {
   disableWebhook(
     argument: _wallet_v1_DisableWebhookRequest,
     callback: grpc.requestCallback<_wallet_v1_DisableWebhookResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  GetApiKey(
+    argument: _wallet_v1_GetApiKeyRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ApiKey__Output>,
+  ): grpc.ClientUnaryCall;
+  GetApiKey(
+    argument: _wallet_v1_GetApiKeyRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_ApiKey__Output>,
+  ): grpc.ClientUnaryCall;
+  GetApiKey(
+    argument: _wallet_v1_GetApiKeyRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ApiKey__Output>,
+  ): grpc.ClientUnaryCall;
+  GetApiKey(
+    argument: _wallet_v1_GetApiKeyRequest,
+    callback: grpc.requestCallback<_wallet_v1_ApiKey__Output>,
+  ): grpc.ClientUnaryCall;
+  getApiKey(
+    argument: _wallet_v1_GetApiKeyRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ApiKey__Output>,
+  ): grpc.ClientUnaryCall;
+  getApiKey(
+    argument: _wallet_v1_GetApiKeyRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_wallet_v1_ApiKey__Output>,
+  ): grpc.ClientUnaryCall;
+  getApiKey(
+    argument: _wallet_v1_GetApiKeyRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_wallet_v1_ApiKey__Output>,
+  ): grpc.ClientUnaryCall;
+  getApiKey(
+    argument: _wallet_v1_GetApiKeyRequest,
+    callback: grpc.requestCallback<_wallet_v1_ApiKey__Output>,
   ): grpc.ClientUnaryCall;
 
   GetWebhookTargets(
@@ -327,6 +376,8 @@ export interface WalletHandlers extends grpc.UntypedServiceImplementation {
 
   DisableWebhook: grpc.handleUnaryCall<_wallet_v1_DisableWebhookRequest__Output, _wallet_v1_DisableWebhookResponse>;
 
+  GetApiKey: grpc.handleUnaryCall<_wallet_v1_GetApiKeyRequest__Output, _wallet_v1_ApiKey>;
+
   GetWebhookTargets: grpc.handleUnaryCall<
     _wallet_v1_GetWebhookTargetsRequest__Output,
     _wallet_v1_GetWebhookTargetsResponse
@@ -353,6 +404,12 @@ export interface WalletDefinition extends grpc.ServiceDefinition {
     _wallet_v1_DisableWebhookResponse,
     _wallet_v1_DisableWebhookRequest__Output,
     _wallet_v1_DisableWebhookResponse__Output
+  >;
+  GetApiKey: MethodDefinition<
+    _wallet_v1_GetApiKeyRequest,
+    _wallet_v1_ApiKey,
+    _wallet_v1_GetApiKeyRequest__Output,
+    _wallet_v1_ApiKey__Output
   >;
   GetWebhookTargets: MethodDefinition<
     _wallet_v1_GetWebhookTargetsRequest,
