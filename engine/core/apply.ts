@@ -100,7 +100,8 @@ function accepted(state: AccountState, event: OrderAccepted): void {
   if (transition(UNPLACED, order.status === "HELD" ? "hold" : "accept") !== order.status) {
     throw new Error(`accepted order ${order.order_id} has status ${order.status}`);
   }
-  putOrder(state, order);
+  // UNPLACED → NEW/HELD: the id is new, no version of it is stored.
+  putOrder(state, order, undefined);
   noteFirstStop(state, order);
   state.reserved_margin += order.reserve;
   if (order.expire_at !== null) state.expiries.set(order.order_id, order.expire_at);
@@ -108,15 +109,16 @@ function accepted(state: AccountState, event: OrderAccepted): void {
     const parent = orderOf(state, order.parent_order_id);
     const next = copyOrder(parent);
     next.child_ids = [...parent.child_ids, order.order_id];
-    putOrder(state, next);
+    putOrder(state, next, parent);
   }
 }
 
 function activated(state: AccountState, orderId: string, at: number): void {
-  const next = copyOrder(orderOf(state, orderId));
+  const order = orderOf(state, orderId);
+  const next = copyOrder(order);
   next.status = transition(next.status, "activate");
   next.updated_at = at;
-  putOrder(state, next);
+  putOrder(state, next, order);
   noteFirstStop(state, next);
 }
 
@@ -128,7 +130,7 @@ function triggered(state: AccountState, orderId: string, at: number): void {
   const next = copyOrder(order);
   next.triggered = true;
   next.updated_at = at;
-  putOrder(state, next);
+  putOrder(state, next, order);
 }
 
 function rearmed(state: AccountState, orderId: string, at: number): void {
@@ -137,7 +139,7 @@ function rearmed(state: AccountState, orderId: string, at: number): void {
   const next = copyOrder(order);
   next.triggered = false;
   next.updated_at = at;
-  putOrder(state, next);
+  putOrder(state, next, order);
 }
 
 function filled(state: AccountState, event: OrderFilled): void {
@@ -151,7 +153,7 @@ function filled(state: AccountState, event: OrderFilled): void {
   next.status = transition(order.status, filledQuantity === order.quantity ? "fill_rest" : "fill_part");
   next.reserve = event.reserve_after;
   next.updated_at = event.at;
-  putOrder(state, next);
+  putOrder(state, next, order);
   state.reserved_margin += event.reserve_after - order.reserve;
   const key = positionKey(fill.symbol, fill.venue);
   const outcome = applyFill(state.positions.get(key), fill, event);
@@ -169,7 +171,7 @@ function ended(state: AccountState, event: OrderCanceled | OrderExpired): void {
   next.reserve = 0;
   next.reason = event.reason;
   next.updated_at = event.at;
-  putOrder(state, next);
+  putOrder(state, next, order);
   state.reserved_margin -= order.reserve;
   if (event.type === "OrderCanceled" && event.violation !== undefined) state.violations.push(event.violation);
 }
@@ -185,7 +187,7 @@ function amended(state: AccountState, event: OrderAmended): void {
   next.trigger_price = event.trigger_price;
   next.reserve = event.reserve;
   next.updated_at = event.at;
-  putOrder(state, next);
+  putOrder(state, next, order);
   state.reserved_margin += event.reserve - order.reserve;
 }
 
@@ -218,9 +220,12 @@ function fundingPaid(state: AccountState, event: FundingPaid): void {
   if (event.boundary !== undefined && event.boundary > state.funded_through) state.funded_through = event.boundary;
 }
 
-/** Stores a new version of an order and keeps the working, expiry and stop-loss tables and the exposure in step. */
-function putOrder(state: AccountState, order: Order): void {
-  const before = workingOrderExposure(state.orders.get(order.order_id));
+/**
+ * Stores a new version of an order and keeps the working, expiry and stop-loss tables and the exposure in step.
+ * `previous` is the version stored until now (undefined for a new order): every caller has just read it.
+ */
+function putOrder(state: AccountState, order: Order, previous: Order | undefined): void {
+  const before = workingOrderExposure(previous);
   const after = workingOrderExposure(order);
   if (before !== after) {
     const sides = state.order_exposure.get(order.symbol) ?? NO_EXPOSURE;
