@@ -88,7 +88,7 @@ const terminated = (run: Run): boolean => run.state.state === AccountStatus.TERM
 
 export function monitor(run: Run): void {
   if (terminated(run)) return;
-  if (utcDate(run.now) !== run.state.day) startDay(run);
+  if (run.now >= run.state.next_day_at) startDay(run);
   if (terminated(run)) return;
   // Positions past their liquidation price are closed first; the limits are judged on what is left.
   liquidate(run);
