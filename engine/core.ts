@@ -10,6 +10,7 @@ import { consume, release, type MarketView } from "./market/book.js";
 import type { EngineEvent } from "./basics/events.js";
 import { onPriceUpdate } from "./orders/execution.js";
 import { expireDue } from "./orders/lifecycle.js";
+import { fireCancelAfter, setCancelAfter } from "./orders/cancel-after.js";
 import { amend, cancel } from "./orders/manage.js";
 import { closePosition, placeOrder, testOrder } from "./orders/placement.js";
 import { notFound } from "./basics/replies.js";
@@ -52,6 +53,8 @@ function decideAny(state: AccountState | undefined, command: Command, ctx: Decid
   // The first decision of a new day: the old day judged and the new one started before anything else happens.
   if (ctx.now >= state.next_day_at) startDay(run);
   expireDue(run);
+  // The dead-man's switch whose deadline came fires before anything else is decided (docs/risk.md).
+  fireCancelAfter(run);
   // A fill moved equity: placing, closing and amending run the monitor on it before they answer, so the answer
   // shows what the fill caused (a termination among it).
   return { events: run.events, reply: answer(run, command) };
@@ -70,6 +73,8 @@ function answer(run: DecisionRun, command: Exclude<Command, { type: "OpenAccount
       return cancel(run, command.request);
     case "AmendOrder":
       return amend(run, command.request);
+    case "SetCancelAfter":
+      return setCancelAfter(run, command.request);
     case "MarketUpdate":
       onPriceUpdate(run, command.symbols);
       break;

@@ -18,6 +18,7 @@ import { DEFAULT_ACTOR_LIMITS, type ActorLimits } from "./accounts/limits.js";
 import { forgetExpired, noteApplied } from "./accounts/retention.js";
 import { restoreState, snapshotOf, type AccountSnapshot } from "./accounts/snapshot.js";
 import type { AccountState } from "./basics/account-state.js";
+import { cancelAfterRecord } from "./basics/cancel-after.js";
 import type { FundingRates } from "./risk/funding.js";
 import { apply, consumeFills, decide, releaseFills, type Command, type EngineEvent, type Reply } from "./core.js";
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";
@@ -43,7 +44,8 @@ export type AccountQuery =
   | { type: "funding" }
   | { type: "breaches" }
   | { type: "violations" }
-  | { type: "analytics" };
+  | { type: "analytics" }
+  | { type: "cancel_after" };
 
 export interface EngineQuery {
   userId: string;
@@ -111,6 +113,8 @@ function answerQuery(state: AccountState, query: AccountQuery, market: MarketVie
       return violations(state);
     case "analytics":
       return analytics(state, market);
+    case "cancel_after":
+      return cancelAfterRecord(state.account_id, state.cancel_after);
     case "history":
     case "trades": {
       const parsed = parseListQuery({
@@ -168,9 +172,11 @@ const ACCOUNT_HOOKS = {
   // even when no command or price reaches it, and decides it at the current market: expiries, a new day, and
   // every symbol's triggers and fills. The last matter to an account reloaded after a failed commit (the shard
   // wakes it then too): the prices of that batch reached the view but not its journaled state.
+  // The dead-man's switch the same way (docs/risk.md, "Cancel-after"): its deadline is a wake time.
   wakeAt(state) {
-    if (state.expiries.size === 0) return undefined;
-    let earliest = Number.POSITIVE_INFINITY;
+    const armed = state.cancel_after;
+    if (state.expiries.size === 0) return armed === null ? undefined : armed.deadline;
+    let earliest = armed === null ? Number.POSITIVE_INFINITY : armed.deadline;
     for (const expireAt of state.expiries.values()) if (expireAt < earliest) earliest = expireAt;
     return earliest;
   },

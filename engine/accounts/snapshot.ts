@@ -26,6 +26,12 @@ const TABLES = [
 
 type TableKey = (typeof TABLES)[number];
 
+/**
+ * Scalar fields added to the state since SNAPSHOT_VERSION 1, with the value every state had before they
+ * existed (docs/engine.md, "Snapshots").
+ */
+const ADDED_FIELDS = { cancel_after: null } as const satisfies Partial<Record<keyof AccountState, unknown>>;
+
 /** What a snapshot does not carry as it is: the bookkeeping goes apart, the index is rebuilt from `working`. */
 const DERIVED = ["retention", "reduce_only"] as const satisfies readonly (keyof AccountState)[];
 
@@ -71,6 +77,9 @@ export function restoreState(snapshot: AccountSnapshot): AccountState | undefine
   if (snapshot.version !== SNAPSHOT_VERSION) return undefined;
   const state = { ...snapshot.fields } as unknown as AccountState;
   const mutable = state as unknown as Record<string, unknown>;
+  // A field the state gained after the version was fixed reads as its initial value from an older snapshot:
+  // no such snapshot can hold anything else (the events that set it did not exist when it was written).
+  for (const [key, initial] of Object.entries(ADDED_FIELDS)) if (!(key in mutable)) mutable[key] = initial;
   for (const key of TABLES) mutable[key] = new Map(snapshot.tables[key]);
   mutable.plan = internPlan(state.plan);
   const positions = snapshot.tables.positions as [

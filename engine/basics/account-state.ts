@@ -11,6 +11,7 @@ import { utcDate, utcDayStart } from "./time.js";
 import { DAY_MS } from "../../kernel/time.js";
 
 import { OverlayTable, type Table } from "./overlay-table.js";
+import type { CancelAfter } from "./cancel-after.js";
 import type { Plan } from "./plans.js";
 
 export const AccountStatus = { ACTIVE: "ACTIVE", PASSED: "PASSED", TERMINATED: "TERMINATED" } as const;
@@ -100,6 +101,8 @@ export interface AccountState {
    * retried for a boundary (its first commit failed somewhere) never pays an account twice.
    */
   funded_through: number;
+  /** The armed dead-man's switch (docs/risk.md, "Cancel-after"), or null. */
+  cancel_after: CancelAfter | null;
   /** Events applied so far: the journal sequence. */
   seq: number;
   /** What the actor may forget and when (accounts/retention.ts); shared by a draft, which never writes it. */
@@ -182,6 +185,7 @@ export function accountStateFrom(event: AccountOpened): AccountState {
     violations: [],
     funding: [],
     funded_through: 0,
+    cancel_after: null,
     seq: 0,
     retention: { finals: new Map(), clientIds: new Map(), lastAt: 0 },
   };
@@ -229,6 +233,7 @@ export function forkState(state: AccountState): AccountState {
     violations: [],
     funding: [],
     funded_through: state.funded_through,
+    cancel_after: state.cancel_after,
     seq: state.seq,
     retention: state.retention,
   };

@@ -172,6 +172,34 @@ export interface FundingPaid {
   boundary?: number;
 }
 
+/** The dead-man's switch armed or re-armed (docs/risk.md, "Cancel-after"): it fires at `deadline`. */
+export interface CancelAfterArmed {
+  type: "CancelAfterArmed";
+  at: number;
+  timeout_ms: number;
+  /** Epoch ms: `at` + `timeout_ms`. */
+  deadline: number;
+}
+
+/** The dead-man's switch disarmed by the trader (`timeout_ms` 0). */
+export interface CancelAfterDisarmed {
+  type: "CancelAfterDisarmed";
+  at: number;
+}
+
+/**
+ * The dead-man's switch fired (its deadline came): the orders it canceled (their OrderCanceled events come
+ * before this one, in the same decision) and the working orders it kept. It is disarmed.
+ */
+export interface CancelAfterFired {
+  type: "CancelAfterFired";
+  at: number;
+  timeout_ms: number;
+  deadline: number;
+  canceled: { order_id: string; reason: CancelReason }[];
+  kept: string[];
+}
+
 export type EngineEvent =
   | AccountOpened
   | DayStarted
@@ -189,6 +217,9 @@ export type EngineEvent =
   | OrderCanceled
   | OrderExpired
   | OrderAmended
-  | IdempotencyRecorded;
+  | IdempotencyRecorded
+  | CancelAfterArmed
+  | CancelAfterDisarmed
+  | CancelAfterFired;
 
 export type EngineEventType = EngineEvent["type"];

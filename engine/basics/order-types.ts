@@ -24,6 +24,8 @@ export const CancelReason = selfNamed(
   "oco",
   "ioc_remainder",
   "reduce_only_no_position",
+  // The account's dead-man's switch fired (docs/risk.md, "Cancel-after").
+  "cancel_after",
   // An exposure rule refused the adding part of a fill (docs/risk.md, "Orders after placement").
   ...EXPOSURE_RULES,
 );

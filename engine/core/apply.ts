@@ -83,6 +83,19 @@ export function apply(state: AccountState | undefined, event: EngineEvent): Acco
     case "IdempotencyRecorded":
       state.client_ids.set(event.client_id, idempotencyRecord(state.orders.get(event.order_id), state.fills, event));
       break;
+    case "CancelAfterArmed":
+      if (event.deadline !== event.at + event.timeout_ms) throw new Error("cancel-after deadline is not at + timeout");
+      state.cancel_after = { timeout_ms: event.timeout_ms, deadline: event.deadline };
+      break;
+    case "CancelAfterDisarmed":
+      state.cancel_after = null;
+      break;
+    case "CancelAfterFired":
+      if (state.cancel_after === null || event.at < state.cancel_after.deadline) {
+        throw new Error(`cancel-after of ${state.account_id} fired while not due`);
+      }
+      state.cancel_after = null;
+      break;
   }
   state.seq += 1;
   return state;
@@ -205,6 +218,8 @@ function terminated(state: AccountState, event: AccountTerminated): void {
   }
   state.state = "TERMINATED";
   state.terminated_at = event.at;
+  // Nothing is left for the switch to cancel, and nothing can be placed again.
+  state.cancel_after = null;
   state.violations.push(event.violation);
 }
 

@@ -9,6 +9,7 @@ import type { AmendOrderRequest, CancelOrderRequest } from "../orders/manage.js"
 import type { ErrorReply, OrderReply, PlaceOrderReply, TestOrderReply } from "../basics/replies.js";
 import type { ClosePositionRequest, PlaceOrderRequest } from "../orders/request.js";
 import type { FundingRates } from "../risk/funding.js";
+import type { CancelAfterReply, SetCancelAfterRequest } from "../orders/cancel-after.js";
 
 /** POST /v1/account: the shell picks the account id (it routes by it) and passes the key's user. */
 export interface OpenAccountRequest {
@@ -61,8 +62,22 @@ export interface Funding {
   boundary?: number;
 }
 
+/** POST /v1/account/{id}/cancel-after: arm, re-arm or disarm the dead-man's switch. */
+export interface SetCancelAfter {
+  type: "SetCancelAfter";
+  request: SetCancelAfterRequest;
+}
+
 export type Command =
-  OpenAccount | PlaceOrder | CancelOrder | AmendOrder | ClosePosition | MarketUpdate | TestOrder | Funding;
+  | OpenAccount
+  | PlaceOrder
+  | CancelOrder
+  | AmendOrder
+  | ClosePosition
+  | MarketUpdate
+  | TestOrder
+  | Funding
+  | SetCancelAfter;
 
 export type OpenAccountReply = { kind: "created"; account: AccountRecord } | ErrorReply;
 export interface MarketUpdateReply {
@@ -79,6 +94,7 @@ export interface ReplyByCommand {
   MarketUpdate: MarketUpdateReply;
   TestOrder: TestOrderResult;
   Funding: MarketUpdateReply;
+  SetCancelAfter: CancelAfterReply;
 }
 export type Reply = ReplyByCommand[keyof ReplyByCommand];
 

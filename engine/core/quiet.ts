@@ -5,6 +5,7 @@ import type { EngineEvent } from "../basics/events.js";
 import { crosses, triggerReached } from "../orders/conditions.js";
 import { monitorWouldAct } from "../orders/monitor.js";
 import { cachedBand } from "../risk/quiet-band.js";
+import { cancelAfterDue } from "../orders/cancel-after.js";
 import type { DecideContext, Decision } from "./commands.js";
 
 /** The answer of a quiet update, shared (frozen: no consumer adds to a decision's events). */
@@ -26,6 +27,8 @@ export function quietUpdate(
   // A terminated account holds nothing and records nothing more (not even a new day).
   if (state.state === "TERMINATED") return true;
   if (ctx.now >= state.next_day_at) return false;
+  // A dead-man's switch whose deadline came (docs/risk.md, "Cancel-after").
+  if (cancelAfterDue(state, ctx.now)) return false;
   // The quiet band: a few numbers next to the state instead of its maps (risk/quiet-band.ts).
   if (useBand) {
     const band = cachedBand(state, ctx.market);

@@ -7,7 +7,8 @@ import { breachRow } from "../accounts/risk-queries.js";
 import type { AccountState } from "../basics/account-state.js";
 import type { MarketView } from "../market/book.js";
 import { unitsFor } from "../market/units.js";
-import type { EngineEvent } from "../basics/events.js";
+import type { CancelAfterFired, EngineEvent } from "../basics/events.js";
+import { toIso } from "../basics/time.js";
 import { toFillRecord } from "../basics/order-records.js";
 
 export const WEBHOOK_TYPES = [
@@ -17,6 +18,7 @@ export const WEBHOOK_TYPES = [
   "position.close",
   "account.breach",
   "account.passed",
+  "account.cancel_after",
 ] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 
@@ -35,6 +37,7 @@ const FILL_AND_CLOSE: readonly WebhookType[] = ["order.fill", "position.close"];
 const CANCEL: readonly WebhookType[] = ["order.cancel"];
 const BREACH: readonly WebhookType[] = ["account.breach"];
 const PASSED: readonly WebhookType[] = ["account.passed"];
+const CANCEL_AFTER: readonly WebhookType[] = ["account.cancel_after"];
 
 /** Whether this fill closed its position: the newest closed row is its position (ids are never reused). */
 function closedBy(state: AccountState, positionId: string): boolean {
@@ -60,6 +63,8 @@ export function outboxKinds(state: AccountState, event: EngineEvent): readonly W
       return BREACH;
     case "AccountPassed":
       return PASSED;
+    case "CancelAfterFired":
+      return CANCEL_AFTER;
     default:
       return NONE;
   }
@@ -116,7 +121,37 @@ export function outboxEntries(state: AccountState, event: EngineEvent, market: M
           data: JSON.stringify({ ...accountRecord(state, market), rules_version: state.plan.rules_version }),
         },
       ];
+    case "CancelAfterFired":
+      return [{ type: "account.cancel_after", at: event.at, data: JSON.stringify(cancelAfterData(state, event)) }];
     default:
       return [];
   }
+}
+
+/** One order the switch canceled or kept, as `account.cancel_after` lists it (docs/webhooks.md). */
+function orderSummary(state: AccountState, orderId: string) {
+  const order = state.orders.get(orderId);
+  if (order === undefined) throw new Error(`outbox: order ${orderId} is not in the account`);
+  return {
+    order_id: order.order_id,
+    client_id: order.client_id,
+    symbol: order.symbol,
+    venue: order.venue,
+    side: order.side,
+    kind: order.kind,
+    reduce_only: order.reduce_only,
+    parent_order_id: order.parent_order_id,
+    status: order.status,
+  };
+}
+
+function cancelAfterData(state: AccountState, event: CancelAfterFired) {
+  return {
+    account_id: state.account_id,
+    timeout_ms: event.timeout_ms,
+    deadline: toIso(event.deadline),
+    fired_at: toIso(event.at),
+    canceled: event.canceled.map(({ order_id, reason }) => ({ ...orderSummary(state, order_id), reason })),
+    kept: event.kept.map((orderId) => orderSummary(state, orderId)),
+  };
 }
