@@ -83,6 +83,22 @@ export class ShardClock<T extends CoreTypes> {
     for (const [id, entry] of accounts) this.note(id, entry.state);
   }
 
+  /**
+   * `note` for an account parked at `parkedAt`: only a wake time still to come then is kept. One that had come
+   * is what its decision threw on (or passed with it), and deciding it again would throw again.
+   */
+  noteLater(accountId: string, state: T["state"] | undefined, parkedAt: number): void {
+    const at = state === undefined || this.core.wakeAt === undefined ? undefined : this.core.wakeAt(state);
+    if (at === undefined || at <= parkedAt) this.drop(accountId);
+    else this.noteAt(accountId, at);
+  }
+
+  /** Drops the account's wake time unless it is still to come (a parked account keeps a later one). */
+  dropUnlessLater(accountId: string): void {
+    const at = this.wakes.get(accountId);
+    if (at !== undefined && at <= this.latest) this.wakes.delete(accountId);
+  }
+
   noteAt(accountId: string, at: number): void {
     this.wakes.set(accountId, at);
     if (at < this.timerAt) this.arm(at);

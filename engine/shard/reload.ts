@@ -2,7 +2,8 @@
 // them back. The shard is rebuilt from the journal on first use. A failed batch evicts the accounts it touched;
 // they are reloaded from the journal before the next batch, so no uncommitted event survives, and the clock
 // decides them again a little later at the current market. An account whose events the core threw applying
-// is parked: the clock leaves it alone until a command or a price decides it again.
+// is parked: the clock leaves it alone until a command or a price decides it again, or until a wake time of its
+// own that was still to come when it was parked.
 import { performance } from "node:perf_hooks";
 import { partitionsOfShard } from "../../kernel/partition.js";
 import type {
@@ -58,10 +59,12 @@ export class AccountReload<T extends CoreTypes> {
   /** Accounts whose in-memory state may differ from the journal: reloaded before the next batch. */
   private readonly stale = new Set<string>();
   /**
-   * Accounts whose events the core threw applying: the clock leaves them alone (no retry, and not their own
-   * wake time either) until a command or a price decides them again.
+   * Accounts whose events the core threw applying: the clock leaves them alone (no retry, and none of their
+   * wake times that had come) until a command or a price decides them again. A wake time still to come when
+   * the account was parked (a dead-man's switch's deadline) is kept: it is decided once more then. Each
+   * parked account → the shard's time when it was parked.
    */
-  private readonly parked = new Set<string>();
+  private readonly parked = new Map<string, number>();
   /** What the rebuild read; undefined until the shard was rebuilt. */
   private rebuilt: ReadCounts | undefined;
 
@@ -91,8 +94,10 @@ export class AccountReload<T extends CoreTypes> {
       this.stale.add(id);
       if (retryAt !== undefined) clock.noteAt(id, retryAt);
       else if (!retry) {
-        this.parked.add(id);
-        clock.drop(id);
+        this.parked.set(id, clock.latestTime());
+        // A later wake time (a dead-man's switch's deadline, a GTD expiry) still comes: it reloads the account
+        // and decides it once more then.
+        clock.dropUnlessLater(id);
       }
     }
   }
@@ -143,8 +148,9 @@ export class AccountReload<T extends CoreTypes> {
     this.stale.clear();
     for (const id of ids) {
       memory.noteInterests(id, memory.accounts.get(id)?.state);
-      if (this.parked.has(id)) {
-        clock.drop(id);
+      const parkedAt = this.parked.get(id);
+      if (parkedAt !== undefined) {
+        clock.noteLater(id, memory.accounts.get(id)?.state, parkedAt);
         continue;
       }
       // The retry its eviction asked for stays, when earlier than the state's own wake time: the reloaded state

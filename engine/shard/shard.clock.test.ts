@@ -356,6 +356,38 @@ describe("the shard's clock", () => {
     await stop();
   });
 
+  it("still wakes a parked account at a wake time of its own that was to come when it was parked", async () => {
+    const journal = new AlarmJournal();
+    let failures = 0;
+    const base = alarmCore({ wakeAt: 0, onClock: 0 });
+    const core: ActorCore<AlarmTypes> = {
+      ...base,
+      updateMarket: (_market, update) => update,
+      // A price update makes a Rang for alarm -1, which the core cannot apply (a bug): the account is parked.
+      onMarket: (_state, _update, ctx) => [{ type: "Rang", at: -1, now: ctx.now }],
+      apply(state, event) {
+        if (event.type === "Rang" && event.at === -1) {
+          failures++;
+          throw new Error("core bug");
+        }
+        return base.apply(state, event);
+      },
+    };
+    const { send, command, stop } = startShard(journal, core);
+    await send({ kind: "start" });
+    const a = randomUUID();
+    await command(a, { type: "open" });
+    const at = Date.now() + 1_500;
+    await command(a, { type: "set", at });
+    expect((await send({ kind: "market", update: { tick: 1 } })).kind).toBe("failed");
+    expect(failures).toBe(1);
+    // No message reaches it again; its alarm, still to come when it was parked, rings all the same.
+    await until(() => journal.rang().length === 1, 6_000);
+    expect(journal.rang()[0]).toMatchObject({ type: "Rang", at });
+    expect(failures).toBe(1);
+    await stop();
+  });
+
   it("keeps an account's own later wake time when a failed commit asked for an earlier retry", async () => {
     const journal = new AlarmJournal();
     const { send, command, stop } = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }));
