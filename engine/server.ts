@@ -1,6 +1,7 @@
 // The engine's gRPC surface: engine.v1 (catalogue, accounts, orders, webhooks) and market.v1 (price and
 // calendar pushes), each family of handlers in its own file (engine/server-catalogue.ts, server-accounts.ts,
-// server-orders.ts, server-market.ts, webhooks/handlers.ts). Handlers only decode, call and encode: they pick
+// server-orders.ts, server-cancel-after.ts, server-market.ts, webhooks/handlers.ts). Handlers only decode,
+// call and encode: they pick
 // the account's shard, send the command or query, and shape proto messages. Ownership, rules and numbers live
 // in the core, what a push may hold in engine/market/; decimal strings become numbers only at this edge.
 import * as grpc from "@grpc/grpc-js";
@@ -9,6 +10,7 @@ import { ENGINE_SESSION_PATH } from "../kernel/session-codec.js";
 import { sessionServer, type SessionMethod } from "../kernel/session-server.js";
 import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
 import { accountHandlers } from "./server-accounts.js";
+import { cancelAfterHandlers } from "./server-cancel-after.js";
 import { catalogueHandlers } from "./server-catalogue.js";
 import type { EngineServerDeps } from "./server-deps.js";
 import { marketHandlers } from "./server-market.js";
@@ -58,6 +60,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     ...catalogueHandlers(deps, options),
     ...accountHandlers(deps, calls, options),
     ...orderHandlers(deps.runtime, calls, options),
+    ...cancelAfterHandlers(calls, options),
   };
   const service = loadEngineProto().engine.v1.Engine.service;
   const server = new grpc.Server(CHANNEL_OPTIONS);

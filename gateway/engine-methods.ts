@@ -48,6 +48,9 @@ export const ENGINE_METHODS = {
   closePosition: { rpc: "ClosePosition", route: "account" },
   /** Runs every pre-trade check of an order against the account as it is; places nothing. */
   testOrder: { rpc: "TestOrder", route: "account" },
+  /** The dead-man's switch (docs/risk.md, "Cancel-after"): arm, re-arm or disarm, and read it. */
+  setCancelAfter: { rpc: "SetCancelAfter", route: "account" },
+  getCancelAfter: { rpc: "GetCancelAfter", route: "account" },
 } as const satisfies Record<string, MethodSpec>;
 
 type Methods = typeof ENGINE_METHODS;

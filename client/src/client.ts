@@ -17,6 +17,7 @@ import type {
   Breach,
   BreachList,
   Calendar,
+  CancelAfter,
   ClosedPosition,
   ClosedPositionPage,
   ClosePositionRequest,
@@ -373,6 +374,25 @@ export class TradingClient {
     });
     return answer.body.order;
   }
+
+  /**
+   * Arms or re-arms the account's dead-man's switch (its deadline `timeoutMs` from the engine's now; 0 disarms):
+   * send it again before the deadline as a heartbeat (docs/risk.md, "Cancel-after"). Repeating it after a lost
+   * answer only moves the deadline on.
+   */
+  async setCancelAfter(accountId: string, timeoutMs: number): Promise<CancelAfter> {
+    const answer = await this.transport.request<CancelAfter>({
+      method: "POST",
+      path: path("/v1/account/{account_id}/cancel-after", accountId),
+      body: { timeout_ms: timeoutMs },
+      idempotent: true,
+    });
+    return answer.body;
+  }
+
+  cancelAfter(accountId: string): Promise<CancelAfter> {
+    return this.get("/v1/account/{account_id}/cancel-after", [accountId]);
+  }
 }
 
 /** The method serving each operation of docs/openapi.yaml (a new operation fails to compile until it has one). */
@@ -403,6 +423,8 @@ export const OPERATIONS: Record<keyof operations, `${"KeysClient" | "TradingClie
   cancelOrder: "TradingClient.cancelOrder",
   amendOrder: "TradingClient.amendOrder",
   closePosition: "TradingClient.closePosition",
+  setCancelAfter: "TradingClient.setCancelAfter",
+  getCancelAfter: "TradingClient.cancelAfter",
   getHealth: "TradingClient.health",
   getReadiness: "TradingClient.readiness",
   getMetrics: "KeysClient.metrics",

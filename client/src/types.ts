@@ -49,3 +49,4 @@ export type ViolationRecordList = Schemas["ViolationRecordList"];
 export type Health = Schemas["Health"];
 export type Ready = Schemas["Ready"];
 export type NotReady = Schemas["NotReady"];
+export type CancelAfter = Schemas["CancelAfter"];

@@ -330,6 +330,15 @@ describe("every method once", () => {
     expect((await client.workingOrders(id)).map((o) => o.order_id)).toEqual([orderId]);
     expect((await client.amendOrder(orderId, { limit_price: "2100" })).limit_price).toBe(2100);
     expect((await client.cancelOrder(orderId)).status).toBe("CANCELED");
+    const armed = await client.setCancelAfter(id, 3_600_000);
+    expect(armed).toMatchObject({ account_id: id, armed: true, timeout_ms: 3_600_000 });
+    expect(await client.cancelAfter(id)).toEqual(armed);
+    expect(await client.setCancelAfter(id, 0)).toEqual({
+      account_id: id,
+      armed: false,
+      timeout_ms: null,
+      deadline: null,
+    });
     const closed = await client.closePosition({ account_id: id, symbol: "BTC-USD" });
     expect(closed.kind).toBe("accepted");
     expect(await client.positions(id)).toEqual([]);

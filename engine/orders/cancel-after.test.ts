@@ -349,6 +349,16 @@ describe("what it keeps", () => {
     expectReplayEqual(h);
   });
 
+  it("fires on a state rebuilt from the journal before any price reached the new view (a restart)", () => {
+    const { h, ids } = book();
+    arm(h, 10_000);
+    const restarted = new Harness(h.now + 60_000);
+    restarted.state = replay(h.journal);
+    const event = fired(wake(restarted));
+    expect(event.kept).toEqual([ids.tp, ids.sl, ids.reduceOnly]);
+    expect(event.canceled).toHaveLength(5);
+  });
+
   it("the kept stop still protects the position after firing", () => {
     const { h, ids } = book();
     arm(h, 10_000);

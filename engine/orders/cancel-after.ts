@@ -1,7 +1,8 @@
 // The dead-man's switch (docs/risk.md, "Cancel-after"): arming, re-arming and disarming it, and what it does
 // when its deadline comes: it cancels every working order that could add exposure and keeps the reduce-only
 // orders that protect an open position (stop-losses, take-profits, the children of a filled parent).
-import { cancelAfterIssues, cancelAfterRecord, type CancelAfterRecord } from "../basics/cancel-after.js";
+import { cancelAfterIssues } from "../../kernel/cancel-after.js";
+import { cancelAfterRecord, type CancelAfterRecord } from "../basics/cancel-after.js";
 import type { AccountState } from "../basics/account-state.js";
 import type { ErrorReply } from "../basics/replies.js";
 import { conflict, invalid } from "../basics/replies.js";

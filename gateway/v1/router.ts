@@ -20,6 +20,7 @@ import {
 import { authenticate, type AuthDeps } from "./auth.js";
 import { getCalendar, listPlans, listTickers } from "./catalogue.js";
 import { listEvents } from "./events.js";
+import { getCancelAfter, setCancelAfter } from "./cancel-after.js";
 import { amendOrder, cancelOrder, closePosition, placeOrder, testOrder } from "./orders.js";
 
 export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler): Router {
@@ -48,6 +49,9 @@ export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler)
   router.delete("/order/:order_id", manage, cancelOrder(clients));
   router.patch("/order/:order_id", manage, body, amendOrder(clients));
   router.post("/position/close", trade, body, closePosition(clients));
+  // The dead-man's switch: TRADE arms it (the trading bot is what it watches), any scope reads it.
+  router.post("/account/:account_id/cancel-after", trade, body, setCancelAfter(clients));
+  router.get("/account/:account_id/cancel-after", read, getCancelAfter(clients));
   // Unknown paths still authenticate first: no route discovery without a key.
   router.use(authenticate(auth, ""), notFound());
   return router;

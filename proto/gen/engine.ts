@@ -27,6 +27,10 @@ import type {
   CalendarEvent__Output as _engine_v1_CalendarEvent__Output,
 } from "./engine/v1/CalendarEvent.js";
 import type {
+  CancelAfter as _engine_v1_CancelAfter,
+  CancelAfter__Output as _engine_v1_CancelAfter__Output,
+} from "./engine/v1/CancelAfter.js";
+import type {
   ClosePositionRequest as _engine_v1_ClosePositionRequest,
   ClosePositionRequest__Output as _engine_v1_ClosePositionRequest__Output,
 } from "./engine/v1/ClosePositionRequest.js";
@@ -190,6 +194,10 @@ import type {
   SessionRequest__Output as _engine_v1_SessionRequest__Output,
 } from "./engine/v1/SessionRequest.js";
 import type {
+  SetCancelAfterRequest as _engine_v1_SetCancelAfterRequest,
+  SetCancelAfterRequest__Output as _engine_v1_SetCancelAfterRequest__Output,
+} from "./engine/v1/SetCancelAfterRequest.js";
+import type {
   Summary as _engine_v1_Summary,
   Summary__Output as _engine_v1_Summary__Output,
 } from "./engine/v1/Summary.js";
@@ -221,6 +229,7 @@ export interface ProtoGrpcType {
       Breach: MessageTypeDefinition<_engine_v1_Breach, _engine_v1_Breach__Output>;
       Calendar: MessageTypeDefinition<_engine_v1_Calendar, _engine_v1_Calendar__Output>;
       CalendarEvent: MessageTypeDefinition<_engine_v1_CalendarEvent, _engine_v1_CalendarEvent__Output>;
+      CancelAfter: MessageTypeDefinition<_engine_v1_CancelAfter, _engine_v1_CancelAfter__Output>;
       ClosePositionRequest: MessageTypeDefinition<
         _engine_v1_ClosePositionRequest,
         _engine_v1_ClosePositionRequest__Output
@@ -298,6 +307,10 @@ export interface ProtoGrpcType {
       RiskLimits: MessageTypeDefinition<_engine_v1_RiskLimits, _engine_v1_RiskLimits__Output>;
       SessionReply: MessageTypeDefinition<_engine_v1_SessionReply, _engine_v1_SessionReply__Output>;
       SessionRequest: MessageTypeDefinition<_engine_v1_SessionRequest, _engine_v1_SessionRequest__Output>;
+      SetCancelAfterRequest: MessageTypeDefinition<
+        _engine_v1_SetCancelAfterRequest,
+        _engine_v1_SetCancelAfterRequest__Output
+      >;
       Summary: MessageTypeDefinition<_engine_v1_Summary, _engine_v1_Summary__Output>;
       Ticker: MessageTypeDefinition<_engine_v1_Ticker, _engine_v1_Ticker__Output>;
       Violation: MessageTypeDefinition<_engine_v1_Violation, _engine_v1_Violation__Output>;

@@ -56,6 +56,8 @@ const SERVED = [
   "v1 DELETE /v1/order/{order_id}",
   "v1 PATCH /v1/order/{order_id}",
   "v1 POST /v1/position/close",
+  "v1 POST /v1/account/{account_id}/cancel-after",
+  "v1 GET /v1/account/{account_id}/cancel-after",
 ];
 
 /** Every authenticated /v1 operation, to hold each one to its 401, 403 and 429 answers. */
@@ -1328,6 +1330,19 @@ describe("docs/openapi.yaml against the running gateway", () => {
     });
     expect(refused.status).toBe(200);
     expect(rulesOf(refused)).toEqual(["account_terminated"]);
+    // The dead-man's switch cannot be armed on a terminated account; disarming answers the disarmed switch.
+    const switchOf = (json: Json) =>
+      send(
+        main,
+        "v1",
+        "POST",
+        "/v1/account/{account_id}/cancel-after",
+        as(key, { params: { account_id: accountId }, json }),
+      );
+    const arm = await switchOf({ timeout_ms: 60_000 });
+    expect(arm.status).toBe(409);
+    expect(arm.json).toEqual({ error: "conflict", reason: "account_terminated" });
+    expect((await switchOf({ timeout_ms: 0 })).json).toMatchObject({ armed: false });
     await prices().push({ "SOL-USD": 100 });
   });
 
@@ -1445,6 +1460,89 @@ describe("docs/openapi.yaml against the running gateway", () => {
     data: Json;
   }
   const envelopesOf = (reply: Reply): Envelope[] => field(reply, "data") as Envelope[];
+
+  it("arms, re-arms, reads and disarms the dead-man's switch with 200; 400, 404 and 413; its event", async () => {
+    await prices().push(PRICES);
+    const trader = await created(main, "dara", { label: "bot", permissions: ["TRADE"] });
+    const reader = await created(main, "dara", { label: "reader", permissions: ["READ_ONLY"] });
+    const stranger = await created(main, "dara-not", { label: "other", permissions: ["TRADE"] });
+    const accountId = await openAccount(trader);
+    const path = "/v1/account/{account_id}/cancel-after";
+    const post = (key: Credentials, json: unknown, id = accountId) =>
+      send(main, "v1", "POST", path, as(key, { params: { account_id: id }, json }));
+    const get = (key: Credentials, id = accountId) => read(key, path, id);
+
+    expect((await get(reader)).json).toEqual({ account_id: accountId, armed: false, timeout_ms: null, deadline: null });
+    const before = Date.now();
+    const armed = await post(trader, { timeout_ms: 3_600_000 });
+    expect(armed.status).toBe(200);
+    expect(armed.json).toMatchObject({ account_id: accountId, armed: true, timeout_ms: 3_600_000 });
+    const deadline = Date.parse(String(field(armed, "deadline")));
+    expect(deadline).toBeGreaterThanOrEqual(before + 3_600_000);
+    expect((await get(reader)).json).toEqual(armed.json);
+    const rearmed = await post(trader, { timeout_ms: 86_400_000 });
+    expect(Date.parse(String(field(rearmed, "deadline")))).toBeGreaterThan(deadline);
+    expect((await post(trader, { timeout_ms: 0 })).json).toEqual({
+      account_id: accountId,
+      armed: false,
+      timeout_ms: null,
+      deadline: null,
+    });
+
+    for (const bad of [
+      { timeout_ms: 999 },
+      { timeout_ms: 86_400_001 },
+      { timeout_ms: 1.5 },
+      { timeout_ms: "60000" },
+      {},
+    ]) {
+      const reply = await post(trader, bad);
+      expect(reply.status, JSON.stringify(bad)).toBe(400);
+      expect(issuePaths(reply)).toEqual(["timeout_ms"]);
+    }
+    const unknownField = await post(trader, { timeout_ms: 1_000, cancel: "all" });
+    expect(unknownField.status).toBe(400);
+    expect((await post(trader, { timeout_ms: 1_000, pad: "x".repeat(70_000) })).status).toBe(413);
+    for (const [key, id] of [
+      [stranger, accountId],
+      [trader, SOME_ID],
+      [trader, "not-a-uuid"],
+    ] as const) {
+      const reply = await post(key, { timeout_ms: 1_000 }, id);
+      expect(reply.status, id).toBe(404);
+      expect(reply.json).toEqual({ error: "not_found" });
+    }
+    expect((await get(reader)).json).toMatchObject({ armed: false });
+
+    // Fired: the resting order is canceled (reason cancel_after), then account.cancel_after lists it.
+    const resting = await place(trader, {
+      account_id: accountId,
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: 40_000,
+    });
+    expect(resting.status).toBe(201);
+    expect((await post(trader, { timeout_ms: 1_000 })).status).toBe(200);
+    const events = await until(
+      () => read(reader, "/v1/account/{account_id}/events", accountId),
+      (reply) => envelopesOf(reply).some((e) => e.type === "account.cancel_after"),
+      "the switch's event",
+    );
+    const [, cancel, fired] = envelopesOf(events);
+    expect(cancel).toMatchObject({
+      type: "order.cancel",
+      data: { order_id: orderIdOf(resting), reason: "cancel_after" },
+    });
+    expect(fired?.type).toBe("account.cancel_after");
+    expect(fired?.data).toMatchObject({ account_id: accountId, timeout_ms: 1_000, kept: [] });
+    expect(fired?.data.canceled).toEqual([
+      expect.objectContaining({ order_id: orderIdOf(resting), status: "CANCELED", reason: "cancel_after" }),
+    ]);
+    expect(validatorAt("/components/schemas/WebhookEnvelope")(fired)).toBe(true);
+    expect((await get(reader)).json).toMatchObject({ armed: false });
+  });
 
   it("lists an account's webhook events with 200, each type's data the REST record; 400 for bad bounds and 404", async () => {
     await prices().push({ "BTC-USD": 100_000 });
@@ -1777,7 +1875,7 @@ describe("docs/openapi.yaml against the running gateway", () => {
       }
     }
     const templates = SERVED.filter((op) => op.startsWith("v1 GET /v1/account/")).map((op) => op.slice(7));
-    expect(templates).toHaveLength(11);
+    expect(templates).toHaveLength(12);
     for (const template of templates) {
       for (const [caller, id] of [
         [key, SOME_ID],

@@ -811,6 +811,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/account/{account_id}/cancel-after": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The account's `account_id` (a UUID). An account of another user is `404`, exactly like an unknown id
+                 *     or a value that is not a UUID: the API never tells whether an account exists.
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the dead-man's switch
+         * @description The account's dead-man's switch: `armed` with its `timeout_ms` and `deadline`, or disarmed (both `null`).
+         *     A read decides nothing: in the moment between a deadline and the engine's clock acting on it (a few
+         *     milliseconds) the switch may still read armed with a `deadline` in the past.
+         *
+         *     Scope: any (`READ_ONLY` or higher). An account of another user is `404`.
+         */
+        get: operations["getCancelAfter"];
+        put?: never;
+        /**
+         * Arm, re-arm or disarm the dead-man's switch
+         * @description The account's dead-man's switch (docs/risk.md, "Cancel-after"). `timeout_ms` from 1,000 to 86,400,000
+         *     (24 h) arms it, or re-arms it: its deadline becomes the engine's time of the call plus `timeout_ms`,
+         *     replacing any earlier one (send it again, as a heartbeat, before the deadline). `0` disarms it (also when
+         *     it is not armed). Anything else is `400` (`timeout_ms` must be a whole number of milliseconds, 0 or
+         *     within the bounds). The answer is the switch as the call leaves it.
+         *
+         *     When the deadline comes with no re-arm, the engine (on its own clock, with no request needed) cancels
+         *     every working order that could add exposure and **keeps every reduce-only order that protects an open
+         *     position**: stop-losses, take-profits, reduce-only limits and the TP/SL children of a filled parent.
+         *     Each canceled order sends `order.cancel` (reason `cancel_after`; the `HELD` children of a canceled parent
+         *     without fills `parent_canceled`), then `account.cancel_after` lists what was canceled and what was kept;
+         *     the switch is then disarmed. Positions are never closed by it. A call that arrives after the deadline
+         *     is too late: the switch fires first, then the call is applied. The deadline is journaled: an engine
+         *     restart keeps it, and a deadline that passed while the engine was down fires as soon as the engine has
+         *     started. `409 conflict` with `reason: account_terminated` to arm a terminated account (a termination
+         *     disarms the switch; disarming answers `200`).
+         *
+         *     Scope: `TRADE` or `MANAGE_ORDERS` (the trading bot the switch watches must be able to send its
+         *     heartbeat). An account of another user is `404`.
+         */
+        post: operations["setCancelAfter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/order": {
         parameters: {
             query?: never;
@@ -1902,10 +1960,11 @@ export interface components {
          *     `order.cancel`: a working order was canceled or expired. `position.close`: a fill closed a position (it
          *     follows that fill's `order.fill`). `account.breach`: a breach level was recorded. `account.passed`: the
          *     account reached its profit target on its balance, flat (it follows the `position.close` of the fill that
-         *     left it flat).
+         *     left it flat). `account.cancel_after`: the dead-man's switch fired (it follows the `order.cancel` of each
+         *     order it canceled).
          * @enum {string}
          */
-        WebhookType: "order.ack" | "order.fill" | "order.cancel" | "position.close" | "account.breach" | "account.passed";
+        WebhookType: "order.ack" | "order.fill" | "order.cancel" | "position.close" | "account.breach" | "account.passed" | "account.cancel_after";
         /** @description The fields of every webhook event, whatever its `type`. */
         WebhookEnvelopeFields: {
             /** @description The event's id, sent as `webhook-id`; the same in every delivery and retry of the event. */
@@ -1922,6 +1981,80 @@ export interface components {
             data: Record<string, never>;
         };
         /**
+         * @example {
+         *       "timeout_ms": 60000
+         *     }
+         */
+        CancelAfterRequest: {
+            /** @description 0 disarms; 1,000 to 86,400,000 (24 h) arms or re-arms with the deadline that far from now. */
+            timeout_ms: number | 0 | unknown;
+        };
+        /**
+         * @description The dead-man's switch of an account (docs/risk.md, "Cancel-after").
+         * @example {
+         *       "account_id": "1a6e9483-e71d-406d-b1da-30b5f84eba94",
+         *       "armed": true,
+         *       "timeout_ms": 60000,
+         *       "deadline": "2026-11-22T14:06:00.000Z"
+         *     }
+         * @example {
+         *       "account_id": "1a6e9483-e71d-406d-b1da-30b5f84eba94",
+         *       "armed": false,
+         *       "timeout_ms": null,
+         *       "deadline": null
+         *     }
+         */
+        CancelAfter: {
+            account_id: components["schemas"]["Uuid"];
+            armed: boolean;
+            /** @description The timeout it was last armed with; `null` when disarmed. */
+            timeout_ms: number | null;
+            /** @description When it fires unless re-armed or disarmed before; `null` when disarmed. */
+            deadline: components["schemas"]["NullableTimestamp"];
+        };
+        AccountTerminatedConflict: {
+            /** @constant */
+            error: "conflict";
+            /** @constant */
+            reason: "account_terminated";
+        };
+        /** @description One order the switch canceled or kept. */
+        CancelAfterOrderFields: {
+            order_id: components["schemas"]["Uuid"];
+            client_id: string | null;
+            symbol: string;
+            venue: components["schemas"]["Venue"];
+            /** @enum {string} */
+            side: "BUY" | "SELL";
+            /** @enum {string} */
+            kind: "MARKET" | "LIMIT" | "STOP" | "TAKE_PROFIT";
+            reduce_only: boolean;
+            parent_order_id: components["schemas"]["Uuid"] | null;
+            /**
+             * @description `CANCELED` in `canceled`; the order's working status in `kept`.
+             * @enum {string}
+             */
+            status: "NEW" | "PARTIALLY_FILLED" | "HELD" | "CANCELED";
+        };
+        /**
+         * @description `account.cancel_after` data: the switch fired. `canceled` lists the orders it canceled, in the order of
+         *     their `order.cancel` events (which come before this one), each with its `reason` (`cancel_after`, or
+         *     `parent_canceled` for the children of a canceled parent without fills); `kept` the working orders it
+         *     kept, the reduce-only orders that protect an open position. The switch is disarmed.
+         */
+        CancelAfterFired: {
+            account_id: components["schemas"]["Uuid"];
+            timeout_ms: number;
+            deadline: components["schemas"]["Timestamp"];
+            /** @description When the engine acted on it (at or after `deadline`; later when the engine was down then). */
+            fired_at: components["schemas"]["Timestamp"];
+            canceled: ({
+                /** @enum {string} */
+                reason: "cancel_after" | "parent_canceled" | "oco" | "reduce_only_no_position";
+            } & components["schemas"]["CancelAfterOrderFields"])[];
+            kept: components["schemas"]["CancelAfterOrderFields"][];
+        };
+        /**
          * @description One webhook event: the JSON body of a delivery and an item of `GET /v1/account/{account_id}/events`.
          *     `data` by `type`:
          *
@@ -1932,6 +2065,7 @@ export interface components {
          *     - `position.close`: the closed position, as `GET .../positions/history` lists it.
          *     - `account.breach`: the breach, as `GET .../breaches` lists it.
          *     - `account.passed`: the account, as `GET /v1/account/{account_id}` shows it, `PASSED`.
+         *     - `account.cancel_after`: the dead-man's switch fired: what it canceled and what it kept.
          * @example {
          *       "id": "0b7f6a3e-4f1c-4c55-9d8e-2f0c1a7e5b21",
          *       "type": "order.fill",
@@ -1956,7 +2090,7 @@ export interface components {
          *       }
          *     }
          */
-        WebhookEnvelope: components["schemas"]["OrderAckEvent"] | components["schemas"]["OrderFillEvent"] | components["schemas"]["OrderCancelEvent"] | components["schemas"]["PositionCloseEvent"] | components["schemas"]["AccountBreachEvent"] | components["schemas"]["AccountPassedEvent"];
+        WebhookEnvelope: components["schemas"]["OrderAckEvent"] | components["schemas"]["OrderFillEvent"] | components["schemas"]["OrderCancelEvent"] | components["schemas"]["PositionCloseEvent"] | components["schemas"]["AccountBreachEvent"] | components["schemas"]["AccountPassedEvent"] | components["schemas"]["AccountCancelAfterEvent"];
         OrderAckEvent: {
             /** @constant */
             type?: "order.ack";
@@ -1987,6 +2121,11 @@ export interface components {
             type?: "account.passed";
             data?: components["schemas"]["PassedAccount"];
         } & components["schemas"]["WebhookEnvelopeFields"];
+        AccountCancelAfterEvent: {
+            /** @constant */
+            type?: "account.cancel_after";
+            data?: components["schemas"]["CancelAfterFired"];
+        } & components["schemas"]["WebhookEnvelopeFields"];
         /** @description `order.ack` data: the order as it was accepted or rejected, with the `violations` of a rejection. */
         AckedOrder: {
             /** @description Why the order was rejected (its status is then `REJECTED`); empty when it was accepted. */
@@ -2000,13 +2139,13 @@ export interface components {
              * @description `CANCELED` orders: `user` (`DELETE /v1/order/{order_id}`), `risk` (the account was terminated),
              *     `parent_canceled` (its entry order was canceled without fills), `oco` (its TP/SL sibling filled),
              *     `ioc_remainder` (the unfilled rest of an IOC order), `reduce_only_no_position` (nothing left to
-             *     reduce), or the exposure rule that refused the part of a fill that would have added exposure
-             *     (`drawdown_gate`, `daily_loss_limit`, `news_freeze`, `exposure_cap`, `insufficient_margin`,
-             *     `venue_not_allowed`; docs/risk.md). `EXPIRED` orders: `gtd` (`expire_at` passed), `fok` (a FOK order
+             *     reduce), `cancel_after` (the account's dead-man's switch fired), or the exposure rule that refused
+             *     the part of a fill that would have added exposure (`drawdown_gate`, `daily_loss_limit`, `news_freeze`,
+             *     `exposure_cap`, `insufficient_margin`, `venue_not_allowed`; docs/risk.md). `EXPIRED` orders: `gtd` (`expire_at` passed), `fok` (a FOK order
              *     could not fill in full).
              * @enum {string}
              */
-            reason: "user" | "risk" | "parent_canceled" | "oco" | "ioc_remainder" | "reduce_only_no_position" | "drawdown_gate" | "daily_loss_limit" | "news_freeze" | "exposure_cap" | "insufficient_margin" | "venue_not_allowed" | "gtd" | "fok";
+            reason: "user" | "risk" | "parent_canceled" | "oco" | "ioc_remainder" | "reduce_only_no_position" | "cancel_after" | "drawdown_gate" | "daily_loss_limit" | "news_freeze" | "exposure_cap" | "insufficient_margin" | "venue_not_allowed" | "gtd" | "fok";
         } & components["schemas"]["OrderFields"];
         /** @description `account.passed` data: the account when it reached its profit target. */
         PassedAccount: {
@@ -3329,6 +3468,106 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1IpNotWhitelisted"];
             404: components["responses"]["V1NotFound"];
+            429: components["responses"]["V1RateLimited"];
+            500: components["responses"]["V1EngineError"];
+            503: components["responses"]["V1EngineUnavailable"];
+        };
+    };
+    getCancelAfter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The account's `account_id` (a UUID). An account of another user is `404`, exactly like an unknown id
+                 *     or a value that is not a UUID: the API never tells whether an account exists.
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The switch. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelAfter"];
+                };
+            };
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1IpNotWhitelisted"];
+            404: components["responses"]["V1NotFound"];
+            429: components["responses"]["V1RateLimited"];
+            500: components["responses"]["V1EngineError"];
+            503: components["responses"]["V1EngineUnavailable"];
+        };
+    };
+    setCancelAfter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The account's `account_id` (a UUID). An account of another user is `404`, exactly like an unknown id
+                 *     or a value that is not a UUID: the API never tells whether an account exists.
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelAfterRequest"];
+            };
+        };
+        responses: {
+            /** @description The switch after the call, armed or disarmed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelAfter"];
+                };
+            };
+            400: components["responses"]["V1InvalidPayload"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            /** @description The account is terminated; nothing can be armed on it. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountTerminatedConflict"];
+                };
+            };
+            413: components["responses"]["V1PayloadTooLarge"];
             429: components["responses"]["V1RateLimited"];
             500: components["responses"]["V1EngineError"];
             503: components["responses"]["V1EngineUnavailable"];

@@ -23,6 +23,10 @@ import type {
   Calendar__Output as _engine_v1_Calendar__Output,
 } from "../../engine/v1/Calendar.js";
 import type {
+  CancelAfter as _engine_v1_CancelAfter,
+  CancelAfter__Output as _engine_v1_CancelAfter__Output,
+} from "../../engine/v1/CancelAfter.js";
+import type {
   ClosePositionRequest as _engine_v1_ClosePositionRequest,
   ClosePositionRequest__Output as _engine_v1_ClosePositionRequest__Output,
 } from "../../engine/v1/ClosePositionRequest.js";
@@ -126,6 +130,10 @@ import type {
   RedeliverRequest as _engine_v1_RedeliverRequest,
   RedeliverRequest__Output as _engine_v1_RedeliverRequest__Output,
 } from "../../engine/v1/RedeliverRequest.js";
+import type {
+  SetCancelAfterRequest as _engine_v1_SetCancelAfterRequest,
+  SetCancelAfterRequest__Output as _engine_v1_SetCancelAfterRequest__Output,
+} from "../../engine/v1/SetCancelAfterRequest.js";
 import type {
   Summary as _engine_v1_Summary,
   Summary__Output as _engine_v1_Summary__Output,
@@ -419,6 +427,47 @@ export interface EngineClient extends grpc.Client {
     callback: grpc.requestCallback<_engine_v1_Calendar__Output>,
   ): grpc.ClientUnaryCall;
 
+  GetCancelAfter(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  GetCancelAfter(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  GetCancelAfter(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  GetCancelAfter(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  getCancelAfter(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  getCancelAfter(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  getCancelAfter(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  getCancelAfter(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+
   GetSummary(
     argument: _engine_v1_AccountRef,
     metadata: grpc.Metadata,
@@ -991,6 +1040,47 @@ export interface EngineClient extends grpc.Client {
   redeliver(
     argument: _engine_v1_RedeliverRequest,
     callback: grpc.requestCallback<_engine_v1_Delivery__Output>,
+  ): grpc.ClientUnaryCall;
+
+  SetCancelAfter(
+    argument: _engine_v1_SetCancelAfterRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  SetCancelAfter(
+    argument: _engine_v1_SetCancelAfterRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  SetCancelAfter(
+    argument: _engine_v1_SetCancelAfterRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  SetCancelAfter(
+    argument: _engine_v1_SetCancelAfterRequest,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  setCancelAfter(
+    argument: _engine_v1_SetCancelAfterRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  setCancelAfter(
+    argument: _engine_v1_SetCancelAfterRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  setCancelAfter(
+    argument: _engine_v1_SetCancelAfterRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+  setCancelAfter(
+    argument: _engine_v1_SetCancelAfterRequest,
+    callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
   ): grpc.ClientUnaryCall;
 
   TestOrder(
@@ -1050,6 +1140,8 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
 
   GetCalendar: grpc.handleUnaryCall<_engine_v1_GetCalendarRequest__Output, _engine_v1_Calendar>;
 
+  GetCancelAfter: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_CancelAfter>;
+
   GetSummary: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Summary>;
 
   ListBreaches: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListBreachesResponse>;
@@ -1080,6 +1172,8 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
   PlaceOrder: grpc.handleUnaryCall<_engine_v1_PlaceOrderRequest__Output, _engine_v1_OrderResponse>;
 
   Redeliver: grpc.handleUnaryCall<_engine_v1_RedeliverRequest__Output, _engine_v1_Delivery>;
+
+  SetCancelAfter: grpc.handleUnaryCall<_engine_v1_SetCancelAfterRequest__Output, _engine_v1_CancelAfter>;
 
   TestOrder: grpc.handleUnaryCall<_engine_v1_PlaceOrderRequest__Output, _engine_v1_OrderTestResponse>;
 }
@@ -1126,6 +1220,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_Calendar,
     _engine_v1_GetCalendarRequest__Output,
     _engine_v1_Calendar__Output
+  >;
+  GetCancelAfter: MethodDefinition<
+    _engine_v1_AccountRef,
+    _engine_v1_CancelAfter,
+    _engine_v1_AccountRef__Output,
+    _engine_v1_CancelAfter__Output
   >;
   GetSummary: MethodDefinition<
     _engine_v1_AccountRef,
@@ -1210,6 +1310,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_Delivery,
     _engine_v1_RedeliverRequest__Output,
     _engine_v1_Delivery__Output
+  >;
+  SetCancelAfter: MethodDefinition<
+    _engine_v1_SetCancelAfterRequest,
+    _engine_v1_CancelAfter,
+    _engine_v1_SetCancelAfterRequest__Output,
+    _engine_v1_CancelAfter__Output
   >;
   TestOrder: MethodDefinition<
     _engine_v1_PlaceOrderRequest,
