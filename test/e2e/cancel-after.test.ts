@@ -1,7 +1,8 @@
 // The dead-man's switch end to end (docs/risk.md, "Cancel-after") on PostgreSQL with pushed prices: armed over
 // /v1, it fires on the engine's clock with no traffic at all, cancels what could add exposure and keeps the
 // stop-loss and take-profit of the open position, and sends order.cancel (cancel_after) then
-// account.cancel_after. Journaled: after a kill -9 of the engine the deadline is the same and fires on time, and
+// account.cancel_after. Placements and heartbeats racing the deadline: orders placed before it are canceled,
+// orders placed from it on work, the switch keeps the latest heartbeat. Journaled: after a kill -9 of the engine the deadline is the same and fires on time, and
 // a deadline that passed while the engine was down fires as soon as the engine has started.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
@@ -102,8 +103,13 @@ describe("the dead-man's switch on the real stack", () => {
     for (;;) {
       let events: Envelope[] = [];
       try {
-        const reply = await get(`/v1/account/${account}/events`);
-        if (reply.status === 200) events = dataOf(reply) as unknown as Envelope[];
+        // Every page (the race below makes hundreds of events).
+        for (;;) {
+          const reply = await get(`/v1/account/${account}/events?limit=1000&after=${events.length}`);
+          if (reply.status !== 200) break;
+          events = [...events, ...(dataOf(reply) as unknown as Envelope[])];
+          if (reply.body.has_more !== true) break;
+        }
       } catch {
         // The gateway's engine may be restarting: read again.
       }
@@ -188,6 +194,63 @@ describe("the dead-man's switch on the real stack", () => {
     const deadline = await arm(account, 2_000);
     // Reads only from here on, and no price.
     await expectFired(account, deadline, 2_000, { kept, canceled });
+  });
+
+  it("races placements and heartbeats against the deadline: before it canceled, from it on placed normally", async () => {
+    const created = await post("/v1/account", { plan_id: PLAN_10K });
+    expect(created.status).toBe(201);
+    const account = String(created.body.account_id);
+    // Concurrent heartbeats with one timeout: each answers its own deadline, the switch keeps the latest.
+    const beats = await Promise.all(
+      Array.from({ length: 12 }, () => post(`/v1/account/${account}/cancel-after`, { timeout_ms: 1_500 })),
+    );
+    for (const beat of beats) expect(beat.status).toBe(200);
+    const deadlines = beats.map((beat) => Date.parse(String(beat.body.deadline)));
+    const deadline = Math.max(...deadlines);
+    expect((await get(`/v1/account/${account}/cancel-after`)).body.deadline).toBe(new Date(deadline).toISOString());
+
+    // Two placers from before the deadline until a little after it (at most 150 orders: the working-order
+    // limit is 200).
+    const created_at = new Map<string, number>();
+    const placer = async (): Promise<void> => {
+      while (Date.now() < deadline + 700 && created_at.size < 150) {
+        const reply = await post("/v1/order", {
+          account_id: account,
+          symbol: "BTC-USD",
+          side: "BUY",
+          kind: "LIMIT",
+          quantity: "0.001",
+          limit_price: "50000",
+        });
+        expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+        const order = reply.body.order as Row;
+        created_at.set(String(order.order_id), Date.parse(String(order.created_at)));
+        // Paced, so the orders span the deadline rather than reaching the cap before it.
+        await sleep(40);
+      }
+    };
+    await Promise.all([placer(), placer()]);
+    const events = await firedEvents(account, deadline);
+    const fired = events.filter((e) => e.type === "account.cancel_after");
+    expect(fired).toHaveLength(1);
+    const firedAt = Date.parse((fired[0] as Envelope).created_at);
+    expect(firedAt).toBeGreaterThanOrEqual(deadline);
+
+    const working = new Set(dataOf(await get(`/v1/account/${account}/orders`)).map((o) => String(o.order_id)));
+    const canceled = new Set(((fired[0] as Envelope).data.canceled as Row[]).map((o) => String(o.order_id)));
+    const before = [...created_at].filter(([, at]) => at < deadline);
+    const after = [...created_at].filter(([, at]) => at >= deadline);
+    expect(before.length, "orders placed before the deadline").toBeGreaterThan(0);
+    expect(after.length, "orders placed after the deadline").toBeGreaterThan(0);
+    for (const [id] of before) {
+      expect(canceled.has(id), `${id} placed before the deadline is canceled`).toBe(true);
+      expect(working.has(id)).toBe(false);
+    }
+    for (const [id] of after) {
+      expect(canceled.has(id), `${id} placed after the deadline is not canceled`).toBe(false);
+      expect(working.has(id), `${id} placed after the deadline works`).toBe(true);
+    }
+    expect(canceled.size).toBe(before.length);
   });
 
   it("keeps its deadline across a kill -9 of the engine and fires on time after the restart", async () => {
