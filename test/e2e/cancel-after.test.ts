@@ -2,8 +2,9 @@
 // /v1, it fires on the engine's clock with no traffic at all, cancels what could add exposure and keeps the
 // stop-loss and take-profit of the open position, and sends order.cancel (cancel_after) then
 // account.cancel_after. Placements and heartbeats racing the deadline: orders placed before it are canceled,
-// orders placed from it on work, the switch keeps the latest heartbeat. Journaled: after a kill -9 of the engine the deadline is the same and fires on time, and
-// a deadline that passed while the engine was down fires as soon as the engine has started.
+// orders placed from it on work, the switch keeps the latest heartbeat. Journaled: after a kill -9 of the
+// engine the deadline is the same and fires on time, and a deadline that passed while the engine was down
+// fires as soon as the engine has started.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
