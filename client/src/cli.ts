@@ -175,6 +175,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const summary = await trading().summary(id);
     print(summary, () => record(summary));
   });
+  account
+    .command("cancel-after <account_id> [timeout_ms]")
+    .description("the dead-man's switch: shows it, or arms it for timeout_ms (0 disarms; docs/risk.md)")
+    .action(async (id: string, timeout?: string) => {
+      const shown =
+        timeout === undefined ? await trading().cancelAfter(id) : await trading().setCancelAfter(id, Number(timeout));
+      print(shown, () => record(shown));
+    });
   account.command("positions <account_id>").action(async (id: string) => {
     const rows = await trading().positions(id);
     print(rows, () =>

@@ -93,6 +93,9 @@ describe("ftrade", () => {
     const id = account.account_id;
     expect(await json(["account", "show", id])).toMatchObject({ account_id: id, state: "ACTIVE" });
     expect(await json(["account", "summary", id])).toMatchObject({ account_id: id, balance: 10_000 });
+    expect(await json(["account", "cancel-after", id, "60000"])).toMatchObject({ armed: true, timeout_ms: 60_000 });
+    expect(await json(["account", "cancel-after", id])).toMatchObject({ armed: true, timeout_ms: 60_000 });
+    expect(await json(["account", "cancel-after", id, "0"])).toMatchObject({ armed: false, deadline: null });
 
     const order = ["--account", id, "--symbol", "BTC-USD", "--side", "BUY", "--quantity", "0.02"];
     expect(await json(["order", "test", ...order])).toMatchObject({ result: "accepted", violations: [] });
