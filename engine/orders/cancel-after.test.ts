@@ -409,6 +409,33 @@ describe("what it keeps", () => {
     ]);
   });
 
+  it("cancels a parent's HELD child right after the parent; lists what it canceled in placement order", () => {
+    const h = btc();
+    const parent = h.placed({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "90000" });
+    const plain = h.placed({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "91000" });
+    const child = h.placed({
+      symbol: "BTC-USD",
+      side: "SELL",
+      kind: "STOP",
+      quantity: "0.01",
+      trigger_price: "85000",
+      parent_order_id: parent.order.order_id,
+    });
+    arm(h, 1_000);
+    h.now += 1_000;
+    const events = wake(h);
+    expect(events.flatMap((e) => (e.type === "OrderCanceled" ? [[e.order_id, e.reason]] : []))).toEqual([
+      [parent.order.order_id, "cancel_after"],
+      [child.order.order_id, "parent_canceled"],
+      [plain.order.order_id, "cancel_after"],
+    ]);
+    expect(fired(events).canceled).toEqual([
+      { order_id: parent.order.order_id, reason: "cancel_after" },
+      { order_id: plain.order.order_id, reason: "cancel_after" },
+      { order_id: child.order.order_id, reason: "parent_canceled" },
+    ]);
+  });
+
   it("cancels the rest of a partly filled parent and keeps its children, which protect what it filled", () => {
     const h = btc();
     // Thin book: one step a level, so a 0.02 BUY at 100,000 fills only part of it at placement.

@@ -2037,10 +2037,10 @@ export interface components {
             status: "NEW" | "PARTIALLY_FILLED" | "HELD" | "CANCELED";
         };
         /**
-         * @description `account.cancel_after` data: the switch fired. `canceled` lists the orders it canceled, in the order of
-         *     their `order.cancel` events (which come before this one), each with its `reason` (`cancel_after`, or
+         * @description `account.cancel_after` data: the switch fired. `canceled` lists the orders it canceled, in placement order
+         *     (their `order.cancel` events come before this one), each with its `reason` (`cancel_after`, or
          *     `parent_canceled` for the children of a canceled parent without fills); `kept` the working orders it
-         *     kept, the reduce-only orders that protect an open position. The switch is disarmed.
+         *     kept, in placement order: the reduce-only orders that protect an open position. The switch is disarmed.
          */
         CancelAfterFired: {
             account_id: components["schemas"]["Uuid"];
