@@ -172,7 +172,8 @@ type Step =
   | { op: "amend"; pick: number; offset: number; size: number | null }
   | { op: "close"; symbol: Sym; size: number | null; limit: number | null; venue: "GMX" | "OSTIUM" | null }
   | { op: "price"; symbol: Sym; move: number; indexGap: number; depth: number; skew: number }
-  | { op: "wait"; ms: number };
+  | { op: "wait"; ms: number }
+  | { op: "cancelAfter"; timeoutMs: number };
 
 /** null four times out of five. */
 function sometimes<T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | null> {
@@ -237,6 +238,13 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("wait" as const), ms: fc.integer({ min: 0, max: 600_000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("cancelAfter" as const),
+      timeoutMs: fc.constantFrom(0, 1_000, 60_000, 600_000),
+    }),
+  },
 );
 
 class Session {
@@ -266,6 +274,7 @@ class Session {
     for (const event of decision.events) {
       checkReduceOnly(this.state, event);
       this.state = apply(this.state, event);
+      if (event.type === "CancelAfterFired") checkCancelAfterFired(this.state, event.at);
     }
     consumeFills(this.market, decision.events);
     this.journal.push(...decision.events);
@@ -396,7 +405,24 @@ class Session {
         this.now += step.ms;
         this.run({ type: "MarketUpdate" });
         break;
+      case "cancelAfter":
+        this.run({ type: "SetCancelAfter", request: { account_id: ACCOUNT_ID, timeout_ms: step.timeoutMs } });
+        break;
     }
+  }
+}
+
+/**
+ * Right after the dead-man's switch fired (docs/risk.md, "Cancel-after"): it is disarmed, and only reduce-only
+ * orders with a position to reduce still work, none of them HELD.
+ */
+function checkCancelAfterFired(state: AccountState, at: number): void {
+  expect(state.cancel_after).toBeNull();
+  for (const order of state.working.values()) {
+    expect(order.reduce_only, `${order.order_id} kept by the switch at ${at}`).toBe(true);
+    expect(order.status).not.toBe("HELD");
+    const position = state.positions.get(positionKey(order.symbol, order.venue));
+    expect(position !== undefined && position.side !== order.side).toBe(true);
   }
 }
 
@@ -486,7 +512,7 @@ describe("a random trading session", () => {
         for (const order of session.account.orders.values()) seen.add(order.status);
       }),
       // A fixed seed: this test checks the generator's reach, not the engine, so it must not flake.
-      { numRuns: 100, seed: 20261125 },
+      { numRuns: 100, seed: 20261126 },
     );
     for (const expected of [
       "OrderFilled",
@@ -509,6 +535,8 @@ describe("a random trading session", () => {
       "MAKER:reduce",
       "PARTIALLY_FILLED",
       "HELD",
+      "CancelAfterFired",
+      "cancel_after",
     ]) {
       expect(seen, expected).toContain(expected);
     }
