@@ -3,8 +3,9 @@
 // stop-loss and take-profit of the open position, and sends order.cancel (cancel_after) then
 // account.cancel_after. Placements and heartbeats racing the deadline: orders placed before it are canceled,
 // orders placed from it on work, the switch keeps the latest heartbeat. Journaled: after a kill -9 of the
-// engine the deadline is the same and fires on time, and a deadline that passed while the engine was down
-// fires as soon as the engine has started.
+// engine (the account rebuilt from a snapshot that holds the armed switch) the deadline is the same and fires
+// on time, and a deadline that passed while the engine was down fires as soon as the engine has started.
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
@@ -29,6 +30,7 @@ const dataOf = (response: JsonResponse): Row[] => response.body.data as Row[];
 
 describe("the dead-man's switch on the real stack", () => {
   let stack: TestStack;
+  let db: pg.Pool;
   let market: Market;
   let trader: CreatedKey;
 
@@ -177,7 +179,10 @@ describe("the dead-man's switch on the real stack", () => {
   }
 
   beforeAll(async () => {
-    stack = await stackOn("postgres", { env: { PRICE_FEED: "push" } });
+    // Snapshots every 10 events (the least): the restart test's account is rebuilt from a snapshot that holds
+    // the armed switch.
+    stack = await stackOn("postgres", { env: { PRICE_FEED: "push" }, engineEnv: { ENGINE_SNAPSHOT_EVERY: "10" } });
+    db = new pg.Pool({ connectionString: stack.databaseUrl, max: 1 });
     market = marketClient(stack.engineGrpc);
     trader = await newKey(stack.gateways[0]?.api ?? "", "switch-trader", {
       label: "bot",
@@ -187,6 +192,7 @@ describe("the dead-man's switch on the real stack", () => {
   });
   afterAll(async () => {
     market?.close();
+    await db?.end();
     await stack?.stop();
   });
 
@@ -258,6 +264,28 @@ describe("the dead-man's switch on the real stack", () => {
     const { account, kept, canceled } = await tradingAccount();
     // Long enough to outlast the restart: it fires on the restarted engine's clock.
     const deadline = await arm(account, 20_000);
+    // More events after arming, until the account's snapshot holds the armed switch: the restart restores it
+    // from there (docs/engine.md, "Snapshots") rather than replaying its arming.
+    const later: string[] = [];
+    for (;;) {
+      const row = await db.query<{ armed: boolean }>(
+        "SELECT json_typeof(payload->'fields'->'cancel_after') = 'object' AS armed FROM engine_snapshots WHERE account_id = $1",
+        [account],
+      );
+      if (row.rows[0]?.armed === true) break;
+      expect(later.length, "a snapshot with the armed switch").toBeLessThan(20);
+      later.push(
+        await placed({
+          account_id: account,
+          symbol: "BTC-USD",
+          side: "BUY",
+          kind: "LIMIT",
+          quantity: "0.001",
+          limit_price: "80000",
+        }),
+      );
+      await sleep(50);
+    }
     await stack.restartEngine({ signal: "SIGKILL" });
     await afterRestart(account);
     const reply = await get(`/v1/account/${account}/cancel-after`);
@@ -266,7 +294,7 @@ describe("the dead-man's switch on the real stack", () => {
     if (reply.body.armed === true) {
       expect(reply.body).toMatchObject({ timeout_ms: 20_000, deadline: new Date(deadline).toISOString() });
     }
-    await expectFired(account, deadline, 20_000, { kept, canceled });
+    await expectFired(account, deadline, 20_000, { kept, canceled: [...canceled, ...later] });
   });
 
   it("fires at start a deadline that passed while the engine was down", async () => {
