@@ -12,6 +12,7 @@ import { accountHandlers } from "./server-accounts.js";
 import { catalogueHandlers } from "./server-catalogue.js";
 import type { EngineServerDeps } from "./server-deps.js";
 import { marketHandlers } from "./server-market.js";
+import { orderLookupHandlers } from "./server-order-lookups.js";
 import { orderHandlers } from "./server-orders.js";
 import { accountCalls } from "./server-wire.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
@@ -58,6 +59,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     ...catalogueHandlers(deps, options),
     ...accountHandlers(deps, calls, options),
     ...orderHandlers(deps.runtime, calls, options),
+    ...orderLookupHandlers(deps, calls, options),
   };
   const service = loadEngineProto().engine.v1.Engine.service;
   const server = new grpc.Server(CHANNEL_OPTIONS);

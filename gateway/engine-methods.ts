@@ -48,6 +48,10 @@ export const ENGINE_METHODS = {
   closePosition: { rpc: "ClosePosition", route: "account" },
   /** Runs every pre-trade check of an order against the account as it is; places nothing. */
   testOrder: { rpc: "TestOrder", route: "account" },
+  /** Order lookups: an order id names its partition; the history and a client_id name the account. */
+  getOrder: { rpc: "GetOrder", route: "order" },
+  listOrderHistory: { rpc: "ListOrderHistory", route: "account" },
+  findOrderByClientId: { rpc: "FindOrderByClientId", route: "account" },
 } as const satisfies Record<string, MethodSpec>;
 
 type Methods = typeof ENGINE_METHODS;

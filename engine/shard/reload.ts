@@ -14,6 +14,7 @@ import type {
   StoredEvent,
   StoredSnapshot,
 } from "../store/journal.js";
+import type { ArchivedRow } from "../store/order-archive.js";
 import type { ActorCore, CoreTypes } from "./core-contract.js";
 import type { ShardClock } from "./clock.js";
 import type { AccountMemory } from "./memory.js";
@@ -21,7 +22,12 @@ import type { ShardSnapshots } from "./snapshots.js";
 
 /** What a shard needs of the journal (engine/store/journal.ts in production). */
 export interface ShardJournal {
-  append(accounts: readonly NewAccountRow[], events: readonly EventRow[], outbox: readonly OutboxRow[]): Promise<void>;
+  append(
+    accounts: readonly NewAccountRow[],
+    events: readonly EventRow[],
+    outbox: readonly OutboxRow[],
+    archived?: readonly ArchivedRow[],
+  ): Promise<void>;
   /**
    * Streams the accounts' latest snapshots (`onSnapshot`, when given) and then their events after them (all of
    * them without `onSnapshot`), in (account, seq) order.

@@ -23,6 +23,10 @@ import type {
   Calendar__Output as _engine_v1_Calendar__Output,
 } from "../../engine/v1/Calendar.js";
 import type {
+  ClientOrderRef as _engine_v1_ClientOrderRef,
+  ClientOrderRef__Output as _engine_v1_ClientOrderRef__Output,
+} from "../../engine/v1/ClientOrderRef.js";
+import type {
   ClosePositionRequest as _engine_v1_ClosePositionRequest,
   ClosePositionRequest__Output as _engine_v1_ClosePositionRequest__Output,
 } from "../../engine/v1/ClosePositionRequest.js";
@@ -70,6 +74,10 @@ import type {
   ListFillsResponse as _engine_v1_ListFillsResponse,
   ListFillsResponse__Output as _engine_v1_ListFillsResponse__Output,
 } from "../../engine/v1/ListFillsResponse.js";
+import type {
+  ListOrderHistoryResponse as _engine_v1_ListOrderHistoryResponse,
+  ListOrderHistoryResponse__Output as _engine_v1_ListOrderHistoryResponse__Output,
+} from "../../engine/v1/ListOrderHistoryResponse.js";
 import type {
   ListOrdersResponse as _engine_v1_ListOrdersResponse,
   ListOrdersResponse__Output as _engine_v1_ListOrdersResponse__Output,
@@ -296,6 +304,47 @@ export interface EngineClient extends grpc.Client {
     callback: grpc.requestCallback<_engine_v1_Account__Output>,
   ): grpc.ClientUnaryCall;
 
+  FindOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  FindOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  FindOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  FindOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  findOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  findOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  findOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  findOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
   GetAccount(
     argument: _engine_v1_AccountRef,
     metadata: grpc.Metadata,
@@ -417,6 +466,47 @@ export interface EngineClient extends grpc.Client {
   getCalendar(
     argument: _engine_v1_GetCalendarRequest,
     callback: grpc.requestCallback<_engine_v1_Calendar__Output>,
+  ): grpc.ClientUnaryCall;
+
+  GetOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  GetOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  GetOrder(
+    argument: _engine_v1_OrderRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  GetOrder(
+    argument: _engine_v1_OrderRef,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  getOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  getOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  getOrder(
+    argument: _engine_v1_OrderRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  getOrder(
+    argument: _engine_v1_OrderRef,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
   ): grpc.ClientUnaryCall;
 
   GetSummary(
@@ -622,6 +712,47 @@ export interface EngineClient extends grpc.Client {
   listFunding(
     argument: _engine_v1_AccountRef,
     callback: grpc.requestCallback<_engine_v1_FundingReport__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ListOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
   ): grpc.ClientUnaryCall;
 
   ListOrders(
@@ -1044,11 +1175,15 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
 
   CreateAccount: grpc.handleUnaryCall<_engine_v1_CreateAccountRequest__Output, _engine_v1_Account>;
 
+  FindOrderByClientId: grpc.handleUnaryCall<_engine_v1_ClientOrderRef__Output, _engine_v1_ListOrdersResponse>;
+
   GetAccount: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Account>;
 
   GetAnalytics: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Analytics>;
 
   GetCalendar: grpc.handleUnaryCall<_engine_v1_GetCalendarRequest__Output, _engine_v1_Calendar>;
+
+  GetOrder: grpc.handleUnaryCall<_engine_v1_OrderRef__Output, _engine_v1_OrderReply>;
 
   GetSummary: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Summary>;
 
@@ -1059,6 +1194,8 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
   ListEvents: grpc.handleUnaryCall<_engine_v1_ListEventsRequest__Output, _engine_v1_ListEventsResponse>;
 
   ListFunding: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_FundingReport>;
+
+  ListOrderHistory: grpc.handleUnaryCall<_engine_v1_ListRangeRequest__Output, _engine_v1_ListOrderHistoryResponse>;
 
   ListOrders: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListOrdersResponse>;
 
@@ -1109,6 +1246,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_CreateAccountRequest__Output,
     _engine_v1_Account__Output
   >;
+  FindOrderByClientId: MethodDefinition<
+    _engine_v1_ClientOrderRef,
+    _engine_v1_ListOrdersResponse,
+    _engine_v1_ClientOrderRef__Output,
+    _engine_v1_ListOrdersResponse__Output
+  >;
   GetAccount: MethodDefinition<
     _engine_v1_AccountRef,
     _engine_v1_Account,
@@ -1126,6 +1269,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_Calendar,
     _engine_v1_GetCalendarRequest__Output,
     _engine_v1_Calendar__Output
+  >;
+  GetOrder: MethodDefinition<
+    _engine_v1_OrderRef,
+    _engine_v1_OrderReply,
+    _engine_v1_OrderRef__Output,
+    _engine_v1_OrderReply__Output
   >;
   GetSummary: MethodDefinition<
     _engine_v1_AccountRef,
@@ -1156,6 +1305,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_FundingReport,
     _engine_v1_AccountRef__Output,
     _engine_v1_FundingReport__Output
+  >;
+  ListOrderHistory: MethodDefinition<
+    _engine_v1_ListRangeRequest,
+    _engine_v1_ListOrderHistoryResponse,
+    _engine_v1_ListRangeRequest__Output,
+    _engine_v1_ListOrderHistoryResponse__Output
   >;
   ListOrders: MethodDefinition<
     _engine_v1_AccountRef,
