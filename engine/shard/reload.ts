@@ -44,6 +44,8 @@ export interface ShardJournal {
   ): Promise<ReadCounts>;
   /** Stores snapshots (a newer one replaces an older one of the same account; an older one changes nothing). */
   saveSnapshots?(rows: readonly SnapshotRow[]): Promise<void>;
+  /** Makes sure the order archive holds these forgotten records (those it holds stay as they are). */
+  archive?(rows: readonly ArchivedRow[]): Promise<void>;
 }
 
 export interface AccountReloadOptions<T extends CoreTypes> {
@@ -70,6 +72,8 @@ export class AccountReload<T extends CoreTypes> {
   private readonly parked = new Set<string>();
   /** What the rebuild read; undefined until the shard was rebuilt. */
   private rebuilt: ReadCounts | undefined;
+  /** What the replay in progress forgot, for the order archive (written before the accounts serve). */
+  private forgotten: ArchivedRow[] = [];
 
   constructor(private readonly options: AccountReloadOptions<T>) {}
 
@@ -123,6 +127,7 @@ export class AccountReload<T extends CoreTypes> {
       this.options.snapshots.restorer(),
     );
     this.endReplay(memory.accounts.keys());
+    await this.archiveForgotten();
     this.rebuilt = counts;
     clock.noteAll(memory.accounts);
     for (const [id, entry] of memory.accounts) memory.noteInterests(id, entry.state);
@@ -146,6 +151,7 @@ export class AccountReload<T extends CoreTypes> {
       this.options.snapshots.restorer(),
     );
     this.endReplay(ids);
+    await this.archiveForgotten();
     this.stale.clear();
     for (const id of ids) {
       memory.noteInterests(id, memory.accounts.get(id)?.state);
@@ -174,7 +180,7 @@ export class AccountReload<T extends CoreTypes> {
     const at = core.eventTime?.(event);
     // The live shard let the core forget after each decision: a replay does where one decision ends (the
     // events of a decision share its time), so it forgets exactly what the live actor forgot.
-    if (entry?.replayedAt !== undefined && at !== entry.replayedAt) memory.forget(entry.state);
+    if (entry?.replayedAt !== undefined && at !== entry.replayedAt) this.forget(stored.accountId, entry.state);
     const state = core.apply(entry?.state, event);
     if (at !== undefined) clock.saw(at);
     memory.index(stored.accountId, event);
@@ -202,8 +208,24 @@ export class AccountReload<T extends CoreTypes> {
     for (const id of accountIds) {
       const entry = memory.accounts.get(id);
       if (entry?.replayedAt === undefined) continue;
-      memory.forget(entry.state);
+      this.forget(id, entry.state);
       entry.replayedAt = undefined;
     }
+  }
+
+  /** A replay's forgetting: what the core drops is noted for the archive. */
+  private forget(accountId: string, state: T["state"]): void {
+    this.options.memory.forget(state, (record) => this.forgotten.push({ accountId, ...record }));
+  }
+
+  /**
+   * The orders the replay forgot, made sure of in the archive: the live actor archived those it forgot, and a
+   * replay under a lower retention forgets more, which no lookup may lose. A failure leaves the shard unloaded
+   * (the next batch tries again).
+   */
+  private async archiveForgotten(): Promise<void> {
+    const rows = this.forgotten;
+    this.forgotten = [];
+    if (rows.length > 0) await this.options.journal.archive?.(rows);
   }
 }

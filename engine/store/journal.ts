@@ -149,6 +149,16 @@ const FENCED_APPEND_STATEMENT = { name: "engine_journal_append_fenced", text: FE
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
+/** Orders a rebuild found forgotten, for the archive: those already there are left as they are. */
+const INSERT_ARCHIVED = `INSERT INTO engine_orders (order_id, account_id, created_at, client_id, record)
+  SELECT x.o, x.a, x.c, x.k, j.r
+    FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[]) WITH ORDINALITY AS x(o, a, c, k, i)
+    JOIN json_array_elements($5::json) WITH ORDINALITY AS j(r, i) ON j.i = x.i
+  ON CONFLICT (order_id) DO NOTHING`;
+
+/** Rows of one archive statement. */
+const ARCHIVE_CHUNK = 2_000;
+
 const UPSERT_SNAPSHOTS = `INSERT INTO engine_snapshots (account_id, seq, outbox, at, payload)
   SELECT x.a, x.s, x.o, x.t, j.p
     FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::float8[]) WITH ORDINALITY AS x(a, s, o, t, i)
@@ -265,6 +275,23 @@ export class Journal {
     await this.pool.query(
       this.query(FENCED_UPSERT_SNAPSHOTS, [...values, guard.owner, guard.partitions, guard.epochs]),
     );
+  }
+
+  /**
+   * Makes sure the archive holds these forgotten orders (docs/engine.md, "The order archive"): a replay forgets
+   * what the live actor forgot, and more when the retention was lowered since. Rows already there stay as they
+   * are (a forgotten order's record never changes), so no fence is needed: any writer writes the same rows.
+   */
+  async archive(rows: readonly ArchivedRow[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += ARCHIVE_CHUNK) {
+      const chunk = rows.slice(start, start + ARCHIVE_CHUNK);
+      await this.pool.query(
+        this.query(INSERT_ARCHIVED, [
+          ...columnsOf(chunk, ["id", "accountId", "createdAt", "clientId"]),
+          jsonArray(chunk.map((r) => r.data)),
+        ]),
+      );
+    }
   }
 
   /**
