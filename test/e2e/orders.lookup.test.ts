@@ -150,6 +150,31 @@ describe("order lookup and history end to end", () => {
     expect((await lookup(idOf(held))).status).toBe("HELD");
   });
 
+  it("never loses an order while lookups race the placements that push it out of memory", async () => {
+    const account = await openAccount();
+    const targets: JsonResponse[] = [];
+    for (let round = 0; round < 8; round++) {
+      targets.push(await place(account, { ...REFUSED, client_id: `race-${round}` }));
+      // Placements that make the actor forget the targets, with lookups of every target in flight meanwhile.
+      const reads = await Promise.all([
+        ...Array.from({ length: KEPT + 1 }, () => place(account, REFUSED)),
+        ...targets.flatMap((target) => [
+          get(`/v1/order/${idOf(target)}`),
+          get(`/v1/account/${account}/orders?client_id=race-${targets.indexOf(target)}`),
+        ]),
+        get(`/v1/account/${account}/orders/history?limit=1000`),
+      ]);
+      for (const reply of reads.slice(KEPT + 1)) expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      for (const [i, target] of targets.entries()) {
+        expect(orderOf(reads[KEPT + 1 + 2 * i] as JsonResponse)).toEqual(orderOf(target));
+        expect(dataOf(reads[KEPT + 2 + 2 * i] as JsonResponse)).toEqual([orderOf(target)]);
+      }
+      const history = dataOf(reads[reads.length - 1] as JsonResponse).map((o) => o.order_id);
+      for (const target of targets) expect(history).toContain(idOf(target));
+      expect(new Set(history).size).toBe(history.length);
+    }
+  });
+
   it("answers 404 for another user's order exactly as for an unknown or malformed id, in memory or archived", async () => {
     const account = await openAccount();
     const working = idOf(await place(account, RESTING));
