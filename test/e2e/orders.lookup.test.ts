@@ -1,10 +1,10 @@
 // Order lookup and history end to end (docs/openapi.yaml: GET /v1/order/{order_id}, GET
 // /v1/account/{account_id}/orders/history, GET /v1/account/{account_id}/orders?client_id=; docs/engine.md "The
-// order archive"), on PostgreSQL with prices pushed over market.v1. The engine keeps only 3 final orders per account
-// in memory here (ENGINE_FINAL_ORDERS_KEPT), so most final orders of a test have left the actor's memory (cancelling
-// them is 404) and are read from the order archive.
+// order archive"), on each database backend with prices pushed over market.v1. The engine keeps only 3 final
+// orders per account in memory here (ENGINE_FINAL_ORDERS_KEPT), so most final orders of a test have left the
+// actor's memory (cancelling them is 404) and are read from the order archive.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stackOn, type TestStack } from "../harness/backends.js";
+import { BACKENDS, stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { eventually } from "../harness/eventually.js";
 import { marketClient, type Market } from "../harness/market.js";
@@ -24,7 +24,7 @@ const REFUSED = { symbol: "SOL-USD", side: "BUY", kind: "LIMIT", quantity: 1, li
 /** A buy limit resting below the mark: NEW. */
 const RESTING = { symbol: "SOL-USD", side: "BUY", kind: "LIMIT", quantity: 1, limit_price: 90 };
 
-describe("order lookup and history end to end", () => {
+describe.each(BACKENDS)("order lookup and history end to end on %s", (backend) => {
   let stack: TestStack;
   let market: Market;
   let base: string;
@@ -81,7 +81,7 @@ describe("order lookup and history end to end", () => {
   };
 
   beforeAll(async () => {
-    stack = await stackOn("postgres", {
+    stack = await stackOn(backend, {
       env: { PRICE_FEED: "push" },
       engineEnv: { ENGINE_FINAL_ORDERS_KEPT: String(KEPT) },
       gatewayEnv: { RATE_LIMIT_MAX: "100000" },
