@@ -62,9 +62,9 @@ export interface ActorCore<T extends CoreTypes> {
    * keeps them) and returns the ids `keys` made addressable that no longer are. The shell calls it after each
    * decision's events applied to an account, and on replay where a decision ends (the next event has another
    * `eventTime`) and after the last one; it must depend on the applied events only, so a replay forgets what
-   * the live actor forgot. Live (never on replay) the shell passes `archive`: the core hands it the record of
-   * each order it drops, and the shell journals it with the decision's events (the order archive), so a
-   * forgotten record stays readable.
+   * the live actor forgot. The core hands `archive` the record of each order it drops: live, the shell journals
+   * it with the decision's events; on replay, it makes sure the order archive holds it before the account serves
+   * (docs/engine.md, "The order archive"), so a forgotten record stays readable.
    */
   forget?(state: T["state"], archive?: (record: ArchivedRecord) => void): readonly string[];
   /**

@@ -74,7 +74,7 @@ export class AccountMemory<T extends CoreTypes> {
 
   /**
    * Lets the core drop what the account no longer keeps, and unindexes the ids it forgot; `archive` receives the
-   * records it drops (live decisions only).
+   * records it drops (the order archive).
    */
   forget(state: T["state"], archive?: (record: ArchivedRecord) => void): void {
     const forgotten = this.core.forget?.(state, archive);

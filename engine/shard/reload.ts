@@ -118,6 +118,7 @@ export class AccountReload<T extends CoreTypes> {
     memory.clear();
     this.stale.clear();
     clock.clear();
+    this.forgotten = [];
     const started = performance.now();
     const counts = await journal.readPartitions(
       partitionsOfShard(shard, shards, engine, engines),
@@ -143,6 +144,7 @@ export class AccountReload<T extends CoreTypes> {
     await this.options.snapshots.settled();
     const ids = [...this.stale];
     for (const id of ids) memory.accounts.delete(id);
+    this.forgotten = [];
     await this.options.journal.readAccounts(
       ids,
       (event) => {
