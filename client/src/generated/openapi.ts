@@ -1035,7 +1035,8 @@ export interface paths {
          *     `EXPIRED`, `REJECTED`), the same record as in the answer of `POST /v1/order`. An order the engine no
          *     longer keeps in memory (final for longer than an hour, or older than the account's 1,000 most recent
          *     final orders) is read from the order archive (docs/engine.md, "The order archive"): it is found for
-         *     the account's whole life (except orders forgotten before the archive existed, engine migration 009).
+         *     the account's whole life (orders forgotten before the archive existed, engine migration 009, once the
+         *     operator has run its backfill).
          *
          *     Scope: any (`READ_ONLY` or higher). An order of another user is `404`, exactly as an unknown id or a
          *     value that is not a UUID.
