@@ -3,8 +3,7 @@
 // them); this reads them back for the order lookups and the order history. Every read is one statement, bounded
 // by the deadline when there is one.
 import type pg from "pg";
-import { bounded, isDatabaseUnavailable } from "../../kernel/db-deadline.js";
-import { ServiceError } from "../../kernel/errors.js";
+import { bounded } from "../../kernel/db-deadline.js";
 
 /**
  * One order the actor forgot, for the order archive: written in the same statement as the events of the
@@ -86,14 +85,12 @@ export class OrderArchive {
     return result.rows[0]?.record;
   }
 
-  private async read<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+  /**
+   * One bounded statement. Its failures go up as they are: the gRPC handler answers a database that did not
+   * answer as engine_unavailable and logs anything else as a fault (kernel/grpc.ts).
+   */
+  private read<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     const query = this.timeoutMs === undefined ? { text, values } : bounded(this.timeoutMs, text, values);
-    try {
-      return await this.pool.query<R>(query);
-    } catch (error) {
-      throw isDatabaseUnavailable(error)
-        ? new ServiceError("engine_unavailable", {}, "database did not answer: cannot read the order archive")
-        : new ServiceError("engine_error", {}, "cannot read the order archive");
-    }
+    return this.pool.query<R>(query);
   }
 }
