@@ -31,6 +31,7 @@ import {
 import { CATALOGUE } from "./market/catalogue.js";
 import { engineMetrics } from "./metrics.js";
 import { createEngineServer } from "./server.js";
+import { OrderArchive } from "./store/order-archive.js";
 import { startShards, type ShardRuntime, type StartShardsOptions } from "./shard/runtime.js";
 import { AccountSlots } from "./store/account-slots.js";
 import { holdPartitions, type HeldPartitions } from "./store/lease-keeper.js";
@@ -252,6 +253,7 @@ function engineServer(
     prices: parts.feed.prices,
     publish: parts.feed.publish,
     webhooks: parts.webhooks,
+    orders: new OrderArchive(parts.db.pool, settings.ENGINE_DB_TIMEOUT_MS),
     catalogue: CATALOGUE,
     plans: PLANS,
     runtime: parts.runtime,

@@ -9,6 +9,7 @@ import type { Catalogue } from "./market/catalogue.js";
 import type { PriceSource, TickQuote } from "./market/prices.js";
 import type { ShardRuntime } from "./shard/runtime.js";
 import type { Reservation } from "./store/account-slots.js";
+import type { OrderArchive } from "./store/order-archive.js";
 import type { WebhookStore } from "./webhooks/store.js";
 
 export interface EngineServerDeps {
@@ -33,6 +34,8 @@ export interface EngineServerDeps {
   log: Logger;
   /** The outbox and delivery tables (catch-up events, delivery log). */
   webhooks: WebhookStore;
+  /** The orders the actors forgot (docs/engine.md, "The order archive"), for the order lookups. */
+  orders: OrderArchive;
   /** This engine's index and the number of engines: new accounts are minted in partitions it owns. */
   engine?: { index: number; count: number };
   /**

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import * as grpc from "@grpc/grpc-js";
 import { CHANNEL_OPTIONS, call, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
 import type { EngineClient } from "../proto/gen/engine/v1/Engine.js";
@@ -139,6 +139,72 @@ describe("the admin listener", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/plain");
     expect(await response.text()).toContain('service="engine"');
+  });
+});
+
+describe("engine.v1 order lookups", () => {
+  const clients = (): Clients => createClients("127.0.0.1:9", [`127.0.0.1:${engine.grpcPort}`], TOKEN);
+  const errorOf = (promise: Promise<unknown>): Promise<ServiceError> =>
+    promise.then(
+      () => {
+        throw new Error("expected a refusal");
+      },
+      (error: unknown) => fromGrpcError(error),
+    );
+
+  it("finds an order by id, by client_id and in the history; refuses other users, bad ids and bad client_ids", async () => {
+    const opened = clients();
+    onTestFinished(() => {
+      opened.close();
+    });
+    const calls = opened.engine;
+    const user = "user-lookups";
+    const account = await calls.createAccount(
+      { user_id: user, plan_id: "48a184ce-7d26-4b3f-82e3-cbf4f08383ba" },
+      untraced("req-open"),
+    );
+    const ref = { user_id: user, account_id: account.account_id };
+    const placed = await calls.placeOrder(
+      { ...restingBuy(user, account.account_id), client_id: "svc-1" },
+      untraced("p"),
+    );
+    const orderId = placed.order?.order_id ?? "";
+    expect((await calls.getOrder({ user_id: user, order_id: orderId.toUpperCase() }, untraced("g"))).order).toEqual(
+      placed.order,
+    );
+    expect((await calls.findOrderByClientId({ ...ref, client_id: "svc-1" }, untraced("c"))).data).toEqual([
+      placed.order,
+    ]);
+    expect((await calls.findOrderByClientId({ ...ref, client_id: "svc-2" }, untraced("c"))).data).toEqual([]);
+    const history = await calls.listOrderHistory({ ...ref, from: "", to: "", limit: 0, after_id: "" }, untraced("h"));
+    expect(history).toEqual({ data: [placed.order], has_more: false });
+
+    for (const request of [
+      { user_id: "someone-else", order_id: orderId },
+      { user_id: user, order_id: "not-a-uuid" },
+      { user_id: user, order_id: "00000000-0000-4000-8000-000000000000" },
+    ]) {
+      expect((await errorOf(calls.getOrder(request, untraced("g")))).code).toBe("not_found");
+    }
+    const other = { user_id: "someone-else", account_id: account.account_id };
+    expect((await errorOf(calls.findOrderByClientId({ ...other, client_id: "svc-1" }, untraced("c")))).code).toBe(
+      "not_found",
+    );
+    expect(
+      (await errorOf(calls.listOrderHistory({ ...other, from: "", to: "", limit: 0, after_id: "" }, untraced("h"))))
+        .code,
+    ).toBe("not_found");
+    for (const clientId of ["", "x".repeat(65), "new\nline"]) {
+      const refused = await errorOf(calls.findOrderByClientId({ ...ref, client_id: clientId }, untraced("c")));
+      expect(refused.code, JSON.stringify(clientId)).toBe("invalid_payload");
+      expect(refused.fields).toEqual({
+        issues: [{ path: "client_id", message: "must be 1 to 64 printable ASCII characters" }],
+      });
+    }
+    const badRange = await errorOf(
+      calls.listOrderHistory({ ...ref, from: "", to: "", limit: 0, after_id: orderId }, untraced("h")),
+    );
+    expect(badRange.code).toBe("invalid_payload");
   });
 });
 

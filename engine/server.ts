@@ -1,9 +1,9 @@
 // The engine's gRPC surface: engine.v1 (catalogue, accounts, orders, webhooks) and market.v1 (price and
 // calendar pushes), each family of handlers in its own file (engine/server-catalogue.ts, server-accounts.ts,
-// server-orders.ts, server-cancel-after.ts, server-market.ts, webhooks/handlers.ts). Handlers only decode,
-// call and encode: they pick
-// the account's shard, send the command or query, and shape proto messages. Ownership, rules and numbers live
-// in the core, what a push may hold in engine/market/; decimal strings become numbers only at this edge.
+// server-orders.ts, server-order-lookups.ts, server-cancel-after.ts, server-market.ts, webhooks/handlers.ts).
+// Handlers only decode, call and encode: they pick the account's shard, send the command or query, and shape
+// proto messages. Ownership, rules and numbers live in the core, what a push may hold in engine/market/; decimal
+// strings become numbers only at this edge.
 import * as grpc from "@grpc/grpc-js";
 import { CHANNEL_OPTIONS, type DirectCall, loadEngineProto, loadMarketProto, onShutdown } from "../kernel/grpc.js";
 import { ENGINE_SESSION_PATH } from "../kernel/session-codec.js";
@@ -14,6 +14,7 @@ import { cancelAfterHandlers } from "./server-cancel-after.js";
 import { catalogueHandlers } from "./server-catalogue.js";
 import type { EngineServerDeps } from "./server-deps.js";
 import { marketHandlers } from "./server-market.js";
+import { orderLookupHandlers } from "./server-order-lookups.js";
 import { orderHandlers } from "./server-orders.js";
 import { accountCalls } from "./server-wire.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
@@ -61,6 +62,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     ...accountHandlers(deps, calls, options),
     ...orderHandlers(deps.runtime, calls, options),
     ...cancelAfterHandlers(calls, options),
+    ...orderLookupHandlers(deps, calls, options),
   };
   const service = loadEngineProto().engine.v1.Engine.service;
   const server = new grpc.Server(CHANNEL_OPTIONS);

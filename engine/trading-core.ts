@@ -8,20 +8,25 @@ import {
   accountRecord,
   accountSummary,
   openPositions,
+  orderById,
   parseListQuery,
   positionHistory,
   trades,
   workingOrders,
+  type ListQuery,
 } from "./accounts/queries.js";
+import { orderByClientId, ordersInMemory } from "./accounts/order-queries.js";
 import { analytics, breaches, fundingReport, violations } from "./accounts/risk-queries.js";
 import { DEFAULT_ACTOR_LIMITS, type ActorLimits } from "./accounts/limits.js";
 import { forgetExpired, noteApplied } from "./accounts/retention.js";
 import { restoreState, snapshotOf, type AccountSnapshot } from "./accounts/snapshot.js";
 import type { AccountState } from "./basics/account-state.js";
 import { cancelAfterRecord } from "./basics/cancel-after.js";
+import { archivedOrder } from "./basics/order-records.js";
 import type { FundingRates } from "./risk/funding.js";
 import { apply, consumeFills, decide, releaseFills, type Command, type EngineEvent, type Reply } from "./core.js";
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";
+import { unitsFor } from "./market/units.js";
 import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./shard/core-contract.js";
@@ -45,7 +50,10 @@ export type AccountQuery =
   | { type: "breaches" }
   | { type: "violations" }
   | { type: "analytics" }
-  | { type: "cancel_after" };
+  | { type: "cancel_after" }
+  | { type: "order"; order_id: string }
+  | { type: "orderHistory"; from: string; to: string; limit: number; after_id: string }
+  | { type: "clientOrder"; client_id: string };
 
 export interface EngineQuery {
   userId: string;
@@ -115,20 +123,33 @@ function answerQuery(state: AccountState, query: AccountQuery, market: MarketVie
       return analytics(state, market);
     case "cancel_after":
       return cancelAfterRecord(state.account_id, state.cancel_after);
+    case "order": {
+      const record = orderById(state, market, query.order_id);
+      if (record === undefined) throw new ServiceError("not_found");
+      return record;
+    }
+    case "clientOrder":
+      return { data: orderByClientId(state, market, query.client_id) };
     case "history":
-    case "trades": {
-      const parsed = parseListQuery({
-        ...(query.from === "" ? {} : { from: query.from }),
-        ...(query.to === "" ? {} : { to: query.to }),
-        ...(query.limit === 0 ? {} : { limit: query.limit }),
-        ...(query.after_id === "" ? {} : { after_id: query.after_id }),
-      });
-      if (!parsed.ok) throw ServiceError.invalid(parsed.issues);
-      return query.type === "history"
-        ? positionHistory(state, market, parsed.query)
-        : trades(state, market, parsed.query);
+    case "trades":
+    case "orderHistory": {
+      const parsed = listQueryOf(query);
+      if (query.type === "orderHistory") return { data: ordersInMemory(state, market, parsed) };
+      return query.type === "history" ? positionHistory(state, market, parsed) : trades(state, market, parsed);
     }
   }
+}
+
+/** A list's bounds as the gRPC request carries them (empty or 0: absent), checked; invalid_payload otherwise. */
+export function listQueryOf(query: { from: string; to: string; limit: number; after_id: string }): ListQuery {
+  const parsed = parseListQuery({
+    ...(query.from === "" ? {} : { from: query.from }),
+    ...(query.to === "" ? {} : { to: query.to }),
+    ...(query.limit === 0 ? {} : { limit: query.limit }),
+    ...(query.after_id === "" ? {} : { after_id: query.after_id }),
+  });
+  if (!parsed.ok) throw ServiceError.invalid(parsed.issues);
+  return parsed.query;
 }
 
 /** The hooks that keep nothing between calls: the same for every shard. */
@@ -238,8 +259,12 @@ export function createCore(): ActorCore<EngineTypes> {
       shard.limits = parseActorLimits(settings);
     },
 
-    forget(state) {
-      return forgetExpired(state, shard.limits);
+    forget(state, archive) {
+      if (archive === undefined) return forgetExpired(state, shard.limits);
+      const catalogue = viewOf(undefined).catalogue;
+      return forgetExpired(state, shard.limits, (order) => {
+        archive(archivedOrder(order, unitsFor(catalogue, order.symbol)));
+      });
     },
 
     query(state, { userId, query }, ctx) {

@@ -51,6 +51,10 @@ export const ENGINE_METHODS = {
   /** The dead-man's switch (docs/risk.md, "Cancel-after"): arm, re-arm or disarm, and read it. */
   setCancelAfter: { rpc: "SetCancelAfter", route: "account" },
   getCancelAfter: { rpc: "GetCancelAfter", route: "account" },
+  /** Order lookups: an order id names its partition; the history and a client_id name the account. */
+  getOrder: { rpc: "GetOrder", route: "order" },
+  listOrderHistory: { rpc: "ListOrderHistory", route: "account" },
+  findOrderByClientId: { rpc: "FindOrderByClientId", route: "account" },
 } as const satisfies Record<string, MethodSpec>;
 
 type Methods = typeof ENGINE_METHODS;

@@ -1,4 +1,4 @@
-// The bounds of a list of trades or closed positions (docs/openapi.yaml: `from`, `to`, `limit`, `after_id`):
+// The bounds of a list of trades, closed positions or orders (docs/openapi.yaml: `from`, `to`, `limit`, `after_id`):
 // one definition of each rule and of its message. The gateway answers /v1 with them (with every problem of the
 // query at once, unknown parameters included) and the engine applies them to the gRPC request.
 import type { Issue } from "./errors.js";

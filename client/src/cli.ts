@@ -7,7 +7,7 @@ import { ApiError, NetworkError } from "./errors.js";
 import { loadProfile, ProfileError, type Profile } from "./profile.js";
 import type { Placement } from "./results.js";
 import type { RetryEvent } from "./transport.js";
-import type { AmendOrderRequest, Fill, PlaceOrderRequest } from "./types.js";
+import type { AmendOrderRequest, Fill, Order, PlaceOrderRequest } from "./types.js";
 
 export interface Io {
   env: NodeJS.ProcessEnv;
@@ -215,6 +215,29 @@ export async function main(argv: string[], io: Io): Promise<number> {
       );
     });
 
+  account
+    .command("orders <account_id>")
+    .description("every order in any state, oldest first (with --client-id: the order of that client_id)")
+    .option("--from <time>")
+    .option("--to <time>")
+    .option("--client-id <id>")
+    .action(async (id: string, o: { from?: string; to?: string; clientId?: string }) => {
+      const rows: Order[] = [];
+      if (o.clientId !== undefined) {
+        const found = await trading().orderByClientId(id, o.clientId);
+        if (found !== undefined) rows.push(found);
+      } else {
+        for await (const row of trading().allOrders(id, {
+          ...(o.from === undefined ? {} : { from: o.from }),
+          ...(o.to === undefined ? {} : { to: o.to }),
+        }))
+          rows.push(row);
+      }
+      print(rows, () =>
+        table(rows, ["order_id", "client_id", "symbol", "side", "kind", "quantity", "filled_quantity", "status"]),
+      );
+    });
+
   const orderBody = (o: OrderOptions): PlaceOrderRequest => ({
     account_id: o.account,
     symbol: o.symbol,
@@ -258,6 +281,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
       );
     },
   );
+  order.command("show <order_id>").action(async (id: string) => {
+    const shown = await trading().order(id);
+    print(shown, () => record(shown));
+  });
   order.command("cancel <order_id>").action(async (id: string) => {
     const canceled = await trading().cancelOrder(id);
     print(canceled, () => record(canceled, ["order_id", "status", "filled_quantity"]));

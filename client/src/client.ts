@@ -20,6 +20,7 @@ import type {
   CancelAfter,
   ClosedPosition,
   ClosedPositionPage,
+  ClientOrderList,
   ClosePositionRequest,
   CreateAccountRequest,
   CreateApiKeyRequest,
@@ -32,6 +33,7 @@ import type {
   Health,
   NotReady,
   Order,
+  OrderPage,
   OrderResponse,
   OrderTestResponse,
   PlaceOrderRequest,
@@ -282,6 +284,35 @@ export class TradingClient {
     return (await this.get<WorkingOrderList>("/v1/account/{account_id}/orders", [accountId])).data;
   }
 
+  /** The order placed with `clientId` on the account, in any state (the newest one), or undefined. */
+  async orderByClientId(accountId: string, clientId: string): Promise<Order | undefined> {
+    const list = await this.get<ClientOrderList>("/v1/account/{account_id}/orders", [accountId], {
+      client_id: clientId,
+    });
+    return list.data[0];
+  }
+
+  /** One order of the caller in any state, working or final (forgotten ones come from the order archive). */
+  async order(orderId: string): Promise<Order> {
+    return (await this.get<{ order: Order }>("/v1/order/{order_id}", [orderId])).order;
+  }
+
+  orderHistory(accountId: string, query: Query<"listOrderHistory"> = {}): Promise<OrderPage> {
+    return this.get("/v1/account/{account_id}/orders/history", [accountId], query);
+  }
+
+  /** Every order created in [from, to], oldest first, walking `has_more` with `from`/`after_id`. */
+  async *allOrders(accountId: string, query: Omit<Query<"listOrderHistory">, "after_id"> = {}): AsyncGenerator<Order> {
+    let cursor: { from: string; after_id: string } | undefined;
+    for (;;) {
+      const page = await this.orderHistory(accountId, { ...query, ...cursor });
+      yield* page.data;
+      const last = page.data.at(-1);
+      if (!page.has_more || last === undefined) return;
+      cursor = { from: last.created_at, after_id: last.order_id };
+    }
+  }
+
   funding(accountId: string): Promise<FundingReport> {
     return this.get("/v1/account/{account_id}/funding", [accountId]);
   }
@@ -413,6 +444,8 @@ export const OPERATIONS: Record<keyof operations, `${"KeysClient" | "TradingClie
   listPositionHistory: "TradingClient.positionHistory",
   listTrades: "TradingClient.trades",
   listWorkingOrders: "TradingClient.workingOrders",
+  listOrderHistory: "TradingClient.orderHistory",
+  getOrder: "TradingClient.order",
   listFunding: "TradingClient.funding",
   listBreaches: "TradingClient.breaches",
   listViolations: "TradingClient.violations",

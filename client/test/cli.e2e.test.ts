@@ -144,6 +144,10 @@ describe("ftrade", () => {
       result: "accepted",
     });
     expect(await json<unknown[]>(["account", "trades", id])).toHaveLength(2);
+    expect(await json(["order", "show", orderId])).toMatchObject({ order_id: orderId, status: "CANCELED" });
+    const orders = await json<{ order_id: string }[]>(["account", "orders", id]);
+    expect(orders.map((o) => o.order_id)).toContain(orderId);
+    expect(orders).toHaveLength(3);
     expect(await json<unknown[]>(["breaches", id])).toEqual([]);
     expect(await json(["analytics", id])).toMatchObject({ closed_positions: 1 });
 

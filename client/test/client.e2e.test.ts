@@ -339,6 +339,20 @@ describe("every method once", () => {
       timeout_ms: null,
       deadline: null,
     });
+    expect((await client.order(orderId)).status).toBe("CANCELED");
+    const tagged = await client.placeOrder({
+      account_id: id,
+      symbol: "ETH-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.1",
+      limit_price: "2000",
+      client_id: "methods-tagged",
+    });
+    if (tagged.kind !== "accepted") throw new Error("tagged order rejected");
+    expect((await client.orderByClientId(id, "methods-tagged"))?.order_id).toBe(tagged.response.order.order_id);
+    expect(await client.orderByClientId(id, "never-used")).toBeUndefined();
+    expect((await client.cancelOrder(tagged.response.order.order_id)).status).toBe("CANCELED");
     const closed = await client.closePosition({ account_id: id, symbol: "BTC-USD" });
     expect(closed.kind).toBe("accepted");
     expect(await client.positions(id)).toEqual([]);
@@ -347,6 +361,11 @@ describe("every method once", () => {
     for await (const fill of client.allTrades(id, { limit: 1 })) fills.push(fill.fill_id);
     expect(fills).toHaveLength(2);
     expect((await client.positionHistory(id)).data).toHaveLength(1);
+    const orders = (await client.orderHistory(id)).data.map((o) => o.order_id);
+    expect(orders).toHaveLength(4);
+    const walked: string[] = [];
+    for await (const order of client.allOrders(id, { limit: 1 })) walked.push(order.order_id);
+    expect(walked).toEqual(orders);
     const history: string[] = [];
     for await (const position of client.allPositionHistory(id, { limit: 1 })) history.push(position.position_id);
     expect(history).toHaveLength(1);

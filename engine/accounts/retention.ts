@@ -71,10 +71,10 @@ export function noteApplied(state: AccountState, event: EngineEvent): void {
 
 /**
  * Drops from `state` the final orders and `client_id` records it no longer keeps, as of the latest event
- * applied; returns the ids of the orders dropped (no longer addressable). Cheap when nothing is due: a look at
- * the oldest entry of each table.
+ * applied; returns the ids of the orders dropped (no longer addressable). `onForget` sees each order just before
+ * it leaves (the order archive keeps it). Cheap when nothing is due: a look at the oldest entry of each table.
  */
-export function forgetExpired(state: AccountState, limits: ActorLimits): string[] {
+export function forgetExpired(state: AccountState, limits: ActorLimits, onForget?: (order: Order) => void): string[] {
   const retention = state.retention;
   const now = retention.lastAt;
   const forgotten: string[] = [];
@@ -82,7 +82,11 @@ export function forgetExpired(state: AccountState, limits: ActorLimits): string[
   for (const [orderId, at] of finals) {
     if (at > now - limits.finalOrderRetentionMs && finals.size <= limits.finalOrdersKept) break;
     finals.delete(orderId);
-    if (state.orders.delete(orderId)) forgotten.push(orderId);
+    const order = state.orders.get(orderId);
+    if (order === undefined) continue;
+    onForget?.(order);
+    state.orders.delete(orderId);
+    forgotten.push(orderId);
   }
   const clientIds = retention.clientIds;
   for (const [clientId, at] of clientIds) {

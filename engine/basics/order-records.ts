@@ -79,6 +79,19 @@ export function toOrderRecord(order: Order, units: TickerUnits): OrderRecord {
   };
 }
 
+/** A forgotten order as the order archive keeps it (engine/store/order-archive.ts): its record, as JSON. */
+export function archivedOrder(
+  order: Order,
+  units: TickerUnits,
+): { id: string; createdAt: number; clientId: string | null; data: string } {
+  return {
+    id: order.order_id,
+    createdAt: order.created_at,
+    clientId: order.client_id,
+    data: JSON.stringify(toOrderRecord(order, units)),
+  };
+}
+
 export function toFillRecord(fill: Fill, accountId: string, units: TickerUnits): FillRecord {
   return {
     fill_id: fill.fill_id,

@@ -3,7 +3,7 @@ import { forkState } from "../basics/account-state.js";
 import { apply, decide, replay, type AccountState, type Command, type EngineEvent } from "../core.js";
 import { CATALOGUE } from "../market/catalogue.js";
 import { unitsFor } from "../market/units.js";
-import { upgradeEvent, type FirstIdempotencyRecorded } from "../store/journal.js";
+import { upgradeEvent, type FirstIdempotencyRecorded } from "../store/event-upgrade.js";
 import type { IdempotencyRecorded } from "../basics/events.js";
 import { ACCOUNT_ID, Harness, PLAN } from "../core.testing.js";
 import { normalizeClose, normalizePlaceOrder, type PlaceOrderRequest } from "./request.js";

@@ -87,6 +87,7 @@ export class GroupCommit<T extends CoreTypes> {
     const pending: Pending = {
       events: [],
       outbox: [],
+      archived: [],
       accounts: [],
       touched: new Set(),
       decided: [],
@@ -106,7 +107,7 @@ export class GroupCommit<T extends CoreTypes> {
       const started = performance.now();
       const span = startCommitSpan(items, pending.events.length, pending.accounts.length);
       try {
-        await this.options.journal.append(pending.accounts, pending.events, pending.outbox);
+        await this.options.journal.append(pending.accounts, pending.events, pending.outbox, pending.archived);
         commitMs = performance.now() - started;
         span?.end();
       } catch (error) {

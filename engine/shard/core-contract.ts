@@ -62,9 +62,11 @@ export interface ActorCore<T extends CoreTypes> {
    * keeps them) and returns the ids `keys` made addressable that no longer are. The shell calls it after each
    * decision's events applied to an account, and on replay where a decision ends (the next event has another
    * `eventTime`) and after the last one; it must depend on the applied events only, so a replay forgets what
-   * the live actor forgot.
+   * the live actor forgot. The core hands `archive` the record of each order it drops: live, the shell journals
+   * it with the decision's events; on replay, it makes sure the order archive holds it before the account serves
+   * (docs/engine.md, "The order archive"), so a forgotten record stays readable.
    */
-  forget?(state: T["state"]): readonly string[];
+  forget?(state: T["state"], archive?: (record: ArchivedRecord) => void): readonly string[];
   /**
    * The account's state as JSON-safe data, restorable by `restore` into a state equal to it (docs/engine.md,
    * "Snapshots"): the shard stores one every so many events so a restart replays only the events after it.
@@ -146,6 +148,18 @@ export interface ActorCore<T extends CoreTypes> {
    * new event before one already journaled.
    */
   eventTime?(event: T["event"]): number | undefined;
+}
+
+/** A record a core drops from memory that stays readable in the order archive (docs/engine.md). */
+export interface ArchivedRecord {
+  /** Its id (one `keys` made addressable). */
+  readonly id: string;
+  /** Epoch ms it was created: lists of the archive are ordered by it, ties by id. */
+  readonly createdAt: number;
+  /** The client's id for it, if any (looked up by it). */
+  readonly clientId: string | null;
+  /** The record as JSON text. */
+  readonly data: string;
 }
 
 /** One outbox entry as a core renders it. */

@@ -8,6 +8,7 @@ import { threadId } from "node:worker_threads";
 import { errorText } from "../../kernel/errors.js";
 import { idInPartition, mintIdInPartition, partitionOf } from "../../kernel/partition.js";
 import type { EventRow, NewAccountRow, OutboxRow } from "../store/journal.js";
+import type { ArchivedRow } from "../store/order-archive.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./core-contract.js";
 import type { ShardClock } from "./clock.js";
 import type { AccountMemory, Entry } from "./memory.js";
@@ -19,6 +20,8 @@ import type { AccountReload } from "./reload.js";
 export interface Pending {
   events: EventRow[];
   outbox: OutboxRow[];
+  /** The records the decisions' forgetting dropped (the order archive). */
+  archived: ArchivedRow[];
   accounts: NewAccountRow[];
   touched: Set<string>;
   /** The event lists handed to `core.onDecided`, given back through `core.onUndecided` if the batch fails. */
@@ -252,7 +255,7 @@ export class Decider<T extends CoreTypes> {
       outbox = this.queueOutbox(accountId, state, event, outbox, pending);
     } while (++index < events.length);
     pending.applying = undefined;
-    this.memory.forget(state);
+    this.memory.forget(state, (record) => pending.archived.push({ accountId, ...record }));
     if (this.core.onDecided !== undefined) {
       this.core.onDecided(this.market, events);
       if (this.core.onUndecided !== undefined) pending.decided.push(events);

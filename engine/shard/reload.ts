@@ -15,6 +15,7 @@ import type {
   StoredEvent,
   StoredSnapshot,
 } from "../store/journal.js";
+import type { ArchivedRow } from "../store/order-archive.js";
 import type { ActorCore, CoreTypes } from "./core-contract.js";
 import type { ShardClock } from "./clock.js";
 import type { AccountMemory } from "./memory.js";
@@ -22,7 +23,12 @@ import type { ShardSnapshots } from "./snapshots.js";
 
 /** What a shard needs of the journal (engine/store/journal.ts in production). */
 export interface ShardJournal {
-  append(accounts: readonly NewAccountRow[], events: readonly EventRow[], outbox: readonly OutboxRow[]): Promise<void>;
+  append(
+    accounts: readonly NewAccountRow[],
+    events: readonly EventRow[],
+    outbox: readonly OutboxRow[],
+    archived?: readonly ArchivedRow[],
+  ): Promise<void>;
   /**
    * Streams the accounts' latest snapshots (`onSnapshot`, when given) and then their events after them (all of
    * them without `onSnapshot`), in (account, seq) order.
@@ -39,6 +45,8 @@ export interface ShardJournal {
   ): Promise<ReadCounts>;
   /** Stores snapshots (a newer one replaces an older one of the same account; an older one changes nothing). */
   saveSnapshots?(rows: readonly SnapshotRow[]): Promise<void>;
+  /** Makes sure the order archive holds these forgotten records (those it holds stay as they are). */
+  archive?(rows: readonly ArchivedRow[]): Promise<void>;
 }
 
 export interface AccountReloadOptions<T extends CoreTypes> {
@@ -67,6 +75,8 @@ export class AccountReload<T extends CoreTypes> {
   private readonly parked = new Map<string, number>();
   /** What the rebuild read; undefined until the shard was rebuilt. */
   private rebuilt: ReadCounts | undefined;
+  /** What the replay in progress forgot, for the order archive (written before the accounts serve). */
+  private forgotten: ArchivedRow[] = [];
 
   constructor(private readonly options: AccountReloadOptions<T>) {}
 
@@ -113,6 +123,7 @@ export class AccountReload<T extends CoreTypes> {
     memory.clear();
     this.stale.clear();
     clock.clear();
+    this.forgotten = [];
     const started = performance.now();
     const counts = await journal.readPartitions(
       partitionsOfShard(shard, shards, engine, engines),
@@ -122,6 +133,7 @@ export class AccountReload<T extends CoreTypes> {
       this.options.snapshots.restorer(),
     );
     this.endReplay(memory.accounts.keys());
+    await this.archiveForgotten();
     this.rebuilt = counts;
     clock.noteAll(memory.accounts);
     for (const [id, entry] of memory.accounts) memory.noteInterests(id, entry.state);
@@ -137,6 +149,7 @@ export class AccountReload<T extends CoreTypes> {
     await this.options.snapshots.settled();
     const ids = [...this.stale];
     for (const id of ids) memory.accounts.delete(id);
+    this.forgotten = [];
     await this.options.journal.readAccounts(
       ids,
       (event) => {
@@ -145,6 +158,7 @@ export class AccountReload<T extends CoreTypes> {
       this.options.snapshots.restorer(),
     );
     this.endReplay(ids);
+    await this.archiveForgotten();
     this.stale.clear();
     for (const id of ids) {
       memory.noteInterests(id, memory.accounts.get(id)?.state);
@@ -174,7 +188,7 @@ export class AccountReload<T extends CoreTypes> {
     const at = core.eventTime?.(event);
     // The live shard let the core forget after each decision: a replay does where one decision ends (the
     // events of a decision share its time), so it forgets exactly what the live actor forgot.
-    if (entry?.replayedAt !== undefined && at !== entry.replayedAt) memory.forget(entry.state);
+    if (entry?.replayedAt !== undefined && at !== entry.replayedAt) this.forget(stored.accountId, entry.state);
     const state = core.apply(entry?.state, event);
     if (at !== undefined) clock.saw(at);
     memory.index(stored.accountId, event);
@@ -202,8 +216,24 @@ export class AccountReload<T extends CoreTypes> {
     for (const id of accountIds) {
       const entry = memory.accounts.get(id);
       if (entry?.replayedAt === undefined) continue;
-      memory.forget(entry.state);
+      this.forget(id, entry.state);
       entry.replayedAt = undefined;
     }
+  }
+
+  /** A replay's forgetting: what the core drops is noted for the archive. */
+  private forget(accountId: string, state: T["state"]): void {
+    this.options.memory.forget(state, (record) => this.forgotten.push({ accountId, ...record }));
+  }
+
+  /**
+   * The orders the replay forgot, made sure of in the archive: the live actor archived those it forgot, and a
+   * replay under a lower retention forgets more, which no lookup may lose. A failure leaves the shard unloaded
+   * (the next batch tries again).
+   */
+  private async archiveForgotten(): Promise<void> {
+    const rows = this.forgotten;
+    this.forgotten = [];
+    if (rows.length > 0) await this.options.journal.archive?.(rows);
   }
 }

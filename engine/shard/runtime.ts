@@ -96,6 +96,8 @@ export interface ShardRuntime<T extends CoreTypes> {
   query(accountId: string, query: T["query"]): Promise<T["queryResult"]>;
   /** `command` for the account an id belongs to (an id made addressable by `core.keys`); not_found if none. */
   commandByKey(key: string, command: T["command"]): Promise<T["reply"]>;
+  /** `query` for the account an id belongs to; not_found if no account in memory holds the id. */
+  queryByKey(key: string, query: T["query"]): Promise<T["queryResult"]>;
   /** Sends the update to every shard; resolves once every shard applied it and committed the events. */
   market(update: T["update"]): Promise<MarketApplied>;
   /** Refuses new calls, answers everything already sent, closes the shards' pools and threads. Idempotent. */
@@ -294,6 +296,14 @@ function runtimeOf<T extends CoreTypes>(
       if (partition === undefined) throw new ServiceError("not_found");
       const to = { key: id };
       return (await route({ kind: "command", requestId: handover.requestId(), to, command }, partition)).reply;
+    },
+    async queryByKey(key, query) {
+      refuseWhenStopping();
+      const id = key.toLowerCase();
+      const partition = partitionOfId(id);
+      if (partition === undefined) throw new ServiceError("not_found");
+      return (await route({ kind: "query", requestId: handover.requestId(), to: { key: id }, query }, partition))
+        .result;
     },
     async query(accountId, query) {
       refuseWhenStopping();

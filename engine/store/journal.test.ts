@@ -51,6 +51,7 @@ describe("migrations", () => {
       { version: 6, name: "events_json" },
       { version: 7, name: "account_slots" },
       { version: 8, name: "snapshots" },
+      { version: 9, name: "order_archive" },
     ]);
   });
 
@@ -73,7 +74,7 @@ describe("migrations", () => {
         );
       }
 
-      expect(await migrateEngine(pool)).toEqual([5, 6, 7, 8]);
+      expect(await migrateEngine(pool)).toEqual([5, 6, 7, 8, 9]);
       const pending = await pool.query<{ event_id: string; user_id: string; created_at: string }>(
         "SELECT event_id, user_id, created_at::text FROM engine_outbox_pending ORDER BY created_at",
       );
@@ -115,7 +116,7 @@ describe("migrations", () => {
         ]);
       }
 
-      expect(await migrateEngine(pool)).toEqual([6, 7, 8]);
+      expect(await migrateEngine(pool)).toEqual([6, 7, 8, 9]);
       const column = await pool.query<{ data_type: string }>(
         "SELECT data_type FROM information_schema.columns WHERE table_name = 'engine_events' AND column_name = 'payload'",
       );

@@ -9,6 +9,8 @@ import { sqlStateOf } from "../../kernel/db.js";
 import { bounded } from "../../kernel/db-deadline.js";
 import { partitionOf } from "../../kernel/partition.js";
 import { columnsOf } from "./columns.js";
+import { upgradeEvent } from "./event-upgrade.js";
+import type { ArchivedRow } from "./order-archive.js";
 import type { Fence } from "./leases.js";
 
 export interface NewAccountRow {
@@ -44,32 +46,6 @@ export interface StoredEvent {
   seq: number;
   /** The event in the shape the core reads (`upgradeEvent`). */
   event: unknown;
-}
-
-/**
- * `IdempotencyRecorded` as the journal may hold it in its first shape: the whole answer sent (`response`),
- * without the `violations` and `risk_headroom` the answer is rebuilt from (docs/engine.md, "Idempotency").
- */
-export interface FirstIdempotencyRecorded {
-  type: "IdempotencyRecorded";
-  at: number;
-  client_id: string;
-  order_id: string;
-  fingerprint: string;
-  response: { violations: unknown[]; risk_headroom?: unknown };
-}
-
-/**
- * An event read from the journal in the one shape the core reads: a first-shape `IdempotencyRecorded` gets
- * its answer's violations and headroom next to the answer it keeps (a retry answers exactly that answer).
- * Every other event, and every event of the current shape, is returned as it is.
- */
-export function upgradeEvent(payload: unknown): unknown {
-  const event = payload as Partial<FirstIdempotencyRecorded> & { violations?: unknown };
-  if (event.type !== "IdempotencyRecorded" || event.response === undefined || event.violations !== undefined) {
-    return payload;
-  }
-  return { ...event, violations: event.response.violations, risk_headroom: event.response.risk_headroom };
 }
 
 /** What a read hands the rows to: each event, and each account's snapshot (read first) when given. */
@@ -141,6 +117,12 @@ const INSERT_ACCOUNTS_AND_OUTBOX = `new_accounts AS (
     RETURNING created_at, event_id, user_id
   ), new_pending AS (
     INSERT INTO engine_outbox_pending (created_at, event_id, user_id) SELECT * FROM new_outbox
+  ), new_archived AS (
+    INSERT INTO engine_orders (order_id, account_id, created_at, client_id, record)
+    SELECT x.o, x.a, x.c, x.k, j.r
+      FROM unnest($15::uuid[], $16::uuid[], $17::bigint[], $18::text[]) WITH ORDINALITY AS x(o, a, c, k, i)
+      JOIN json_array_elements($19::json) WITH ORDINALITY AS j(r, i) ON j.i = x.i
+    ON CONFLICT (order_id) DO NOTHING
   )`;
 
 // The JSON payloads travel as ONE array document ($7, $14), not as jsonb[]/json[] parameters: pg escapes an
@@ -158,7 +140,7 @@ function jsonArray(texts: readonly string[]): string {
 const APPEND = `WITH ${INSERT_ACCOUNTS_AND_OUTBOX} ${INSERT_EVENTS}`;
 
 /** The same, checked by the lease fence; the outer SELECT reads the fence, so the check always runs. */
-const FENCED_APPEND = `WITH fence AS MATERIALIZED (SELECT engine_fence($15::text, $16::int[], $17::bigint[]) AS held),
+const FENCED_APPEND = `WITH fence AS MATERIALIZED (SELECT engine_fence($20::text, $21::int[], $22::bigint[]) AS held),
   ${INSERT_ACCOUNTS_AND_OUTBOX}, new_events AS (${INSERT_EVENTS})
   SELECT held FROM fence`;
 
@@ -166,6 +148,16 @@ const APPEND_STATEMENT = { name: "engine_journal_append", text: APPEND } as cons
 const FENCED_APPEND_STATEMENT = { name: "engine_journal_append_fenced", text: FENCED_APPEND } as const;
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+
+/** Orders a rebuild found forgotten, for the archive: those already there are left as they are. */
+const INSERT_ARCHIVED = `INSERT INTO engine_orders (order_id, account_id, created_at, client_id, record)
+  SELECT x.o, x.a, x.c, x.k, j.r
+    FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[]) WITH ORDINALITY AS x(o, a, c, k, i)
+    JOIN json_array_elements($5::json) WITH ORDINALITY AS j(r, i) ON j.i = x.i
+  ON CONFLICT (order_id) DO NOTHING`;
+
+/** Rows of one archive statement. */
+const ARCHIVE_CHUNK = 2_000;
 
 const UPSERT_SNAPSHOTS = `INSERT INTO engine_snapshots (account_id, seq, outbox, at, payload)
   SELECT x.a, x.s, x.o, x.t, j.p
@@ -209,7 +201,7 @@ export class Journal {
   }
 
   /**
-   * Appends new accounts, events and their outbox rows atomically in ONE statement (data-modifying CTEs insert
+   * Appends new accounts, events, their outbox rows and the orders the decisions forgot atomically in ONE statement (data-modifying CTEs insert
    * the accounts, the outbox rows and their fan-out queue entries, the outer INSERT the events): one round trip
    * per batch instead of BEGIN, several INSERTs and COMMIT, which cost the shard threads more in socket writes
    * than the batch itself. A duplicate (account_id, seq) fails the whole statement: it means two writers own the
@@ -222,6 +214,7 @@ export class Journal {
     accounts: readonly NewAccountRow[],
     events: readonly EventRow[],
     outbox: readonly OutboxRow[] = [],
+    archived: readonly ArchivedRow[] = [],
   ): Promise<void> {
     if (accounts.length === 0 && events.length === 0) return;
     const fence = this.fence;
@@ -233,6 +226,8 @@ export class Journal {
       jsonArray(events.map((e) => e.payload)),
       ...columnsOf(outbox, ["accountId", "sequence", "eventId", "type", "userId", "at"]),
       jsonArray(outbox.map((o) => o.data)),
+      ...columnsOf(archived, ["id", "accountId", "createdAt", "clientId"]),
+      jsonArray(archived.map((o) => o.data)),
       ...(guard === undefined ? [] : [guard.owner, guard.partitions, guard.epochs]),
     ];
     if (!this.named) {
@@ -280,6 +275,23 @@ export class Journal {
     await this.pool.query(
       this.query(FENCED_UPSERT_SNAPSHOTS, [...values, guard.owner, guard.partitions, guard.epochs]),
     );
+  }
+
+  /**
+   * Makes sure the archive holds these forgotten orders (docs/engine.md, "The order archive"): a replay forgets
+   * what the live actor forgot, and more when the retention was lowered since. Rows already there stay as they
+   * are (a forgotten order's record never changes), so no fence is needed: any writer writes the same rows.
+   */
+  async archive(rows: readonly ArchivedRow[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += ARCHIVE_CHUNK) {
+      const chunk = rows.slice(start, start + ARCHIVE_CHUNK);
+      await this.pool.query(
+        this.query(INSERT_ARCHIVED, [
+          ...columnsOf(chunk, ["id", "accountId", "createdAt", "clientId"]),
+          jsonArray(chunk.map((r) => r.data)),
+        ]),
+      );
+    }
   }
 
   /**

@@ -23,7 +23,7 @@ import {
   summaryJson,
   violationRecordJson,
 } from "./records.js";
-import { CreateAccountBody, ListQuery, isUuid } from "./schemas.js";
+import { CreateAccountBody, ListQuery, OrdersQuery, isUuid } from "./schemas.js";
 
 /** The path's account id; a malformed one cannot name an account, so it is 404 like an unknown one. */
 function accountRef(req: Request, res: Response): { user_id: string; account_id: string } {
@@ -63,7 +63,22 @@ function accountList<Row>(
 export const getAccount = accountRead((engine, ref, origin) => engine.getAccount(ref, origin), accountJson);
 export const getSummary = accountRead((engine, ref, origin) => engine.getSummary(ref, origin), summaryJson);
 export const listPositions = accountList((engine, ref, origin) => engine.listPositions(ref, origin), positionJson);
-export const listOrders = accountList((engine, ref, origin) => engine.listOrders(ref, origin), orderJson);
+
+/**
+ * GET /v1/account/:id/orders: the working orders; with `client_id`, the newest order placed with it in any state
+ * (zero or one), in the same envelope.
+ */
+export function listOrders(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const ref = accountRef(req, res);
+    const query = parse(OrdersQuery, req.query);
+    const reply =
+      query.client_id === undefined
+        ? await clients.engine.listOrders(ref, originOf(res))
+        : await clients.engine.findOrderByClientId({ ...ref, client_id: query.client_id }, originOf(res));
+    res.status(200).json({ data: reply.data.map(orderJson) });
+  };
+}
 export const listFunding = accountRead((engine, ref, origin) => engine.listFunding(ref, origin), fundingReportJson);
 export const listBreaches = accountList((engine, ref, origin) => engine.listBreaches(ref, origin), breachJson);
 export const listViolations = accountList(
@@ -111,5 +126,13 @@ export function listTrades(clients: Clients): RequestHandler {
   return async (req, res) => {
     const reply = await clients.engine.listTrades(range(req, res), originOf(res));
     res.status(200).json({ data: reply.data.map(fillJson), has_more: reply.has_more });
+  };
+}
+
+/** GET /v1/account/:id/orders/history: every order of the account in any state, oldest first. */
+export function listOrderHistory(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const reply = await clients.engine.listOrderHistory(range(req, res), originOf(res));
+    res.status(200).json({ data: reply.data.map(orderJson), has_more: reply.has_more });
   };
 }

@@ -87,3 +87,11 @@ export function amendOrder(clients: Clients): RequestHandler {
     );
   };
 }
+
+/** GET /v1/order/:order_id: the caller's order in any state (another user's is 404 like an unknown one). */
+export function getOrder(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const ref = { user_id: callerOf(res).userId, order_id: orderId(req) };
+    sendOrder(res, await clients.engine.getOrder(ref, originOf(res)));
+  };
+}

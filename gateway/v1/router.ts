@@ -11,6 +11,7 @@ import {
   getSummary,
   listBreaches,
   listFunding,
+  listOrderHistory,
   listOrders,
   listPositionHistory,
   listPositions,
@@ -21,7 +22,7 @@ import { authenticate, type AuthDeps } from "./auth.js";
 import { getCalendar, listPlans, listTickers } from "./catalogue.js";
 import { listEvents } from "./events.js";
 import { getCancelAfter, setCancelAfter } from "./cancel-after.js";
-import { amendOrder, cancelOrder, closePosition, placeOrder, testOrder } from "./orders.js";
+import { amendOrder, cancelOrder, closePosition, getOrder, placeOrder, testOrder } from "./orders.js";
 
 export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler): Router {
   const router = Router();
@@ -39,6 +40,7 @@ export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler)
   router.get("/account/:account_id/positions/history", read, listPositionHistory(clients));
   router.get("/account/:account_id/trades", read, listTrades(clients));
   router.get("/account/:account_id/orders", read, listOrders(clients));
+  router.get("/account/:account_id/orders/history", read, listOrderHistory(clients));
   router.get("/account/:account_id/funding", read, listFunding(clients));
   router.get("/account/:account_id/breaches", read, listBreaches(clients));
   router.get("/account/:account_id/violations", read, listViolations(clients));
@@ -46,6 +48,7 @@ export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler)
   router.get("/account/:account_id/events", read, listEvents(clients));
   router.post("/order", trade, body, placeOrder(clients));
   router.post("/order/test", trade, body, testOrder(clients));
+  router.get("/order/:order_id", read, getOrder(clients));
   router.delete("/order/:order_id", manage, cancelOrder(clients));
   router.patch("/order/:order_id", manage, body, amendOrder(clients));
   router.post("/position/close", trade, body, closePosition(clients));

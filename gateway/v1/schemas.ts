@@ -108,6 +108,11 @@ const wholeNumber = (min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
 
+/** GET /v1/account/:id/orders: the working orders, or with `client_id` the order placed with it. */
+export const OrdersQuery = z.strictObject({
+  client_id: optional(z.string().regex(/^[\x20-\x7e]{1,64}$/, "must be 1 to 64 printable ASCII characters")),
+});
+
 /** GET /v1/account/:id/events (docs/webhooks.md, "Catching up"). */
 export const EventsQuery = z.strictObject({
   after: optional(wholeNumber(0, Number.MAX_SAFE_INTEGER)),

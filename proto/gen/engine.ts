@@ -31,6 +31,10 @@ import type {
   CancelAfter__Output as _engine_v1_CancelAfter__Output,
 } from "./engine/v1/CancelAfter.js";
 import type {
+  ClientOrderRef as _engine_v1_ClientOrderRef,
+  ClientOrderRef__Output as _engine_v1_ClientOrderRef__Output,
+} from "./engine/v1/ClientOrderRef.js";
+import type {
   ClosePositionRequest as _engine_v1_ClosePositionRequest,
   ClosePositionRequest__Output as _engine_v1_ClosePositionRequest__Output,
 } from "./engine/v1/ClosePositionRequest.js";
@@ -107,6 +111,10 @@ import type {
   ListFillsResponse as _engine_v1_ListFillsResponse,
   ListFillsResponse__Output as _engine_v1_ListFillsResponse__Output,
 } from "./engine/v1/ListFillsResponse.js";
+import type {
+  ListOrderHistoryResponse as _engine_v1_ListOrderHistoryResponse,
+  ListOrderHistoryResponse__Output as _engine_v1_ListOrderHistoryResponse__Output,
+} from "./engine/v1/ListOrderHistoryResponse.js";
 import type {
   ListOrdersResponse as _engine_v1_ListOrdersResponse,
   ListOrdersResponse__Output as _engine_v1_ListOrdersResponse__Output,
@@ -230,6 +238,7 @@ export interface ProtoGrpcType {
       Calendar: MessageTypeDefinition<_engine_v1_Calendar, _engine_v1_Calendar__Output>;
       CalendarEvent: MessageTypeDefinition<_engine_v1_CalendarEvent, _engine_v1_CalendarEvent__Output>;
       CancelAfter: MessageTypeDefinition<_engine_v1_CancelAfter, _engine_v1_CancelAfter__Output>;
+      ClientOrderRef: MessageTypeDefinition<_engine_v1_ClientOrderRef, _engine_v1_ClientOrderRef__Output>;
       ClosePositionRequest: MessageTypeDefinition<
         _engine_v1_ClosePositionRequest,
         _engine_v1_ClosePositionRequest__Output
@@ -275,6 +284,10 @@ export interface ProtoGrpcType {
       ListEventsRequest: MessageTypeDefinition<_engine_v1_ListEventsRequest, _engine_v1_ListEventsRequest__Output>;
       ListEventsResponse: MessageTypeDefinition<_engine_v1_ListEventsResponse, _engine_v1_ListEventsResponse__Output>;
       ListFillsResponse: MessageTypeDefinition<_engine_v1_ListFillsResponse, _engine_v1_ListFillsResponse__Output>;
+      ListOrderHistoryResponse: MessageTypeDefinition<
+        _engine_v1_ListOrderHistoryResponse,
+        _engine_v1_ListOrderHistoryResponse__Output
+      >;
       ListOrdersResponse: MessageTypeDefinition<_engine_v1_ListOrdersResponse, _engine_v1_ListOrdersResponse__Output>;
       ListPlansRequest: MessageTypeDefinition<_engine_v1_ListPlansRequest, _engine_v1_ListPlansRequest__Output>;
       ListPlansResponse: MessageTypeDefinition<_engine_v1_ListPlansResponse, _engine_v1_ListPlansResponse__Output>;

@@ -46,6 +46,7 @@ const SERVED = [
   "v1 GET /v1/account/{account_id}/positions/history",
   "v1 GET /v1/account/{account_id}/trades",
   "v1 GET /v1/account/{account_id}/orders",
+  "v1 GET /v1/account/{account_id}/orders/history",
   "v1 GET /v1/account/{account_id}/funding",
   "v1 GET /v1/account/{account_id}/breaches",
   "v1 GET /v1/account/{account_id}/violations",
@@ -53,6 +54,7 @@ const SERVED = [
   "v1 GET /v1/account/{account_id}/events",
   "v1 POST /v1/order",
   "v1 POST /v1/order/test",
+  "v1 GET /v1/order/{order_id}",
   "v1 DELETE /v1/order/{order_id}",
   "v1 PATCH /v1/order/{order_id}",
   "v1 POST /v1/position/close",
@@ -1439,6 +1441,43 @@ describe("docs/openapi.yaml against the running gateway", () => {
     await prices().push(PRICES);
   });
 
+  it("looks an order up by id and by client_id and lists the order history with 200, 400 and 404", async () => {
+    await prices().push(PRICES);
+    const key = await created(main, "tomas", { label: "algo", permissions: ["TRADE"] });
+    const stranger = await created(main, "tomas-not", { label: "other", permissions: ["READ_ONLY"] });
+    const accountId = await openAccount(key);
+    const filled = await place(key, {
+      account_id: accountId,
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "MARKET",
+      quantity: "0.01",
+      client_id: "spec-1",
+    });
+    expect(filled.status).toBe(201);
+    const lookup = (caller: Credentials, id: string) =>
+      send(main, "v1", "GET", "/v1/order/{order_id}", as(caller, { params: { order_id: id } }));
+    const found = await lookup(key, orderIdOf(filled));
+    expect(found.status).toBe(200);
+    expect(orderOf(found)).toEqual(orderOf(filled));
+    for (const [caller, id] of [
+      [key, SOME_ID],
+      [key, "not-a-uuid"],
+      [stranger, orderIdOf(filled)],
+    ] as const) {
+      const refused = await lookup(caller, id);
+      expect(refused.status, id).toBe(404);
+      expect(refused.json).toEqual({ error: "not_found" });
+    }
+    const byClientId = await read(key, "/v1/account/{account_id}/orders", accountId, { client_id: "spec-1" });
+    expect(byClientId.json).toEqual({ data: [orderOf(filled)] });
+    const badClientId = await read(key, "/v1/account/{account_id}/orders", accountId, { client_id: "" });
+    expect(badClientId.status).toBe(400);
+    expect(issuePaths(badClientId)).toEqual(["client_id"]);
+    const history = await read(key, "/v1/account/{account_id}/orders/history", accountId);
+    expect(history.json).toEqual({ data: [orderOf(filled)], has_more: false });
+  });
+
   // ---- Webhooks: the catch-up list of an account's events (/v1) and a key's delivery log (/api).
 
   /** Reads until `done` holds (each reply held to the document on the way), at most 400 times 50 ms apart. */
@@ -1868,14 +1907,18 @@ describe("docs/openapi.yaml against the running gateway", () => {
       { from: "2026-11-02T00:00:00Z", to: "2026-11-01T00:00:00Z" },
       { cursor: "abc" },
     ];
-    for (const template of ["/v1/account/{account_id}/positions/history", "/v1/account/{account_id}/trades"]) {
+    for (const template of [
+      "/v1/account/{account_id}/positions/history",
+      "/v1/account/{account_id}/trades",
+      "/v1/account/{account_id}/orders/history",
+    ]) {
       for (const query of badBounds) {
         const reply = await read(key, template, accountId, query);
         expect(reply.status, `${template} ${JSON.stringify(query)}`).toBe(400);
       }
     }
     const templates = SERVED.filter((op) => op.startsWith("v1 GET /v1/account/")).map((op) => op.slice(7));
-    expect(templates).toHaveLength(12);
+    expect(templates).toHaveLength(13);
     for (const template of templates) {
       for (const [caller, id] of [
         [key, SOME_ID],

@@ -442,7 +442,7 @@ export interface paths {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description The cursor of the next page: the last row's id (`fill_id` of a fill, `position_id` of a closed
-                 *     position), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
+                 *     position, `order_id` of an order), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
                  *     rows at that time with a greater id, then every row at a later time. Ids compare in lower case. Not a
                  *     UUID, or given without `from`: `400` with an issue on `after_id`.
                  */
@@ -496,7 +496,7 @@ export interface paths {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description The cursor of the next page: the last row's id (`fill_id` of a fill, `position_id` of a closed
-                 *     position), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
+                 *     position, `order_id` of an order), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
                  *     rows at that time with a greater id, then every row at a later time. Ids compare in lower case. Not a
                  *     UUID, or given without `from`: `400` with an issue on `after_id`.
                  */
@@ -542,7 +542,13 @@ export interface paths {
     };
     "/v1/account/{account_id}/orders": {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Look up the order placed with this `client_id` instead (1 to 64 printable ASCII characters, as in
+                 *     `POST /v1/order`; anything else, or the parameter given twice, is `400`).
+                 */
+                client_id?: string;
+            };
             header?: {
                 /**
                  * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
@@ -560,13 +566,81 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Working orders
-         * @description Every working order (`NEW`, `PARTIALLY_FILLED` or `HELD`) of the account. Final orders are not
-         *     listed; their last state is in the answer that made them final and in the fills. Not paginated.
+         * Working orders, or the order of a client_id
+         * @description Without `client_id`: every working order (`NEW`, `PARTIALLY_FILLED` or `HELD`) of the account. Final
+         *     orders are not listed here (`GET /v1/account/{account_id}/orders/history` lists every order). Not
+         *     paginated.
+         *
+         *     With `client_id`: the order placed with that `client_id`, in any state (working, `FILLED`,
+         *     `CANCELED`, `EXPIRED` or `REJECTED`), as `data` with one element, or none when the account has no
+         *     order with it. Orders the engine no longer keeps in memory are found too (from the order archive,
+         *     docs/engine.md). A `client_id` names one order within its replay window (24 hours, or the account's
+         *     10,000 most recent `client_id`s); after that the same `client_id` may be used again and names a new
+         *     order: the answer is then the newest order placed with it (by `created_at`, ties by `order_id`). Read
+         *     it right after the placement it names: the order is there as soon as `POST /v1/order` answered.
+         *
+         *     An unknown query parameter or a malformed `client_id` is `400`.
          *
          *     Scope: any (`READ_ONLY` or higher). An account of another user is `404`.
          */
         get: operations["listWorkingOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/{account_id}/orders/history": {
+        parameters: {
+            query?: {
+                /** @description Inclusive lower bound, an ISO 8601 date-time with a time zone (`2026-11-22T00:00:00Z`). Absent means from the first row. */
+                from?: components["parameters"]["From"];
+                /** @description Inclusive upper bound, an ISO 8601 date-time with a time zone; not before `from`. Absent means up to now. */
+                to?: components["parameters"]["To"];
+                /** @description The most rows to return, a whole number of at least 1. Values above 1000 are clamped to 1000. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The cursor of the next page: the last row's id (`fill_id` of a fill, `position_id` of a closed
+                 *     position, `order_id` of an order), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
+                 *     rows at that time with a greater id, then every row at a later time. Ids compare in lower case. Not a
+                 *     UUID, or given without `from`: `400` with an issue on `after_id`.
+                 */
+                after_id?: components["parameters"]["AfterId"];
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The account's `account_id` (a UUID). An account of another user is `404`, exactly like an unknown id
+                 *     or a value that is not a UUID: the API never tells whether an account exists.
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Order history
+         * @description Every order of the account in any state (working, `FILLED`, `CANCELED`, `EXPIRED`, `REJECTED`) with
+         *     `created_at` in [`from`, `to`], oldest first (ties by `order_id`), at most `limit` of them, each as it
+         *     is now. Orders the engine no longer keeps in memory are listed too: they come from the order archive
+         *     (docs/engine.md, "The order archive"), so the history never loses an order. `has_more` is `true` when
+         *     more rows match. Paging as in `GET /v1/account/{account_id}/trades`: while `has_more` is `true`, ask
+         *     again with the same `limit` and `to`, `from` set to the last row's `created_at` and `after_id` to its
+         *     `order_id`; every order comes exactly once. An order's position in the list never moves (it is
+         *     ordered by when it was created), so a page read again shows the same orders, perhaps in a later state.
+         *     An unknown query parameter, a bad `from`, `to`, `limit` or `after_id`, `from` after `to`, or
+         *     `after_id` without `from` is `400`.
+         *
+         *     Scope: any (`READ_ONLY` or higher). An account of another user is `404`.
+         */
+        get: operations["listOrderHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1013,7 +1087,19 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Look an order up
+         * @description The order in any state: working (`NEW`, `PARTIALLY_FILLED`, `HELD`) or final (`FILLED`, `CANCELED`,
+         *     `EXPIRED`, `REJECTED`), the same record as in the answer of `POST /v1/order`. An order the engine no
+         *     longer keeps in memory (final for longer than an hour, or older than the account's 1,000 most recent
+         *     final orders) is read from the order archive (docs/engine.md, "The order archive"): it is found for
+         *     the account's whole life (orders forgotten before the archive existed, engine migration 009, once the
+         *     operator has run its backfill).
+         *
+         *     Scope: any (`READ_ONLY` or higher). An order of another user is `404`, exactly as an unknown id or a
+         *     value that is not a UUID.
+         */
+        get: operations["getOrder"];
         put?: never;
         post?: never;
         /**
@@ -1023,7 +1109,8 @@ export interface paths {
          *     Safe to retry: an order that is already `CANCELED` answers the same `200`. A `FILLED`, `REJECTED` or
          *     `EXPIRED` order cannot be cancelled: `409` with `reason: order_final` and the order as it is. An order
          *     final for longer than an hour, or older than the account's 1,000 most recent final orders, has left the
-         *     engine's memory (it stays in the journal and its webhook events): cancelling or amending it is `404`.
+         *     engine's memory (it stays in the journal and the order archive, and `GET /v1/order/{order_id}` still
+         *     finds it): cancelling or amending it is `404`.
          *
          *     Scope: `MANAGE_ORDERS`. An order of another user is `404`.
          */
@@ -1622,6 +1709,15 @@ export interface components {
         } & components["schemas"]["Order"];
         WorkingOrderList: {
             data: components["schemas"]["WorkingOrder"][];
+        };
+        /** @description The order placed with a `client_id`, in any state (zero or one). */
+        ClientOrderList: {
+            data: components["schemas"]["Order"][];
+        };
+        OrderPage: {
+            data: components["schemas"]["Order"][];
+            /** @description More rows match the bounds than `limit` returned. */
+            has_more: boolean;
         };
         /** @description One funding payment of one open position. */
         FundingPayment: {
@@ -2534,7 +2630,7 @@ export interface components {
         Limit: number;
         /**
          * @description The cursor of the next page: the last row's id (`fill_id` of a fill, `position_id` of a closed
-         *     position), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
+         *     position, `order_id` of an order), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
          *     rows at that time with a greater id, then every row at a later time. Ids compare in lower case. Not a
          *     UUID, or given without `from`: `400` with an issue on `after_id`.
          */
@@ -3117,7 +3213,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description The cursor of the next page: the last row's id (`fill_id` of a fill, `position_id` of a closed
-                 *     position), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
+                 *     position, `order_id` of an order), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
                  *     rows at that time with a greater id, then every row at a later time. Ids compare in lower case. Not a
                  *     UUID, or given without `from`: `400` with an issue on `after_id`.
                  */
@@ -3173,7 +3269,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description The cursor of the next page: the last row's id (`fill_id` of a fill, `position_id` of a closed
-                 *     position), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
+                 *     position, `order_id` of an order), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
                  *     rows at that time with a greater id, then every row at a later time. Ids compare in lower case. Not a
                  *     UUID, or given without `from`: `400` with an issue on `after_id`.
                  */
@@ -3220,7 +3316,13 @@ export interface operations {
     };
     listWorkingOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Look up the order placed with this `client_id` instead (1 to 64 printable ASCII characters, as in
+                 *     `POST /v1/order`; anything else, or the parameter given twice, is `400`).
+                 */
+                client_id?: string;
+            };
             header?: {
                 /**
                  * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
@@ -3239,7 +3341,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The working orders (possibly none). */
+            /** @description The working orders (possibly none), or the order of the `client_id` (zero or one). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3248,9 +3350,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WorkingOrderList"];
+                    "application/json": components["schemas"]["WorkingOrderList"] | components["schemas"]["ClientOrderList"];
                 };
             };
+            400: components["responses"]["V1InvalidPayload"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1IpNotWhitelisted"];
+            404: components["responses"]["V1NotFound"];
+            429: components["responses"]["V1RateLimited"];
+            500: components["responses"]["V1EngineError"];
+            503: components["responses"]["V1EngineUnavailable"];
+        };
+    };
+    listOrderHistory: {
+        parameters: {
+            query?: {
+                /** @description Inclusive lower bound, an ISO 8601 date-time with a time zone (`2026-11-22T00:00:00Z`). Absent means from the first row. */
+                from?: components["parameters"]["From"];
+                /** @description Inclusive upper bound, an ISO 8601 date-time with a time zone; not before `from`. Absent means up to now. */
+                to?: components["parameters"]["To"];
+                /** @description The most rows to return, a whole number of at least 1. Values above 1000 are clamped to 1000. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The cursor of the next page: the last row's id (`fill_id` of a fill, `position_id` of a closed
+                 *     position, `order_id` of an order), with `from` set to that row's time. The page starts strictly after that (time, id) pair:
+                 *     rows at that time with a greater id, then every row at a later time. Ids compare in lower case. Not a
+                 *     UUID, or given without `from`: `400` with an issue on `after_id`.
+                 */
+                after_id?: components["parameters"]["AfterId"];
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The account's `account_id` (a UUID). An account of another user is `404`, exactly like an unknown id
+                 *     or a value that is not a UUID: the API never tells whether an account exists.
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of orders. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPage"];
+                };
+            };
+            400: components["responses"]["V1InvalidPayload"];
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1IpNotWhitelisted"];
             404: components["responses"]["V1NotFound"];
@@ -3690,6 +3849,44 @@ export interface operations {
                 };
             };
             413: components["responses"]["V1PayloadTooLarge"];
+            429: components["responses"]["V1RateLimited"];
+            500: components["responses"]["V1EngineError"];
+            503: components["responses"]["V1EngineUnavailable"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The order's `order_id` (a UUID). An order of another user, an unknown id or a value that is not a UUID is `404`. */
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order as it is now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderReply"];
+                };
+            };
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1IpNotWhitelisted"];
+            404: components["responses"]["V1NotFound"];
             429: components["responses"]["V1RateLimited"];
             500: components["responses"]["V1EngineError"];
             503: components["responses"]["V1EngineUnavailable"];

@@ -27,6 +27,10 @@ import type {
   CancelAfter__Output as _engine_v1_CancelAfter__Output,
 } from "../../engine/v1/CancelAfter.js";
 import type {
+  ClientOrderRef as _engine_v1_ClientOrderRef,
+  ClientOrderRef__Output as _engine_v1_ClientOrderRef__Output,
+} from "../../engine/v1/ClientOrderRef.js";
+import type {
   ClosePositionRequest as _engine_v1_ClosePositionRequest,
   ClosePositionRequest__Output as _engine_v1_ClosePositionRequest__Output,
 } from "../../engine/v1/ClosePositionRequest.js";
@@ -74,6 +78,10 @@ import type {
   ListFillsResponse as _engine_v1_ListFillsResponse,
   ListFillsResponse__Output as _engine_v1_ListFillsResponse__Output,
 } from "../../engine/v1/ListFillsResponse.js";
+import type {
+  ListOrderHistoryResponse as _engine_v1_ListOrderHistoryResponse,
+  ListOrderHistoryResponse__Output as _engine_v1_ListOrderHistoryResponse__Output,
+} from "../../engine/v1/ListOrderHistoryResponse.js";
 import type {
   ListOrdersResponse as _engine_v1_ListOrdersResponse,
   ListOrdersResponse__Output as _engine_v1_ListOrdersResponse__Output,
@@ -304,6 +312,47 @@ export interface EngineClient extends grpc.Client {
     callback: grpc.requestCallback<_engine_v1_Account__Output>,
   ): grpc.ClientUnaryCall;
 
+  FindOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  FindOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  FindOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  FindOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  findOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  findOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  findOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  findOrderByClientId(
+    argument: _engine_v1_ClientOrderRef,
+    callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
   GetAccount(
     argument: _engine_v1_AccountRef,
     metadata: grpc.Metadata,
@@ -466,6 +515,47 @@ export interface EngineClient extends grpc.Client {
   getCancelAfter(
     argument: _engine_v1_AccountRef,
     callback: grpc.requestCallback<_engine_v1_CancelAfter__Output>,
+  ): grpc.ClientUnaryCall;
+
+  GetOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  GetOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  GetOrder(
+    argument: _engine_v1_OrderRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  GetOrder(
+    argument: _engine_v1_OrderRef,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  getOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  getOrder(
+    argument: _engine_v1_OrderRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  getOrder(
+    argument: _engine_v1_OrderRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
+  ): grpc.ClientUnaryCall;
+  getOrder(
+    argument: _engine_v1_OrderRef,
+    callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
   ): grpc.ClientUnaryCall;
 
   GetSummary(
@@ -671,6 +761,47 @@ export interface EngineClient extends grpc.Client {
   listFunding(
     argument: _engine_v1_AccountRef,
     callback: grpc.requestCallback<_engine_v1_FundingReport__Output>,
+  ): grpc.ClientUnaryCall;
+
+  ListOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  ListOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  listOrderHistory(
+    argument: _engine_v1_ListRangeRequest,
+    callback: grpc.requestCallback<_engine_v1_ListOrderHistoryResponse__Output>,
   ): grpc.ClientUnaryCall;
 
   ListOrders(
@@ -1134,6 +1265,8 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
 
   CreateAccount: grpc.handleUnaryCall<_engine_v1_CreateAccountRequest__Output, _engine_v1_Account>;
 
+  FindOrderByClientId: grpc.handleUnaryCall<_engine_v1_ClientOrderRef__Output, _engine_v1_ListOrdersResponse>;
+
   GetAccount: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Account>;
 
   GetAnalytics: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Analytics>;
@@ -1141,6 +1274,8 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
   GetCalendar: grpc.handleUnaryCall<_engine_v1_GetCalendarRequest__Output, _engine_v1_Calendar>;
 
   GetCancelAfter: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_CancelAfter>;
+
+  GetOrder: grpc.handleUnaryCall<_engine_v1_OrderRef__Output, _engine_v1_OrderReply>;
 
   GetSummary: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Summary>;
 
@@ -1151,6 +1286,8 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
   ListEvents: grpc.handleUnaryCall<_engine_v1_ListEventsRequest__Output, _engine_v1_ListEventsResponse>;
 
   ListFunding: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_FundingReport>;
+
+  ListOrderHistory: grpc.handleUnaryCall<_engine_v1_ListRangeRequest__Output, _engine_v1_ListOrderHistoryResponse>;
 
   ListOrders: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_ListOrdersResponse>;
 
@@ -1203,6 +1340,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_CreateAccountRequest__Output,
     _engine_v1_Account__Output
   >;
+  FindOrderByClientId: MethodDefinition<
+    _engine_v1_ClientOrderRef,
+    _engine_v1_ListOrdersResponse,
+    _engine_v1_ClientOrderRef__Output,
+    _engine_v1_ListOrdersResponse__Output
+  >;
   GetAccount: MethodDefinition<
     _engine_v1_AccountRef,
     _engine_v1_Account,
@@ -1226,6 +1369,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_CancelAfter,
     _engine_v1_AccountRef__Output,
     _engine_v1_CancelAfter__Output
+  >;
+  GetOrder: MethodDefinition<
+    _engine_v1_OrderRef,
+    _engine_v1_OrderReply,
+    _engine_v1_OrderRef__Output,
+    _engine_v1_OrderReply__Output
   >;
   GetSummary: MethodDefinition<
     _engine_v1_AccountRef,
@@ -1256,6 +1405,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_FundingReport,
     _engine_v1_AccountRef__Output,
     _engine_v1_FundingReport__Output
+  >;
+  ListOrderHistory: MethodDefinition<
+    _engine_v1_ListRangeRequest,
+    _engine_v1_ListOrderHistoryResponse,
+    _engine_v1_ListRangeRequest__Output,
+    _engine_v1_ListOrderHistoryResponse__Output
   >;
   ListOrders: MethodDefinition<
     _engine_v1_AccountRef,
