@@ -18,6 +18,7 @@ import { payFunding } from "./risk/funding.js";
 import { monitor, startDay } from "./orders/monitor.js";
 import { apply } from "./core/apply.js";
 import type { Command, DecideContext, Decision, Reply, ReplyByCommand } from "./core/commands.js";
+import { cancelAll, flatten } from "./core/bulk.js";
 import { DecisionRun } from "./core/decision-run.js";
 import { openAccount } from "./core/open-account.js";
 import { QUIET, quietUpdate } from "./core/quiet.js";
@@ -28,6 +29,7 @@ export type * from "./core/commands.js";
 export type { EngineEvent, EngineEventType } from "./basics/events.js";
 export type { ErrorReply, OrderReply, PlaceOrderReply, PlaceOrderResponse, PlacedReply } from "./basics/replies.js";
 export type { AccountState } from "./basics/account-state.js";
+export type { CancelAllReply, FlattenClose, FlattenReply } from "./core/bulk-types.js";
 
 /**
  * Decides a command against a state (undefined before the account is opened). Never mutates `state` or
@@ -75,6 +77,10 @@ function answer(run: DecisionRun, command: Exclude<Command, { type: "OpenAccount
       return amend(run, command.request);
     case "SetCancelAfter":
       return setCancelAfter(run, command.request);
+    case "CancelAll":
+      return cancelAll(run, command.request);
+    case "Flatten":
+      return flatten(run, command.request);
     case "MarketUpdate":
       onPriceUpdate(run, command.symbols);
       break;

@@ -10,6 +10,7 @@ import type { ErrorReply, OrderReply, PlaceOrderReply, TestOrderReply } from "..
 import type { ClosePositionRequest, PlaceOrderRequest } from "../orders/request.js";
 import type { FundingRates } from "../risk/funding.js";
 import type { CancelAfterReply, SetCancelAfterRequest } from "../orders/cancel-after.js";
+import type { CancelAllReply, CancelAllRequest, FlattenReply, FlattenRequest } from "./bulk-types.js";
 
 /** POST /v1/account: the shell picks the account id (it routes by it) and passes the key's user. */
 export interface OpenAccountRequest {
@@ -51,6 +52,16 @@ export interface TestOrder {
   type: "TestOrder";
   request: PlaceOrderRequest;
 }
+/** DELETE /v1/account/:id/orders: every working order (of one symbol) canceled in one decision. */
+export interface CancelAll {
+  type: "CancelAll";
+  request: CancelAllRequest;
+}
+/** POST /v1/account/:id/flatten: every working order canceled, then every position closed, in one decision. */
+export interface Flatten {
+  type: "Flatten";
+  request: FlattenRequest;
+}
 /** A funding tick: pay or charge every open position at the current marks. */
 export interface Funding {
   type: "Funding";
@@ -77,7 +88,9 @@ export type Command =
   | MarketUpdate
   | TestOrder
   | Funding
-  | SetCancelAfter;
+  | SetCancelAfter
+  | CancelAll
+  | Flatten;
 
 export type OpenAccountReply = { kind: "created"; account: AccountRecord } | ErrorReply;
 export interface MarketUpdateReply {
@@ -95,6 +108,8 @@ export interface ReplyByCommand {
   TestOrder: TestOrderResult;
   Funding: MarketUpdateReply;
   SetCancelAfter: CancelAfterReply;
+  CancelAll: CancelAllReply;
+  Flatten: FlattenReply;
 }
 export type Reply = ReplyByCommand[keyof ReplyByCommand];
 
