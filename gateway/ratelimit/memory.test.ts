@@ -57,6 +57,41 @@ describe("MemoryRateLimiter", () => {
     expect(new MemoryRateLimiter({ windowMs: 1000, maxDelayMs: 999, sweepIntervalMs: 0 }).maxDelayMs).toBe(999);
   });
 
+  it("takes several units at once, or none when the window has not room for all of them", async () => {
+    const clock = new FakeClock();
+    const limiter = makeLimiter(5, 1000, clock);
+    expect(await limiter.consume("k", 3)).toMatchObject({ allowed: true, remaining: 2 });
+    clock.advance(100);
+    // 3 more would make 6 in the window: refused whole, nothing recorded, until the first 3 leave.
+    expect(await limiter.consume("k", 3)).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 900 });
+    expect(await limiter.consume("k", 2)).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await limiter.consume("k")).allowed).toBe(false);
+    clock.advance(900);
+    expect(await limiter.consume("k", 3)).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
+  it("always refuses more units than the limit, and a unit count that is not a positive integer", async () => {
+    const clock = new FakeClock();
+    const limiter = makeLimiter(5, 1000, clock);
+    expect(await limiter.consume("k", 6)).toMatchObject({ allowed: false, retryAfterMs: 1000 });
+    expect(await limiter.consume("k", 5)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(() => limiter.consumeSync("k", 0)).toThrow(RangeError);
+    expect(() => limiter.consumeSync("k", 1.5)).toThrow(RangeError);
+  });
+
+  it("holds a request of several units for the slots that free within the delay", async () => {
+    const clock = new FakeClock();
+    const limiter = makeLimiter(4, 1000, clock, 100);
+    await limiter.consume("k", 2);
+    clock.advance(10);
+    await limiter.consume("k", 2);
+    clock.advance(930);
+    // Both units need the two slots of t = 0, which free 60 ms from now.
+    expect(await limiter.consume("k", 2)).toMatchObject({ allowed: true, delayMs: 60, remaining: 0 });
+    // Three more would need the slots just reserved (t = 1000) to leave the window: far off, refused.
+    expect(await limiter.consume("k", 3)).toMatchObject({ allowed: false });
+  });
+
   it("never refuses a sender pacing exactly limit requests per window", async () => {
     const clock = new FakeClock();
     const limiter = makeLimiter(20, 1000, clock);

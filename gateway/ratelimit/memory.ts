@@ -137,24 +137,32 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.revoked.size;
   }
 
-  consume(keyId: string): Promise<RateLimitDecision> {
-    return Promise.resolve(this.consumeSync(keyId));
+  consume(keyId: string, units = 1): Promise<RateLimitDecision> {
+    return Promise.resolve(this.consumeSync(keyId, units));
   }
 
-  /** Synchronous core of `consume()`: one decision per call, so concurrent callers never share a slot. */
-  consumeSync(keyId: string): RateLimitDecision {
+  /**
+   * Synchronous core of `consume()`: one decision per call, so concurrent callers never share a slot. `units`
+   * slots are taken at once, all at the same time, or none.
+   */
+  consumeSync(keyId: string, units = 1): RateLimitDecision {
     const { limit, windowMs } = this;
+    checkUnits(units);
     const now = this.now();
     if (this.isRevoked(keyId, now)) return revokedDecision(limit);
-    const log = this.logs.get(keyId);
+    // More than the whole window allows can never pass: refused, and nothing is recorded.
+    if (units > limit) return refused(limit, windowMs);
+    let log = this.logs.get(keyId);
     if (log === undefined) {
       this.makeRoom();
-      this.logs.set(keyId, new AcceptedLog(2 * limit, now));
+      log = new AcceptedLog(2 * limit, now);
+      for (let i = 1; i < units; i++) log.push(now);
+      this.logs.set(keyId, log);
       return {
         allowed: true,
         revoked: false,
         limit,
-        remaining: limit - 1,
+        remaining: limit - units,
         resetMs: windowMs,
         retryAfterMs: 0,
         delayMs: 0,
@@ -166,21 +174,11 @@ export class MemoryRateLimiter implements RateLimiter {
     log.prune(now - windowMs);
     let at = now;
     if (log.size > 0) at = Math.max(at, log.newest());
-    if (log.size >= limit) at = Math.max(at, log.at(log.size - limit) + windowMs);
+    // The window ending at `at` may hold limit - units of the kept entries: the older ones must have left it.
+    if (log.size + units > limit) at = Math.max(at, log.at(log.size + units - 1 - limit) + windowMs);
     const wait = at - now;
-    if (wait > this.maxDelayMs) {
-      const retry = Math.max(1, Math.ceil(wait));
-      return {
-        allowed: false,
-        revoked: false,
-        limit,
-        remaining: 0,
-        resetMs: retry,
-        retryAfterMs: retry,
-        delayMs: 0,
-      };
-    }
-    log.push(at);
+    if (wait > this.maxDelayMs) return refused(limit, wait);
+    for (let i = 0; i < units; i++) log.push(at);
     // As of `at`, when the request goes through: the entries in (at - windowMs, at].
     const first = log.firstAfter(at - windowMs);
     return {
@@ -258,4 +256,14 @@ function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1)
     throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
+}
+
+/** A refusal: one slot frees in `wait` ms (at least 1). */
+function refused(limit: number, wait: number): RateLimitDecision {
+  const retry = Math.max(1, Math.ceil(wait));
+  return { allowed: false, revoked: false, limit, remaining: 0, resetMs: retry, retryAfterMs: retry, delayMs: 0 };
+}
+
+function checkUnits(units: number): void {
+  if (!Number.isSafeInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, got ${units}`);
 }

@@ -222,6 +222,43 @@ describe("RedisRateLimiter", () => {
     }
   });
 
+  it("takes several units at once or none, exactly as the in-process limiter does", async () => {
+    const limit = 10;
+    const windowMs = 60_000;
+    const base = 1_800_000_000_000;
+    for (const maxDelayMs of [0, 400]) {
+      let now = base;
+      const redis = new RedisRateLimiter({
+        redis: gatewayClient(),
+        limit,
+        windowMs,
+        maxDelayMs,
+        clockUs: () => now * 1000,
+      });
+      const memory = new MemoryRateLimiter({ limit, windowMs, maxDelayMs, now: () => now, sweepIntervalMs: 0 });
+      const key = freshKey("units");
+      const random = prng(7 + maxDelayMs);
+      const accepted: number[] = [];
+      let refusedWhole = 0;
+      for (let i = 0; i < 300; i++) {
+        now += Math.floor(random() * 3000);
+        // 1..limit + 1: more than the limit is always refused.
+        const units = 1 + Math.floor(random() * (limit + 1));
+        const d = await redis.consume(key, units);
+        const { serverTimeUs, acceptedAtUs, ...decision } = d;
+        expect(decision).toEqual(memory.consumeSync(key, units));
+        if (d.allowed) for (let u = 0; u < units; u++) accepted.push(acceptedAtUs);
+        else refusedWhole++;
+        expect(serverTimeUs).toBe(now * 1000);
+      }
+      await memory.close();
+      accepted.sort((x, y) => x - y);
+      expect(refusedWhole).toBeGreaterThan(0);
+      expect(accepted.length).toBeGreaterThan(limit);
+      expect(busiestWindow(accepted, windowMs * 1000)).toBeLessThanOrEqual(limit);
+    }
+  });
+
   it("stores requests held for the same slot as distinct members and keeps the log until the last slot leaves", async () => {
     const redis = clients[0] ?? gatewayClient();
     let now = 1_800_000_000_000;

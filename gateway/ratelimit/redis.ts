@@ -34,6 +34,7 @@ declare module "ioredis" {
       windowUs: number,
       maxDelayUs: number,
       nonce: string,
+      units: number,
       nowUs?: number,
     ): Result<unknown, Context>;
   }
@@ -43,15 +44,15 @@ declare module "ioredis" {
  * KEYS[1] and KEYS[2] share a hash slot (kernel/redis-keys.ts), so the script runs on Redis Cluster too.
  * KEYS[1] sorted set of accepted requests (score = Redis time in µs at which the request is accepted,
  * possibly ahead of now for a held request; member = "score-nonce", unique even for equal scores),
- * KEYS[2] revocation flag. ARGV: limit, window µs, max delay µs, unique nonce, and only from tests a
- * time in µs that replaces Redis TIME.
+ * KEYS[2] revocation flag. ARGV: limit, window µs, max delay µs, unique nonce, units (slots taken at once,
+ * each its own member), and only from tests a time in µs that replaces Redis TIME.
  * Numbers going back into Redis are formatted with %.0f: Lua 5.1's tostring keeps only 14
  * significant digits, too few for a µs timestamp.
  */
 export const RATE_LIMIT_LUA = `
 local now
-if ARGV[5] then
-  now = tonumber(ARGV[5])
+if ARGV[6] then
+  now = tonumber(ARGV[6])
 else
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -61,6 +62,11 @@ if redis.call('EXISTS', KEYS[2]) == 1 then
 end
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
+local units = tonumber(ARGV[5])
+if units > limit then
+  local retry = math.ceil(window / 1000)
+  return {0, 0, retry, retry, 0, now, 0}
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.0f', now - window))
 local count = redis.call('ZCARD', KEYS[1])
 local at = now
@@ -68,8 +74,9 @@ if count > 0 then
   local newest = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
   if newest > at then at = newest end
 end
-if count >= limit then
-  local e = tonumber(redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')[2])
+if count + units > limit then
+  local i = count + units - 1 - limit
+  local e = tonumber(redis.call('ZRANGE', KEYS[1], i, i, 'WITHSCORES')[2])
   if e + window > at then at = e + window end
 end
 local wait = at - now
@@ -79,7 +86,9 @@ if wait > tonumber(ARGV[3]) then
   return {0, 0, retry, retry, 0, now, 0}
 end
 local score = string.format('%.0f', at)
-redis.call('ZADD', KEYS[1], score, score .. '-' .. ARGV[4])
+for u = 1, units do
+  redis.call('ZADD', KEYS[1], score, score .. '-' .. ARGV[4] .. '-' .. u)
+end
 redis.call('PEXPIRE', KEYS[1], string.format('%.0f', math.ceil((wait + window) / 1000)))
 local from = '(' .. string.format('%.0f', at - window)
 local counted = redis.call('ZCOUNT', KEYS[1], from, '+inf')
@@ -126,8 +135,10 @@ export class RedisRateLimiter implements RateLimiter {
     this.redis.defineCommand(COMMAND, { numberOfKeys: 2, lua: RATE_LIMIT_LUA });
   }
 
-  async consume(keyId: string): Promise<RedisRateLimitDecision> {
+  async consume(keyId: string, units = 1): Promise<RedisRateLimitDecision> {
     this.assertOpen();
+    if (!Number.isSafeInteger(units) || units < 1)
+      throw new RangeError(`units must be a positive integer, got ${units}`);
     this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER;
     const args = [
       this.logKey(keyId),
@@ -136,6 +147,7 @@ export class RedisRateLimiter implements RateLimiter {
       this.windowMs * 1000,
       this.maxDelayMs * 1000,
       `${this.instanceId}:${this.seq}`,
+      units,
     ] as const;
     const reply = await (
       this.clockUs === undefined

@@ -10,6 +10,10 @@
 //   T - now <= maxDelay: record T, accept, the gateway holds the request T - now before forwarding;
 //   otherwise refuse and record nothing.
 //
+// A request of u units (a batch) records u entries at T, and e is entry n - limit + u - 1 instead: the window
+// ending at T then holds at most limit - u kept entries, so with the u new ones at most limit. The argument
+// below goes through with "limit - 1" read as "limit - u".
+//
 // Why no rolling window over the recorded times ever holds more than `limit` (by induction over
 // the decisions; it holds for the empty log). T is at least every recorded time, so a window
 // (t - window, t] that contains T has t >= T, and the other entries it holds are in
@@ -55,7 +59,11 @@ export interface RateLimitDecision {
  * window of `windowMs`, counted at acceptance time (after any hold); refused requests are not recorded.
  */
 export interface RateLimiter {
-  consume(keyId: string): Promise<RateLimitDecision>;
+  /**
+   * Takes `units` slots (default 1) at once, all accepted at the same time, or none: a request that counts as
+   * several (POST /v1/orders/batch, one per order). More units than `limit` are always refused.
+   */
+  consume(keyId: string, units?: number): Promise<RateLimitDecision>;
   /** Later `consume()` calls for this key answer `revoked: true`. */
   markRevoked(keyId: string): Promise<void>;
   /** Whether the key is marked revoked (by `markRevoked`, or by the wallet in the shared store). */
