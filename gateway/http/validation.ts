@@ -2,6 +2,12 @@
 import type { z } from "zod";
 import { ServiceError, type Issue } from "../../kernel/errors.js";
 
+/**
+ * Issues carry the value they judged, so `toIssues` tells a missing field ("required") from one of the wrong
+ * type (zod leaves `input` out otherwise, and every wrong type would read "required").
+ */
+export const REPORT_INPUT = { reportInput: true } as const;
+
 /** Converts zod issues into the contract's `{ path, message }` entries, dotted paths. */
 export function toIssues(error: z.ZodError, rename: (segment: string) => string = (s) => s): Issue[] {
   return error.issues
@@ -25,7 +31,7 @@ export function parse<S extends z.ZodType>(
   value: unknown,
   rename?: (segment: string) => string,
 ): z.infer<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, REPORT_INPUT);
   if (!result.success) throw ServiceError.invalid(toIssues(result.error, rename));
   return result.data;
 }

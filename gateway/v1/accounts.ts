@@ -9,7 +9,7 @@ import type { Clients } from "../clients.js";
 import type { Origin } from "../origin.js";
 import { bodyOf } from "../http/body.js";
 import { originOf } from "../http/trace.js";
-import { parse, toIssues } from "../http/validation.js";
+import { REPORT_INPUT, parse, toIssues } from "../http/validation.js";
 import { callerOf } from "./auth.js";
 import {
   accountJson,
@@ -100,7 +100,7 @@ function range(req: Request, res: Response) {
     if (checked.ok) bounds[bound] = checked.value;
     else issues.push(checked.issue);
   }
-  const shape = ListQuery.safeParse(raw);
+  const shape = ListQuery.safeParse(raw, REPORT_INPUT);
   if (!shape.success) issues.push(...toIssues(shape.error));
   if (issues.length > 0 || !shape.success) throw ServiceError.invalid(issues);
   const query = shape.data;
