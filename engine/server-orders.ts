@@ -1,14 +1,15 @@
 // engine.v1's order calls: place, test and close on an account's shard, and cancel and amend on the shard of
-// the order (an order id is minted in its account's partition).
+// the order (an order id is minted in its account's partition); cancel-all and flatten on the account's shard.
 import { unary, type UnaryOptions } from "../kernel/grpc.js";
 import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
 import type { OrderResponse } from "../proto/gen/engine/v1/OrderResponse.js";
 import type { EngineTypes } from "./trading-core.js";
-import type { Command, Reply } from "./core.js";
+import type { Command, FlattenClose, Reply } from "./core.js";
 import type { ShardRuntime } from "./shard/runtime.js";
 import { accountIdOf, accountRequest, message, requireUser, unwrap, type AccountCalls } from "./server-wire.js";
 
 type OrderHandlers = Pick<EngineHandlers, "PlaceOrder" | "TestOrder" | "ClosePosition" | "CancelOrder" | "AmendOrder">;
+type BulkHandlers = Pick<EngineHandlers, "CancelAllOrders" | "Flatten">;
 
 function orderResponse(reply: Reply): OrderResponse {
   const placed = unwrap(reply);
@@ -76,6 +77,50 @@ export function orderHandlers(
             ...(r.quantity === undefined ? {} : { quantity: r.quantity }),
           },
         }),
+      options,
+    ),
+  };
+}
+
+function flattenClose(close: FlattenClose) {
+  return {
+    position_id: close.position_id,
+    symbol: close.symbol,
+    venue: close.venue,
+    ...(close.order === null ? {} : { order: message(close.order) }),
+    fills: close.fills.map((fill) => message(fill)),
+    violations: close.violations.map((v) => ({ ...v })),
+    issues: close.issues.map((issue) => ({ path: issue.path, message: issue.message })),
+  };
+}
+
+/** The bulk calls of one account (docs/engine.md, "Bulk commands"), each one command of its actor. */
+export function bulkHandlers(calls: AccountCalls, options: UnaryOptions): BulkHandlers {
+  return {
+    CancelAllOrders: unary(
+      "CancelAllOrders",
+      async (r) => {
+        const { userId, request } = accountRequest(r);
+        const command: Command = { type: "CancelAll", request: { account_id: request.account_id, symbol: r.symbol } };
+        const reply = unwrap(await calls.command(userId, request.account_id, command));
+        if (reply.kind !== "canceled") throw new Error("not a cancel-all reply");
+        return { data: reply.orders.map((order) => message(order)) };
+      },
+      options,
+    ),
+    Flatten: unary(
+      "Flatten",
+      async (r) => {
+        const { userId, request } = accountRequest(r);
+        const command: Command = { type: "Flatten", request: { account_id: request.account_id } };
+        const reply = unwrap(await calls.command(userId, request.account_id, command));
+        if (reply.kind !== "flattened") throw new Error("not a flatten reply");
+        return {
+          canceled: reply.canceled.map((order) => message(order)),
+          closes: reply.closes.map(flattenClose),
+          positions: reply.positions.map((position) => message(position)),
+        };
+      },
       options,
     ),
   };

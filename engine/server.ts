@@ -15,7 +15,7 @@ import { catalogueHandlers } from "./server-catalogue.js";
 import type { EngineServerDeps } from "./server-deps.js";
 import { marketHandlers } from "./server-market.js";
 import { orderLookupHandlers } from "./server-order-lookups.js";
-import { orderHandlers } from "./server-orders.js";
+import { bulkHandlers, orderHandlers } from "./server-orders.js";
 import { accountCalls } from "./server-wire.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 
@@ -63,6 +63,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     ...orderHandlers(deps.runtime, calls, options),
     ...cancelAfterHandlers(calls, options),
     ...orderLookupHandlers(deps, calls, options),
+    ...bulkHandlers(calls, options),
   };
   const service = loadEngineProto().engine.v1.Engine.service;
   const server = new grpc.Server(CHANNEL_OPTIONS);

@@ -55,6 +55,10 @@ export const ENGINE_METHODS = {
   getOrder: { rpc: "GetOrder", route: "order" },
   listOrderHistory: { rpc: "ListOrderHistory", route: "account" },
   findOrderByClientId: { rpc: "FindOrderByClientId", route: "account" },
+  /** Every working order of the account (of one symbol) canceled in one step of its actor. */
+  cancelAllOrders: { rpc: "CancelAllOrders", route: "account" },
+  /** Every working order canceled and every position closed at the market, in one step of its actor. */
+  flatten: { rpc: "Flatten", route: "account" },
 } as const satisfies Record<string, MethodSpec>;
 
 type Methods = typeof ENGINE_METHODS;

@@ -5,7 +5,7 @@
 // RATE_LIMIT_MAX_DELAY_MS is held until then instead, and its key checked again once the hold is over); then
 // IP allow-list and scope → 403. Every response to an authenticated key carries the RateLimit headers.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
 import type { KeyCache, Validation } from "../../kernel/key-cache.js";
@@ -55,12 +55,36 @@ export async function holdFor(ms: number): Promise<void> {
   for (let left = ms; left > 0; left = until - performance.now()) await sleep(Math.ceil(left));
 }
 
+/**
+ * A request that counts as several against the key's budget (POST /v1/orders/batch: one per order). Its body is
+ * read once the credentials are valid, before the budget is charged, and `units` counts it; a body that cannot
+ * be read counts as one, and its error is answered after the key's other checks.
+ */
+export interface RequestCost {
+  body: RequestHandler;
+  units: (body: unknown) => number;
+}
+
+/** Runs the cost's body parser; resolves to its error, if any, and to the units the body counts. */
+async function unitsOf(cost: RequestCost | undefined, req: Request, res: Response): Promise<[number, unknown]> {
+  if (cost === undefined) return [1, undefined];
+  const error = await new Promise<unknown>((resolve) => {
+    cost.body(req, res, (err?: unknown) => {
+      resolve(err);
+    });
+  });
+  return error === undefined ? [cost.units(req.body as unknown), undefined] : [1, error];
+}
+
 /** A refusal that names no key: bad or unknown credentials, or a key since revoked. */
 const refusesCredentials = (result: Validation): boolean =>
   !result.valid && (result.code === "unauthorized" || result.key_id === "");
 
-export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandler {
-  const validate = async (res: Response, key: string, secret: string, ip: string): Promise<Validation> => {
+type Validate = (res: Response, key: string, secret: string, ip: string) => Promise<Validation>;
+
+/** Validates credentials for `scope`: from the key cache while its lease runs, else by the wallet. */
+function validator(deps: AuthDeps, scope: RequiredScope): Validate {
+  return async (res, key, secret, ip) => {
     const cached = deps.keyCache?.lookup(key, secret, ip, scope);
     if (cached !== undefined) {
       deps.onValidation?.("cache");
@@ -72,6 +96,10 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandl
     deps.onValidation?.("wallet");
     return answer;
   };
+}
+
+export function authenticate(deps: AuthDeps, scope: RequiredScope, cost?: RequestCost): RequestHandler {
+  const validate = validator(deps, scope);
   return async (req, res, next) => {
     const key = req.get("x-api-key");
     const secret = req.get("x-api-secret");
@@ -95,7 +123,8 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandl
       return;
     }
     deps.failures?.vouch(key);
-    const decision = await deps.limiter.consume(result.key_id);
+    const [units, bodyError] = await unitsOf(cost, req, res);
+    const decision = await deps.limiter.consume(result.key_id, units);
     if (decision.revoked) {
       deps.onDecision?.("revoked");
       sendError(res, new ServiceError("unauthorized"));
@@ -136,6 +165,6 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope): RequestHandl
       keyId: result.key_id,
       permissions: result.permissions,
     } satisfies Caller;
-    next();
+    next(bodyError);
   };
 }

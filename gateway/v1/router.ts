@@ -19,6 +19,7 @@ import {
   listViolations,
 } from "./accounts.js";
 import { authenticate, type AuthDeps } from "./auth.js";
+import { batchUnits, cancelAllOrders, flatten, placeBatch } from "./bulk.js";
 import { getCalendar, listPlans, listTickers } from "./catalogue.js";
 import { listEvents } from "./events.js";
 import { getCancelAfter, setCancelAfter } from "./cancel-after.js";
@@ -55,6 +56,11 @@ export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler)
   // The dead-man's switch: TRADE arms it (the trading bot is what it watches), any scope reads it.
   router.post("/account/:account_id/cancel-after", trade, body, setCancelAfter(clients));
   router.get("/account/:account_id/cancel-after", read, getCancelAfter(clients));
+  // Bulk calls: cancel-all and flatten count as one request; a batch as one per order (its body is read
+  // once the key is known, to count it).
+  router.delete("/account/:account_id/orders", manage, cancelAllOrders(clients));
+  router.post("/account/:account_id/flatten", trade, flatten(clients));
+  router.post("/orders/batch", authenticate(auth, "TRADE", { body, units: batchUnits }), placeBatch(clients));
   // Unknown paths still authenticate first: no route discovery without a key.
   router.use(authenticate(auth, ""), notFound());
   return router;

@@ -31,6 +31,14 @@ import type {
   CancelAfter__Output as _engine_v1_CancelAfter__Output,
 } from "./engine/v1/CancelAfter.js";
 import type {
+  CancelAllRequest as _engine_v1_CancelAllRequest,
+  CancelAllRequest__Output as _engine_v1_CancelAllRequest__Output,
+} from "./engine/v1/CancelAllRequest.js";
+import type {
+  CancelAllResponse as _engine_v1_CancelAllResponse,
+  CancelAllResponse__Output as _engine_v1_CancelAllResponse__Output,
+} from "./engine/v1/CancelAllResponse.js";
+import type {
   ClientOrderRef as _engine_v1_ClientOrderRef,
   ClientOrderRef__Output as _engine_v1_ClientOrderRef__Output,
 } from "./engine/v1/ClientOrderRef.js";
@@ -67,6 +75,18 @@ import type {
   Exposure__Output as _engine_v1_Exposure__Output,
 } from "./engine/v1/Exposure.js";
 import type { Fill as _engine_v1_Fill, Fill__Output as _engine_v1_Fill__Output } from "./engine/v1/Fill.js";
+import type {
+  FlattenClose as _engine_v1_FlattenClose,
+  FlattenClose__Output as _engine_v1_FlattenClose__Output,
+} from "./engine/v1/FlattenClose.js";
+import type {
+  FlattenIssue as _engine_v1_FlattenIssue,
+  FlattenIssue__Output as _engine_v1_FlattenIssue__Output,
+} from "./engine/v1/FlattenIssue.js";
+import type {
+  FlattenResponse as _engine_v1_FlattenResponse,
+  FlattenResponse__Output as _engine_v1_FlattenResponse__Output,
+} from "./engine/v1/FlattenResponse.js";
 import type {
   FundingByAssetClass as _engine_v1_FundingByAssetClass,
   FundingByAssetClass__Output as _engine_v1_FundingByAssetClass__Output,
@@ -238,6 +258,8 @@ export interface ProtoGrpcType {
       Calendar: MessageTypeDefinition<_engine_v1_Calendar, _engine_v1_Calendar__Output>;
       CalendarEvent: MessageTypeDefinition<_engine_v1_CalendarEvent, _engine_v1_CalendarEvent__Output>;
       CancelAfter: MessageTypeDefinition<_engine_v1_CancelAfter, _engine_v1_CancelAfter__Output>;
+      CancelAllRequest: MessageTypeDefinition<_engine_v1_CancelAllRequest, _engine_v1_CancelAllRequest__Output>;
+      CancelAllResponse: MessageTypeDefinition<_engine_v1_CancelAllResponse, _engine_v1_CancelAllResponse__Output>;
       ClientOrderRef: MessageTypeDefinition<_engine_v1_ClientOrderRef, _engine_v1_ClientOrderRef__Output>;
       ClosePositionRequest: MessageTypeDefinition<
         _engine_v1_ClosePositionRequest,
@@ -258,6 +280,9 @@ export interface ProtoGrpcType {
       };
       Exposure: MessageTypeDefinition<_engine_v1_Exposure, _engine_v1_Exposure__Output>;
       Fill: MessageTypeDefinition<_engine_v1_Fill, _engine_v1_Fill__Output>;
+      FlattenClose: MessageTypeDefinition<_engine_v1_FlattenClose, _engine_v1_FlattenClose__Output>;
+      FlattenIssue: MessageTypeDefinition<_engine_v1_FlattenIssue, _engine_v1_FlattenIssue__Output>;
+      FlattenResponse: MessageTypeDefinition<_engine_v1_FlattenResponse, _engine_v1_FlattenResponse__Output>;
       FundingByAssetClass: MessageTypeDefinition<
         _engine_v1_FundingByAssetClass,
         _engine_v1_FundingByAssetClass__Output

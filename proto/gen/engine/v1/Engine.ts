@@ -27,6 +27,14 @@ import type {
   CancelAfter__Output as _engine_v1_CancelAfter__Output,
 } from "../../engine/v1/CancelAfter.js";
 import type {
+  CancelAllRequest as _engine_v1_CancelAllRequest,
+  CancelAllRequest__Output as _engine_v1_CancelAllRequest__Output,
+} from "../../engine/v1/CancelAllRequest.js";
+import type {
+  CancelAllResponse as _engine_v1_CancelAllResponse,
+  CancelAllResponse__Output as _engine_v1_CancelAllResponse__Output,
+} from "../../engine/v1/CancelAllResponse.js";
+import type {
   ClientOrderRef as _engine_v1_ClientOrderRef,
   ClientOrderRef__Output as _engine_v1_ClientOrderRef__Output,
 } from "../../engine/v1/ClientOrderRef.js";
@@ -42,6 +50,10 @@ import type {
   Delivery as _engine_v1_Delivery,
   Delivery__Output as _engine_v1_Delivery__Output,
 } from "../../engine/v1/Delivery.js";
+import type {
+  FlattenResponse as _engine_v1_FlattenResponse,
+  FlattenResponse__Output as _engine_v1_FlattenResponse__Output,
+} from "../../engine/v1/FlattenResponse.js";
 import type {
   FundingReport as _engine_v1_FundingReport,
   FundingReport__Output as _engine_v1_FundingReport__Output,
@@ -189,6 +201,47 @@ export interface EngineClient extends grpc.Client {
     callback: grpc.requestCallback<_engine_v1_OrderReply__Output>,
   ): grpc.ClientUnaryCall;
 
+  CancelAllOrders(
+    argument: _engine_v1_CancelAllRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAllResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  CancelAllOrders(
+    argument: _engine_v1_CancelAllRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_CancelAllResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  CancelAllOrders(
+    argument: _engine_v1_CancelAllRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAllResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  CancelAllOrders(
+    argument: _engine_v1_CancelAllRequest,
+    callback: grpc.requestCallback<_engine_v1_CancelAllResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  cancelAllOrders(
+    argument: _engine_v1_CancelAllRequest,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAllResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  cancelAllOrders(
+    argument: _engine_v1_CancelAllRequest,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_CancelAllResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  cancelAllOrders(
+    argument: _engine_v1_CancelAllRequest,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_CancelAllResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  cancelAllOrders(
+    argument: _engine_v1_CancelAllRequest,
+    callback: grpc.requestCallback<_engine_v1_CancelAllResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
   CancelOrder(
     argument: _engine_v1_OrderRef,
     metadata: grpc.Metadata,
@@ -351,6 +404,47 @@ export interface EngineClient extends grpc.Client {
   findOrderByClientId(
     argument: _engine_v1_ClientOrderRef,
     callback: grpc.requestCallback<_engine_v1_ListOrdersResponse__Output>,
+  ): grpc.ClientUnaryCall;
+
+  Flatten(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_FlattenResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  Flatten(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_FlattenResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  Flatten(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_FlattenResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  Flatten(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_FlattenResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  flatten(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_FlattenResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  flatten(
+    argument: _engine_v1_AccountRef,
+    metadata: grpc.Metadata,
+    callback: grpc.requestCallback<_engine_v1_FlattenResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  flatten(
+    argument: _engine_v1_AccountRef,
+    options: grpc.CallOptions,
+    callback: grpc.requestCallback<_engine_v1_FlattenResponse__Output>,
+  ): grpc.ClientUnaryCall;
+  flatten(
+    argument: _engine_v1_AccountRef,
+    callback: grpc.requestCallback<_engine_v1_FlattenResponse__Output>,
   ): grpc.ClientUnaryCall;
 
   GetAccount(
@@ -1259,6 +1353,8 @@ export interface EngineClient extends grpc.Client {
 export interface EngineHandlers extends grpc.UntypedServiceImplementation {
   AmendOrder: grpc.handleUnaryCall<_engine_v1_AmendOrderRequest__Output, _engine_v1_OrderReply>;
 
+  CancelAllOrders: grpc.handleUnaryCall<_engine_v1_CancelAllRequest__Output, _engine_v1_CancelAllResponse>;
+
   CancelOrder: grpc.handleUnaryCall<_engine_v1_OrderRef__Output, _engine_v1_OrderReply>;
 
   ClosePosition: grpc.handleUnaryCall<_engine_v1_ClosePositionRequest__Output, _engine_v1_OrderResponse>;
@@ -1266,6 +1362,8 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
   CreateAccount: grpc.handleUnaryCall<_engine_v1_CreateAccountRequest__Output, _engine_v1_Account>;
 
   FindOrderByClientId: grpc.handleUnaryCall<_engine_v1_ClientOrderRef__Output, _engine_v1_ListOrdersResponse>;
+
+  Flatten: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_FlattenResponse>;
 
   GetAccount: grpc.handleUnaryCall<_engine_v1_AccountRef__Output, _engine_v1_Account>;
 
@@ -1322,6 +1420,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_AmendOrderRequest__Output,
     _engine_v1_OrderReply__Output
   >;
+  CancelAllOrders: MethodDefinition<
+    _engine_v1_CancelAllRequest,
+    _engine_v1_CancelAllResponse,
+    _engine_v1_CancelAllRequest__Output,
+    _engine_v1_CancelAllResponse__Output
+  >;
   CancelOrder: MethodDefinition<
     _engine_v1_OrderRef,
     _engine_v1_OrderReply,
@@ -1345,6 +1449,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_ListOrdersResponse,
     _engine_v1_ClientOrderRef__Output,
     _engine_v1_ListOrdersResponse__Output
+  >;
+  Flatten: MethodDefinition<
+    _engine_v1_AccountRef,
+    _engine_v1_FlattenResponse,
+    _engine_v1_AccountRef__Output,
+    _engine_v1_FlattenResponse__Output
   >;
   GetAccount: MethodDefinition<
     _engine_v1_AccountRef,

@@ -1,0 +1,119 @@
+// The bulk calls of /v1 (docs/openapi.yaml): cancel-all (DELETE /v1/account/:account_id/orders) and flatten
+// (POST /v1/account/:account_id/flatten), each one step of the account's actor, and POST /v1/orders/batch, up to
+// BATCH_MAX orders judged one after another exactly as POST /v1/order judges each.
+import type { Request, RequestHandler, Response } from "express";
+import { z } from "zod";
+import { ServiceError, fromGrpcError } from "../../kernel/errors.js";
+import type { FlattenResponse__Output } from "../../proto/gen/engine/v1/FlattenResponse.js";
+import type { Clients } from "../clients.js";
+import { bodyOf } from "../http/body.js";
+import { originOf } from "../http/trace.js";
+import { REPORT_INPUT, parse, toIssues } from "../http/validation.js";
+import { callerOf } from "./auth.js";
+import { fillJson, orderJson, orderResponseJson, positionJson, violationJson } from "./records.js";
+import { PlaceOrderBody, isUuid } from "./schemas.js";
+
+/** The most orders one batch carries. */
+export const BATCH_MAX = 20;
+
+const CancelAllQuery = z.strictObject({
+  symbol: z
+    .string()
+    .min(1, "must not be empty")
+    .max(32)
+    .nullish()
+    .transform((v) => v ?? undefined),
+});
+
+const BatchBody = z.strictObject({
+  orders: z
+    .array(z.unknown(), { message: "must be an array of orders" })
+    .min(1, "must hold at least one order")
+    .max(BATCH_MAX, `must hold at most ${BATCH_MAX} orders`),
+});
+
+/**
+ * What a batch counts against the key's budget: one per order when its `orders` is an array of 1 to BATCH_MAX,
+ * else one (it is answered 400).
+ */
+export function batchUnits(body: unknown): number {
+  if (typeof body !== "object" || body === null) return 1;
+  const orders = (body as { orders?: unknown }).orders;
+  return Array.isArray(orders) && orders.length >= 1 && orders.length <= BATCH_MAX ? orders.length : 1;
+}
+
+function accountRef(req: Request, res: Response): { user_id: string; account_id: string } {
+  const accountId = typeof req.params.account_id === "string" ? req.params.account_id : "";
+  if (!isUuid(accountId)) throw new ServiceError("not_found");
+  return { user_id: callerOf(res).userId, account_id: accountId.toLowerCase() };
+}
+
+export function cancelAllOrders(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const ref = accountRef(req, res);
+    const query = parse(CancelAllQuery, req.query);
+    const reply = await clients.engine.cancelAllOrders({ ...ref, symbol: query.symbol ?? "" }, originOf(res));
+    res.status(200).json({ data: reply.data.map(orderJson) });
+  };
+}
+
+export function flattenJson(reply: FlattenResponse__Output): Record<string, unknown> {
+  return {
+    canceled: reply.canceled.map(orderJson),
+    closes: reply.closes.map((close) => ({
+      position_id: close.position_id,
+      symbol: close.symbol,
+      venue: close.venue,
+      order: close.order === null ? null : orderJson(close.order),
+      fills: close.fills.map(fillJson),
+      violations: close.violations.map(violationJson),
+      issues: close.issues.map((issue) => ({ path: issue.path, message: issue.message })),
+    })),
+    positions: reply.positions.map(positionJson),
+  };
+}
+
+export function flatten(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const reply = await clients.engine.flatten(accountRef(req, res), originOf(res));
+    res.status(200).json(flattenJson(reply));
+  };
+}
+
+/** One order's answer in a batch: the status and body POST /v1/order would have answered. */
+interface BatchItem {
+  status: number;
+  /** Whether POST /v1/order would have sent `Idempotent-Replayed: true` (a replayed client_id). */
+  replayed: boolean;
+  body: Record<string, unknown>;
+}
+
+async function judge(clients: Clients, res: Response, raw: unknown): Promise<BatchItem> {
+  const shape = PlaceOrderBody.safeParse(raw, REPORT_INPUT);
+  if (!shape.success) {
+    const error = ServiceError.invalid(toIssues(shape.error));
+    return { status: error.httpStatus, replayed: false, body: error.body() };
+  }
+  const order = { ...shape.data, account_id: shape.data.account_id.toLowerCase(), user_id: callerOf(res).userId };
+  try {
+    const reply = await clients.engine.placeOrder(order, originOf(res));
+    const status = reply.outcome === "created" ? 201 : 200;
+    return { status, replayed: reply.outcome === "replayed", body: orderResponseJson(reply) };
+  } catch (error) {
+    const failure = fromGrpcError(error, "engine");
+    return { status: failure.httpStatus, replayed: false, body: failure.body() };
+  }
+}
+
+/**
+ * POST /v1/orders/batch: each order sent when the one before it is answered, so it is judged against the
+ * account as the earlier ones left it (their headroom, their client_ids); the answer keeps the given order.
+ */
+export function placeBatch(clients: Clients): RequestHandler {
+  return async (req, res) => {
+    const body = parse(BatchBody, bodyOf(req));
+    const data: BatchItem[] = [];
+    for (const raw of body.orders) data.push(await judge(clients, res, raw));
+    res.status(200).json({ data });
+  };
+}
