@@ -60,6 +60,9 @@ const SERVED = [
   "v1 POST /v1/position/close",
   "v1 POST /v1/account/{account_id}/cancel-after",
   "v1 GET /v1/account/{account_id}/cancel-after",
+  "v1 DELETE /v1/account/{account_id}/orders",
+  "v1 POST /v1/account/{account_id}/flatten",
+  "v1 POST /v1/orders/batch",
 ];
 
 /** Every authenticated /v1 operation, to hold each one to its 401, 403 and 429 answers. */
@@ -496,6 +499,11 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(amend({})).toBe(false);
     expect(amend({ limit_price: null })).toBe(false);
     expect(amend({ price: 1 })).toBe(false);
+    const batch = body("/v1/orders/batch", "post");
+    expect(batch({ orders: [{ ...order, quantity: 1 }] })).toBe(true);
+    expect(batch({ orders: [] })).toBe(false);
+    expect(batch({ orders: Array.from({ length: 21 }, () => ({ ...order, quantity: 1 })) })).toBe(false);
+    expect(batch({ orders: [{ ...order, quantity: 1 }], atomic: true })).toBe(false);
   });
 
   it("creates keys with 201, showing webhookSecret only when a webhookUrl was given", async () => {
@@ -1174,6 +1182,69 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(nothingToReduce.status).toBe(409);
     expect(nothingToReduce.json).toEqual({ error: "conflict", reason: "reduce_only_would_increase" });
     expect((await tryOrder({ ...buy, client_id: "x".repeat(70_000) })).status).toBe(413);
+  });
+
+  it("cancels every order with 200, flattens with 200 and places a batch with 200; 400, 404 and 413", async () => {
+    await prices().push(PRICES);
+    const key = await created(main, "bulk", { label: "algo", permissions: ["MANAGE_ORDERS"] });
+    const stranger = await created(main, "bulk-not", { label: "other", permissions: ["MANAGE_ORDERS"] });
+    const accountId = await openAccount(key);
+    const onAccount = (template: string, method: Method, who: Credentials, id: string, init: Send = {}) =>
+      send(main, "v1", method, template, as(who, { ...init, params: { account_id: id } }));
+    const cancelAll = (who: Credentials, id: string, query?: Record<string, string>) =>
+      onAccount("/v1/account/{account_id}/orders", "DELETE", who, id, query === undefined ? {} : { query });
+    const flatten = (who: Credentials, id: string) => onAccount("/v1/account/{account_id}/flatten", "POST", who, id);
+    const batch = (json: unknown) => send(main, "v1", "POST", "/v1/orders/batch", as(key, { json }));
+    const limit = { account_id: accountId, symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01" };
+
+    const placed = await batch({
+      orders: [
+        { ...limit, limit_price: 40_000, client_id: "bulk-1" },
+        { ...limit, limit_price: "40000.05" },
+        { ...limit, limit_price: 40_000, client_id: "bulk-1" },
+        { ...limit, limit_price: 41_000, client_id: "bulk-1" },
+        { ...limit, account_id: SOME_ID, limit_price: 40_000 },
+        { ...limit, limit_price: 60_000, post_only: true },
+        { account_id: accountId, symbol: "ETH-USD", side: "SELL", kind: "MARKET", quantity: "0.1" },
+      ],
+    });
+    expect(placed.status).toBe(200);
+    const items = field(placed, "data") as { status: number; replayed: boolean; body: Json }[];
+    expect(items.map((item) => [item.status, item.replayed])).toEqual([
+      [201, false],
+      [400, false],
+      [200, true],
+      [409, false],
+      [404, false],
+      [200, false],
+      [201, false],
+    ]);
+    for (const [json, status] of [
+      [{}, 400],
+      [{ orders: [] }, 400],
+      [{ orders: [limit], extra: 1 }, 400],
+      [{ orders: [{ ...limit, client_id: "x".repeat(70_000) }] }, 413],
+    ] as const) {
+      expect((await batch(json)).status, JSON.stringify(json).slice(0, 80)).toBe(status);
+    }
+
+    expect((await cancelAll(key, accountId, { symbol: "NOPE-USD" })).status).toBe(400);
+    expect((await cancelAll(stranger, accountId)).status).toBe(404);
+    expect((await flatten(stranger, accountId)).status).toBe(404);
+    const onlyEth = await cancelAll(key, accountId, { symbol: "ETH-USD" });
+    expect(onlyEth.json).toEqual({ data: [] });
+    const canceled = await cancelAll(key, accountId);
+    expect(canceled.status).toBe(200);
+    expect((field(canceled, "data") as Json[]).map((o) => o.order_id)).toEqual([asJson(items[0]?.body.order).order_id]);
+
+    await place(key, { ...limit, limit_price: 40_000 });
+    const flat = await flatten(key, accountId);
+    expect(flat.status).toBe(200);
+    expect((field(flat, "canceled") as Json[]).map((o) => o.status)).toEqual(["CANCELED"]);
+    expect(field(flat, "closes")).toMatchObject([
+      { symbol: "ETH-USD", order: { side: "BUY", status: "FILLED" }, violations: [], issues: [] },
+    ]);
+    expect(field(flat, "positions")).toEqual([]);
   });
 
   it("reads analytics over closed positions and the exposure of the open ones, and funding, with 200", async () => {
@@ -1963,8 +2034,9 @@ describe("docs/openapi.yaml against the running gateway", () => {
     const trader = await created(main, "ivo", { label: "trader", permissions: ["TRADE"] });
     for (const { method, template } of V1_OPERATIONS) {
       if (method === "GET") continue;
-      // Cancel and amend need MANAGE_ORDERS; the other writes need TRADE (or MANAGE_ORDERS).
-      const refused = template === "/v1/order/{order_id}" ? [reader, trader] : [reader];
+      // Cancel, cancel-all and amend need MANAGE_ORDERS; the other writes need TRADE (or MANAGE_ORDERS).
+      const manages = template === "/v1/order/{order_id}" || template === "/v1/account/{account_id}/orders";
+      const refused = manages ? [reader, trader] : [reader];
       for (const key of refused) {
         const reply = await send(main, "v1", method, template, unread(method, apiKeyHeaders(key)));
         expect(reply.status, `${method} ${template}`).toBe(403);
