@@ -3,7 +3,10 @@ import type { Issue } from "../../kernel/errors.js";
 import type { OrderRecord, FillRecord } from "../basics/order-records.js";
 import type { ErrorReply } from "../basics/replies.js";
 import type { Violation } from "../basics/risk-types.js";
-import type { OpenPositionRow } from "../positions/record.js";
+
+/** An open position as GET /v1/account/{id}/positions lists it. */
+type OpenPositionRow = ReturnType<typeof openPositions>["data"][number];
+import type { openPositions } from "../accounts/queries.js";
 
 /** CancelAll: every working order of the account, or of one symbol. */
 export interface CancelAllRequest {
