@@ -16,6 +16,7 @@ import type {
   ApiKeyList,
   Breach,
   BreachList,
+  CanceledOrderList,
   Calendar,
   CancelAfter,
   ClosedPosition,
@@ -29,6 +30,7 @@ import type {
   DeliveryPage,
   Fill,
   FillPage,
+  FlattenResponse,
   FundingReport,
   Health,
   NotReady,
@@ -36,6 +38,8 @@ import type {
   OrderPage,
   OrderResponse,
   OrderTestResponse,
+  PlaceOrderBatchItem,
+  PlaceOrderBatchResponse,
   PlaceOrderRequest,
   Plan,
   PlanList,
@@ -421,6 +425,55 @@ export class TradingClient {
     return answer.body;
   }
 
+  /**
+   * Cancels every working order of the account (of `symbol` only, when given) in one step; answers those it
+   * canceled. Repeating it after a lost answer cancels what works then (nothing, if nothing was placed since).
+   */
+  async cancelAllOrders(accountId: string, symbol?: string): Promise<CanceledOrderList["data"]> {
+    const answer = await this.transport.request<CanceledOrderList>({
+      method: "DELETE",
+      path: path("/v1/account/{account_id}/orders", accountId),
+      ...(symbol === undefined ? {} : { query: { symbol } }),
+      idempotent: true,
+    });
+    return answer.body.data;
+  }
+
+  /**
+   * Cancels every working order and closes every position at the market, in one step. Retried after a lost
+   * answer: a second flatten has only what was placed since to cancel or close (the account's intent: flat).
+   */
+  async flatten(accountId: string): Promise<FlattenResponse> {
+    const answer = await this.transport.request<FlattenResponse>({
+      method: "POST",
+      path: path("/v1/account/{account_id}/flatten", accountId),
+      idempotent: true,
+    });
+    return answer.body;
+  }
+
+  /**
+   * Places 1 to 20 orders, judged in turn as `placeOrder` would judge each; `data[i]` answers `orders[i]`.
+   * Each order without a `client_id` gets one minted for this call (answered in `clientIds`), so a retry never
+   * places an order twice. The pacer counts the batch as one request per order, as the gateway does.
+   */
+  async placeOrders(
+    orders: PlaceOrderRequest[],
+    options: PlaceOptions = {},
+  ): Promise<{ data: PlaceOrderBatchItem[]; clientIds: string[]; attempts: number }> {
+    const withIds = orders.map((order) => ({ ...order, client_id: order.client_id ?? randomUUID() }));
+    const spec: RequestSpec = {
+      method: "POST",
+      path: "/v1/orders/batch",
+      body: { orders: withIds },
+      idempotent: true,
+      units: Math.max(1, withIds.length),
+    };
+    if (options.requestId !== undefined) spec.headers = { "x-request-id": options.requestId };
+    const answer = await this.transport.request<PlaceOrderBatchResponse>(spec);
+    return { data: answer.body.data, clientIds: withIds.map((order) => order.client_id), attempts: answer.attempts };
+  }
+
   cancelAfter(accountId: string): Promise<CancelAfter> {
     return this.get("/v1/account/{account_id}/cancel-after", [accountId]);
   }
@@ -458,6 +511,9 @@ export const OPERATIONS: Record<keyof operations, `${"KeysClient" | "TradingClie
   closePosition: "TradingClient.closePosition",
   setCancelAfter: "TradingClient.setCancelAfter",
   getCancelAfter: "TradingClient.cancelAfter",
+  cancelAllOrders: "TradingClient.cancelAllOrders",
+  flattenAccount: "TradingClient.flatten",
+  placeOrderBatch: "TradingClient.placeOrders",
   getHealth: "TradingClient.health",
   getReadiness: "TradingClient.readiness",
   getMetrics: "KeysClient.metrics",

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Pacer, parsePolicy, parseRateLimit } from "./pacer.js";
 
 const headers = (remaining: number, reset: number): Headers =>
@@ -46,5 +46,30 @@ describe("Pacer", () => {
     pacer.release(headers(0, 7));
     await pacer.acquire();
     expect(sleeps).toEqual([7_000]);
+  });
+
+  it("takes several slots for a request the gateway counts as several, and waits until that many are free", async () => {
+    vi.useFakeTimers();
+    try {
+      const pacer = new Pacer({ marginMs: 0 });
+      const policy = new Headers({ "ratelimit-policy": "5;w=60" });
+      await pacer.acquire();
+      pacer.release(policy);
+      // One slot booked for a window after that answer: 4 free, so a batch of 4 goes at once.
+      await pacer.acquire(4);
+      vi.advanceTimersByTime(1_000);
+      pacer.release(policy, 4);
+      // All 5 are booked: a batch of 2 needs the first slot (free at 60 s) and one of the four (61 s).
+      let sent = false;
+      const batch = pacer.acquire(2).then(() => (sent = true));
+      await vi.advanceTimersByTimeAsync(59_000);
+      expect(sent).toBe(false);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await batch;
+      expect(sent).toBe(true);
+      expect(pacer.stats).toEqual({ sent: 3, held: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

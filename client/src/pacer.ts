@@ -66,12 +66,15 @@ export class Pacer {
     this.marginMs = options.marginMs ?? 5;
   }
 
-  /** Waits for a slot and takes it; call `release` with the answer's headers (or none) when it is done. */
-  acquire(): Promise<void> {
+  /**
+   * Waits for `units` slots (a request the gateway counts as several: a batch of orders) and takes them; call
+   * `release` with the answer's headers (or none) and the same units when it is done.
+   */
+  acquire(units = 1): Promise<void> {
     const queued = this.waiting > 0;
     this.waiting += 1;
     const turn = this.queue
-      .then(() => this.waitForSlot(queued))
+      .then(() => this.waitForSlot(queued, units))
       .finally(() => {
         this.waiting -= 1;
       });
@@ -79,12 +82,13 @@ export class Pacer {
     return turn;
   }
 
-  release(headers: Headers | undefined): void {
-    this.inFlight -= 1;
+  release(headers: Headers | undefined, units = 1): void {
+    this.inFlight -= units;
     const now = this.now();
     const policy = headers === undefined ? undefined : parsePolicy(headers.get("ratelimit-policy"));
     if (policy !== undefined) this.policy = policy;
-    if (this.policy !== undefined) this.insert(now + this.policy.windowMs + this.marginMs);
+    if (this.policy !== undefined)
+      for (let i = 0; i < units; i++) this.insert(now + this.policy.windowMs + this.marginMs);
     const state = headers === undefined ? undefined : parseRateLimit(headers.get("ratelimit"));
     if (state !== undefined && state.remaining === 0) {
       this.blockedUntil = Math.max(this.blockedUntil, now + state.resetMs + this.marginMs);
@@ -100,14 +104,15 @@ export class Pacer {
     this.frees.splice(i, 0, free);
   }
 
-  private async waitForSlot(queued: boolean): Promise<void> {
+  private async waitForSlot(queued: boolean, units: number): Promise<void> {
     let waited = queued;
     for (;;) {
       const now = this.now();
       while (this.frees.length > 0 && (this.frees[0] ?? 0) <= now) this.frees.shift();
       const limit = this.policy?.limit ?? 1;
       const used = this.inFlight + this.frees.length;
-      if (now >= this.blockedUntil && used < limit) break;
+      // A request of more units than the limit is sent alone (the gateway refuses it; it is not held forever).
+      if (now >= this.blockedUntil && (used + units <= limit || used === 0)) break;
       waited = true;
       if (now < this.blockedUntil) {
         await this.sleep(this.blockedUntil - now);
@@ -120,7 +125,7 @@ export class Pacer {
     }
     if (waited) this.stats.held += 1;
     this.stats.sent += 1;
-    this.inFlight += 1;
+    this.inFlight += units;
   }
 
   /** Resolves when an answer comes back or after `ms` (when given). */

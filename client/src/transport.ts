@@ -50,6 +50,8 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** Safe to send again after the server may have handled it (reads, idempotent writes). */
   idempotent: boolean;
+  /** What the gateway counts the request as against the key's budget (a batch: one per order); default 1. */
+  units?: number;
 }
 
 export interface Answer<T> {
@@ -100,7 +102,7 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       let response: Response;
       let text: string;
-      await this.pacer?.acquire();
+      await this.pacer?.acquire(spec.units);
       try {
         response = await this.fetchImpl(url, {
           method: spec.method,
@@ -110,12 +112,12 @@ export class Transport {
         });
         text = await response.text();
       } catch (error) {
-        this.pacer?.release(undefined);
+        this.pacer?.release(undefined, spec.units);
         if (!spec.idempotent || attempt >= maxAttempts) throw new NetworkError(error, attempt);
         await this.wait(spec, attempt, this.backoff(attempt), "network");
         continue;
       }
-      this.pacer?.release(response.headers);
+      this.pacer?.release(response.headers, spec.units);
       const parsed = parseBody(text);
       if (response.ok) {
         return { status: response.status, body: parsed as T, text, headers: response.headers, attempts: attempt };

@@ -52,3 +52,7 @@ export type Health = Schemas["Health"];
 export type Ready = Schemas["Ready"];
 export type NotReady = Schemas["NotReady"];
 export type CancelAfter = Schemas["CancelAfter"];
+export type CanceledOrderList = Schemas["CanceledOrderList"];
+export type FlattenResponse = Schemas["FlattenResponse"];
+export type PlaceOrderBatchItem = Schemas["PlaceOrderBatchItem"];
+export type PlaceOrderBatchResponse = Schemas["PlaceOrderBatchResponse"];

@@ -380,4 +380,33 @@ describe("every method once", () => {
     expect(events.length).toBeGreaterThan(2);
     expect(events).toEqual([...events].sort((a, b) => a - b));
   });
+
+  it("trading: the bulk routes", async () => {
+    const { client } = await trader("methods-bulk");
+    const id = (await client.openAccount({ plan_id: PLAN_10K, label: "bulk" })).account_id;
+    const limit = (price: string) =>
+      ({
+        account_id: id,
+        symbol: "BTC-USD",
+        side: "BUY",
+        kind: "LIMIT",
+        quantity: "0.01",
+        limit_price: price,
+      }) as const;
+    const batch = await client.placeOrders([
+      limit("40000"),
+      { ...limit("40000"), quantity: "0.0000001" },
+      { account_id: id, symbol: "ETH-USD", side: "BUY", kind: "MARKET", quantity: "0.1" },
+    ]);
+    expect(batch.data.map((item) => item.status)).toEqual([201, 400, 201]);
+    expect(batch.clientIds).toHaveLength(3);
+    // Each order went with a client_id minted for it, so a retry of the batch replays instead of placing again.
+    expect(batch.data[0]?.body).toMatchObject({ order: { client_id: batch.clientIds[0] } });
+    const canceled = await client.cancelAllOrders(id, "BTC-USD");
+    expect(canceled.map((o) => o.status)).toEqual(["CANCELED"]);
+    expect(await client.cancelAllOrders(id)).toEqual([]);
+    const flat = await client.flatten(id);
+    expect(flat.closes.map((c) => c.symbol)).toEqual(["ETH-USD"]);
+    expect(flat.positions).toEqual([]);
+  });
 });

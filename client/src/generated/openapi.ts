@@ -586,7 +586,25 @@ export interface paths {
         get: operations["listWorkingOrders"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Cancel every working order (of one symbol)
+         * @description Cancels every working order of the account (`NEW`, `PARTIALLY_FILLED`, `HELD` children, untriggered
+         *     stops and take-profits, reduce-only orders alike), or only those of `symbol`, in **one step** of the
+         *     account's actor: no order placed at the same time lands between two of its cancels. It is decided
+         *     before this call (and canceled by it) or after it (and judged on its own, still working if it rests).
+         *
+         *     Answers the orders this call canceled, in placement order, each `CANCELED` (fills they already had
+         *     stay). Each cancel sends an `order.cancel` webhook as `DELETE /v1/order/{order_id}` does: `reason`
+         *     `user`, except the children of a parent without fills, which go with their parent (`parent_canceled`,
+         *     in the list right after it). Positions are left alone (see `POST /v1/account/{account_id}/flatten`).
+         *
+         *     Idempotent in effect: with nothing working, the answer is `{ "data": [] }` and nothing happens. One
+         *     request against the rate limit, whatever the number of orders.
+         *
+         *     `400` for an unknown `symbol` or another query field. Scope: `MANAGE_ORDERS`. An account of another
+         *     user is `404`.
+         */
+        delete: operations["cancelAllOrders"];
         options?: never;
         head?: never;
         patch?: never;
@@ -643,6 +661,66 @@ export interface paths {
         get: operations["listOrderHistory"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/{account_id}/flatten": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The account's `account_id` (a UUID). An account of another user is `404`, exactly like an unknown id
+                 *     or a value that is not a UUID: the API never tells whether an account exists.
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel every order and close every position
+         * @description In **one step** of the account's actor: cancels every working order (as
+         *     `DELETE /v1/account/{account_id}/orders` does, stops and take-profits first of all, so none fires on a
+         *     position being closed), then closes each open position, oldest first, exactly as
+         *     `POST /v1/position/close` with only `symbol` and `position_id` would: a reduce-only MARKET order (IOC)
+         *     for the whole quantity, through the book's depth, with the venue's fees and the market's hours. An order
+         *     placed at the same time is decided before the flatten (and canceled or closed by it) or after it (and
+         *     judged on its own: it may open a new position).
+         *
+         *     The answer says exactly what was and was not done:
+         *
+         *     - `canceled`: the orders this call canceled (`order.cancel` webhooks, reason `user`, or
+         *       `parent_canceled` for the children of a parent without fills).
+         *     - `closes`: one entry per position open once the orders were canceled, with its closing `order`
+         *       and `fills` (`order.ack`, `order.fill` and, when closed whole, `position.close` webhooks):
+         *       - `FILLED`: the position is closed.
+         *       - `CANCELED` with fills: the book could not take the whole quantity; the rest stays open.
+         *       - `REJECTED` with `violations`: nothing was closed. `market_closed` when the symbol's market is
+         *         closed (OSTIUM non-crypto outside its hours, a halted symbol): flatten places **no** order that
+         *         waits for the open; close it later or with a resting `POST /v1/position/close` (LIMIT).
+         *       - `order: null` with `issues`: no order could be placed (the symbol has no price yet).
+         *     - `positions`: the positions still open after the call, as `GET /v1/account/{account_id}/positions`
+         *       shows them; empty when the account is flat.
+         *
+         *     A flat account without working orders answers three empty lists and nothing happens. A close that ends
+         *     the account (a breach of the daily loss or drawdown limit) terminates it as any close would; the risk
+         *     system then closes what is left, which is not in `closes` and not in `positions`. One request against
+         *     the rate limit, whatever the number of orders and positions.
+         *
+         *     Scope: `TRADE` (granted by `TRADE` or `MANAGE_ORDERS`). An account of another user is `404`.
+         */
+        post: operations["flattenAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1251,6 +1329,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/batch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place up to 20 orders
+         * @description Places 1 to 20 orders, each with the body of `POST /v1/order`. They are judged **one after another, in
+         *     the given order, exactly as that many `POST /v1/order` calls sent one at a time would be**: each has its
+         *     own validation, `client_id` idempotency, risk checks and headroom, and is judged against the account as
+         *     the orders before it left it (an order may be refused for the margin or exposure an earlier one took).
+         *     Orders may name different accounts of the caller; each is judged on its own account, in the batch's
+         *     order. The batch is not atomic: an order that fails does not undo or stop the others.
+         *
+         *     The answer is always `200 { data }` once the batch itself is well formed: `data[i]` answers
+         *     `orders[i]` with `status`, the HTTP status `POST /v1/order` would have answered (`201`, `200`, `400`,
+         *     `404`, `409`, or `500`/`503` when the engine failed on that order), `body`, the body it would have
+         *     answered, and `replayed`, whether it would have carried `Idempotent-Replayed: true` (a repeated
+         *     `client_id`; the original answer, nothing new placed). A `503` item may or may not have been placed,
+         *     like a `POST /v1/order` cut off: retry it with its `client_id`.
+         *
+         *     Two batches (or a batch and single orders) on one account at once never pass a limit and never place a
+         *     `client_id` twice: the account's actor judges each order alone, one at a time.
+         *
+         *     Rate limit: the batch counts **one request per order** against the key's budget, taken all at once
+         *     before anything is placed. When the budget left is smaller than the batch, the whole batch is refused
+         *     `429` (with `Retry-After`) and nothing of it is placed or charged; send it later or split it. A batch
+         *     refused `400` as a whole counts as one request.
+         *
+         *     `400` (nothing placed) when `orders` is missing, not an array, empty or longer than 20, or the body has
+         *     another field or is not JSON.
+         *
+         *     Scope: `TRADE` (granted by `TRADE` or `MANAGE_ORDERS`).
+         */
+        post: operations["placeOrderBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1718,6 +1847,56 @@ export interface components {
             data: components["schemas"]["Order"][];
             /** @description More rows match the bounds than `limit` returned. */
             has_more: boolean;
+        };
+        /** @description The orders a cancel-all canceled, in placement order. */
+        CanceledOrderList: {
+            data: ({
+                /** @constant */
+                status?: "CANCELED";
+            } & components["schemas"]["Order"])[];
+        };
+        /** @description What a flatten did for one position. */
+        FlattenClose: {
+            position_id: components["schemas"]["Uuid"];
+            symbol: components["schemas"]["Symbol"];
+            venue: components["schemas"]["Venue"];
+            /** @description The closing MARKET order (`FILLED`, `CANCELED` with its IOC rest, or `REJECTED`); null when none could be placed. */
+            order: components["schemas"]["Order"] | null;
+            fills: components["schemas"]["Fill"][];
+            /** @description Why the closing order was rejected (`market_closed`, ...); empty otherwise. */
+            violations: components["schemas"]["Violation"][];
+            /** @description Why no closing order could be placed (the symbol has no price yet); empty otherwise. */
+            issues: components["schemas"]["Issue"][];
+        };
+        FlattenResponse: {
+            /** @description The orders this call canceled, in placement order. */
+            canceled: components["schemas"]["Order"][];
+            /** @description One entry per position open once the orders were canceled, oldest first. */
+            closes: components["schemas"]["FlattenClose"][];
+            /** @description The positions still open after the call (empty when the account is flat). */
+            positions: components["schemas"]["Position"][];
+        };
+        PlaceOrderBatchRequest: {
+            /**
+             * @description Each item is judged as the body of `POST /v1/order`; an item that is not a valid one is answered in
+             *     its place with that call's `400`, the others still placed.
+             */
+            orders: unknown[];
+        };
+        /** @description The answer `POST /v1/order` would have given to one order of the batch. */
+        PlaceOrderBatchItem: {
+            /**
+             * @description The HTTP status `POST /v1/order` would have answered.
+             * @enum {integer}
+             */
+            status: 200 | 201 | 400 | 404 | 409 | 500 | 503;
+            /** @description Whether `POST /v1/order` would have answered `Idempotent-Replayed: true`. */
+            replayed: boolean;
+            body: components["schemas"]["AcceptedOrderResponse"] | components["schemas"]["OrderResponse"] | components["schemas"]["InvalidPayload"] | components["schemas"]["NotFound"] | components["schemas"]["ClientIdConflict"] | components["schemas"]["ParentFinalConflict"] | components["schemas"]["ReduceOnlyConflict"] | components["schemas"]["OrderLimitReached"] | components["schemas"]["EngineError"] | components["schemas"]["EngineUnavailable"];
+        };
+        PlaceOrderBatchResponse: {
+            /** @description `data[i]` answers `orders[i]`. */
+            data: components["schemas"]["PlaceOrderBatchItem"][];
         };
         /** @description One funding payment of one open position. */
         FundingPayment: {
@@ -3362,6 +3541,56 @@ export interface operations {
             503: components["responses"]["V1EngineUnavailable"];
         };
     };
+    cancelAllOrders: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Look up the order placed with this `client_id` instead (1 to 64 printable ASCII characters, as in
+                 *     `POST /v1/order`; anything else, or the parameter given twice, is `400`).
+                 */
+                client_id?: string;
+                /** @description Only this symbol's orders (as `POST /v1/order` reads a symbol); every symbol when absent. */
+                symbol?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The account's `account_id` (a UUID). An account of another user is `404`, exactly like an unknown id
+                 *     or a value that is not a UUID: the API never tells whether an account exists.
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders this call canceled (possibly none). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CanceledOrderList"];
+                };
+            };
+            400: components["responses"]["V1InvalidPayload"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            404: components["responses"]["V1NotFound"];
+            429: components["responses"]["V1RateLimited"];
+            500: components["responses"]["V1EngineError"];
+            503: components["responses"]["V1EngineUnavailable"];
+        };
+    };
     listOrderHistory: {
         parameters: {
             query?: {
@@ -3412,6 +3641,47 @@ export interface operations {
             400: components["responses"]["V1InvalidPayload"];
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1IpNotWhitelisted"];
+            404: components["responses"]["V1NotFound"];
+            429: components["responses"]["V1RateLimited"];
+            500: components["responses"]["V1EngineError"];
+            503: components["responses"]["V1EngineUnavailable"];
+        };
+    };
+    flattenAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The account's `account_id` (a UUID). An account of another user is `404`, exactly like an unknown id
+                 *     or a value that is not a UUID: the API never tells whether an account exists.
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was canceled and closed, and what is still open. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlattenResponse"];
+                };
+            };
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
             404: components["responses"]["V1NotFound"];
             429: components["responses"]["V1RateLimited"];
             500: components["responses"]["V1EngineError"];
@@ -4153,6 +4423,46 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+        };
+    };
+    placeOrderBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaceOrderBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description One answer per order, in the order given. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceOrderBatchResponse"];
+                };
+            };
+            400: components["responses"]["V1InvalidPayload"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            413: components["responses"]["V1PayloadTooLarge"];
+            429: components["responses"]["V1RateLimited"];
+            500: components["responses"]["V1EngineError"];
+            503: components["responses"]["V1EngineUnavailable"];
         };
     };
 }
