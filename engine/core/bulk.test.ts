@@ -112,7 +112,7 @@ describe("CancelAll", () => {
 
   it("cancels only the orders of the symbol it names, and refuses an unknown symbol", () => {
     const { h, partial, resting } = busy();
-    const reply = cancelAll(h, "eth-usd");
+    const reply = cancelAll(h, "eth/usd");
     if (reply.kind !== "canceled") throw new Error(JSON.stringify(reply));
     expect(reply.orders.map((o) => o.order_id)).toEqual([partial.order_id, resting.order_id]);
     expect([...h.account.working.values()].every((o) => o.symbol === "BTC-USD")).toBe(true);

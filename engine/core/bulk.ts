@@ -10,15 +10,16 @@ import { positionKey } from "../basics/position-types.js";
 import { toOrderRecord, type OrderRecord } from "../basics/order-records.js";
 import { invalid, notFound } from "../basics/replies.js";
 import type { Catalogue } from "../market/catalogue.js";
+import { normalizeSymbol } from "../market/symbols.js";
 import { unitsFor } from "../market/units.js";
 import { cancelOrder } from "../orders/lifecycle.js";
 import { closePosition } from "../orders/placement.js";
 import type { CancelAllReply, CancelAllRequest, FlattenClose, FlattenReply, FlattenRequest } from "./bulk-types.js";
 import type { DecisionRun } from "./decision-run.js";
 
-/** The listed symbol a request names (as placement reads it), or undefined. */
+/** The listed symbol a request names, in any spelling placement reads (`btcusd`, `BTC/USD`), or undefined. */
 function listedSymbol(catalogue: Catalogue, symbol: string): string | undefined {
-  return catalogue.bySymbol(symbol)?.symbol ?? catalogue.bySymbol(symbol.toUpperCase())?.symbol;
+  return catalogue.bySymbol(symbol)?.symbol ?? normalizeSymbol(symbol, catalogue);
 }
 
 /**

@@ -351,6 +351,23 @@ describe("bulk calls end to end", () => {
       ]);
     });
 
+    it("judges orders of several of the caller's accounts, each on its own account, in the given order", async () => {
+      const key = await keyFor();
+      const [a, b] = [await openAccount(key), await openAccount(key)];
+      // 15,840 USD of BTC-USD each: a second one on `a` passes its 25,000 USD symbol cap, the one on `b` does not.
+      const big = (account: string): Row => ({ ...restingBuy(account, 99_000), quantity: "0.16" });
+      const answer = await call(key, "POST", "/v1/orders/batch", { orders: [big(a), big(b), big(a)] });
+      const items = answer.body.data as { status: number; body: Row }[];
+      expect(items.map((i) => [i.status, (i.body.order as Row).account_id, (i.body.order as Row).status])).toEqual([
+        [201, a, "NEW"],
+        [201, b, "NEW"],
+        [200, a, "REJECTED"],
+      ]);
+      expect(items[2]?.body.violations).toMatchObject([{ rule: "exposure_cap", severity: "critical" }]);
+      // Symbols are read in any spelling placement reads.
+      expect(dataOf(await call(key, "DELETE", `/v1/account/${b}/orders?symbol=btcusd`))).toHaveLength(1);
+    });
+
     it("answers 400 for no orders, more than 20, or a body of another shape; 403 for a read-only key", async () => {
       const key = await keyFor();
       const account = await openAccount(key);
