@@ -141,6 +141,22 @@ describe("bulk calls end to end", () => {
       expect(again.body).toEqual({ data: [] });
     });
 
+    it("run twice at once, cancels each order once", async () => {
+      const key = await keyFor();
+      const account = await openAccount(key);
+      const placed: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        placed.push(String(((await place(key, account, restingBuy(account, 80_000 + i))).body.order as Row).order_id));
+      }
+      const both = await Promise.all([0, 1].map(() => call(key, "DELETE", `/v1/account/${account}/orders`)));
+      const canceled = both.flatMap((r) => dataOf(r).map((o) => String(o.order_id)));
+      // One call canceled them all, the other answered none (never both, never some each: one step each).
+      expect(both.map((r) => dataOf(r).length).sort()).toEqual([0, 8]);
+      expect(canceled).toEqual(placed);
+      const cancels = (await events(key, account)).filter((e) => e.type === "order.cancel");
+      expect(cancels).toHaveLength(8);
+    });
+
     it("answers 400 for an unknown symbol or query field, 404 for another user's account, 403 without MANAGE_ORDERS", async () => {
       const key = await keyFor();
       const account = await openAccount(key);
@@ -228,6 +244,22 @@ describe("bulk calls end to end", () => {
       // A flat account answers an empty flatten.
       const again = await call(key, "POST", `/v1/account/${account}/flatten`);
       expect(again.body).toEqual({ canceled: [], closes: [], positions: [] });
+    });
+
+    it("run twice at once, cancels and closes each thing once and never opens the other way", async () => {
+      const key = await keyFor();
+      const account = await openAccount(key);
+      await place(key, account, { symbol: "SOL-USD", side: "BUY", kind: "MARKET", quantity: 3 });
+      await place(key, account, { symbol: "ETH-USD", side: "SELL", kind: "MARKET", quantity: 0.2 });
+      for (let i = 0; i < 5; i++) await place(key, account, restingBuy(account, 80_000 + i));
+      const [first, second] = await Promise.all([0, 1].map(() => call(key, "POST", `/v1/account/${account}/flatten`)));
+      const canceled = [first, second].flatMap((r) => (r?.body.canceled as Row[]).map((o) => String(o.order_id)));
+      const closed = [first, second].flatMap((r) => (r?.body.closes as Row[]).map((c) => String(c.symbol)));
+      expect(canceled).toHaveLength(5);
+      expect(new Set(canceled).size).toBe(5);
+      expect(closed.sort()).toEqual(["ETH-USD", "SOL-USD"]);
+      expect(await positions(key, account)).toEqual([]);
+      expect(await working(key, account)).toEqual([]);
     });
 
     it("answers 404 for another user's account and 403 for a read-only key", async () => {
