@@ -57,8 +57,8 @@ export async function holdFor(ms: number): Promise<void> {
 
 /**
  * A request that counts as several against the key's budget (POST /v1/orders/batch: one per order). Its body is
- * read once the credentials are valid, before the budget is charged, and `units` counts it; a body that cannot
- * be read counts as one, and its error is answered after the key's other checks.
+ * read once the credentials, the IP allow-list and the scope passed, before the budget is charged, and `units`
+ * counts it; a body that cannot be read counts as one, and its error is answered once the budget is charged.
  */
 export interface RequestCost {
   body: RequestHandler;
@@ -123,7 +123,8 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope, cost?: Reques
       return;
     }
     deps.failures?.vouch(key);
-    const [units, bodyError] = await unitsOf(cost, req, res);
+    // A request refused 403 (IP, scope) counts one, whatever its body: it is not read.
+    const [units, bodyError] = result.valid ? await unitsOf(cost, req, res) : [1, undefined];
     const decision = await deps.limiter.consume(result.key_id, units);
     if (decision.revoked) {
       deps.onDecision?.("revoked");

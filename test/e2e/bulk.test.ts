@@ -515,6 +515,14 @@ describe("bulk calls end to end", () => {
       });
       expect(tooMany.status).toBe(400);
       expect(remainingOf(tooMany)).toBe(before - 5);
+      // A key without TRADE is refused 403 for one request, its batch unread.
+      const reader = await keyFor(["READ_ONLY"]);
+      const fresh = remainingOf(await call(reader, "GET", "/v1/tickers"));
+      const forbidden = await call(reader, "POST", "/v1/orders/batch", {
+        orders: Array.from({ length: 20 }, () => restingBuy(account)),
+      });
+      expect(forbidden.status).toBe(403);
+      expect(remainingOf(forbidden)).toBe(fresh - 1);
     });
   });
 });

@@ -1366,7 +1366,7 @@ export interface paths {
          *     Rate limit: the batch counts **one request per order** against the key's budget, taken all at once
          *     before anything is placed. When the budget left is smaller than the batch, the whole batch is refused
          *     `429` (with `Retry-After`) and nothing of it is placed or charged; send it later or split it. A batch
-         *     refused `400` as a whole counts as one request.
+         *     refused `400` as a whole, or `403` (IP allow-list, scope: its body is not read), counts as one request.
          *
          *     `400` (nothing placed) when `orders` is missing, not an array, empty or longer than 20, or the body has
          *     another field or is not JSON.
