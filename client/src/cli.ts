@@ -199,6 +199,29 @@ export async function main(argv: string[], io: Io): Promise<number> {
     );
   });
   account
+    .command("flatten <account_id>")
+    .description("cancel every order and close every position at the market, in one step (exit 2 if any stays open)")
+    .action(async (id: string) => {
+      const flat = await trading().flatten(id);
+      if (flat.positions.length > 0) code = EXIT.rejected;
+      print(flat, () => {
+        const closes = flat.closes.map((c) => ({
+          symbol: c.symbol,
+          venue: c.venue,
+          status: c.order?.status ?? "NOT_PLACED",
+          filled: c.order?.filled_quantity ?? 0,
+          why: [...c.violations.map((v) => v.message), ...c.issues.map((i) => i.message)].join("; "),
+        }));
+        return (
+          `canceled ${flat.canceled.length} order(s)\n` +
+          (closes.length === 0 ? "" : table(closes, ["symbol", "venue", "status", "filled", "why"])) +
+          (flat.positions.length === 0
+            ? "flat\n"
+            : `still open:\n${table(flat.positions, ["position_id", "symbol", "side", "quantity", "venue"])}`)
+        );
+      });
+    });
+  account
     .command("trades <account_id>")
     .description("every fill, oldest first")
     .option("--from <time>")
@@ -289,6 +312,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const canceled = await trading().cancelOrder(id);
     print(canceled, () => record(canceled, ["order_id", "status", "filled_quantity"]));
   });
+  order
+    .command("cancel-all")
+    .description("cancel every working order of an account (of one symbol), in one step")
+    .requiredOption("--account <account_id>")
+    .option("--symbol <symbol>", "only this symbol's orders")
+    .action(async (o: { account: string; symbol?: string }) => {
+      const canceled = await trading().cancelAllOrders(o.account, o.symbol);
+      print(canceled, () => table(canceled, ["order_id", "symbol", "side", "kind", "status", "filled_quantity"]));
+    });
   order
     .command("amend <order_id>")
     .option("--price <decimal>", "new limit price")

@@ -156,6 +156,27 @@ describe("ftrade", () => {
     const trades = await ftrade(["account", "trades", id]);
     expect(trades.stdout.split("\n").filter((l) => l.includes("BTC-USD"))).toHaveLength(2);
     expect(table.stdout + trades.stdout).not.toContain(secret);
+
+    // The bulk calls: cancel-all (of one symbol) and flatten.
+    const limit = ["--account", id, "--side", "BUY", "--kind", "LIMIT", "--quantity", "0.1", "--price", "2000"];
+    await json(["order", "place", "--symbol", "ETH-USD", ...limit]);
+    const eth = await json<{ symbol: string; status: string }[]>([
+      "order",
+      "cancel-all",
+      "--account",
+      id,
+      "--symbol",
+      "ETH-USD",
+    ]);
+    expect(eth).toEqual([expect.objectContaining({ symbol: "ETH-USD", status: "CANCELED" })]);
+    await json(["order", "place", "--symbol", "ETH-USD", ...limit]);
+    await json(["order", "place", ...order]);
+    const flat = await ftrade(["account", "flatten", id]);
+    expect(flat.code).toBe(0);
+    expect(flat.stdout).toMatch(/^canceled 1 order\(s\)\nSYMBOL\s+VENUE\s+STATUS/);
+    expect(flat.stdout).toMatch(/BTC-USD\s+GMX\s+FILLED/);
+    expect(flat.stdout.trimEnd().endsWith("flat")).toBe(true);
+    expect(await json<unknown[]>(["account", "positions", id])).toEqual([]);
   });
 
   it("names a refused request's code and problems on stderr and exits 1, never echoing the secret", async () => {
