@@ -173,7 +173,9 @@ type Step =
   | { op: "close"; symbol: Sym; size: number | null; limit: number | null; venue: "GMX" | "OSTIUM" | null }
   | { op: "price"; symbol: Sym; move: number; indexGap: number; depth: number; skew: number }
   | { op: "wait"; ms: number }
-  | { op: "cancelAfter"; timeoutMs: number };
+  | { op: "cancelAfter"; timeoutMs: number }
+  | { op: "cancelAll"; symbol: Sym | null }
+  | { op: "flatten" };
 
 /** null four times out of five. */
 function sometimes<T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | null> {
@@ -245,6 +247,13 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       timeoutMs: fc.constantFrom(0, 1_000, 60_000, 600_000),
     }),
   },
+);
+
+/** The steps above, and now and then a cancel-all or a flatten. */
+const sessionStepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 20, arbitrary: stepArb },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("cancelAll" as const), symbol: sometimes(symbolArb) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("flatten" as const) }) },
 );
 
 class Session {
@@ -408,6 +417,44 @@ class Session {
       case "cancelAfter":
         this.run({ type: "SetCancelAfter", request: { account_id: ACCOUNT_ID, timeout_ms: step.timeoutMs } });
         break;
+      case "cancelAll":
+        this.cancelAll(step.symbol);
+        break;
+      case "flatten":
+        this.flatten();
+        break;
+    }
+  }
+
+  /**
+   * Cancel-all leaves nothing of the symbol (or of any) working, and answers exactly what it canceled, in the
+   * order of its events (a parent's children right after it).
+   */
+  private cancelAll(symbol: Sym | null): void {
+    const before = [...this.account.working.values()].filter((o) => symbol === null || o.symbol === symbol);
+    const reply = this.run({ type: "CancelAll", request: { account_id: ACCOUNT_ID, symbol } });
+    if (reply.kind !== "canceled") throw new Error(JSON.stringify(reply));
+    const canceled = this.journal.slice(this.journal.length - reply.orders.length);
+    expect(canceled.map((e) => (e.type === "OrderCanceled" ? e.order_id : e.type))).toEqual(
+      reply.orders.map((o) => o.order_id),
+    );
+    // What worked before is canceled by it, or by a dead-man's switch whose deadline came first in the decision.
+    const beforeIds = new Set(before.map((o) => o.order_id));
+    for (const order of reply.orders) expect(beforeIds.has(order.order_id)).toBe(true);
+    expect([...this.account.working.values()].filter((o) => symbol === null || o.symbol === symbol)).toEqual([]);
+  }
+
+  /** Flatten leaves no working order, and every position it leaves open has a close that says why. */
+  private flatten(): void {
+    const reply = this.run({ type: "Flatten", request: { account_id: ACCOUNT_ID } });
+    if (reply.kind !== "flattened") throw new Error(JSON.stringify(reply));
+    expect(this.account.working.size).toBe(0);
+    expect(reply.positions.map((p) => p.position_id)).toEqual(
+      [...this.account.positions.values()].map((p) => p.position_id),
+    );
+    for (const position of this.account.positions.values()) {
+      const close = reply.closes.find((c) => c.position_id === position.position_id);
+      expect(close?.order?.status, `position ${position.symbol} left open`).not.toBe("FILLED");
     }
   }
 }
@@ -483,7 +530,7 @@ describe("a random trading session", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(WEDNESDAY_NOON, Date.parse("2026-11-27T21:50:00.000Z")),
-        fc.array(stepArb, { minLength: 1, maxLength: 80, size: "max" }),
+        fc.array(sessionStepArb, { minLength: 1, maxLength: 80, size: "max" }),
         (start, steps) => {
           const session = new Session(start);
           for (const step of steps) {
