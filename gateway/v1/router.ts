@@ -56,8 +56,8 @@ export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler)
   // The dead-man's switch: TRADE arms it (the trading bot is what it watches), any scope reads it.
   router.post("/account/:account_id/cancel-after", trade, body, setCancelAfter(clients));
   router.get("/account/:account_id/cancel-after", read, getCancelAfter(clients));
-  // Bulk calls: cancel-all and flatten count as one request; a batch as one per order (its body is read
-  // once the key is known, to count it).
+  // Bulk calls: cancel-all and flatten count as one request; a batch as one per order (its body is read, to
+  // count it, once the key, its IP allow-list and its scope passed).
   router.delete("/account/:account_id/orders", manage, cancelAllOrders(clients));
   router.post("/account/:account_id/flatten", trade, flatten(clients));
   router.post("/orders/batch", authenticate(auth, "TRADE", { body, units: batchUnits }), placeBatch(clients));
