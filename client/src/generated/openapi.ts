@@ -1249,6 +1249,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/batch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place up to 20 orders
+         * @description Places 1 to 20 orders, each with the body of `POST /v1/order`. They are judged **one after another, in
+         *     the given order, exactly as that many `POST /v1/order` calls sent one at a time would be**: each has its
+         *     own validation, `client_id` idempotency, risk checks and headroom, and is judged against the account as
+         *     the orders before it left it (an order may be refused for the margin or exposure an earlier one took).
+         *     Orders may name different accounts of the caller; each is judged on its own account, in the batch's
+         *     order. The batch is not atomic: an order that fails does not undo or stop the others.
+         *
+         *     The answer is always `200 { data }` once the batch itself is well formed: `data[i]` answers
+         *     `orders[i]` with `status`, the HTTP status `POST /v1/order` would have answered (`201`, `200`, `400`,
+         *     `404`, `409`, or `500`/`503` when the engine failed on that order), `body`, the body it would have
+         *     answered, and `replayed`, whether it would have carried `Idempotent-Replayed: true` (a repeated
+         *     `client_id`; the original answer, nothing new placed). A `503` item may or may not have been placed,
+         *     like a `POST /v1/order` cut off: retry it with its `client_id`.
+         *
+         *     Two batches (or a batch and single orders) on one account at once never pass a limit and never place a
+         *     `client_id` twice: the account's actor judges each order alone, one at a time.
+         *
+         *     Rate limit: the batch counts **one request per order** against the key's budget, taken all at once
+         *     before anything is placed. When the budget left is smaller than the batch, the whole batch is refused
+         *     `429` (with `Retry-After`) and nothing of it is placed or charged; send it later or split it. A batch
+         *     refused `400` as a whole, or `403` (IP allow-list, scope: its body is not read), counts as one request.
+         *
+         *     `400` (nothing placed) when `orders` is missing, not an array, empty or longer than 20, or the body has
+         *     another field or is not JSON.
+         *
+         *     Scope: `TRADE` (granted by `TRADE` or `MANAGE_ORDERS`).
+         */
+        post: operations["placeOrderBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1323,57 +1374,6 @@ export interface paths {
         get: operations["getMetrics"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/orders/batch": {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
-                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
-                 */
-                "X-Request-Id"?: components["parameters"]["RequestId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Place up to 20 orders
-         * @description Places 1 to 20 orders, each with the body of `POST /v1/order`. They are judged **one after another, in
-         *     the given order, exactly as that many `POST /v1/order` calls sent one at a time would be**: each has its
-         *     own validation, `client_id` idempotency, risk checks and headroom, and is judged against the account as
-         *     the orders before it left it (an order may be refused for the margin or exposure an earlier one took).
-         *     Orders may name different accounts of the caller; each is judged on its own account, in the batch's
-         *     order. The batch is not atomic: an order that fails does not undo or stop the others.
-         *
-         *     The answer is always `200 { data }` once the batch itself is well formed: `data[i]` answers
-         *     `orders[i]` with `status`, the HTTP status `POST /v1/order` would have answered (`201`, `200`, `400`,
-         *     `404`, `409`, or `500`/`503` when the engine failed on that order), `body`, the body it would have
-         *     answered, and `replayed`, whether it would have carried `Idempotent-Replayed: true` (a repeated
-         *     `client_id`; the original answer, nothing new placed). A `503` item may or may not have been placed,
-         *     like a `POST /v1/order` cut off: retry it with its `client_id`.
-         *
-         *     Two batches (or a batch and single orders) on one account at once never pass a limit and never place a
-         *     `client_id` twice: the account's actor judges each order alone, one at a time.
-         *
-         *     Rate limit: the batch counts **one request per order** against the key's budget, taken all at once
-         *     before anything is placed. When the budget left is smaller than the batch, the whole batch is refused
-         *     `429` (with `Retry-After`) and nothing of it is placed or charged; send it later or split it. A batch
-         *     refused `400` as a whole, or `403` (IP allow-list, scope: its body is not read), counts as one request.
-         *
-         *     `400` (nothing placed) when `orders` is missing, not an array, empty or longer than 20, or the body has
-         *     another field or is not JSON.
-         *
-         *     Scope: `TRADE` (granted by `TRADE` or `MANAGE_ORDERS`).
-         */
-        post: operations["placeOrderBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4334,6 +4334,46 @@ export interface operations {
             503: components["responses"]["V1EngineUnavailable"];
         };
     };
+    placeOrderBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaceOrderBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description One answer per order, in the order given. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceOrderBatchResponse"];
+                };
+            };
+            400: components["responses"]["V1InvalidPayload"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1Forbidden"];
+            413: components["responses"]["V1PayloadTooLarge"];
+            429: components["responses"]["V1RateLimited"];
+            500: components["responses"]["V1EngineError"];
+            503: components["responses"]["V1EngineUnavailable"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -4423,46 +4463,6 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-        };
-    };
-    placeOrderBatch: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
-                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
-                 */
-                "X-Request-Id"?: components["parameters"]["RequestId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PlaceOrderBatchRequest"];
-            };
-        };
-        responses: {
-            /** @description One answer per order, in the order given. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlaceOrderBatchResponse"];
-                };
-            };
-            400: components["responses"]["V1InvalidPayload"];
-            401: components["responses"]["V1Unauthorized"];
-            403: components["responses"]["V1Forbidden"];
-            413: components["responses"]["V1PayloadTooLarge"];
-            429: components["responses"]["V1RateLimited"];
-            500: components["responses"]["V1EngineError"];
-            503: components["responses"]["V1EngineUnavailable"];
         };
     };
 }
