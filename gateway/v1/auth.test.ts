@@ -30,6 +30,7 @@ describe("authenticate(scope)", () => {
   let server: http.Server;
   let base = "";
   const keys = new Map<string, { key: string; secret: string }>();
+  const charged: number[] = [];
 
   beforeAll(async () => {
     wallet = await startWallet(
@@ -55,6 +56,21 @@ describe("authenticate(scope)", () => {
     });
     app.delete("/manage", authenticate(deps, "MANAGE_ORDERS"), (_req, res) => {
       res.json({ ok: true });
+    });
+    // A request that counts as `n` (as a batch counts its orders), on a limiter that records what it is charged.
+    const memory = new MemoryRateLimiter({ limit: 1200, windowMs: 60_000 });
+    const recording = {
+      consume: (keyId: string, units?: number) => {
+        charged.push(units ?? 1);
+        return memory.consume(keyId, units);
+      },
+      markRevoked: (keyId: string) => memory.markRevoked(keyId),
+      isMarkedRevoked: (keyId: string) => memory.isMarkedRevoked(keyId),
+      close: () => memory.close(),
+    };
+    const cost = { body: express.json(), units: (body: unknown) => (body as { n?: number }).n ?? 1 };
+    app.post("/costly", authenticate({ ...deps, limiter: recording }, "TRADE", cost), (req, res) => {
+      res.json({ n: (req.body as { n: number }).n });
     });
     app.use(errorResponder(log));
     server = http.createServer(app);
@@ -174,6 +190,30 @@ describe("authenticate(scope)", () => {
       ]);
       expect(decisions).toEqual(["allowed", "allowed", "held", "held", "limited"]);
     });
+  });
+
+  it("charges a request that counts as several its units, read from its body once key, IP and scope passed", async () => {
+    const post = (scope: (typeof SCOPES)[number], body: string) => {
+      const key = keys.get(scope);
+      if (key === undefined) throw new Error("key missing");
+      return fetch(`${base}/costly`, {
+        method: "POST",
+        headers: { "x-api-key": key.key, "x-api-secret": key.secret, "content-type": "application/json" },
+        body,
+      });
+    };
+    charged.length = 0;
+    const five = await post("TRADE", JSON.stringify({ n: 5 }));
+    expect(five.status).toBe(200);
+    expect(await five.json()).toEqual({ n: 5 });
+    expect(five.headers.get("ratelimit")).toMatch(/^limit=1200, remaining=1195,/);
+    // Refused 403 (no TRADE): one request, its body not counted.
+    expect((await post("READ_ONLY", JSON.stringify({ n: 5 }))).status).toBe(403);
+    // A body that cannot be read: one request, then the 400.
+    const broken = await post("TRADE", "{");
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: "invalid_payload" });
+    expect(charged).toEqual([5, 1, 1]);
   });
 });
 
