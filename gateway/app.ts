@@ -89,7 +89,13 @@ export function buildApiApp(options: AppOptions): Express {
 
 export function buildV1App(options: AppOptions): Express {
   const app = base(options, "v1");
-  app.use("/v1", v1Router(options.clients, options.auth, jsonBody(options.bodyLimitBytes)));
+  app.use(
+    "/v1",
+    v1Router(options.clients, options.auth, jsonBody(options.bodyLimitBytes), {
+      log: options.log,
+      onUnavailable: options.onUnavailable,
+    }),
+  );
   app.use(notFound());
   app.use(errorResponder(options.log, { backend: "engine", onUnavailable: options.onUnavailable }));
   return app;

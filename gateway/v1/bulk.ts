@@ -3,10 +3,12 @@
 // BATCH_MAX orders judged one after another exactly as POST /v1/order judges each.
 import type { Request, RequestHandler, Response } from "express";
 import { z } from "zod";
-import { ServiceError, fromGrpcError } from "../../kernel/errors.js";
+import { ServiceError, fromGrpcError, unavailableBackend, type Dependency } from "../../kernel/errors.js";
+import type { Logger } from "../../kernel/log.js";
 import type { FlattenResponse__Output } from "../../proto/gen/engine/v1/FlattenResponse.js";
 import type { Clients } from "../clients.js";
 import { bodyOf } from "../http/body.js";
+import { requestIdOf } from "../http/request.js";
 import { originOf } from "../http/trace.js";
 import { REPORT_INPUT, parse, toIssues } from "../http/validation.js";
 import { callerOf } from "./auth.js";
@@ -88,7 +90,36 @@ interface BatchItem {
   body: Record<string, unknown>;
 }
 
-async function judge(clients: Clients, res: Response, raw: unknown): Promise<BatchItem> {
+/** How a batch reports an order the engine failed on, as the error responder reports a failed request. */
+export interface BatchFailures {
+  log: Logger;
+  /** Counts an order answered 503 because the engine did not answer (gateway_backend_unavailable_total). */
+  onUnavailable?: ((dependency: Dependency) => void) | undefined;
+}
+
+function reportFailure(failures: BatchFailures, res: Response, failure: ServiceError, index: number): void {
+  const unavailable = unavailableBackend(failure.code);
+  const fields = {
+    request_id: requestIdOf(res),
+    route: "POST /v1/orders/batch",
+    order_index: index,
+    code: failure.code,
+  };
+  if (unavailable !== undefined) {
+    failures.onUnavailable?.(unavailable);
+    failures.log.warn({ ...fields, service: unavailable, reason: failure.message }, `${unavailable} unavailable`);
+  } else if (failure.httpStatus >= 500) {
+    failures.log.error({ ...fields, err: failure }, "batch order failed");
+  }
+}
+
+async function judge(
+  clients: Clients,
+  failures: BatchFailures,
+  res: Response,
+  raw: unknown,
+  index: number,
+): Promise<BatchItem> {
   const shape = PlaceOrderBody.safeParse(raw, REPORT_INPUT);
   if (!shape.success) {
     const error = ServiceError.invalid(toIssues(shape.error));
@@ -101,6 +132,7 @@ async function judge(clients: Clients, res: Response, raw: unknown): Promise<Bat
     return { status, replayed: reply.outcome === "replayed", body: orderResponseJson(reply) };
   } catch (error) {
     const failure = fromGrpcError(error, "engine");
+    reportFailure(failures, res, failure, index);
     return { status: failure.httpStatus, replayed: false, body: failure.body() };
   }
 }
@@ -109,11 +141,11 @@ async function judge(clients: Clients, res: Response, raw: unknown): Promise<Bat
  * POST /v1/orders/batch: each order sent when the one before it is answered, so it is judged against the
  * account as the earlier ones left it (their headroom, their client_ids); the answer keeps the given order.
  */
-export function placeBatch(clients: Clients): RequestHandler {
+export function placeBatch(clients: Clients, failures: BatchFailures): RequestHandler {
   return async (req, res) => {
     const body = parse(BatchBody, bodyOf(req));
     const data: BatchItem[] = [];
-    for (const raw of body.orders) data.push(await judge(clients, res, raw));
+    for (const [index, raw] of body.orders.entries()) data.push(await judge(clients, failures, res, raw, index));
     res.status(200).json({ data });
   };
 }

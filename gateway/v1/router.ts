@@ -19,13 +19,13 @@ import {
   listViolations,
 } from "./accounts.js";
 import { authenticate, type AuthDeps } from "./auth.js";
-import { batchUnits, cancelAllOrders, flatten, placeBatch } from "./bulk.js";
+import { batchUnits, cancelAllOrders, flatten, placeBatch, type BatchFailures } from "./bulk.js";
 import { getCalendar, listPlans, listTickers } from "./catalogue.js";
 import { listEvents } from "./events.js";
 import { getCancelAfter, setCancelAfter } from "./cancel-after.js";
 import { amendOrder, cancelOrder, closePosition, getOrder, placeOrder, testOrder } from "./orders.js";
 
-export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler): Router {
+export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler, failures: BatchFailures): Router {
   const router = Router();
   const read = authenticate(auth, "READ_ONLY");
   const trade = authenticate(auth, "TRADE");
@@ -60,7 +60,7 @@ export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler)
   // count it, once the key, its IP allow-list and its scope passed).
   router.delete("/account/:account_id/orders", manage, cancelAllOrders(clients));
   router.post("/account/:account_id/flatten", trade, flatten(clients));
-  router.post("/orders/batch", authenticate(auth, "TRADE", { body, units: batchUnits }), placeBatch(clients));
+  router.post("/orders/batch", authenticate(auth, "TRADE", { body, units: batchUnits }), placeBatch(clients, failures));
   // Unknown paths still authenticate first: no route discovery without a key.
   router.use(authenticate(auth, ""), notFound());
   return router;
