@@ -125,6 +125,22 @@ describe("CancelAll", () => {
     expect(replay(h.journal)).toEqual(h.state);
   });
 
+  it("leaves out what a dead-man's switch whose deadline came canceled first in the same decision", () => {
+    const { h, stop, resting } = busy();
+    h.run({ type: "SetCancelAfter", request: { account_id: ACCOUNT_ID, timeout_ms: 1_000 } });
+    h.now += 2_000;
+    const reply = cancelAll(h);
+    if (reply.kind !== "canceled") throw new Error(JSON.stringify(reply));
+    const reasons = new Map(h.lastEvents.flatMap((e) => (e.type === "OrderCanceled" ? [[e.order_id, e.reason]] : [])));
+    // The switch canceled what could add exposure (the resting limit among it) and kept the protective stop,
+    // which cancel-all then canceled: the answer lists only its own cancels.
+    expect(reasons.get(resting.order_id)).toBe("cancel_after");
+    expect(reply.orders.map((o) => o.order_id)).toEqual([stop.order_id]);
+    expect(reasons.get(stop.order_id)).toBe("user");
+    expect(h.account.working.size).toBe(0);
+    expect(replay(h.journal)).toEqual(h.state);
+  });
+
   it("answers 404 for another account id", () => {
     const { h } = busy();
     expect(h.run({ type: "CancelAll", request: { account_id: "0a0a0a0a-0000-4000-8000-0000000000ff" } })).toMatchObject(

@@ -599,7 +599,9 @@ export interface paths {
          *     in the list right after it). Positions are left alone (see `POST /v1/account/{account_id}/flatten`).
          *
          *     Idempotent in effect: with nothing working, the answer is `{ "data": [] }` and nothing happens. One
-         *     request against the rate limit, whatever the number of orders.
+         *     request against the rate limit, whatever the number of orders. A dead-man's switch whose deadline had come
+         *     fires first in the same step (`POST /v1/account/{account_id}/cancel-after`): the orders it canceled are
+         *     not in the list (their `order.cancel` says `cancel_after`).
          *
          *     `400` for an unknown `symbol` or another query field. Scope: `MANAGE_ORDERS`. An account of another
          *     user is `404`.
@@ -713,7 +715,9 @@ export interface paths {
          *     - `positions`: the positions still open after the call, as `GET /v1/account/{account_id}/positions`
          *       shows them; empty when the account is flat.
          *
-         *     A flat account without working orders answers three empty lists and nothing happens. A close that ends
+         *     A flat account without working orders answers three empty lists and nothing happens. As for cancel-all, a
+         *     dead-man's switch whose deadline had come fires first in the same step, and its cancels are not in
+         *     `canceled`. A close that ends
          *     the account (a breach of the daily loss or drawdown limit) terminates it as any close would; the risk
          *     system then closes what is left, which is not in `closes` and not in `positions`. One request against
          *     the rate limit, whatever the number of orders and positions.
