@@ -10,6 +10,7 @@ import type { Origin } from "../origin.js";
 import { bodyOf } from "../http/body.js";
 import { originOf } from "../http/trace.js";
 import { REPORT_INPUT, parse, toIssues } from "../http/validation.js";
+import { accountRef } from "./account-ref.js";
 import { callerOf } from "./auth.js";
 import {
   accountJson,
@@ -23,14 +24,7 @@ import {
   summaryJson,
   violationRecordJson,
 } from "./records.js";
-import { CreateAccountBody, ListQuery, OrdersQuery, isUuid } from "./schemas.js";
-
-/** The path's account id; a malformed one cannot name an account, so it is 404 like an unknown one. */
-function accountRef(req: Request, res: Response): { user_id: string; account_id: string } {
-  const accountId = typeof req.params.account_id === "string" ? req.params.account_id : "";
-  if (!isUuid(accountId)) throw new ServiceError("not_found");
-  return { user_id: callerOf(res).userId, account_id: accountId.toLowerCase() };
-}
+import { CreateAccountBody, ListQuery, OrdersQuery } from "./schemas.js";
 
 export function createAccount(clients: Clients): RequestHandler {
   return async (req, res) => {

@@ -1,7 +1,7 @@
 // The bulk calls of /v1 (docs/openapi.yaml): cancel-all (DELETE /v1/account/:account_id/orders) and flatten
 // (POST /v1/account/:account_id/flatten), each one step of the account's actor, and POST /v1/orders/batch, up to
 // BATCH_MAX orders judged one after another exactly as POST /v1/order judges each.
-import type { Request, RequestHandler, Response } from "express";
+import type { RequestHandler, Response } from "express";
 import { z } from "zod";
 import { ServiceError, fromGrpcError, unavailableBackend, type Dependency } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
@@ -11,9 +11,10 @@ import { bodyOf } from "../http/body.js";
 import { requestIdOf } from "../http/request.js";
 import { originOf } from "../http/trace.js";
 import { REPORT_INPUT, parse, toIssues } from "../http/validation.js";
+import { accountRef } from "./account-ref.js";
 import { callerOf } from "./auth.js";
 import { fillJson, orderJson, orderResponseJson, positionJson, violationJson } from "./records.js";
-import { PlaceOrderBody, isUuid } from "./schemas.js";
+import { PlaceOrderBody } from "./schemas.js";
 
 /** The most orders one batch carries. */
 export const BATCH_MAX = 20;
@@ -42,12 +43,6 @@ export function batchUnits(body: unknown): number {
   if (typeof body !== "object" || body === null) return 1;
   const orders = (body as { orders?: unknown }).orders;
   return Array.isArray(orders) && orders.length >= 1 && orders.length <= BATCH_MAX ? orders.length : 1;
-}
-
-function accountRef(req: Request, res: Response): { user_id: string; account_id: string } {
-  const accountId = typeof req.params.account_id === "string" ? req.params.account_id : "";
-  if (!isUuid(accountId)) throw new ServiceError("not_found");
-  return { user_id: callerOf(res).userId, account_id: accountId.toLowerCase() };
 }
 
 export function cancelAllOrders(clients: Clients): RequestHandler {

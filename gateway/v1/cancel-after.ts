@@ -1,18 +1,16 @@
 // /v1/account/:account_id/cancel-after: the account's dead-man's switch (docs/risk.md, "Cancel-after"). POST arms,
 // re-arms or disarms it (`timeout_ms`, 0 disarms) and GET reads it; both answer 200 with the switch as it then
 // stands. Ownership is the engine's business: another user's account is 404 like an unknown one.
-import type { Request, RequestHandler, Response } from "express";
+import type { RequestHandler } from "express";
 import { z } from "zod";
 import { cancelAfterIssues } from "../../kernel/cancel-after.js";
-import { ServiceError } from "../../kernel/errors.js";
 import type { CancelAfter__Output } from "../../proto/gen/engine/v1/CancelAfter.js";
 import type { Clients } from "../clients.js";
 import { bodyOf } from "../http/body.js";
 import { originOf } from "../http/trace.js";
 import { parse } from "../http/validation.js";
 import { fieldsOf } from "../json-fields.js";
-import { callerOf } from "./auth.js";
-import { isUuid } from "./schemas.js";
+import { accountRef } from "./account-ref.js";
 
 const cancelAfterJson = fieldsOf<CancelAfter__Output>([["account_id", "armed", "timeout_ms?", "deadline?"]]);
 
@@ -25,12 +23,6 @@ export const CancelAfterBody = z.strictObject({
     return z.NEVER;
   }),
 });
-
-function accountRef(req: Request, res: Response): { user_id: string; account_id: string } {
-  const accountId = typeof req.params.account_id === "string" ? req.params.account_id : "";
-  if (!isUuid(accountId)) throw new ServiceError("not_found");
-  return { user_id: callerOf(res).userId, account_id: accountId.toLowerCase() };
-}
 
 export function setCancelAfter(clients: Clients): RequestHandler {
   return async (req, res) => {
