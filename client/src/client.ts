@@ -99,6 +99,27 @@ const path = (template: string, ...ids: string[]): string => {
   return template.replace(/\{[a-z_]+\}/g, () => encodeURIComponent(ids[i++] ?? ""));
 };
 
+/** Where the next page of a time-range list starts: the last row's time and id (the `after_id` cursor). */
+interface RangeCursor {
+  from: string;
+  after_id: string;
+}
+
+/** Every row of a time-range list, oldest first: page after page, each starting after the last row seen. */
+async function* walkRange<T>(
+  page: (cursor: RangeCursor | undefined) => Promise<{ data: T[]; has_more: boolean }>,
+  cursorOf: (last: T) => RangeCursor,
+): AsyncGenerator<T> {
+  let cursor: RangeCursor | undefined;
+  for (;;) {
+    const current = await page(cursor);
+    yield* current.data;
+    const last = current.data.at(-1);
+    if (!current.has_more || last === undefined) return;
+    cursor = cursorOf(last);
+  }
+}
+
 /** Key management on /api (camelCase JSON). */
 export class KeysClient {
   readonly transport: Transport;
@@ -258,14 +279,10 @@ export class TradingClient {
     accountId: string,
     query: Omit<Query<"listPositionHistory">, "after_id"> = {},
   ): AsyncGenerator<ClosedPosition> {
-    let cursor: { from: string; after_id: string } | undefined;
-    for (;;) {
-      const page = await this.positionHistory(accountId, { ...query, ...cursor });
-      yield* page.data;
-      const last = page.data.at(-1);
-      if (!page.has_more || last === undefined) return;
-      cursor = { from: last.closed_at, after_id: last.position_id };
-    }
+    yield* walkRange(
+      (cursor) => this.positionHistory(accountId, { ...query, ...cursor }),
+      (last) => ({ from: last.closed_at, after_id: last.position_id }),
+    );
   }
 
   trades(accountId: string, query: Query<"listTrades"> = {}): Promise<FillPage> {
@@ -274,14 +291,10 @@ export class TradingClient {
 
   /** Every fill in [from, to], oldest first, walking `has_more` with `from`/`after_id`. */
   async *allTrades(accountId: string, query: Omit<Query<"listTrades">, "after_id"> = {}): AsyncGenerator<Fill> {
-    let cursor: { from: string; after_id: string } | undefined;
-    for (;;) {
-      const page = await this.trades(accountId, { ...query, ...cursor });
-      yield* page.data;
-      const last = page.data.at(-1);
-      if (!page.has_more || last === undefined) return;
-      cursor = { from: last.executed_at, after_id: last.fill_id };
-    }
+    yield* walkRange(
+      (cursor) => this.trades(accountId, { ...query, ...cursor }),
+      (last) => ({ from: last.executed_at, after_id: last.fill_id }),
+    );
   }
 
   async workingOrders(accountId: string): Promise<WorkingOrder[]> {
@@ -307,14 +320,10 @@ export class TradingClient {
 
   /** Every order created in [from, to], oldest first, walking `has_more` with `from`/`after_id`. */
   async *allOrders(accountId: string, query: Omit<Query<"listOrderHistory">, "after_id"> = {}): AsyncGenerator<Order> {
-    let cursor: { from: string; after_id: string } | undefined;
-    for (;;) {
-      const page = await this.orderHistory(accountId, { ...query, ...cursor });
-      yield* page.data;
-      const last = page.data.at(-1);
-      if (!page.has_more || last === undefined) return;
-      cursor = { from: last.created_at, after_id: last.order_id };
-    }
+    yield* walkRange(
+      (cursor) => this.orderHistory(accountId, { ...query, ...cursor }),
+      (last) => ({ from: last.created_at, after_id: last.order_id }),
+    );
   }
 
   funding(accountId: string): Promise<FundingReport> {
