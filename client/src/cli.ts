@@ -52,6 +52,18 @@ const list = (value: string): string[] =>
     .map((s) => s.trim())
     .filter((s) => s !== "");
 
+/** The --from/--to options as a list's query, absent ones left out. */
+function rangeOf(o: { from?: string; to?: string }): { from?: string; to?: string } {
+  return { ...(o.from === undefined ? {} : { from: o.from }), ...(o.to === undefined ? {} : { to: o.to }) };
+}
+
+/** Every row of a walk over pages, in order. */
+async function collect<T>(walk: AsyncIterable<T>): Promise<T[]> {
+  const rows: T[] = [];
+  for await (const row of walk) rows.push(row);
+  return rows;
+}
+
 export async function main(argv: string[], io: Io): Promise<number> {
   let code: number = EXIT.ok;
   let json = false;
@@ -227,12 +239,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option("--from <time>")
     .option("--to <time>")
     .action(async (id: string, o: { from?: string; to?: string }) => {
-      const rows: Fill[] = [];
-      for await (const fill of trading().allTrades(id, {
-        ...(o.from === undefined ? {} : { from: o.from }),
-        ...(o.to === undefined ? {} : { to: o.to }),
-      }))
-        rows.push(fill);
+      const rows: Fill[] = await collect(trading().allTrades(id, rangeOf(o)));
       print(rows, () =>
         table(rows, ["fill_id", "symbol", "side", "quantity", "price", "fee", "realized_pnl", "executed_at"]),
       );
@@ -245,16 +252,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option("--to <time>")
     .option("--client-id <id>")
     .action(async (id: string, o: { from?: string; to?: string; clientId?: string }) => {
-      const rows: Order[] = [];
+      let rows: Order[] = [];
       if (o.clientId !== undefined) {
         const found = await trading().orderByClientId(id, o.clientId);
         if (found !== undefined) rows.push(found);
       } else {
-        for await (const row of trading().allOrders(id, {
-          ...(o.from === undefined ? {} : { from: o.from }),
-          ...(o.to === undefined ? {} : { to: o.to }),
-        }))
-          rows.push(row);
+        rows = await collect(trading().allOrders(id, rangeOf(o)));
       }
       print(rows, () =>
         table(rows, ["order_id", "client_id", "symbol", "side", "kind", "quantity", "filled_quantity", "status"]),
