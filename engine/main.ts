@@ -32,7 +32,9 @@ import { CATALOGUE } from "./market/catalogue.js";
 import { engineMetrics } from "./metrics.js";
 import { createEngineServer } from "./server.js";
 import { OrderArchive } from "./store/order-archive.js";
-import { startShards, type ShardRuntime, type StartShardsOptions } from "./shard/runtime.js";
+import { startShards, type OutboxListener, type ShardRuntime, type StartShardsOptions } from "./shard/runtime.js";
+import type { OutboxRow } from "./store/journal.js";
+import { AccountWatches } from "./webhooks/watch.js";
 import { AccountSlots } from "./store/account-slots.js";
 import { holdPartitions, type HeldPartitions } from "./store/lease-keeper.js";
 import { PartitionLeases } from "./store/leases.js";
@@ -79,7 +81,9 @@ export async function startEngine(
   const { started, stop } = await startParts(async (parts) => {
     const db = await openEngineDatabase(settings, log);
     parts.push(() => db.close());
-    const shards = await startLeasedShards(settings, db, registry, log, () => {
+    // The shards' notices of committed outbox rows reach the watches made below (they need the runtime).
+    const outbox = new OutboxRelay();
+    const shards = await startLeasedShards(settings, db, registry, log, outbox, () => {
       onLost();
     });
     parts.push(shards.stop);
@@ -88,9 +92,14 @@ export async function startEngine(
     const feed = await startPrices(settings, runtime);
     const webhooks = webhookParts(settings, db, registry, log);
     parts.push(webhooks.close);
+    const watches = new AccountWatches({ source: runtime, store: webhooks.store, log });
+    outbox.target = watches;
+    parts.push(() => {
+      watches.close();
+    });
     const server = engineServer(
       settings,
-      { db, runtime, calendar, feed, webhooks: webhooks.store },
+      { db, runtime, calendar, feed, webhooks: webhooks.store, watches },
       registry,
       now,
       log,
@@ -150,6 +159,17 @@ function openEngineDatabase(settings: EngineSettings, log: Logger): Promise<Data
   });
 }
 
+/** Passes the shards' outbox notices on to `target` once it is set. */
+class OutboxRelay implements OutboxListener {
+  target: OutboxListener | undefined;
+  committed(rows: readonly OutboxRow[]): void {
+    this.target?.committed(rows);
+  }
+  uncertain(accounts: readonly string[]): void {
+    this.target?.uncertain(accounts);
+  }
+}
+
 interface LeasedShards {
   runtime: ShardRuntime<EngineTypes>;
   owner: string;
@@ -168,6 +188,7 @@ async function startLeasedShards(
   db: Database,
   registry: Registry,
   log: Logger,
+  outbox: OutboxListener,
   onLost: () => void,
 ): Promise<LeasedShards> {
   const owner = `engine-${settings.ENGINE_INDEX}-${randomUUID()}`;
@@ -186,7 +207,7 @@ async function startLeasedShards(
     new AbortController().signal,
   );
   // Shards that failed to start may have written: their leases are left to expire, never released.
-  const runtime = await startShards<EngineTypes>(shardOptions(settings, db, registry, log, held)).catch(
+  const runtime = await startShards<EngineTypes>({ ...shardOptions(settings, db, registry, log, held), outbox }).catch(
     (error: unknown) => {
       held.abandon();
       throw error;
@@ -243,6 +264,7 @@ function engineServer(
     calendar: CalendarPart;
     feed: PricesPart;
     webhooks: WebhookStore;
+    watches: AccountWatches;
   },
   registry: Registry,
   now: () => number,
@@ -254,6 +276,7 @@ function engineServer(
     publish: parts.feed.publish,
     webhooks: parts.webhooks,
     orders: new OrderArchive(parts.db.pool, settings.ENGINE_DB_TIMEOUT_MS),
+    watches: parts.watches,
     catalogue: CATALOGUE,
     plans: PLANS,
     runtime: parts.runtime,

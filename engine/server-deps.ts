@@ -6,16 +6,17 @@ import type { PlanCatalogue } from "./basics/plans.js";
 import type { EngineTypes } from "./trading-core.js";
 import type { NewsCalendar, NewsEvent } from "./market/calendar.js";
 import type { Catalogue } from "./market/catalogue.js";
-import type { PriceSource, TickQuote } from "./market/prices.js";
+import type { LivePrices, TickQuote } from "./market/prices.js";
 import type { ShardRuntime } from "./shard/runtime.js";
 import type { Reservation } from "./store/account-slots.js";
 import type { OrderArchive } from "./store/order-archive.js";
 import type { WebhookStore } from "./webhooks/store.js";
+import type { AccountWatches } from "./webhooks/watch.js";
 
 export interface EngineServerDeps {
   catalogue: Catalogue;
   plans: PlanCatalogue;
-  prices: PriceSource;
+  prices: LivePrices;
   runtime: ShardRuntime<EngineTypes>;
   /** Applies pushed prices on every shard (and to `prices`); resolves after every shard applied them. */
   publish: (quotes: TickQuote[]) => Promise<void>;
@@ -36,6 +37,8 @@ export interface EngineServerDeps {
   webhooks: WebhookStore;
   /** The orders the actors forgot (docs/engine.md, "The order archive"), for the order lookups. */
   orders: OrderArchive;
+  /** The live account watches (WatchAccount); absent: WatchAccount answers engine_unavailable. */
+  watches?: AccountWatches;
   /** This engine's index and the number of engines: new accounts are minted in partitions it owns. */
   engine?: { index: number; count: number };
   /**

@@ -1,9 +1,9 @@
 // The engine's gRPC surface: engine.v1 (catalogue, accounts, orders, webhooks) and market.v1 (price and
 // calendar pushes), each family of handlers in its own file (engine/server-catalogue.ts, server-accounts.ts,
-// server-orders.ts, server-order-lookups.ts, server-cancel-after.ts, server-market.ts, webhooks/handlers.ts).
-// Handlers only decode, call and encode: they pick the account's shard, send the command or query, and shape
-// proto messages. Ownership, rules and numbers live in the core, what a push may hold in engine/market/; decimal
-// strings become numbers only at this edge.
+// server-orders.ts, server-order-lookups.ts, server-cancel-after.ts, server-market.ts, webhooks/handlers.ts;
+// the streams in server-stream.ts). Handlers only decode, call and encode: they pick the account's shard, send
+// the command or query, and shape proto messages. Ownership, rules and numbers live in the core, what a push may
+// hold in engine/market/; decimal strings become numbers only at this edge.
 import * as grpc from "@grpc/grpc-js";
 import { CHANNEL_OPTIONS, type DirectCall, loadEngineProto, loadMarketProto, onShutdown } from "../kernel/grpc.js";
 import { ENGINE_SESSION_PATH } from "../kernel/session-codec.js";
@@ -18,6 +18,9 @@ import { orderLookupHandlers } from "./server-order-lookups.js";
 import { bulkHandlers, orderHandlers } from "./server-orders.js";
 import { accountCalls } from "./server-wire.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
+import { AccountWatches } from "./webhooks/watch.js";
+import { OpenStreams, streamHandlers, type StreamDeps } from "./server-stream.js";
+import { ServiceError } from "../kernel/errors.js";
 
 export type { AccountSlotStore, EngineServerDeps } from "./server-deps.js";
 
@@ -29,8 +32,30 @@ function directOf(name: string, handler: unknown): DirectCall<unknown, unknown> 
   return handler.direct as DirectCall<unknown, unknown>;
 }
 
-/** Every Engine method, also as frames on one long-lived stream per gateway (kernel/session-server.ts). */
-function sessionMethods(service: grpc.ServiceDefinition, handlers: EngineHandlers): Map<string, SessionMethod> {
+/** The streaming calls' parts: without a watch hub (tests of other parts), WatchAccount is unavailable. */
+function streamDeps(deps: EngineServerDeps): StreamDeps {
+  return {
+    watches: deps.watches ?? new AccountWatches({ source: unwatchable, store: deps.webhooks, log: deps.log }),
+    catalogue: deps.catalogue,
+    prices: deps.prices,
+    now: deps.now,
+    internalToken: deps.internalToken,
+    log: deps.log,
+  };
+}
+
+const unwatchable = {
+  watch: (): Promise<void> => Promise.reject(new ServiceError("engine_unavailable", {}, "no account stream here")),
+};
+
+/**
+ * Every unary Engine method, also as frames on one long-lived stream per gateway (kernel/session-server.ts);
+ * the streaming ones are not.
+ */
+function sessionMethods(
+  service: grpc.ServiceDefinition,
+  handlers: Omit<EngineHandlers, "WatchAccount" | "WatchTickers">,
+): Map<string, SessionMethod> {
   const methods = new Map<string, SessionMethod>();
   for (const [name, handler] of Object.entries(handlers)) {
     const definition: grpc.MethodDefinition<unknown, unknown> | undefined = service[name];
@@ -56,7 +81,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     },
   };
   const calls = accountCalls(deps.runtime);
-  const handlers: EngineHandlers = {
+  const handlers: Omit<EngineHandlers, "WatchAccount" | "WatchTickers"> = {
     ...webhookHandlers(deps.webhooks, deps.now, options),
     ...catalogueHandlers(deps, options),
     ...accountHandlers(deps, calls, options),
@@ -67,7 +92,8 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
   };
   const service = loadEngineProto().engine.v1.Engine.service;
   const server = new grpc.Server(CHANNEL_OPTIONS);
-  server.addService(service, handlers);
+  const streams = new OpenStreams();
+  server.addService(service, { ...handlers, ...streamHandlers(streamDeps(deps), streams) });
   server.addService(
     loadMarketProto().market.v1.MarketData.service,
     marketHandlers(deps, { ...options, service: "market.v1.MarketData" }),
@@ -79,6 +105,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
   server.addService(sessions.definition, sessions.implementation);
   onShutdown(server, () => {
     sessions.drain();
+    streams.endAll();
   });
   return server;
 }

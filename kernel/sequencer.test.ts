@@ -113,6 +113,20 @@ describe("Sequencer", () => {
     expect(delivered).toEqual([1, 3]);
   });
 
+  it("reads the log again on recheck: events committed without a notice are delivered", async () => {
+    const world = new World(10);
+    const delivered: number[] = [];
+    const s = subscriber(world, 0, delivered);
+    await settle(world, [s]);
+    world.commit(false);
+    world.commit(false);
+    await settle(world, [s]);
+    expect(delivered).toEqual([]);
+    s.recheck();
+    await settle(world, [s]);
+    expect(delivered).toEqual([1, 2]);
+  });
+
   it("stops delivering once stopped, even when a read answers later", async () => {
     const world = new World(10);
     world.commit(false);

@@ -63,6 +63,16 @@ export class Sequencer<E extends Sequenced> {
     void this.fill(true);
   }
 
+  /**
+   * Reads the log again (now, or once the read in flight ended): events may have been committed without their
+   * live notice (a commit that timed out and landed late).
+   */
+  recheck(): void {
+    if (this.stopped) return;
+    if (this.fetching) this.dropped = true;
+    else void this.fill(true);
+  }
+
   /** Delivers no more; a fetch in flight is ignored when it answers. */
   stop(): void {
     this.stopped = true;

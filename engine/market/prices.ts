@@ -24,16 +24,28 @@ export interface TickQuote {
 /** The latest prices as the main thread knows them (for ListTickers), fed by the same updates as the shards. */
 export class LivePrices implements PriceSource {
   private readonly quotes = new Map<string, Quote>();
+  private readonly listeners = new Set<(symbols: readonly string[]) => void>();
 
   constructor(private readonly catalogue: Catalogue) {}
 
   update(ticks: readonly TickQuote[]): void {
+    const symbols: string[] = [];
     for (const tick of ticks) {
       const spec = this.catalogue.bySymbol(tick.symbol);
       if (spec === undefined) continue;
       const grid = tickerUnits(spec).tick;
       this.quotes.set(tick.symbol, { mark: gridToNumber(tick.mark, grid), index: gridToNumber(tick.index, grid) });
+      symbols.push(tick.symbol);
     }
+    if (symbols.length > 0) for (const listener of this.listeners) listener(symbols);
+  }
+
+  /** Calls `listener` with the symbols of every update from now on; returns how to stop. */
+  onUpdate(listener: (symbols: readonly string[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
   get(symbol: string): Quote | undefined {

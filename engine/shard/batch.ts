@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { isDatabaseUnavailable } from "../../kernel/db-deadline.js";
 import { ServiceError, errorText } from "../../kernel/errors.js";
 import { endSpan } from "../../kernel/tracing.js";
-import { isDuplicateSeq } from "../store/journal.js";
+import { isDuplicateSeq, type OutboxRow } from "../store/journal.js";
 import { isFenced } from "../store/leases.js";
 import type { CoreTypes } from "./core-contract.js";
 import type { Decider, Pending } from "./decide.js";
@@ -31,6 +31,10 @@ export interface GroupCommitOptions<T extends CoreTypes> {
   snapshots: ShardSnapshots<T>;
   stats: ShardStatsCounter<T>;
   log: (level: "error", message: string, fields: Record<string, unknown>) => void;
+  /** The batch's outbox rows, once committed (before its answers go out). */
+  committed?: (rows: readonly OutboxRow[]) => void;
+  /** The accounts a batch touched whose commit failed (it may still land). */
+  uncertain?: (accounts: ReadonlySet<string>) => void;
 }
 
 type FailureCode = "engine_error" | "engine_unavailable";
@@ -112,6 +116,7 @@ export class GroupCommit<T extends CoreTypes> {
         span?.end();
       } catch (error) {
         if (span !== undefined) endSpan(span, error);
+        this.options.uncertain?.(pending.touched);
         reload.evict(pending.touched);
         decider.undecide(pending);
         const failure = commitFailure(error);
@@ -120,7 +125,10 @@ export class GroupCommit<T extends CoreTypes> {
         return failAll(items, failure.answer, failure.code);
       }
     }
-    if (commitMs !== null) this.options.snapshots.write(pending.touched);
+    if (commitMs !== null) {
+      if (pending.outbox.length > 0) this.options.committed?.(pending.outbox);
+      this.options.snapshots.write(pending.touched);
+    }
     stats.committed(pending.tallies);
     stats.batches.observe(depth, items.length, pending.events.length, commitMs, true);
     return responses;

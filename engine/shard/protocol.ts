@@ -5,6 +5,7 @@
 import type { ErrorCode } from "../../kernel/errors.js";
 import type { CoreTypes } from "./core-contract.js";
 import type { BatchStats } from "./batch-stats.js";
+import type { OutboxRow } from "../store/journal.js";
 
 /** An error crossing the thread boundary (a `ServiceError` on either side). */
 export interface WireError {
@@ -27,7 +28,12 @@ export type ShardRequest<T extends CoreTypes = CoreTypes> =
   /** Broadcast: every shard applies it to every account it owns. */
   | { kind: "market"; requestId: number; update: T["update"] }
   /** Drains the mailbox and closes the shard's database pool; later requests fail. */
-  | { kind: "stop"; requestId: number };
+  | { kind: "stop"; requestId: number }
+  /**
+   * Starts (`on`) or stops posting the account's committed outbox rows as `outbox` notices (docs/streaming.md).
+   * Taken at once, outside the mailbox: every batch whose commit ends after the answer posts its rows.
+   */
+  | { kind: "watch"; requestId: number; accountId: string; on: boolean };
 
 /**
  * A shard to itself, never across the thread boundary: the clock passed the wake time (`ActorCore.wakeAt`) of
@@ -39,8 +45,9 @@ export interface ClockRequest {
   requestId: number;
 }
 
-/** What a shard's mailbox holds: the main thread's requests and its own clock requests. */
-export type MailboxRequest<T extends CoreTypes = CoreTypes> = ShardRequest<T> | ClockRequest;
+/** What a shard's mailbox holds: the main thread's requests (but `watch`) and its own clock requests. */
+export type MailboxRequest<T extends CoreTypes = CoreTypes> =
+  Exclude<ShardRequest<T>, { kind: "watch" }> | ClockRequest;
 
 /** The trace context a request carries (commands and queries of a sampled trace), or undefined. */
 export function traceparentOf(request: MailboxRequest): string | undefined {
@@ -55,6 +62,7 @@ export type ShardResponse<T extends CoreTypes = CoreTypes> =
   /** `faults`: accounts whose `onMarket` threw (logged; they got no events). */
   | { kind: "marketApplied"; requestId: number; shard: number; accounts: number; events: number; faults: number }
   | { kind: "stopped"; requestId: number; shard: number }
+  | { kind: "watched"; requestId: number }
   | { kind: "failed"; requestId: number; error: WireError };
 
 /** Which response answers which request. */
@@ -64,6 +72,7 @@ export interface ResponseKindOf {
   query: "queryResult";
   market: "marketApplied";
   stop: "stopped";
+  watch: "watched";
 }
 
 /**
@@ -103,9 +112,16 @@ export type ShardNotice =
       loopLagP99Ms: number;
       loopLagMaxMs: number;
     }
-  | { kind: "log"; shard: number; level: "info" | "warn" | "error"; message: string; fields: Record<string, unknown> };
+  | { kind: "log"; shard: number; level: "info" | "warn" | "error"; message: string; fields: Record<string, unknown> }
+  /** The outbox rows of watched accounts a batch just committed, in commit order. */
+  | { kind: "outbox"; shard: number; rows: OutboxRow[] }
+  /**
+   * A batch touching these watched accounts failed to commit: a commit that timed out may still land, and its
+   * rows then reach the outbox without a notice. Their watchers read the outbox again.
+   */
+  | { kind: "outboxUncertain"; shard: number; accounts: string[] };
 
 export function isShardNotice(value: unknown): value is ShardNotice {
   if (typeof value !== "object" || value === null || !("kind" in value)) return false;
-  return value.kind === "stats" || value.kind === "log";
+  return value.kind === "stats" || value.kind === "log" || value.kind === "outbox" || value.kind === "outboxUncertain";
 }

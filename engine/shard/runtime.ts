@@ -15,6 +15,7 @@ import { Piscina } from "piscina";
 import { ServiceError, errorText } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import { isUuid } from "../../kernel/uuid.js";
+import type { OutboxRow } from "../store/journal.js";
 import type { Fence } from "../store/leases.js";
 import { migrateEngine } from "../store/schema.js";
 import { engineOfPartition, partitionOf, partitionOfId, shardOfPartition } from "../../kernel/partition.js";
@@ -78,6 +79,13 @@ export interface StartShardsOptions<T extends CoreTypes> {
    * bounded.
    */
   dbTimeoutMs?: number;
+  /** Committed outbox rows of watched accounts (`watch`), and watched accounts whose commit failed. */
+  outbox?: OutboxListener;
+}
+
+export interface OutboxListener {
+  committed(rows: readonly OutboxRow[]): void;
+  uncertain(accounts: readonly string[]): void;
 }
 
 export interface MarketApplied {
@@ -100,6 +108,11 @@ export interface ShardRuntime<T extends CoreTypes> {
   queryByKey(key: string, query: T["query"]): Promise<T["queryResult"]>;
   /** Sends the update to every shard; resolves once every shard applied it and committed the events. */
   market(update: T["update"]): Promise<MarketApplied>;
+  /**
+   * Starts (`on`) or stops one watch of the account on its shard: while it has any, the shard posts the
+   * account's outbox rows as each batch commits (to `outbox`). Resolves once the shard took it.
+   */
+  watch(accountId: string, on: boolean): Promise<void>;
   /** Refuses new calls, answers everything already sent, closes the shards' pools and threads. Idempotent. */
   stop(): Promise<void>;
 }
@@ -193,6 +206,14 @@ function startPools(options: StartShardsOptions<CoreTypes>, placement: Placement
         log[message.level]({ shard: message.shard, ...message.fields }, message.message);
         return;
       }
+      if (message.kind === "outbox") {
+        options.outbox?.committed(message.rows);
+        return;
+      }
+      if (message.kind === "outboxUncertain") {
+        options.outbox?.uncertain(message.accounts);
+        return;
+      }
       metrics?.stats?.(message);
     });
     pool.on("error", (error: unknown) => {
@@ -252,6 +273,15 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
   return runtimeOf(handover, placement, options.serving ?? (() => true), () => stopAll(handover, pools, log));
 }
 
+/** The shard of this engine serving a partition; engine_unavailable when another engine owns it. */
+function shardOwning(partition: number, placement: Placement): number {
+  const { shards, engine, engines } = placement;
+  if (engineOfPartition(partition, engines) !== engine) {
+    throw new ServiceError("engine_unavailable", {}, `partition ${partition} is not owned by engine ${engine}`);
+  }
+  return shardOfPartition(partition, shards, engines);
+}
+
 /** The runtime's calls over started shards: commands and queries routed to their account's shard. */
 function runtimeOf<T extends CoreTypes>(
   handover: ShardHandover<T>,
@@ -259,7 +289,7 @@ function runtimeOf<T extends CoreTypes>(
   serving: () => boolean,
   stopShards: () => Promise<void>,
 ): ShardRuntime<T> {
-  const { shards, engine, engines } = placement;
+  const { shards } = placement;
   let stopping: Promise<void> | undefined;
   const refuseWhenStopping = (): void => {
     if (stopping !== undefined) throw new ServiceError("engine_error", {}, "engine stopping");
@@ -274,11 +304,9 @@ function runtimeOf<T extends CoreTypes>(
   function route(request: CommandRequest<T> | QueryRequest<T>, partition: number): Promise<ShardResponse<T>> {
     const traceparent = sampledTraceparent();
     if (traceparent !== undefined) request.traceparent = traceparent;
-    if (engineOfPartition(partition, engines) !== engine) {
-      throw new ServiceError("engine_unavailable", {}, `partition ${partition} is not owned by engine ${engine}`);
-    }
+    const shard = shardOwning(partition, placement);
     if (!serving()) throw new ServiceError("engine_unavailable", {}, "partition leases not held");
-    return handover.send<"command" | "query">(shardOfPartition(partition, shards, engines), request);
+    return handover.send<"command" | "query">(shard, request);
   }
 
   return {
@@ -326,6 +354,16 @@ function runtimeOf<T extends CoreTypes>(
         }),
         { accounts: 0, events: 0, faults: 0 },
       );
+    },
+    async watch(accountId, on) {
+      refuseWhenStopping();
+      const key = accountKey(accountId);
+      await handover.send(shardOwning(partitionOf(key), placement), {
+        kind: "watch",
+        requestId: handover.requestId(),
+        accountId: key,
+        on,
+      });
     },
     stop() {
       stopping ??= stopShards();

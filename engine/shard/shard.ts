@@ -15,6 +15,7 @@ import type { MailboxRequest, ShardNotice, ShardRequest, ShardResponse } from ".
 import { AccountReload, type ShardJournal } from "./reload.js";
 import { ShardSnapshots } from "./snapshots.js";
 import { ShardStatsCounter, type ShardStats } from "./stats.js";
+import type { OutboxRow } from "../store/journal.js";
 
 export type { ShardJournal } from "./reload.js";
 export type { ShardStats } from "./stats.js";
@@ -65,6 +66,8 @@ export class Shard<T extends CoreTypes> {
   private readonly snapshots: ShardSnapshots<T>;
   private readonly stats: ShardStatsCounter<T>;
   private readonly commit: GroupCommit<T>;
+  /** Accounts whose committed outbox rows are posted (`watch` requests), with how many watches each. */
+  private readonly watched = new Map<string, number>();
 
   constructor(private readonly options: ShardOptions<T>) {
     const { core, journal } = options;
@@ -84,12 +87,39 @@ export class Shard<T extends CoreTypes> {
     const { market, nextId } = options;
     const decider = new Decider({ shard, core, memory, clock, reload, market, nextId, log });
     this.stats = new ShardStatsCounter(core, options.tally === true);
-    this.commit = new GroupCommit({ journal, reload, decider, snapshots, stats: this.stats, log });
+    const committed = this.postCommitted.bind(this);
+    const uncertain = this.postUncertain.bind(this);
+    const stats = this.stats;
+    this.commit = new GroupCommit({ journal, reload, decider, snapshots, stats, log, committed, uncertain });
   }
 
-  /** Queues a request (synchronously, so arrival order is kept) and resolves with its response. */
+  /**
+   * Queues a request (synchronously, so arrival order is kept) and resolves with its response. A `watch` is
+   * taken at once: every batch whose commit ends from now on posts the account's outbox rows.
+   */
   enqueue(request: ShardRequest<T>): Promise<ShardResponse<T>> {
+    if (request.kind === "watch") {
+      const count = (this.watched.get(request.accountId) ?? 0) + (request.on ? 1 : -1);
+      if (count > 0) this.watched.set(request.accountId, count);
+      else this.watched.delete(request.accountId);
+      return Promise.resolve({ kind: "watched", requestId: request.requestId });
+    }
     return this.push(request);
+  }
+
+  /** The committed outbox rows of watched accounts, as one notice (nothing at all while nobody watches). */
+  private postCommitted(rows: readonly OutboxRow[]): void {
+    if (this.watched.size === 0) return;
+    const watchedRows = rows.filter((row) => this.watched.has(row.accountId));
+    if (watchedRows.length === 0) return;
+    this.options.notify?.({ kind: "outbox", shard: this.options.shard, rows: watchedRows });
+  }
+
+  private postUncertain(accounts: ReadonlySet<string>): void {
+    if (this.watched.size === 0) return;
+    const watchedAccounts = [...accounts].filter((accountId) => this.watched.has(accountId));
+    if (watchedAccounts.length === 0) return;
+    this.options.notify?.({ kind: "outboxUncertain", shard: this.options.shard, accounts: watchedAccounts });
   }
 
   /** The tallies and batch figures since the last call, and the accounts in memory per state now. */

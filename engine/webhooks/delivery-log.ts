@@ -104,6 +104,23 @@ export class DeliveryLog {
     return this.timeoutMs === undefined ? { text, values } : bounded(this.timeoutMs, text, values);
   }
 
+  /** not_found unless the account is the user's. */
+  async checkOwner(userId: string, accountId: string): Promise<void> {
+    if (!isUuid(accountId)) throw new ServiceError("not_found");
+    const owner = await this.pool.query<{ user_id: string }>(
+      this.waited("SELECT user_id FROM engine_accounts WHERE account_id = $1", [accountId]),
+    );
+    if (owner.rows[0]?.user_id !== userId) throw new ServiceError("not_found");
+  }
+
+  /** The account's last committed event sequence (0 when none). */
+  async lastSequence(accountId: string): Promise<number> {
+    const result = await this.pool.query<{ last: string | null }>(
+      this.waited("SELECT max(sequence) AS last FROM engine_outbox WHERE account_id = $1", [accountId]),
+    );
+    return Number(result.rows[0]?.last ?? 0);
+  }
+
   /**
    * The account's events with sequence > `after`, oldest first; not_found unless the account is the user's
    * (never an empty page for someone else's account: no existence leak).
@@ -114,11 +131,7 @@ export class DeliveryLog {
     after: number,
     limit: number,
   ): Promise<{ events: OutboxEvent[]; hasMore: boolean }> {
-    if (!isUuid(accountId)) throw new ServiceError("not_found");
-    const owner = await this.pool.query<{ user_id: string }>(
-      this.waited("SELECT user_id FROM engine_accounts WHERE account_id = $1", [accountId]),
-    );
-    if (owner.rows[0]?.user_id !== userId) throw new ServiceError("not_found");
+    await this.checkOwner(userId, accountId);
     const result = await this.pool.query<EventDb>(
       this.waited(
         `SELECT event_id, type, account_id, sequence, created_at, data::text AS data

@@ -61,7 +61,7 @@ export function deliveryMessage(row: DeliveryRow): Delivery {
   };
 }
 
-function eventMessage(event: OutboxEvent): WebhookEvent {
+export function eventMessage(event: OutboxEvent): WebhookEvent {
   return {
     id: event.eventId,
     type: event.type,

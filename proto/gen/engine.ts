@@ -239,6 +239,18 @@ import type {
   ViolationRecord__Output as _engine_v1_ViolationRecord__Output,
 } from "./engine/v1/ViolationRecord.js";
 import type {
+  WatchAccountReply as _engine_v1_WatchAccountReply,
+  WatchAccountReply__Output as _engine_v1_WatchAccountReply__Output,
+} from "./engine/v1/WatchAccountReply.js";
+import type {
+  WatchAccountRequest as _engine_v1_WatchAccountRequest,
+  WatchAccountRequest__Output as _engine_v1_WatchAccountRequest__Output,
+} from "./engine/v1/WatchAccountRequest.js";
+import type {
+  WatchTickersRequest as _engine_v1_WatchTickersRequest,
+  WatchTickersRequest__Output as _engine_v1_WatchTickersRequest__Output,
+} from "./engine/v1/WatchTickersRequest.js";
+import type {
   WebhookEvent as _engine_v1_WebhookEvent,
   WebhookEvent__Output as _engine_v1_WebhookEvent__Output,
 } from "./engine/v1/WebhookEvent.js";
@@ -353,6 +365,15 @@ export interface ProtoGrpcType {
       Ticker: MessageTypeDefinition<_engine_v1_Ticker, _engine_v1_Ticker__Output>;
       Violation: MessageTypeDefinition<_engine_v1_Violation, _engine_v1_Violation__Output>;
       ViolationRecord: MessageTypeDefinition<_engine_v1_ViolationRecord, _engine_v1_ViolationRecord__Output>;
+      WatchAccountReply: MessageTypeDefinition<_engine_v1_WatchAccountReply, _engine_v1_WatchAccountReply__Output>;
+      WatchAccountRequest: MessageTypeDefinition<
+        _engine_v1_WatchAccountRequest,
+        _engine_v1_WatchAccountRequest__Output
+      >;
+      WatchTickersRequest: MessageTypeDefinition<
+        _engine_v1_WatchTickersRequest,
+        _engine_v1_WatchTickersRequest__Output
+      >;
       WebhookEvent: MessageTypeDefinition<_engine_v1_WebhookEvent, _engine_v1_WebhookEvent__Output>;
     };
   };

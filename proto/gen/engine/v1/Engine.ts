@@ -158,6 +158,22 @@ import type {
   Summary as _engine_v1_Summary,
   Summary__Output as _engine_v1_Summary__Output,
 } from "../../engine/v1/Summary.js";
+import type {
+  Ticker as _engine_v1_Ticker,
+  Ticker__Output as _engine_v1_Ticker__Output,
+} from "../../engine/v1/Ticker.js";
+import type {
+  WatchAccountReply as _engine_v1_WatchAccountReply,
+  WatchAccountReply__Output as _engine_v1_WatchAccountReply__Output,
+} from "../../engine/v1/WatchAccountReply.js";
+import type {
+  WatchAccountRequest as _engine_v1_WatchAccountRequest,
+  WatchAccountRequest__Output as _engine_v1_WatchAccountRequest__Output,
+} from "../../engine/v1/WatchAccountRequest.js";
+import type {
+  WatchTickersRequest as _engine_v1_WatchTickersRequest,
+  WatchTickersRequest__Output as _engine_v1_WatchTickersRequest__Output,
+} from "../../engine/v1/WatchTickersRequest.js";
 
 export interface EngineClient extends grpc.Client {
   AmendOrder(
@@ -1348,6 +1364,44 @@ export interface EngineClient extends grpc.Client {
     argument: _engine_v1_PlaceOrderRequest,
     callback: grpc.requestCallback<_engine_v1_OrderTestResponse__Output>,
   ): grpc.ClientUnaryCall;
+
+  WatchAccount(
+    argument: _engine_v1_WatchAccountRequest,
+    metadata: grpc.Metadata,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_WatchAccountReply__Output>;
+  WatchAccount(
+    argument: _engine_v1_WatchAccountRequest,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_WatchAccountReply__Output>;
+  watchAccount(
+    argument: _engine_v1_WatchAccountRequest,
+    metadata: grpc.Metadata,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_WatchAccountReply__Output>;
+  watchAccount(
+    argument: _engine_v1_WatchAccountRequest,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_WatchAccountReply__Output>;
+
+  WatchTickers(
+    argument: _engine_v1_WatchTickersRequest,
+    metadata: grpc.Metadata,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_Ticker__Output>;
+  WatchTickers(
+    argument: _engine_v1_WatchTickersRequest,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_Ticker__Output>;
+  watchTickers(
+    argument: _engine_v1_WatchTickersRequest,
+    metadata: grpc.Metadata,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_Ticker__Output>;
+  watchTickers(
+    argument: _engine_v1_WatchTickersRequest,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_Ticker__Output>;
 }
 
 export interface EngineHandlers extends grpc.UntypedServiceImplementation {
@@ -1411,6 +1465,10 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
   SetCancelAfter: grpc.handleUnaryCall<_engine_v1_SetCancelAfterRequest__Output, _engine_v1_CancelAfter>;
 
   TestOrder: grpc.handleUnaryCall<_engine_v1_PlaceOrderRequest__Output, _engine_v1_OrderTestResponse>;
+
+  WatchAccount: grpc.handleServerStreamingCall<_engine_v1_WatchAccountRequest__Output, _engine_v1_WatchAccountReply>;
+
+  WatchTickers: grpc.handleServerStreamingCall<_engine_v1_WatchTickersRequest__Output, _engine_v1_Ticker>;
 }
 
 export interface EngineDefinition extends grpc.ServiceDefinition {
@@ -1587,5 +1645,17 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_OrderTestResponse,
     _engine_v1_PlaceOrderRequest__Output,
     _engine_v1_OrderTestResponse__Output
+  >;
+  WatchAccount: MethodDefinition<
+    _engine_v1_WatchAccountRequest,
+    _engine_v1_WatchAccountReply,
+    _engine_v1_WatchAccountRequest__Output,
+    _engine_v1_WatchAccountReply__Output
+  >;
+  WatchTickers: MethodDefinition<
+    _engine_v1_WatchTickersRequest,
+    _engine_v1_Ticker,
+    _engine_v1_WatchTickersRequest__Output,
+    _engine_v1_Ticker__Output
   >;
 }

@@ -1,0 +1,157 @@
+// engine.v1's server-streaming calls (docs/streaming.md): WatchAccount, an account's webhook events from a
+// sequence on, committed then live (engine/webhooks/watch.ts), and WatchTickers, the tickers as their prices
+// change. Internal token required like every call; a failure ends the stream with the registry's status (its
+// `fts-error-bin` trailer). On shutdown every open stream ends UNAVAILABLE: its caller reopens it elsewhere or
+// later from the last sequence it got.
+import type * as grpc from "@grpc/grpc-js";
+import { ServiceError, toGrpcStatus } from "../kernel/errors.js";
+import { internalTokenCheck } from "../kernel/grpc.js";
+import type { Logger } from "../kernel/log.js";
+import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
+import type { Ticker } from "../proto/gen/engine/v1/Ticker.js";
+import type { WatchAccountReply } from "../proto/gen/engine/v1/WatchAccountReply.js";
+import type { WatchAccountRequest__Output } from "../proto/gen/engine/v1/WatchAccountRequest.js";
+import type { WatchTickersRequest__Output } from "../proto/gen/engine/v1/WatchTickersRequest.js";
+import type { Catalogue, TickerSpec } from "./market/catalogue.js";
+import type { LivePrices } from "./market/prices.js";
+import { normalizeSymbol } from "./market/symbols.js";
+import { tickerMessage } from "./server-catalogue.js";
+import { accountIdOf, requireUser } from "./server-wire.js";
+import { eventMessage } from "./webhooks/handlers.js";
+import type { AccountWatches } from "./webhooks/watch.js";
+
+export interface StreamDeps {
+  watches: AccountWatches;
+  catalogue: Catalogue;
+  prices: LivePrices;
+  now: () => number;
+  internalToken: string | undefined;
+  log: Logger;
+}
+
+type Stream<Req, Res> = grpc.ServerWritableStream<Req, Res>;
+
+/** The open streams, ended UNAVAILABLE when the server shuts down. */
+export class OpenStreams {
+  private readonly calls = new Set<Stream<unknown, unknown>>();
+
+  add(call: Stream<unknown, unknown>): void {
+    this.calls.add(call);
+  }
+
+  delete(call: Stream<unknown, unknown>): void {
+    this.calls.delete(call);
+  }
+
+  endAll(): void {
+    for (const call of this.calls) fail(call, new ServiceError("engine_unavailable", {}, "engine stopping"));
+    this.calls.clear();
+  }
+}
+
+/** Ends a stream with the registry status of `error`. */
+function fail(call: Stream<unknown, unknown>, error: unknown): void {
+  if (call.destroyed || call.writableEnded) return;
+  call.emit("error", toGrpcStatus(error));
+}
+
+/** Calls `closed` once, however the call ends. */
+function onEnd(call: Stream<unknown, unknown>, closed: () => void): void {
+  let done = false;
+  const once = (): void => {
+    if (done) return;
+    done = true;
+    closed();
+  };
+  call.on("cancelled", once);
+  call.on("close", once);
+  call.on("error", once);
+  call.on("finish", once);
+}
+
+function watchAccount(deps: StreamDeps, open: OpenStreams): EngineHandlers["WatchAccount"] {
+  const authorized = internalTokenCheck(deps.internalToken);
+  return (call: Stream<WatchAccountRequest__Output, WatchAccountReply>) => {
+    if (!authorized(call.metadata)) {
+      fail(call, new ServiceError("unauthorized", {}, "internal token required"));
+      return;
+    }
+    const r = call.request;
+    let closeWatch: (() => void) | undefined;
+    let ended = false;
+    open.add(call);
+    onEnd(call, () => {
+      ended = true;
+      open.delete(call);
+      closeWatch?.();
+    });
+    const start = async (): Promise<void> => {
+      const userId = requireUser(r.user_id);
+      const accountId = accountIdOf(r.account_id);
+      const watch = await deps.watches.open(userId, accountId, r.after ?? undefined, {
+        send: (event) => {
+          if (!call.destroyed && !call.writableEnded) call.write({ event: eventMessage(event) });
+        },
+        fail: (error) => {
+          deps.log.warn({ err: error, accountId }, "account watch failed");
+          fail(call, error);
+        },
+      });
+      if (ended) {
+        watch.close();
+        return;
+      }
+      closeWatch = () => {
+        watch.close();
+      };
+      call.write({ after: watch.after });
+    };
+    start().catch((error: unknown) => {
+      fail(call, error);
+    });
+  };
+}
+
+function watchTickers(deps: StreamDeps, open: OpenStreams): EngineHandlers["WatchTickers"] {
+  const authorized = internalTokenCheck(deps.internalToken);
+  return (call: Stream<WatchTickersRequest__Output, Ticker>) => {
+    if (!authorized(call.metadata)) {
+      fail(call, new ServiceError("unauthorized", {}, "internal token required"));
+      return;
+    }
+    const wanted = new Set<string>();
+    const issues: { path: string; message: string }[] = [];
+    call.request.symbols.forEach((raw, i) => {
+      const symbol = normalizeSymbol(raw, deps.catalogue);
+      if (symbol === undefined) issues.push({ path: `symbols.${i}`, message: "unknown symbol" });
+      else wanted.add(symbol);
+    });
+    if (issues.length > 0) {
+      fail(call, ServiceError.invalid(issues));
+      return;
+    }
+    const specs: TickerSpec[] = deps.catalogue.tickers.filter((spec) => wanted.size === 0 || wanted.has(spec.symbol));
+    const send = (spec: TickerSpec): void => {
+      if (!call.destroyed && !call.writableEnded) call.write(tickerMessage(spec, deps.prices, deps.now()));
+    };
+    open.add(call);
+    const stop = deps.prices.onUpdate((symbols) => {
+      for (const symbol of symbols) {
+        const spec = wanted.size === 0 || wanted.has(symbol) ? deps.catalogue.bySymbol(symbol) : undefined;
+        if (spec !== undefined) send(spec);
+      }
+    });
+    onEnd(call, () => {
+      open.delete(call);
+      stop();
+    });
+    for (const spec of specs) if (deps.prices.get(spec.symbol) !== undefined) send(spec);
+  };
+}
+
+export function streamHandlers(
+  deps: StreamDeps,
+  open: OpenStreams,
+): Pick<EngineHandlers, "WatchAccount" | "WatchTickers"> {
+  return { WatchAccount: watchAccount(deps, open), WatchTickers: watchTickers(deps, open) };
+}
