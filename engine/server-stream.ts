@@ -145,7 +145,7 @@ function watchTickers(deps: StreamDeps, open: OpenStreams): EngineHandlers["Watc
       open.delete(call);
       stop();
     });
-    for (const spec of specs) if (deps.prices.get(spec.symbol) !== undefined) send(spec);
+    for (const spec of specs) send(spec);
   };
 }
 

@@ -90,6 +90,16 @@ const schema = z
     AUTH_FAILURE_WINDOW_MS: integer({ min: 1_000, max: DAY_MS }, 60_000),
     /** Source addresses whose failures are tracked per gateway (least recently failing forgotten first). */
     AUTH_FAILURE_MAX_ADDRESSES: integer({ min: 1 }, 100_000),
+    /** GET /v1/stream (docs/streaming.md): open sockets per API key on this gateway; past it 409. */
+    STREAM_MAX_SOCKETS_PER_KEY: integer({ min: 1 }, 10),
+    /** Unsent bytes a socket may hold; past it the socket is closed 4008 (slow consumer). */
+    STREAM_MAX_BUFFERED_BYTES: integer({ min: 1024 }, 4 * 1024 * 1024),
+    /** Accounts one socket may subscribe to. */
+    STREAM_MAX_ACCOUNTS_PER_SOCKET: integer({ min: 1 }, 100),
+    /** Between pings; a socket that answered neither the last ping nor sent anything since is cut. */
+    STREAM_PING_INTERVAL_MS: integer({ min: 100 }, 20_000),
+    /** Between checks of the limiter for keys revoked through another gateway. */
+    STREAM_REVALIDATE_MS: integer({ min: 100 }, 5_000),
   })
   .refine((s) => s.RATE_LIMIT_MAX_DELAY_MS < s.RATE_LIMIT_WINDOW_MS, {
     message: "must be below RATE_LIMIT_WINDOW_MS",

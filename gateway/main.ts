@@ -16,6 +16,8 @@ import { warnInsecureListen } from "../kernel/listen-guard.js";
 import { startParts, type StopStack } from "../kernel/stop-stack.js";
 import { MemoryRateLimiter, RedisRateLimiter, createGatewayRedis, type RateLimiter } from "./ratelimit/index.js";
 import { AuthFailureLimiter } from "./v1/auth-failures.js";
+import { RevocationRelay, startStreams, withStreamRevocation } from "./stream/start.js";
+import type { StreamServer } from "./stream/server.js";
 
 export interface RunningGateway {
   httpPort: number;
@@ -123,6 +125,7 @@ function startKeyCache(
   limiter: RateLimiter,
   log: Logger,
   stack: StopStack,
+  revoked: RevocationRelay,
 ): KeyCache | undefined {
   if (!settings.KEY_CACHE) return undefined;
   const keyCache = new KeyCache({
@@ -134,6 +137,7 @@ function startKeyCache(
     now: () => performance.now(),
     wallNow: () => Date.now(),
     onRevoked: (keyId) => {
+      revoked.revoke(keyId);
       limiter.markRevoked(keyId).catch((error: unknown) => {
         log.warn({ err: error }, "marking a revoked key in the limiter failed");
       });
@@ -165,17 +169,19 @@ function readiness(clients: Clients): () => Promise<boolean> {
 async function listenBoth(
   settings: GatewaySettings,
   options: AppOptions,
+  streams: StreamServer,
   stack: StopStack,
 ): Promise<{ httpPort: number; walletHttpPort: number }> {
   const v1Server = http.createServer(buildV1App(options));
   const apiServer = http.createServer(buildApiApp(options));
+  v1Server.on("upgrade", streams.upgrade);
   for (const server of [v1Server, apiServer]) {
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;
     server.requestTimeout = 30_000;
   }
   stack.push(async () => {
-    await Promise.all([drain(v1Server, 5_000), drain(apiServer, 5_000)]);
+    await Promise.all([streams.stop(), drain(v1Server, 5_000), drain(apiServer, 5_000)]);
   });
   const httpPort = await listen(v1Server, settings.HOST, settings.HTTP_PORT);
   const walletHttpPort = await listen(apiServer, settings.HOST, settings.WALLET_HTTP_PORT);
@@ -205,12 +211,12 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     });
     const counters = gatewayCounters(registry, metricsOn);
     const { limiter, redis } = startLimiter(settings, log, stack);
-    const keyCache = startKeyCache(settings, clients, limiter, log, stack);
-    const ports = await listenBoth(
-      settings,
-      appOptions(settings, log, registry, clients, limiter, keyCache, counters),
-      stack,
-    );
+    const revoked = new RevocationRelay();
+    const keyCache = startKeyCache(settings, clients, limiter, log, stack, revoked);
+    const options = appOptions(settings, log, registry, clients, limiter, keyCache, counters);
+    const streams = startStreams(settings, options, clients, limiter, log, stack);
+    revoked.target = streams;
+    const ports = await listenBoth(settings, withStreamRevocation(options, streams), streams, stack);
     log.info({ ...ports, redis }, "gateway listening");
     return ports;
   });

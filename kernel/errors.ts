@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   not_found: { grpc: status.NOT_FOUND, http: 404, wire: "not_found" },
   conflict: { grpc: status.ABORTED, http: 409, wire: "conflict" },
   key_limit_reached: { grpc: status.ABORTED, http: 409, wire: "key_limit_reached" },
+  /** A key already holds STREAM_MAX_SOCKETS_PER_KEY sockets of GET /v1/stream on this gateway; `limit` says how many. */
+  stream_limit_reached: { grpc: status.RESOURCE_EXHAUSTED, http: 409, wire: "stream_limit_reached" },
   /** A user already holds ENGINE_MAX_ACCOUNTS_PER_USER accounts (docs/engine.md, "Limits"); `limit` says how many. */
   account_limit_reached: { grpc: status.ABORTED, http: 409, wire: "account_limit_reached" },
   /** An account already holds ENGINE_MAX_WORKING_ORDERS working orders; `limit` says how many. */

@@ -7,7 +7,6 @@ import type { Logger } from "../../kernel/log.js";
 import { Sequencer } from "../../kernel/sequencer.js";
 import type { OutboxRow } from "../store/journal.js";
 import type { OutboxEvent } from "./delivery-log.js";
-import { jsonbText } from "./jsonb-text.js";
 
 /** The shards: starts or stops one watch of an account (the shard counts them). */
 export interface WatchSource {
@@ -50,7 +49,7 @@ export interface Watch {
   close(): void;
 }
 
-/** A live outbox row as the outbox would read it back. */
+/** A live outbox row as the outbox reads it back (`data` is a `json` column: the text as written). */
 export function liveEvent(row: OutboxRow): OutboxEvent {
   return {
     eventId: row.eventId,
@@ -58,7 +57,7 @@ export function liveEvent(row: OutboxRow): OutboxEvent {
     accountId: row.accountId,
     sequence: row.sequence,
     createdAt: row.at,
-    data: jsonbText(row.data),
+    data: row.data,
   };
 }
 

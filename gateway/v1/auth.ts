@@ -20,6 +20,8 @@ export interface Caller {
   userId: string;
   keyId: string;
   permissions: string[];
+  /** When the key expires (Unix ms); 0 or absent: never. */
+  expiresAtMs?: number;
 }
 
 export function callerOf(res: Response): Caller {
@@ -79,6 +81,13 @@ async function unitsOf(cost: RequestCost | undefined, req: Request, res: Respons
 /** A refusal that names no key: bad or unknown credentials, or a key since revoked. */
 const refusesCredentials = (result: Validation): boolean =>
   !result.valid && (result.code === "unauthorized" || result.key_id === "");
+
+const callerFrom = (result: Validation): Caller => ({
+  userId: result.user_id,
+  keyId: result.key_id,
+  permissions: result.permissions,
+  expiresAtMs: result.expires_at_ms,
+});
 
 type Validate = (res: Response, key: string, secret: string, ip: string) => Promise<Validation>;
 
@@ -161,11 +170,7 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope, cost?: Reques
       );
       return;
     }
-    res.locals.caller = {
-      userId: result.user_id,
-      keyId: result.key_id,
-      permissions: result.permissions,
-    } satisfies Caller;
+    res.locals.caller = callerFrom(result);
     next(bodyError);
   };
 }

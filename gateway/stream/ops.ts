@@ -1,0 +1,94 @@
+// The client's messages on GET /v1/stream (docs/streaming.md, `StreamOp` in docs/openapi.yaml), read into one
+// operation or an `invalid_payload` error with one issue per bad field. An optional `id` (a string of at most
+// 64 characters, or an integer) is echoed on the answer, so a client can pair them.
+import { ServiceError, type Issue } from "../../kernel/errors.js";
+import { isUuid } from "../../kernel/uuid.js";
+
+/** What an answer repeats of its operation: the client's `id`, when it sent one. */
+export interface Echo {
+  id?: string | number;
+}
+
+export type Op =
+  | { op: "ping"; echo: Echo }
+  | { op: "subscribe"; channel: "account"; accountId: string; after: number | undefined; echo: Echo }
+  | { op: "unsubscribe"; channel: "account"; accountId: string; echo: Echo }
+  | { op: "subscribe"; channel: "tickers"; symbols: string[]; echo: Echo }
+  | { op: "unsubscribe"; channel: "tickers"; symbols: string[]; echo: Echo };
+
+export type Parsed = { op: Op } | { error: ServiceError; echo: Echo };
+
+/** Most symbols one operation may name. */
+export const MAX_SYMBOLS = 200;
+
+function echoOf(body: Record<string, unknown>, issues: Issue[]): Echo {
+  const id = body.id;
+  if (id === undefined) return {};
+  if ((typeof id === "string" && id.length <= 64) || (typeof id === "number" && Number.isSafeInteger(id))) {
+    return { id };
+  }
+  issues.push({ path: "id", message: "must be a string of at most 64 characters or an integer" });
+  return {};
+}
+
+function accountIdOf(body: Record<string, unknown>, issues: Issue[]): string {
+  const value = body.account_id;
+  if (typeof value === "string" && isUuid(value.toLowerCase())) return value.toLowerCase();
+  issues.push({ path: "account_id", message: "must be a UUID" });
+  return "";
+}
+
+function afterOf(body: Record<string, unknown>, issues: Issue[]): number | undefined {
+  const value = body.after;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
+  issues.push({ path: "after", message: "must be an integer ≥ 0 (the last sequence received)" });
+  return undefined;
+}
+
+function symbolsOf(body: Record<string, unknown>, issues: Issue[]): string[] {
+  const value = body.symbols;
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > MAX_SYMBOLS || !value.every((s) => typeof s === "string")) {
+    issues.push({ path: "symbols", message: `must be an array of at most ${MAX_SYMBOLS} symbols` });
+    return [];
+  }
+  return value;
+}
+
+function opOf(body: Record<string, unknown>, echo: Echo, issues: Issue[]): Op | undefined {
+  const op = body.op;
+  if (op === "ping") return { op, echo };
+  if (op !== "subscribe" && op !== "unsubscribe") {
+    issues.push({ path: "op", message: "must be subscribe, unsubscribe or ping" });
+    return undefined;
+  }
+  const channel = body.channel ?? "account";
+  if (channel === "tickers") return { op, channel, symbols: symbolsOf(body, issues), echo };
+  if (channel !== "account") {
+    issues.push({ path: "channel", message: "must be account or tickers" });
+    return undefined;
+  }
+  const accountId = accountIdOf(body, issues);
+  if (op === "unsubscribe") return { op, channel, accountId, echo };
+  return { op, channel, accountId, after: afterOf(body, issues), echo };
+}
+
+/** One client message. */
+export function parseOp(text: string): Parsed {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { error: ServiceError.invalid([{ path: "", message: "must be a JSON object" }]), echo: {} };
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return { error: ServiceError.invalid([{ path: "", message: "must be a JSON object" }]), echo: {} };
+  }
+  const issues: Issue[] = [];
+  const record = body as Record<string, unknown>;
+  const echo = echoOf(record, issues);
+  const op = opOf(record, echo, issues);
+  if (op === undefined || issues.length > 0) return { error: ServiceError.invalid(issues), echo };
+  return { op };
+}

@@ -1,0 +1,284 @@
+// One socket of GET /v1/stream (docs/streaming.md): its operations (subscribe, unsubscribe, ping), one Sequencer
+// (kernel/sequencer.ts) per subscribed account between the catch-up list (ListEvents) and the account's shared
+// feed, the tickers it asked for, and the bound on what it may leave unread. Every answer is a JSON message;
+// a bad operation gets an error message and the socket stays open.
+import type { WebSocket } from "ws";
+import { ServiceError } from "../../kernel/errors.js";
+import type { Logger } from "../../kernel/log.js";
+import { Sequencer } from "../../kernel/sequencer.js";
+import type { Ticker__Output } from "../../proto/gen/engine/v1/Ticker.js";
+import type { WebhookEvent__Output } from "../../proto/gen/engine/v1/WebhookEvent.js";
+import { tickerJson } from "../v1/records.js";
+import { envelopeJson } from "../v1/events.js";
+import type { Caller } from "../v1/auth.js";
+import type { AccountFeeds, TickerFeed } from "./feeds.js";
+import { parseOp, type Op } from "./ops.js";
+
+/** Close codes (docs/streaming.md, docs/openapi.yaml). */
+export const CLOSE = {
+  /** The gateway is shutting down: reconnect (to another replica) with `after`. */
+  goingAway: 1001,
+  /** The key was revoked or expired. */
+  keyRevoked: 4001,
+  /** More than STREAM_MAX_BUFFERED_BYTES were left unread. */
+  slowConsumer: 4008,
+} as const;
+
+export interface SessionDeps {
+  feeds: AccountFeeds;
+  tickers: TickerFeed;
+  /** The catch-up list of an account's events (engine ListEvents, at most 1000 a page). */
+  listEvents(
+    userId: string,
+    accountId: string,
+    after: number,
+  ): Promise<{ events: WebhookEvent__Output[]; hasMore: boolean }>;
+  /** Charges one request of the key's rate limit: undefined when allowed, else the ms to wait. */
+  charge(keyId: string): Promise<number | undefined>;
+  /** The symbol of a ticker input (as GET /v1/tickers names it), undefined when unknown. */
+  symbolOf(input: string): Promise<string | undefined>;
+  maxBufferedBytes: number;
+  maxAccounts: number;
+  log: Logger;
+}
+
+interface Subscription {
+  sequencer: Sequencer<WebhookEvent__Output> | undefined;
+  leave: () => void;
+}
+
+/** Operations a socket may have waiting; past it an operation is answered `rate_limited` at once. */
+export const MAX_QUEUED_OPS = 256;
+
+/** Serialised envelopes of the last event per key: sockets of one key share one serialisation. */
+const rendered = new WeakMap<WebhookEvent__Output, Map<string, string>>();
+
+function envelopeText(event: WebhookEvent__Output, keyId: string): string {
+  let byKey = rendered.get(event);
+  if (byKey === undefined) rendered.set(event, (byKey = new Map<string, string>()));
+  let text = byKey.get(keyId);
+  if (text === undefined) byKey.set(keyId, (text = JSON.stringify(envelopeJson(event, keyId))));
+  return text;
+}
+
+export class StreamSession {
+  private readonly accounts = new Map<string, Subscription>();
+  /** Symbols of the tickers subscription, or every symbol. */
+  private readonly symbols = new Set<string>();
+  private allSymbols = false;
+  private leaveTickers: (() => void) | undefined;
+  private closed = false;
+  private queue: Promise<void> = Promise.resolve();
+  private queued = 0;
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly caller: Caller,
+    private readonly deps: SessionDeps,
+  ) {}
+
+  /** Bytes the socket holds unsent. */
+  get buffered(): number {
+    return this.socket.bufferedAmount;
+  }
+
+  /** One text message from the client. */
+  message(text: string): void {
+    const parsed = parseOp(text);
+    if ("error" in parsed) {
+      this.sendJson({ op: "error", ...parsed.echo, ...parsed.error.body() });
+      return;
+    }
+    if (this.queued >= MAX_QUEUED_OPS) {
+      this.sendJson({
+        op: "error",
+        ...parsed.op.echo,
+        ...new ServiceError("rate_limited", { queued: this.queued }).body(),
+      });
+      return;
+    }
+    this.queued++;
+    // One operation at a time, in the order sent: an unsubscribe never overtakes its subscribe.
+    this.queue = this.queue
+      .then(() => this.run(parsed.op))
+      .catch((error: unknown) => {
+        const failure = error instanceof ServiceError ? error : new ServiceError("engine_error");
+        if (!(error instanceof ServiceError)) this.deps.log.error({ err: error }, "stream operation failed");
+        const about = "accountId" in parsed.op ? { account_id: parsed.op.accountId } : { channel: "tickers" };
+        this.sendJson({ op: "error", ...parsed.op.echo, ...(parsed.op.op === "ping" ? {} : about), ...failure.body() });
+      })
+      .finally(() => {
+        this.queued--;
+      });
+  }
+
+  /** Leaves every feed (the socket closed). */
+  close(): void {
+    this.closed = true;
+    for (const subscription of this.accounts.values()) {
+      subscription.sequencer?.stop();
+      subscription.leave();
+    }
+    this.accounts.clear();
+    this.leaveTickers?.();
+    this.leaveTickers = undefined;
+  }
+
+  private async run(op: Op): Promise<void> {
+    if (op.op === "ping") {
+      this.sendJson({ op: "pong", ...op.echo });
+      return;
+    }
+    const wait = await this.deps.charge(this.caller.keyId);
+    if (wait !== undefined) {
+      throw new ServiceError("rate_limited", { retry_after_ms: wait });
+    }
+    if (op.op === "subscribe" && op.channel === "account") await this.subscribeAccount(op);
+    else if (op.op === "unsubscribe" && op.channel === "account") this.unsubscribeAccount(op);
+    else if (op.op === "subscribe" && op.channel === "tickers") await this.subscribeTickers(op);
+    else if (op.op === "unsubscribe" && op.channel === "tickers") await this.unsubscribeTickers(op);
+  }
+
+  private async subscribeAccount(op: Extract<Op, { channel: "account"; op: "subscribe" }>): Promise<void> {
+    const accountId = op.accountId;
+    if (this.accounts.has(accountId)) throw new ServiceError("conflict", { reason: "already_subscribed" });
+    if (this.accounts.size >= this.deps.maxAccounts) {
+      throw new ServiceError("conflict", { reason: "too_many_subscriptions", limit: this.deps.maxAccounts });
+    }
+    const subscription: Subscription = { sequencer: undefined, leave: () => undefined };
+    this.accounts.set(accountId, subscription);
+    const { userId, keyId } = this.caller;
+    let joined;
+    try {
+      joined = await this.deps.feeds.join(
+        userId,
+        accountId,
+        (event) => subscription.sequencer?.live(event),
+        (error) => {
+          this.dropAccount(accountId, subscription, error, op.echo);
+        },
+      );
+    } catch (error) {
+      if (this.accounts.get(accountId) === subscription) this.accounts.delete(accountId);
+      throw error;
+    }
+    if (this.closed || this.accounts.get(accountId) !== subscription) {
+      joined.leave();
+      return;
+    }
+    subscription.leave = () => {
+      joined.leave();
+    };
+    const after = op.after ?? joined.last;
+    subscription.sequencer = new Sequencer<WebhookEvent__Output>({
+      after,
+      fetch: (from) => this.deps.listEvents(userId, accountId, from),
+      deliver: (event) => {
+        this.sendText(envelopeText(event, keyId));
+      },
+      fail: (error) => {
+        this.dropAccount(accountId, subscription, error, op.echo);
+      },
+      maxHeld: 10_000,
+    });
+    this.sendJson({ op: "subscribed", ...op.echo, account_id: accountId, after });
+    // Nothing to read when it starts where the feed is: every later event comes live.
+    if (after < joined.last) subscription.sequencer.start();
+  }
+
+  /** The subscription ended on an error (its feed or its catch-up read failed): the client is told. */
+  private dropAccount(accountId: string, subscription: Subscription, error: unknown, echo: object): void {
+    if (this.accounts.get(accountId) !== subscription) return;
+    this.accounts.delete(accountId);
+    subscription.sequencer?.stop();
+    subscription.leave();
+    const failure = error instanceof ServiceError ? error : new ServiceError("engine_unavailable");
+    this.sendJson({
+      op: "error",
+      ...echo,
+      account_id: accountId,
+      after: subscription.sequencer?.last,
+      ...failure.body(),
+    });
+  }
+
+  private unsubscribeAccount(op: Extract<Op, { channel: "account"; op: "unsubscribe" }>): void {
+    const subscription = this.accounts.get(op.accountId);
+    if (subscription === undefined) throw new ServiceError("not_found");
+    this.accounts.delete(op.accountId);
+    subscription.sequencer?.stop();
+    subscription.leave();
+    this.sendJson({ op: "unsubscribed", ...op.echo, account_id: op.accountId });
+  }
+
+  private async symbolsOf(inputs: readonly string[]): Promise<string[]> {
+    const symbols = await Promise.all(inputs.map((input) => this.deps.symbolOf(input)));
+    const issues = symbols.flatMap((symbol, i) =>
+      symbol === undefined ? [{ path: `symbols.${i}`, message: "unknown symbol" }] : [],
+    );
+    if (issues.length > 0) throw ServiceError.invalid(issues);
+    return symbols as string[];
+  }
+
+  private async subscribeTickers(op: Extract<Op, { channel: "tickers"; op: "subscribe" }>): Promise<void> {
+    const symbols = await this.symbolsOf(op.symbols);
+    if (this.closed) return;
+    if (op.symbols.length === 0) this.allSymbols = true;
+    for (const symbol of symbols) this.symbols.add(symbol);
+    this.leaveTickers ??= this.deps.tickers.join((ticker) => {
+      if (this.allSymbols || this.symbols.has(ticker.symbol)) this.sendTicker(ticker);
+    });
+    this.sendJson({ op: "subscribed", ...op.echo, channel: "tickers", symbols: this.tickerSymbols() });
+    // The latest ticker of each symbol asked for now, then every change.
+    for (const symbol of op.symbols.length === 0 ? [...this.deps.tickers.latest.keys()] : symbols) {
+      const ticker = this.deps.tickers.latest.get(symbol);
+      if (ticker !== undefined) this.sendTicker(ticker);
+    }
+  }
+
+  private async unsubscribeTickers(op: Extract<Op, { channel: "tickers"; op: "unsubscribe" }>): Promise<void> {
+    const symbols = await this.symbolsOf(op.symbols);
+    if (this.leaveTickers === undefined) throw new ServiceError("not_found");
+    if (op.symbols.length === 0) {
+      this.allSymbols = false;
+      this.symbols.clear();
+    } else for (const symbol of symbols) this.symbols.delete(symbol);
+    if (!this.allSymbols && this.symbols.size === 0) {
+      this.leaveTickers();
+      this.leaveTickers = undefined;
+    }
+    this.sendJson({ op: "unsubscribed", ...op.echo, channel: "tickers", symbols: this.tickerSymbols() });
+  }
+
+  /** The tickers subscription: `["*"]` for every symbol, else its symbols in order. */
+  private tickerSymbols(): string[] {
+    return this.allSymbols ? ["*"] : [...this.symbols].sort();
+  }
+
+  private sendTicker(ticker: Ticker__Output): void {
+    this.sendJson({ channel: "tickers", type: "ticker", data: tickerJson(ticker) });
+  }
+
+  private sendJson(message: object): void {
+    this.sendText(JSON.stringify(message));
+  }
+
+  /** Sends, then cuts the socket off when it holds more than the bound unsent (a consumer that does not read). */
+  private sendText(text: string): void {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    this.socket.send(text);
+    if (this.socket.bufferedAmount > this.deps.maxBufferedBytes) {
+      this.deps.log.warn(
+        { keyId: this.caller.keyId, buffered: this.socket.bufferedAmount },
+        "stream consumer too slow; closing",
+      );
+      this.close();
+      this.socket.close(CLOSE.slowConsumer, "slow consumer: too many unread bytes");
+      // A consumer that does not read does not answer the close handshake either.
+      const socket = this.socket;
+      setTimeout(() => {
+        socket.terminate();
+      }, 1_000).unref();
+    }
+  }
+}

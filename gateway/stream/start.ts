@@ -1,0 +1,110 @@
+// The live stream's part of the gateway process (gateway/main.ts): the engine streams, the shared feeds, the
+// sockets' settings, and the paths by which a revocation reaches the open sockets.
+import { Gauge, type Registry } from "prom-client";
+import { ServiceError } from "../../kernel/errors.js";
+import { loadEngineProto, outgoingMetadata } from "../../kernel/grpc.js";
+import type { Logger } from "../../kernel/log.js";
+import type { StopStack } from "../../kernel/stop-stack.js";
+import type { AppOptions } from "../app.js";
+import type { Clients } from "../clients.js";
+import type { GatewaySettings } from "../config.js";
+import { untraced } from "../origin.js";
+import type { RateLimiter } from "../ratelimit/index.js";
+import { AccountFeeds, TickerFeed, engineStreams } from "./feeds.js";
+import { StreamServer } from "./server.js";
+import { symbolResolver } from "./symbols.js";
+
+/** Revocations the key cache pushes, passed to the stream server once it exists. */
+export class RevocationRelay {
+  target: { revoke(keyId: string): void } | undefined;
+  revoke(keyId: string): void {
+    this.target?.revoke(keyId);
+  }
+}
+
+/** A revocation through this gateway's /api closes the key's sockets too. */
+export function withStreamRevocation(options: AppOptions, streams: StreamServer): AppOptions {
+  return {
+    ...options,
+    onRevoked: async (keyId) => {
+      streams.revoke(keyId);
+      await options.onRevoked(keyId);
+    },
+  };
+}
+
+export function startStreams(
+  settings: GatewaySettings,
+  options: AppOptions,
+  clients: Clients,
+  limiter: RateLimiter,
+  log: Logger,
+  stack: StopStack,
+): StreamServer {
+  const definitions = loadEngineProto().engine.v1.Engine.service;
+  const upstream = engineStreams(
+    clients.engine.engines,
+    (accountId) => clients.engine.engineOfAccount(accountId),
+    { WatchAccount: definitions.WatchAccount, WatchTickers: definitions.WatchTickers },
+    () => outgoingMetadata(undefined, settings.INTERNAL_TOKEN),
+  );
+  const feeds = new AccountFeeds(upstream, log);
+  const tickers = new TickerFeed(upstream, log);
+  const streams = new StreamServer({
+    auth: options.auth,
+    trustedProxies: settings.TRUSTED_PROXIES,
+    settings: {
+      maxSocketsPerKey: settings.STREAM_MAX_SOCKETS_PER_KEY,
+      pingIntervalMs: settings.STREAM_PING_INTERVAL_MS,
+      revalidateMs: settings.STREAM_REVALIDATE_MS,
+      maxMessageBytes: 16 * 1024,
+    },
+    session: {
+      feeds,
+      tickers,
+      listEvents: async (userId, accountId, after) => {
+        const reply = await clients.engine.listEvents(
+          { user_id: userId, account_id: accountId, after, limit: 1000 },
+          untraced("stream"),
+        );
+        return { events: reply.events, hasMore: reply.has_more };
+      },
+      charge: async (keyId) => {
+        const decision = await limiter.consume(keyId);
+        if (decision.revoked) throw new ServiceError("unauthorized");
+        if (!decision.allowed) return decision.retryAfterMs;
+        return undefined;
+      },
+      symbolOf: symbolResolver(() => clients.engine.listTickers(untraced("stream"))),
+      maxBufferedBytes: settings.STREAM_MAX_BUFFERED_BYTES,
+      maxAccounts: settings.STREAM_MAX_ACCOUNTS_PER_SOCKET,
+      log,
+    },
+    isRevoked: (keyId) => limiter.isMarkedRevoked(keyId),
+    log,
+  });
+  streamMetrics(options.registry, options.metricsEnabled, streams, feeds);
+  stack.push(() => {
+    feeds.close();
+    tickers.close();
+  });
+  return streams;
+}
+
+/** Gauges read at scrape time: open sockets, their unsent bytes, open account feeds. */
+function streamMetrics(registry: Registry, on: boolean, streams: StreamServer, feeds: AccountFeeds): void {
+  if (!on) return;
+  const gauge = (name: string, help: string, read: () => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  };
+  gauge("gateway_stream_sockets", "Open sockets of GET /v1/stream.", () => streams.sockets);
+  gauge("gateway_stream_buffered_bytes", "Bytes the stream sockets hold unsent.", () => streams.bufferedBytes);
+  gauge("gateway_stream_account_feeds", "Engine WatchAccount streams open, shared by sockets.", () => feeds.size);
+}
