@@ -1,6 +1,7 @@
 // The /v1 listener's routes (trading, snake_case JSON). Each route names the scope it requires
 // (`x-required-scope` in docs/openapi.yaml); bodies are parsed only after authentication.
 import { Router, type RequestHandler } from "express";
+import { ServiceError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
 import { notFound } from "../http/errors.js";
 import { malformedPath } from "../http/paths.js";
@@ -47,6 +48,10 @@ export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler,
   router.get("/account/:account_id/violations", read, listViolations(clients));
   router.get("/account/:account_id/analytics", read, getAnalytics(clients));
   router.get("/account/:account_id/events", read, listEvents(clients));
+  // The stream is a WebSocket upgrade (gateway/stream/server.ts takes every upgrade); a plain GET is refused.
+  router.get("/stream", read, () => {
+    throw ServiceError.invalid([{ path: "upgrade", message: "GET /v1/stream must be a WebSocket upgrade" }]);
+  });
   router.post("/order", trade, body, placeOrder(clients));
   router.post("/order/test", trade, body, testOrder(clients));
   router.get("/order/:order_id", read, getOrder(clients));

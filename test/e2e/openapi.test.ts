@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { flipLast, type CreatedKey } from "../harness/client.js";
 import { marketClient, type Market } from "../harness/market.js";
+import { StreamClient, type RefusedUpgrade } from "../harness/stream.js";
 import { makeTestCa, startReceiver, type Receiver, type TestCa } from "../harness/receiver.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -52,6 +53,7 @@ const SERVED = [
   "v1 GET /v1/account/{account_id}/violations",
   "v1 GET /v1/account/{account_id}/analytics",
   "v1 GET /v1/account/{account_id}/events",
+  "v1 GET /v1/stream",
   "v1 POST /v1/order",
   "v1 POST /v1/order/test",
   "v1 GET /v1/order/{order_id}",
@@ -573,6 +575,59 @@ describe("docs/openapi.yaml against the running gateway", () => {
     for (const reply of [list, create, revoke, deliveries, redeliver]) {
       expect(reply.status).toBe(401);
       expect(reply.json).toEqual({ error: "unauthorized" });
+    }
+  });
+
+  it("upgrades GET /v1/stream (101) with the documented messages, refuses a plain GET (400) and an 11th socket (409)", async () => {
+    const key = await created(main, "stream-doc", { label: "s", permissions: ["READ_ONLY", "TRADE"] });
+    const account = await send(main, "v1", "POST", "/v1/account", {
+      headers: apiKeyHeaders(key),
+      json: { plan_id: "48a184ce-7d26-4b3f-82e3-cbf4f08383ba" },
+    });
+    expect(account.status).toBe(201);
+    const accountId = String(field(account, "account_id"));
+    const plain = await send(main, "v1", "GET", "/v1/stream", { headers: apiKeyHeaders(key) });
+    expect(plain.status).toBe(400);
+
+    const opened: StreamClient[] = [];
+    try {
+      for (let i = 0; i < 10; i++) opened.push(await StreamClient.open(main.v1, key));
+      exercised.add("v1 GET /v1/stream 101");
+      const refused = await StreamClient.open(main.v1, key).catch((error: unknown) => error as RefusedUpgrade);
+      expect(refused).toMatchObject({ status: 409, body: { error: "stream_limit_reached", limit: 10 } });
+      expectValid("/components/schemas/StreamLimitReached", (refused as RefusedUpgrade).body, "409");
+      exercised.add("v1 GET /v1/stream 409");
+
+      const socket = opened[0] as StreamClient;
+      const ops: Record<string, unknown>[] = [
+        { op: "subscribe", account_id: accountId, after: 0, id: 1 },
+        { op: "subscribe", channel: "tickers", symbols: ["btc"], id: "t" },
+        { op: "ping", id: 2 },
+        { op: "subscribe", account_id: "not-a-uuid", id: 3 },
+        { op: "unsubscribe", account_id: accountId, id: 4 },
+      ];
+      for (const op of ops.filter((o) => o.account_id !== "not-a-uuid"))
+        expectValid("/components/schemas/StreamOp", op, "op");
+      for (const op of ops) socket.send(op);
+      const order = await send(main, "v1", "POST", "/v1/order", {
+        headers: apiKeyHeaders(key),
+        json: {
+          account_id: accountId,
+          symbol: "BTC-USD",
+          side: "BUY",
+          kind: "LIMIT",
+          quantity: 0.001,
+          limit_price: 1000,
+        },
+      });
+      expect([200, 201]).toContain(order.status);
+      await socket.until((m) => m.filter((x) => x.op !== undefined).length >= 5, "the five answers");
+      for (const message of socket.messages) expectValid("/components/schemas/StreamServerMessage", message, "message");
+      expect(socket.messages.filter((m) => m.op === "error")).toEqual([
+        { op: "error", id: 3, error: "invalid_payload", issues: [{ path: "account_id", message: "must be a UUID" }] },
+      ]);
+    } finally {
+      for (const socket of opened) socket.close();
     }
   });
 
