@@ -8,6 +8,8 @@
 //      grpc-js unary call → constant), place order LIMIT (rests) and MARKET (fills), the authenticated GET
 //      (GET /v1/account/:id/summary with the owner's key) and cancel (DELETE /v1/order/:id of resting orders
 //      placed between rounds); then open-loop rounds at half each one's maximum for LIMIT, GET and the ceiling.
+//   5. The live stream on a stack of its own (scripts/bench-stream.ts): events per second delivered to 1,000
+//      sockets of one gateway, and fill → socket beside the same fills' webhook delivery (p50, p99).
 // Writes bench/results.json and bench/results.md (the summary table: median, spread, ratio to the ceilings,
 // target, met) and prints the table and the total time. Targets are reported, never asserted.
 // `--profile`: the stack's processes run with --cpu-prof (profiles in bench/profiles/<date>/), and the top
@@ -47,6 +49,7 @@ import {
   type RoundTarget,
   type TargetSummary,
 } from "./bench-session.js";
+import { benchStream } from "./bench-stream.js";
 import { benchGrpc, benchInProcess, TARGET_IN_PROCESS_PER_SECOND, TARGET_P99_RATIO } from "./bench-validate.js";
 import { profileFileName, summarizeProfile, type CpuProfile, type ProfileSummary } from "./cpuprofile.js";
 
@@ -190,6 +193,11 @@ async function main(): Promise<void> {
 
   // The stack stops here (profiles are written as its processes exit).
   await cleanupAll();
+
+  // 5. The live stream (its own stack, after the HTTP part's stopped).
+  at = performance.now();
+  const stream = await benchStream(say);
+  phases.stream = since(at);
   let profiles: Record<string, ProfileSummary> | undefined;
   if (profile) profiles = readProfiles(profileDir, labels);
 
@@ -324,6 +332,13 @@ async function main(): Promise<void> {
         ok: spread(perRoundRatios).median <= GOALS.scalingRatio,
       },
     },
+    {
+      figure: `stream: events delivered to ${stream.subscribers} sockets of one gateway`,
+      unit: "events/s",
+      values: [stream.deliveredPerSecond],
+    },
+    { figure: "stream: fill → socket p99", unit: "ms", values: [stream.socketMs.p99] },
+    { figure: "stream: same fills → webhook delivered p99", unit: "ms", values: [stream.webhookMs.p99] },
   ];
   const summaryText = figureTable(rows);
   const durationSeconds = since(started);
@@ -349,6 +364,7 @@ async function main(): Promise<void> {
     validation: { inProcess: validateInProcess, grpc: validateGrpc },
     http: Object.fromEntries(summaries),
     openLoop: Object.fromEntries(open),
+    stream,
     ...(profiles === undefined ? {} : { profiles, profileDir: path.relative(ROOT, profileDir) }),
   };
   mkdirSync(path.dirname(RESULTS_JSON), { recursive: true });
