@@ -251,4 +251,33 @@ describe("live stream", () => {
     socket.ws.resume();
     expect([4008, 1006]).toContain((await socket.closed).code);
   });
+
+  // Last: it restarts the engine.
+  it("survives a kill -9 of the engine: the socket stays and the events continue with no gap and no repeat", async () => {
+    const accountId = await openAccount();
+    const socket = await open();
+    socket.send({ op: "subscribe", account_id: accountId, after: 0 });
+    await socket.next(subscribed(accountId), "ack");
+    await burst(accountId, 5);
+    await socket.until((m) => m.filter((x) => typeof x.sequence === "number").length >= 10, "10 events");
+    await stack.restartEngine();
+    await eventually(async () => {
+      const placed = await call(trader, "/v1/order", "POST", {
+        account_id: accountId,
+        symbol: "BTC-USD",
+        side: "BUY",
+        kind: "LIMIT",
+        quantity: 0.001,
+        limit_price: 1000,
+      });
+      return placed.status === 201;
+    }, "an order after the restart");
+    await burst(accountId, 5);
+    const total = (await journal(accountId)).length;
+    await socket.until((m) => m.filter((x) => typeof x.sequence === "number").length >= total, "every event");
+    expect(socket.events(accountId).map((e) => e.sequence)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(socket.events(accountId).map((e) => JSON.stringify(e))).toEqual(
+      (await journal(accountId)).map((e) => JSON.stringify(e)),
+    );
+  });
 });
