@@ -116,7 +116,8 @@ export class AccountWatches {
     let set = this.byAccount.get(accountId);
     if (set === undefined) this.byAccount.set(accountId, (set = new Set()));
     set.add(sequencer);
-    sequencer.start();
+    // From the last committed event on, everything comes live: nothing to read first.
+    if (after !== undefined) sequencer.start();
     return { after: start, close };
   }
 
