@@ -13,7 +13,8 @@ import type { WebhookEvent__Output } from "../../proto/gen/engine/v1/WebhookEven
 /** Opens the engine's server streams (gateway/stream/engine-streams.ts). */
 export interface EngineStreams {
   watchAccount(request: WatchAccountRequest): grpc.ClientReadableStream<WatchAccountReply__Output>;
-  watchTickers(): grpc.ClientReadableStream<Ticker__Output>;
+  /** On engine `attempt` modulo the engines: a reopen tries the next one. */
+  watchTickers(attempt: number): grpc.ClientReadableStream<Ticker__Output>;
 }
 
 export type EventListener = (event: WebhookEvent__Output) => void;
@@ -178,6 +179,8 @@ export class TickerFeed {
   private call: grpc.ClientReadableStream<Ticker__Output> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
+  /** Opens so far: each goes to the next engine in turn (any engine has the prices). */
+  private attempts = 0;
 
   constructor(
     private readonly streams: EngineStreams,
@@ -204,7 +207,7 @@ export class TickerFeed {
 
   private open(): void {
     this.timer = undefined;
-    const call = this.streams.watchTickers();
+    const call = this.streams.watchTickers(this.attempts++);
     this.call = call;
     call.on("data", (ticker: Ticker__Output) => {
       this.failures = 0;
@@ -249,9 +252,9 @@ export function engineStreams(
         metadata(),
       );
     },
-    watchTickers: () => {
+    watchTickers: (attempt) => {
       const def = definitions.WatchTickers;
-      return client(0).makeServerStreamRequest(
+      return client(attempt % engines.length).makeServerStreamRequest(
         def.path,
         def.requestSerialize,
         def.responseDeserialize,

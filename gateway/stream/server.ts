@@ -137,7 +137,8 @@ export class StreamServer {
     );
     app.use(requestId());
     app.get("/v1/stream", authenticate(this.options.auth, "READ_ONLY"), this.accept());
-    app.use(notFound());
+    // Other upgrades authenticate first too, as unknown REST paths do: no route discovery without a key.
+    app.use(authenticate(this.options.auth, ""), notFound());
     app.use(errorResponder(this.options.log, { backend: "wallet" }));
     return app;
   }
