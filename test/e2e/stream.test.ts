@@ -81,6 +81,8 @@ describe("live stream", () => {
         STREAM_MAX_SOCKETS_PER_KEY: String(MAX_SOCKETS),
         STREAM_MAX_BUFFERED_BYTES: String(MAX_BUFFERED),
         STREAM_REVALIDATE_MS: "200",
+        // Short, so a socket that answers no ping is cut within the test (live clients answer them).
+        STREAM_PING_INTERVAL_MS: "300",
       },
     });
     market = marketClient(stack.engineGrpc);
@@ -228,6 +230,20 @@ describe("live stream", () => {
       if (again !== undefined) sockets.push(again);
       return again !== undefined;
     }, "a free slot");
+  });
+
+  it("cuts a socket that answers no ping", async () => {
+    const silent = await newKey(api, "stream-silent", { label: "s", permissions: ["READ_ONLY"] });
+    const socket = await open(silent);
+    // A paused client reads nothing, so it answers no ping.
+    socket.ws.pause();
+    const closedLine = (line: string): boolean => line.includes("stream closed") && line.includes(silent.id);
+    await eventually(() => Promise.resolve(stack.output().split("\n").some(closedLine)), "the cut");
+    // A client that reads stays: the first socket of the file still answers.
+    const alive = await open();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    alive.send({ op: "ping", id: "still" });
+    expect(await alive.next((m) => m.id === "still", "pong")).toEqual({ op: "pong", id: "still" });
   });
 
   it("closes a revoked key's sockets with 4001", async () => {
