@@ -282,6 +282,23 @@ function shardOwning(partition: number, placement: Placement): number {
   return shardOfPartition(partition, shards, engines);
 }
 
+/** A market update to every shard; resolves with the sums once every shard applied it. */
+async function broadcastMarket<T extends CoreTypes>(
+  handover: ShardHandover<T>,
+  shards: number,
+  update: T["update"],
+): Promise<MarketApplied> {
+  const applied = await Promise.all(
+    Array.from({ length: shards }, (_, shard) =>
+      handover.send(shard, { kind: "market", requestId: handover.requestId(), update }),
+    ),
+  );
+  return applied.reduce<MarketApplied>(
+    (sum, a) => ({ accounts: sum.accounts + a.accounts, events: sum.events + a.events, faults: sum.faults + a.faults }),
+    { accounts: 0, events: 0, faults: 0 },
+  );
+}
+
 /** The runtime's calls over started shards: commands and queries routed to their account's shard. */
 function runtimeOf<T extends CoreTypes>(
   handover: ShardHandover<T>,
@@ -339,31 +356,15 @@ function runtimeOf<T extends CoreTypes>(
       const to = { accountId: key };
       return (await route({ kind: "query", requestId: handover.requestId(), to, query }, partitionOf(key))).result;
     },
-    async market(update) {
+    market(update) {
       refuseWhenStopping();
-      const applied = await Promise.all(
-        Array.from({ length: shards }, (_, shard) =>
-          handover.send(shard, { kind: "market", requestId: handover.requestId(), update }),
-        ),
-      );
-      return applied.reduce<MarketApplied>(
-        (sum, a) => ({
-          accounts: sum.accounts + a.accounts,
-          events: sum.events + a.events,
-          faults: sum.faults + a.faults,
-        }),
-        { accounts: 0, events: 0, faults: 0 },
-      );
+      return broadcastMarket(handover, shards, update);
     },
     async watch(accountId, on) {
       refuseWhenStopping();
       const key = accountKey(accountId);
-      await handover.send(shardOwning(partitionOf(key), placement), {
-        kind: "watch",
-        requestId: handover.requestId(),
-        accountId: key,
-        on,
-      });
+      const request = { kind: "watch" as const, requestId: handover.requestId(), accountId: key, on };
+      await handover.send(shardOwning(partitionOf(key), placement), request);
     },
     stop() {
       stopping ??= stopShards();
