@@ -3,7 +3,7 @@
 // keeps the last sequence (or price) it passed on and, when the engine stream breaks (an engine restart, a
 // partition moving), reopens it after a short backoff from that sequence: the sockets see a pause, never a gap.
 import type * as grpc from "@grpc/grpc-js";
-import { fromGrpcError, type ServiceError } from "../../kernel/errors.js";
+import { fromGrpcError, ServiceError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import type { Ticker__Output } from "../../proto/gen/engine/v1/Ticker.js";
 import type { WatchAccountReply__Output } from "../../proto/gen/engine/v1/WatchAccountReply.js";
@@ -20,6 +20,9 @@ export interface EngineStreams {
 export type EventListener = (event: WebhookEvent__Output) => void;
 
 const BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000];
+
+/** Longest wait for an engine stream's first reply: past it the subscription is refused engine_unavailable. */
+export const READY_TIMEOUT_MS = 10_000;
 
 /** Registry codes after which reopening cannot help: the subscribers are told and the feed ends. */
 const FINAL_CODES = new Set(["not_found", "unauthorized", "invalid_payload", "permission_denied"]);
@@ -49,6 +52,12 @@ class AccountFeed {
       this.refuse = reject;
     });
     this.open(undefined);
+    this.timer = setTimeout(() => {
+      if (this.isReady || this.closed) return;
+      this.call?.cancel();
+      this.end(new ServiceError("engine_unavailable", {}, "the engine did not start the account stream in time"));
+    }, READY_TIMEOUT_MS);
+    this.timer.unref();
   }
 
   close(): void {
@@ -66,6 +75,7 @@ class AccountFeed {
       if (event === null) {
         this.failures = 0;
         if (!this.isReady) {
+          clearTimeout(this.timer);
           this.last = reply.after;
           this.isReady = true;
           this.markReady();

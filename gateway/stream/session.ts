@@ -47,6 +47,12 @@ interface Subscription {
   leave: () => void;
 }
 
+/**
+ * Live events a subscription holds while it reads its catch-up; more are read again from ListEvents. Small: a
+ * gateway may hold this for each of its sockets' subscriptions at once.
+ */
+export const MAX_HELD = 1_000;
+
 /** Operations a socket may have waiting; past it an operation is answered `rate_limited` at once. */
 export const MAX_QUEUED_OPS = 256;
 
@@ -179,7 +185,7 @@ export class StreamSession {
       fail: (error) => {
         this.dropAccount(accountId, subscription, error, op.echo);
       },
-      maxHeld: 10_000,
+      maxHeld: MAX_HELD,
     });
     this.sendJson({ op: "subscribed", ...op.echo, account_id: accountId, after });
     // Nothing to read when it starts where the feed is: every later event comes live.
