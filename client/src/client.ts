@@ -2,6 +2,7 @@
 // operation of docs/openapi.yaml, list helpers that walk every page, placement that mints one `client_id`
 // per call and keeps it across retries. Requests go through client/src/transport.ts (retries, pacing).
 import { randomUUID } from "node:crypto";
+import WebSocket from "ws";
 import type { operations } from "./generated/openapi.js";
 import { ApiError } from "./errors.js";
 import { Pacer } from "./pacer.js";
@@ -206,9 +207,14 @@ export interface PlaceOptions {
 /** Trading on /v1 (snake_case JSON). Placement answers a `Placement`; errors are `ApiError`/`NetworkError`. */
 export class TradingClient {
   readonly transport: Transport;
+  private readonly streamTarget: { url: string; headers: Record<string, string> };
 
   constructor(options: TradingClientOptions) {
     const { apiKey, apiSecret, ...rest } = options;
+    this.streamTarget = {
+      url: new URL("/v1/stream", options.baseUrl.replace(/^http/, "ws")).toString(),
+      headers: { "x-api-key": apiKey, "x-api-secret": apiSecret },
+    };
     this.transport = new Transport({
       ...rest,
       pacer: rest.pacer ?? new Pacer(),
@@ -344,6 +350,15 @@ export class TradingClient {
 
   events(accountId: string, query: Query<"listEvents"> = {}): Promise<WebhookEventPage> {
     return this.get("/v1/account/{account_id}/events", [accountId], query);
+  }
+
+  /**
+   * `GET /v1/stream` (docs/streaming.md): a WebSocket authenticated with this key. Send `StreamOp`s as JSON
+   * (`{"op":"subscribe","account_id":…,"after":N}`); read acks, errors, webhook envelopes and tickers. A refused
+   * upgrade is the socket's `unexpected-response` (401, 403, 409 `stream_limit_reached`, 429).
+   */
+  stream(): WebSocket {
+    return new WebSocket(this.streamTarget.url, { headers: this.streamTarget.headers });
   }
 
   /** Every event after `after` (default from the first), by `sequence`, walking `has_more`. */
@@ -513,6 +528,7 @@ export const OPERATIONS: Record<keyof operations, `${"KeysClient" | "TradingClie
   listViolations: "TradingClient.violations",
   getAnalytics: "TradingClient.analytics",
   listEvents: "TradingClient.events",
+  openStream: "TradingClient.stream",
   placeOrder: "TradingClient.placeOrder",
   testOrder: "TradingClient.testOrder",
   cancelOrder: "TradingClient.cancelOrder",

@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   "not_found",
   "conflict",
   "key_limit_reached",
+  "stream_limit_reached",
   "account_limit_reached",
   "order_limit_reached",
   "rate_limited",

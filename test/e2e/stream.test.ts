@@ -3,6 +3,7 @@
 // same sequence, byte for byte once serialised, in sequence order, with nothing lost or repeated across
 // reconnects.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TradingClient } from "../../client/src/index.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, revoke, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { eventually } from "../harness/eventually.js";
@@ -244,6 +245,23 @@ describe("live stream", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     alive.send({ op: "ping", id: "still" });
     expect(await alive.next((m) => m.id === "still", "pong")).toEqual({ op: "pong", id: "still" });
+  });
+
+  it("opens the same socket through the typed client's stream()", async () => {
+    const accountId = await openAccount();
+    const client = new TradingClient({ baseUrl: base, apiKey: trader.key, apiSecret: trader.secret });
+    const ws = client.stream();
+    const first = new Promise<Message>((resolve, reject) => {
+      ws.once("message", (data: Buffer) => {
+        resolve(JSON.parse(data.toString("utf8")) as Message);
+      });
+      ws.once("error", reject);
+    });
+    ws.once("open", () => {
+      ws.send(JSON.stringify({ op: "subscribe", account_id: accountId, id: "c" }));
+    });
+    expect(await first).toEqual({ op: "subscribed", id: "c", account_id: accountId, after: 0 });
+    ws.close();
   });
 
   it("closes a revoked key's sockets with 4001", async () => {

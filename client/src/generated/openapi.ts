@@ -1304,6 +1304,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stream": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live account and ticker stream (WebSocket)
+         * @description Upgrades to a WebSocket (RFC 6455; send `Connection: Upgrade`, `Upgrade: websocket`) carrying the live
+         *     events of the caller's accounts and ticker prices (docs/streaming.md). The upgrade request is authenticated,
+         *     rate limited (it counts one request) and checked against the key's IP allow-list and scopes exactly like a
+         *     REST request; a refusal is the same HTTP answer. A `GET` that is not an upgrade is `400`.
+         *
+         *     Messages are JSON text frames. The client sends `StreamOp`s; the gateway sends `StreamServerMessage`s:
+         *     acks (`subscribed`, `unsubscribed`, `pong`), errors, account events and tickers. Account events are
+         *     exactly the webhook envelopes (`WebhookEnvelope`, with `api_key_id` the socket's key), in `sequence`
+         *     order, with no gap and no duplicate: `{"op":"subscribe","account_id":…,"after":N}` sends every event
+         *     after `N` from the journal, then each new one as it commits; without `after`, only events from now on
+         *     (the ack's `after` says where it starts). Reconnect with the last `sequence` received as `after`. Each
+         *     operation is handled in the order sent and counts one request against the key's rate limit (`ping`
+         *     does not). A bad operation is an error message (`StreamError`, the registry's codes: `invalid_payload`,
+         *     `not_found` for an unknown account or another user's, `conflict`, `rate_limited`,
+         *     `engine_unavailable`); the socket stays open.
+         *
+         *     Limits: `STREAM_MAX_SOCKETS_PER_KEY` (10) open sockets per key on one gateway (`409
+         *     stream_limit_reached`), `STREAM_MAX_ACCOUNTS_PER_SOCKET` (100) accounts per socket, 16 KiB per client
+         *     message, 256 operations waiting per socket.
+         *
+         *     Close codes: `1001` the gateway is shutting down (reconnect with `after`); `1009` a client message over
+         *     16 KiB; `4001` the key was revoked or expired; `4008` slow consumer: the socket held more than
+         *     `STREAM_MAX_BUFFERED_BYTES` (4 MiB) unsent (reconnect with `after` and read faster). The gateway pings
+         *     every `STREAM_PING_INTERVAL_MS` (20 s) and cuts a socket that answered neither the previous ping nor sent
+         *     anything since.
+         *
+         *     Scope: any (`READ_ONLY` or higher).
+         */
+        get: operations["openStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2513,6 +2565,96 @@ export interface components {
             /** @constant */
             status: "not_ready";
         };
+        StreamLimitReached: {
+            /** @constant */
+            error: "stream_limit_reached";
+            /** @description The most sockets per key on one gateway (`STREAM_MAX_SOCKETS_PER_KEY`). */
+            limit: number;
+        };
+        /** @description Any `id` the client put on the operation, echoed on its answer. */
+        StreamId: string | number;
+        /**
+         * @description A client message of `GET /v1/stream`. `channel` defaults to `account`. `after`: the last `sequence`
+         *     received (0: every event); absent: from now on. Tickers: `symbols` as `GET /v1/tickers` names them
+         *     (case-insensitive, the base alone accepted), at most 200; empty or absent: every symbol.
+         */
+        StreamOp: {
+            /** @enum {unknown} */
+            op: "subscribe";
+            /** @constant */
+            channel?: "account";
+            account_id: components["schemas"]["Uuid"];
+            after?: number;
+            id?: components["schemas"]["StreamId"];
+        } | {
+            /** @enum {unknown} */
+            op: "unsubscribe";
+            /** @constant */
+            channel?: "account";
+            account_id: components["schemas"]["Uuid"];
+            id?: components["schemas"]["StreamId"];
+        } | {
+            /** @enum {unknown} */
+            op: "subscribe" | "unsubscribe";
+            /** @constant */
+            channel: "tickers";
+            symbols?: string[];
+            id?: components["schemas"]["StreamId"];
+        } | {
+            /** @constant */
+            op: "ping";
+            id?: components["schemas"]["StreamId"];
+        };
+        /**
+         * @description The answer to a successful operation. An account `subscribed` carries the `after` the events start after
+         *     (the one asked for, or the account's last `sequence` when none was); every later message of the account
+         *     is an event with a greater `sequence`. A tickers ack lists the subscribed symbols (`["*"]`: every symbol).
+         */
+        StreamAck: {
+            /** @enum {unknown} */
+            op: "subscribed" | "unsubscribed" | "pong";
+            id?: components["schemas"]["StreamId"];
+            account_id?: components["schemas"]["Uuid"];
+            after?: number;
+            /** @constant */
+            channel?: "tickers";
+            symbols?: string[];
+        };
+        /**
+         * @description A refused operation (the registry's `error` and its fields, as the REST body would carry them), or a
+         *     subscription that ended (its catch-up read failed, `engine_unavailable`: subscribe again with `after`
+         *     the last `sequence` received, given here as `after` when there was one). The socket stays open.
+         */
+        StreamError: {
+            /** @constant */
+            op: "error";
+            /** @enum {unknown} */
+            error: "invalid_payload" | "not_found" | "conflict" | "rate_limited" | "unauthorized" | "engine_error" | "engine_unavailable";
+            id?: components["schemas"]["StreamId"];
+            account_id?: components["schemas"]["Uuid"];
+            /** @constant */
+            channel?: "tickers";
+            issues?: components["schemas"]["Issue"][];
+            /**
+             * @description For `conflict`, `already_subscribed` or `too_many_subscriptions` (with `limit`).
+             * @enum {unknown}
+             */
+            reason?: "already_subscribed" | "too_many_subscriptions";
+            limit?: number;
+            retry_after_ms?: number;
+            queued?: number;
+            after?: number;
+        };
+        /** @description A ticker's current prices and market hours, as `GET /v1/tickers` lists it, sent on each change. */
+        StreamTicker: {
+            /** @constant */
+            channel: "tickers";
+            /** @constant */
+            type: "ticker";
+            data: components["schemas"]["Ticker"];
+        };
+        /** @description A message of the gateway on `GET /v1/stream`. */
+        StreamServerMessage: components["schemas"]["StreamAck"] | components["schemas"]["StreamError"] | components["schemas"]["WebhookEnvelope"] | components["schemas"]["StreamTicker"];
         Issue: {
             /** @description The failed field, dotted for nested fields and array items (`permissions.1`); `""` for the whole body. */
             path: string;
@@ -4373,6 +4515,48 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1Forbidden"];
             413: components["responses"]["V1PayloadTooLarge"];
+            429: components["responses"]["V1RateLimited"];
+            500: components["responses"]["V1EngineError"];
+            503: components["responses"]["V1EngineUnavailable"];
+        };
+    };
+    openStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the `X-Request-Id` response header and written to the
+                 *     gateway's logs. A value outside 1 to 128 printable ASCII characters is replaced by a fresh UUID.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching to the WebSocket protocol. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["V1InvalidPayload"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1IpNotWhitelisted"];
+            /** @description The key already holds `STREAM_MAX_SOCKETS_PER_KEY` sockets on this gateway. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamLimitReached"];
+                };
+            };
             429: components["responses"]["V1RateLimited"];
             500: components["responses"]["V1EngineError"];
             503: components["responses"]["V1EngineUnavailable"];
