@@ -223,38 +223,44 @@ function startPools(options: StartShardsOptions<CoreTypes>, placement: Placement
   });
 }
 
-/** Waits until every shard was rebuilt from the journal; destroys the pools when one could not start. */
-async function startAll<T extends CoreTypes>(
-  handover: ShardHandover<T>,
-  pools: readonly Piscina[],
-  log: Logger,
-): Promise<void> {
-  try {
-    const started = await Promise.all(
-      pools.map((_, shard) => handover.send(shard, { kind: "start", requestId: handover.requestId() })),
-    );
-    for (const s of started) {
-      log.info({ shard: s.shard, threadId: s.threadId, accounts: s.accounts, events: s.events }, "shard started");
-    }
-  } catch (error) {
-    await Promise.allSettled(pools.map((pool) => pool.destroy()));
-    throw error;
-  }
-}
+/** The shard threads of a runtime, started together and stopped together. */
+class ShardThreads<T extends CoreTypes> {
+  constructor(
+    private readonly handover: ShardHandover<T>,
+    private readonly pools: readonly Piscina[],
+    private readonly log: Logger,
+  ) {}
 
-/** `stop` is queued behind everything already sent: when it answers, every earlier message was answered. */
-async function stopAll<T extends CoreTypes>(
-  handover: ShardHandover<T>,
-  pools: readonly Piscina[],
-  log: Logger,
-): Promise<void> {
-  const results = await Promise.allSettled(
-    pools.map((_, shard) => handover.send(shard, { kind: "stop", requestId: handover.requestId() })),
-  );
-  results.forEach((result, shard) => {
-    if (result.status === "rejected") log.warn({ shard, err: errorText(result.reason) }, "shard did not stop cleanly");
-  });
-  await Promise.allSettled(pools.map((pool) => pool.close()));
+  /** Waits until every shard was rebuilt from the journal; destroys the pools when one could not start. */
+  async start(): Promise<void> {
+    try {
+      const started = this.pools.map((_, shard) =>
+        this.handover.send(shard, { kind: "start", requestId: this.handover.requestId() }),
+      );
+      for (const s of await Promise.all(started)) {
+        this.log.info(
+          { shard: s.shard, threadId: s.threadId, accounts: s.accounts, events: s.events },
+          "shard started",
+        );
+      }
+    } catch (error) {
+      await Promise.allSettled(this.pools.map((pool) => pool.destroy()));
+      throw error;
+    }
+  }
+
+  /** `stop` is queued behind everything already sent: when it answers, every earlier message was answered. */
+  async stop(): Promise<void> {
+    const stopped = this.pools.map((_, shard) =>
+      this.handover.send(shard, { kind: "stop", requestId: this.handover.requestId() }),
+    );
+    (await Promise.allSettled(stopped)).forEach((result, shard) => {
+      if (result.status === "rejected") {
+        this.log.warn({ shard, err: errorText(result.reason) }, "shard did not stop cleanly");
+      }
+    });
+    await Promise.allSettled(this.pools.map((pool) => pool.close()));
+  }
 }
 
 /** Starts the shard threads, each rebuilt from the journal before this resolves. */
@@ -269,8 +275,9 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
     requestLatency: metrics?.requestLatency?.bind(metrics),
     handover: metrics?.handover?.bind(metrics),
   });
-  await startAll(handover, pools, log);
-  return runtimeOf(handover, placement, options.serving ?? (() => true), () => stopAll(handover, pools, log));
+  const threads = new ShardThreads(handover, pools, log);
+  await threads.start();
+  return runtimeOf(handover, placement, options.serving ?? (() => true), () => threads.stop());
 }
 
 /** The shard of this engine serving a partition; engine_unavailable when another engine owns it. */
