@@ -1,9 +1,10 @@
 // The bulk calls end to end (docs/openapi.yaml; docs/engine.md, "Bulk commands"): cancel-all and flatten, each one
 // step of the account's actor, raced against placements on the same account; POST /v1/orders/batch answered in
 // place, with its own limits and idempotency under two batches at once; and what each costs against the key's
-// rate limit. Prices are pushed (PRICE_FEED=push), so every order's outcome is known in advance.
+// rate limit. Prices are pushed (PRICE_FEED=push), so every order's outcome is known in advance. On both
+// database backends: the embedded one is what `npm start` runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stackOn, type TestStack } from "../harness/backends.js";
+import { BACKENDS, stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { marketClient, type Market } from "../harness/market.js";
 
@@ -26,7 +27,7 @@ const remainingOf = (response: JsonResponse): number =>
 /** Quantities as whole 1e-8 steps, so sums of fills are exact. */
 const steps = (value: unknown): number => Math.round(Number(value) * 1e8);
 
-describe("bulk calls end to end", () => {
+describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
   let stack: TestStack;
   let market: Market;
   let base: string;
@@ -71,7 +72,7 @@ describe("bulk calls end to end", () => {
   };
 
   beforeAll(async () => {
-    stack = await stackOn("postgres", {
+    stack = await stackOn(backend, {
       env: { PRICE_FEED: "push", ENGINE_MAX_WORKING_ORDERS: String(MAX_WORKING) },
       gatewayEnv: { RATE_LIMIT_MAX: String(RATE_LIMIT), RATE_LIMIT_WINDOW_MS: "60000" },
     });
