@@ -1,13 +1,14 @@
-// The dead-man's switch end to end (docs/risk.md, "Cancel-after") on PostgreSQL with pushed prices: armed over
-// /v1, it fires on the engine's clock with no traffic at all, cancels what could add exposure and keeps the
-// stop-loss and take-profit of the open position, and sends order.cancel (cancel_after) then
-// account.cancel_after. Placements and heartbeats racing the deadline: orders placed before it are canceled,
-// orders placed from it on work, the switch keeps the latest heartbeat. Journaled: after a kill -9 of the
-// engine (the account rebuilt from a snapshot that holds the armed switch) the deadline is the same and fires
-// on time, and a deadline that passed while the engine was down fires as soon as the engine has started.
+// The dead-man's switch end to end (docs/risk.md, "Cancel-after") on both database backends (the embedded one
+// is what `npm start` runs) with pushed prices: armed over /v1, it fires on the engine's clock with no traffic at
+// all, cancels what could add exposure and keeps the stop-loss and take-profit of the open position, and sends
+// order.cancel (cancel_after) then account.cancel_after. Placements and heartbeats racing the deadline: orders
+// placed before it are canceled, orders placed from it on work, the switch keeps the latest heartbeat.
+// Journaled: after a kill -9 of the engine (the account rebuilt from a snapshot that holds the armed switch) the
+// deadline is the same and fires on time, and a deadline that passed while the engine was down fires as soon as
+// the engine has started.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stackOn, type TestStack } from "../harness/backends.js";
+import { BACKENDS, stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { marketClient, type Market } from "../harness/market.js";
 
@@ -28,7 +29,7 @@ interface Envelope {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const dataOf = (response: JsonResponse): Row[] => response.body.data as Row[];
 
-describe("the dead-man's switch on the real stack", () => {
+describe.each(BACKENDS)("the dead-man's switch on the real stack on %s", (backend) => {
   let stack: TestStack;
   let db: pg.Pool;
   let market: Market;
@@ -181,7 +182,7 @@ describe("the dead-man's switch on the real stack", () => {
   beforeAll(async () => {
     // Snapshots every 10 events (the least): the restart test's account is rebuilt from a snapshot that holds
     // the armed switch.
-    stack = await stackOn("postgres", { env: { PRICE_FEED: "push" }, engineEnv: { ENGINE_SNAPSHOT_EVERY: "10" } });
+    stack = await stackOn(backend, { env: { PRICE_FEED: "push" }, engineEnv: { ENGINE_SNAPSHOT_EVERY: "10" } });
     db = new pg.Pool({ connectionString: stack.databaseUrl, max: 1 });
     market = marketClient(stack.engineGrpc);
     trader = await newKey(stack.gateways[0]?.api ?? "", "switch-trader", {

@@ -1,10 +1,10 @@
 // GET /v1/stream end to end (docs/streaming.md): the real gateway, engine and wallet, prices pushed over market.v1.
 // Every account message must be the webhook envelope the catch-up list (GET /v1/account/:id/events) gives for the
 // same sequence, byte for byte once serialised, in sequence order, with nothing lost or repeated across
-// reconnects.
+// reconnects. On both database backends: the embedded one is what `npm start` runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TradingClient } from "../../client/src/index.js";
-import { stackOn, type TestStack } from "../harness/backends.js";
+import { BACKENDS, stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, revoke, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { eventually } from "../harness/eventually.js";
 import { marketClient, type Market } from "../harness/market.js";
@@ -16,7 +16,7 @@ const MAX_BUFFERED = 64 * 1024;
 
 type Row = Record<string, unknown>;
 
-describe("live stream", () => {
+describe.each(BACKENDS)("live stream on %s", (backend) => {
   let stack: TestStack;
   let market: Market;
   let base: string;
@@ -75,7 +75,7 @@ describe("live stream", () => {
   };
 
   beforeAll(async () => {
-    stack = await stackOn("postgres", {
+    stack = await stackOn(backend, {
       env: { PRICE_FEED: "push" },
       gatewayEnv: {
         RATE_LIMIT_MAX: "100000",

@@ -8,8 +8,6 @@ export type Backend = (typeof BACKENDS)[number];
 
 export interface TestStack extends Stack {
   backend: Backend;
-  /** The PostgreSQL every process shares (backend "postgres" only). */
-  databaseUrl: string | undefined;
   /** The Redis every process shares (`redis: true` only). */
   redis: RedisServer | undefined;
 }
@@ -27,7 +25,6 @@ export async function stackOn(backend: Backend, options: StackOptions & { redis?
     return {
       ...stack,
       backend,
-      databaseUrl: postgres?.url,
       redis,
       async stop() {
         await stack.stop();

@@ -53,6 +53,8 @@ export interface Stack {
   /** Every engine's gRPC listener, index k being engine k. */
   engineGrpcs: string[];
   dataDir: string;
+  /** The database every process shares: the PostgreSQL given, or the embedded one's URL. */
+  databaseUrl: string;
   /** Everything every process wrote to stdout and stderr so far. */
   output(): string;
   /**
@@ -341,6 +343,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     engineAdmins: engineAdminPort.map((port) => `http://127.0.0.1:${port}`),
     engineGrpcs: engineGrpc.map((port) => `127.0.0.1:${port}`),
     dataDir,
+    databaseUrl: common.DATABASE_URL ?? "",
     output,
     restartEngine,
     killEngine,
