@@ -179,6 +179,33 @@ describe("final orders leave the actor's memory", () => {
     for (const id of [parent, stop, take]) expect(account.orders.has(id)).toBe(false);
   });
 
+  it("replays under a lower retention a child placed on a filled parent the lower limit forgets first: the child still protects the position", () => {
+    // Live: everything kept; a MARKET parent fills, a stop-loss child is placed on it a minute later.
+    const account = new Account();
+    const parent = orderIdOf(account.place({ side: "BUY", kind: "MARKET", quantity: "0.001" }));
+    expect(account.orders.get(parent)?.status).toBe("FILLED");
+    const stop = orderIdOf(
+      account.place(
+        { side: "SELL", kind: "STOP", quantity: "0.001", trigger_price: "39000", parent_order_id: parent },
+        NOW + MINUTE,
+      ),
+    );
+    // Rebuilt with no final order kept: the parent is forgotten before the child's OrderAccepted is replayed.
+    core.configure?.({ finalOrdersKept: 0 });
+    const replayed = account.replayed();
+    expect(replayed.orders.has(parent)).toBe(false);
+    expect(replayed.orders.get(stop)?.status).toBe("NEW");
+    expect(replayed.positions.size).toBe(1);
+    // The price falls through the stop: it closes the whole position.
+    const update = { prices: [{ symbol: "BTC-USD", mark: 380_000, index: 380_000, skew: 0 }] };
+    const view = core.updateMarket?.(account.market, update, NOW + 2 * MINUTE);
+    const events = core.onMarket?.(replayed, update, { now: NOW + 2 * MINUTE, market: view, nextId: randomUUID }) ?? [];
+    let state = replayed;
+    for (const event of events) state = core.apply(state, event);
+    expect(state.orders.get(stop)?.status).toBe("FILLED");
+    expect(state.positions.size).toBe(0);
+  });
+
   it("forgets the same orders when the journal is replayed", () => {
     core.configure?.({ finalOrderRetentionMs: MINUTE, finalOrdersKept: 3, clientIdWindowMs: 2 * MINUTE });
     const account = new Account();

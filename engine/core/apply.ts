@@ -118,8 +118,11 @@ function accepted(state: AccountState, event: OrderAccepted): void {
   noteFirstStop(state, order);
   state.reserved_margin += order.reserve;
   if (order.expire_at !== null) state.expiries.set(order.order_id, order.expire_at);
-  if (order.parent_order_id !== null) {
-    const parent = orderOf(state, order.parent_order_id);
+  // A live decision places a child only on a parent in memory. A replay under a lower retention than the live
+  // actor had (docs/engine.md, "Limits") may have forgotten a filled parent already: the child then stands
+  // alone, a reduce-only order on the position (orders/conditions.ts, `bracketRoom`).
+  const parent = order.parent_order_id === null ? undefined : state.orders.get(order.parent_order_id);
+  if (parent !== undefined) {
     const next = copyOrder(parent);
     next.child_ids = [...parent.child_ids, order.order_id];
     putOrder(state, next, parent);

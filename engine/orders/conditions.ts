@@ -71,12 +71,14 @@ export function closableSteps(state: AccountState, order: Order): number {
 
 /**
  * Steps a bracket child may still close: its parent's filled quantity less what all the parent's children
- * have filled (they protect that quantity together). Unbounded for an order without a parent.
+ * have filled (they protect that quantity together). Unbounded for an order without a parent, and for a child
+ * whose parent is no longer in memory: a parent is forgotten only final and filled (a replay under a lower
+ * retention, core/apply.ts), and its child then protects the position as any reduce-only order does.
  */
 export function bracketRoom(state: AccountState, order: Pick<Order, "parent_order_id">): number {
   if (order.parent_order_id === null) return Number.POSITIVE_INFINITY;
   const parent = state.orders.get(order.parent_order_id);
-  if (parent === undefined) return 0;
+  if (parent === undefined) return Number.POSITIVE_INFINITY;
   return Math.max(0, parent.filled_quantity - childrenFilled(state, parent));
 }
 
