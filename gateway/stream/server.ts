@@ -13,6 +13,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { ServiceError } from "../../kernel/errors.js";
 import { compileAllowList } from "../../kernel/ip.js";
 import type { Logger } from "../../kernel/log.js";
+import { MAX_TIMER_MS } from "../../kernel/time.js";
 import { errorResponder, notFound, sendError } from "../http/errors.js";
 import { requestId } from "../http/request.js";
 import { authenticate, callerOf, type AuthDeps, type Caller } from "../v1/auth.js";
@@ -152,6 +153,8 @@ export class StreamServer {
         sendError(res, ServiceError.invalid([{ path: "upgrade", message: "must be a WebSocket upgrade" }]));
         return;
       }
+      // The client hung up while it was authenticated: its socket closed already and would never give a slot back.
+      if (upgrade.socket.destroyed || !upgrade.socket.writable) return;
       const limit = this.options.settings.maxSocketsPerKey;
       const keyId = caller.keyId;
       const pending = this.pending.get(keyId) ?? 0;
@@ -198,19 +201,9 @@ export class StreamServer {
       }
       session.message(Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(data as Buffer[]).toString("utf8"));
     });
-    const expiresAt = caller.expiresAtMs ?? 0;
-    const expiry =
-      expiresAt > 0
-        ? setTimeout(
-            () => {
-              this.revoke(caller.keyId);
-            },
-            Math.max(0, expiresAt - Date.now()),
-          )
-        : undefined;
-    expiry?.unref();
+    const expiry = this.closeAtExpiry(caller);
     ws.on("close", (code) => {
-      clearTimeout(expiry);
+      expiry.cancel();
       session.close();
       set.delete(session);
       if (set.size === 0 && this.byKey.get(caller.keyId) === set) this.byKey.delete(caller.keyId);
@@ -218,6 +211,31 @@ export class StreamServer {
     });
     ws.on("error", () => undefined);
     this.options.log.info({ keyId: caller.keyId }, "stream opened");
+  }
+
+  /**
+   * Closes the key's sockets when it expires. A timer waits at most MAX_TIMER_MS (Node runs a longer one at
+   * once), so an expiry further away is waited for in steps.
+   */
+  private closeAtExpiry(caller: Caller): { cancel: () => void } {
+    const expiresAt = caller.expiresAtMs ?? 0;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      if (expiresAt <= 0) return;
+      const left = expiresAt - Date.now();
+      if (left <= 0) {
+        this.revoke(caller.keyId);
+        return;
+      }
+      timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+      timer.unref();
+    };
+    arm();
+    return {
+      cancel: () => {
+        clearTimeout(timer);
+      },
+    };
   }
 
   /** Pings every socket; one that did not answer the last ping (nor sent anything) is cut. */

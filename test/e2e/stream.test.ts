@@ -264,6 +264,16 @@ describe.each(BACKENDS)("live stream on %s", (backend) => {
     ws.close();
   });
 
+  it("keeps the socket of a key that expires in 40 days (further than one timer can wait) open", async () => {
+    const expiresAt = new Date(Date.now() + 40 * 24 * 3_600_000).toISOString();
+    const lasting = await newKey(api, "stream-lasting", { label: "l", permissions: ["READ_ONLY"], expiresAt });
+    const socket = await open(lasting);
+    // Past several revalidations and pings.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    socket.send({ op: "ping", id: "later" });
+    expect(await socket.next((m) => m.id === "later", "pong")).toEqual({ op: "pong", id: "later" });
+  });
+
   it("closes a revoked key's sockets with 4001", async () => {
     const doomed = await newKey(api, "stream-doomed", { label: "d", permissions: ["READ_ONLY"] });
     const socket = await open(doomed);
