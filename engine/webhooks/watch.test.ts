@@ -23,14 +23,17 @@ function row(sequence: number): OutboxRow {
   };
 }
 
-function setUp() {
+/** `whileReadingLast` runs after the last sequence was read and before the read answers. */
+function setUp(whileReadingLast?: () => void) {
   const outbox: OutboxEvent[] = [];
   const calls: string[] = [];
   const store: WatchStore = {
     checkOwner: (userId) => (userId === "u1" ? Promise.resolve() : Promise.reject(new ServiceError("not_found"))),
     lastSequence: () => {
       calls.push("last");
-      return Promise.resolve(outbox.length);
+      const last = outbox.length;
+      whileReadingLast?.();
+      return Promise.resolve(last);
     },
     listEvents: (_u, _a, after, limit) => {
       const events = outbox.filter((e) => e.sequence > after);
@@ -67,6 +70,28 @@ describe("AccountWatches", () => {
     expect(calls).toEqual([]);
   });
 
+  it("from the last event on: one committed while the last sequence was read, its notice before the watch was listed, is delivered at once", async () => {
+    let commitNow = (): void => undefined;
+    const { watches, commit } = setUp(() => {
+      commitNow();
+    });
+    for (let s = 1; s <= 3; s++) commit(s, false);
+    commitNow = () => {
+      commitNow = () => undefined;
+      commit(4);
+    };
+    const got: number[] = [];
+    const watch = await watches.open("u1", A, undefined, { send: (e) => got.push(e.sequence), fail: () => undefined });
+    expect(watch.after).toBe(3);
+    await tick();
+    await tick();
+    expect(got).toEqual([4]);
+    commit(5);
+    await tick();
+    expect(got).toEqual([4, 5]);
+    watch.close();
+  });
+
   it("reads the outbox after `after`, then delivers live rows in order, and unwatches on close", async () => {
     const { watches, calls, commit } = setUp();
     for (let s = 1; s <= 5; s++) commit(s, false);
@@ -93,6 +118,9 @@ describe("AccountWatches", () => {
     expect(watch.after).toBe(1);
     expect(calls).toEqual([`watch ${A}`, "last"]);
     commit(2);
+    // Held while the read after the start runs (it finds nothing), then delivered.
+    await tick();
+    await tick();
     expect(got).toEqual([2]);
     watch.close();
   });

@@ -116,8 +116,9 @@ export class AccountWatches {
     let set = this.byAccount.get(accountId);
     if (set === undefined) this.byAccount.set(accountId, (set = new Set()));
     set.add(sequencer);
-    // From the last committed event on, everything comes live: nothing to read first.
-    if (after !== undefined) sequencer.start();
+    // Read after `start` even when it is the last committed sequence: an event committed while that was read,
+    // whose notice came before this watch was listed, is in the outbox (a live one meanwhile is held).
+    sequencer.start();
     return { after: start, close };
   }
 
