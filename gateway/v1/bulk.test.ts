@@ -79,5 +79,7 @@ describe("placeBatch", () => {
     expect(batchUnits({ orders: "x" })).toBe(1);
     expect(batchUnits(null)).toBe(1);
     expect(batchUnits([1, 2])).toBe(1);
+    // Refused 400 as a whole (a field besides `orders`): one request, whatever `orders` holds.
+    expect(batchUnits({ orders: Array.from({ length: 20 }), dry: true })).toBe(1);
   });
 });

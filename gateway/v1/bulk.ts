@@ -36,13 +36,12 @@ const BatchBody = z.strictObject({
 });
 
 /**
- * What a batch counts against the key's budget: one per order when its `orders` is an array of 1 to BATCH_MAX,
- * else one (it is answered 400).
+ * What a batch counts against the key's budget: one per order when the body is a batch (`orders`, an array of 1
+ * to BATCH_MAX, and nothing else), else one (it is answered 400 as a whole).
  */
 export function batchUnits(body: unknown): number {
-  if (typeof body !== "object" || body === null) return 1;
-  const orders = (body as { orders?: unknown }).orders;
-  return Array.isArray(orders) && orders.length >= 1 && orders.length <= BATCH_MAX ? orders.length : 1;
+  const batch = BatchBody.safeParse(body);
+  return batch.success ? batch.data.orders.length : 1;
 }
 
 export function cancelAllOrders(clients: Clients): RequestHandler {
