@@ -207,19 +207,15 @@ export interface PlaceOptions {
 /** Trading on /v1 (snake_case JSON). Placement answers a `Placement`; errors are `ApiError`/`NetworkError`. */
 export class TradingClient {
   readonly transport: Transport;
-  private readonly streamTarget: { url: string; headers: Record<string, string> };
+  /** Opens the stream's socket; the credentials stay in this closure, never on a field a log could print. */
+  private readonly openStream: () => WebSocket;
 
   constructor(options: TradingClientOptions) {
     const { apiKey, apiSecret, ...rest } = options;
-    this.streamTarget = {
-      url: new URL("/v1/stream", options.baseUrl.replace(/^http/, "ws")).toString(),
-      headers: { "x-api-key": apiKey, "x-api-secret": apiSecret },
-    };
-    this.transport = new Transport({
-      ...rest,
-      pacer: rest.pacer ?? new Pacer(),
-      headers: () => ({ "x-api-key": apiKey, "x-api-secret": apiSecret }),
-    });
+    const credentials = (): Record<string, string> => ({ "x-api-key": apiKey, "x-api-secret": apiSecret });
+    const streamUrl = new URL("/v1/stream", options.baseUrl.replace(/^http/, "ws")).toString();
+    this.openStream = () => new WebSocket(streamUrl, { headers: credentials() });
+    this.transport = new Transport({ ...rest, pacer: rest.pacer ?? new Pacer(), headers: credentials });
   }
 
   /** The pacer's counters (requests sent, requests that waited for a slot). */
@@ -358,7 +354,7 @@ export class TradingClient {
    * upgrade is the socket's `unexpected-response` (401, 403, 409 `stream_limit_reached`, 429).
    */
   stream(): WebSocket {
-    return new WebSocket(this.streamTarget.url, { headers: this.streamTarget.headers });
+    return this.openStream();
   }
 
   /** Every event after `after` (default from the first), by `sequence`, walking `has_more`. */
