@@ -99,12 +99,12 @@ describe("the order archive backfill", () => {
     expect(await archive()).toEqual(live);
   });
 
-  it("names an account it cannot replay under lower limits than the engines had, and archives the others", async () => {
+  it("replays a child placed on a parent the lower limits forget first, and names an account it cannot replay", async () => {
     core.configure?.({ finalOrdersKept: 100 });
     const shard = liveShard();
     await shard.market();
-    const [bracket, plain] = [randomUUID(), randomUUID()];
-    for (const accountId of [bracket, plain]) {
+    const [bracket, plain, broken] = [randomUUID(), randomUUID(), randomUUID()];
+    for (const accountId of [bracket, plain, broken]) {
       await shard.command(accountId, {
         type: "OpenAccount",
         request: { account_id: accountId, user_id: "u-1", plan_id: PLAN_ID },
@@ -117,7 +117,7 @@ describe("the order archive backfill", () => {
     });
     if (!("order" in parent)) throw new Error(JSON.stringify(parent));
     for (let i = 0; i < 3; i++) {
-      for (const accountId of [bracket, plain]) {
+      for (const accountId of [bracket, plain, broken]) {
         await shard.command(accountId, { type: "PlaceOrder", request: refused(accountId) });
       }
     }
@@ -135,10 +135,22 @@ describe("the order archive backfill", () => {
     });
     expect(child).toMatchObject({ kind: "created" });
     await shard.stop();
+    // A journal the core cannot replay: a cancel of an order the account never had.
+    await db.pool.query(
+      `INSERT INTO engine_events (account_id, seq, type, payload)
+       SELECT $1::uuid, max(seq) + 1, 'OrderCanceled', $2::jsonb FROM engine_events WHERE account_id = $1`,
+      [broken, JSON.stringify({ type: "OrderCanceled", at: NOW, order_id: randomUUID(), reason: "user" })],
+    );
 
     const counts = await backfillOrderArchive(db.pool, { ...DEFAULT_ACTOR_LIMITS, finalOrdersKept: 1 });
-    expect(counts.failed).toEqual([bracket]);
-    const plainRows = await db.pool.query("SELECT 1 FROM engine_orders WHERE account_id = $1", [plain]);
-    expect(plainRows.rowCount).toBe(2);
+    expect(counts.failed).toEqual([broken]);
+    for (const [accountId, rows] of [
+      [plain, 2],
+      // The filled parent and two of the refused orders (the child still works).
+      [bracket, 3],
+    ] as const) {
+      const archived = await db.pool.query("SELECT 1 FROM engine_orders WHERE account_id = $1", [accountId]);
+      expect(archived.rowCount, accountId === bracket ? "bracket" : "plain").toBe(rows);
+    }
   });
 });
