@@ -227,11 +227,16 @@ interface PerShard {
   limits: ActorLimits;
   /** The shard's view, made on first use (no prices yet) so decide always has one. */
   view: MarketView | undefined;
+  /**
+   * The symbols of the price update the shard is delivering: `onMarket` runs once per account it reaches, with
+   * the same update object, so the set is made once per update.
+   */
+  moved: { update: PriceUpdate; symbols: ReadonlySet<string> } | undefined;
 }
 
 /** The trading core of one shard (the shard runtime calls it once per shard). */
 export function createCore(): ActorCore<EngineTypes> {
-  const shard: PerShard = { calendar: [], limits: DEFAULT_ACTOR_LIMITS, view: undefined };
+  const shard: PerShard = { calendar: [], limits: DEFAULT_ACTOR_LIMITS, view: undefined, moved: undefined };
   const viewOf = (market: MarketView | undefined): MarketView => market ?? (shard.view ??= createMarketView());
   const marketContext = (ctx: DecideContext<MarketView>) => ({
     now: ctx.now,
@@ -287,8 +292,10 @@ export function createCore(): ActorCore<EngineTypes> {
         return decide(state, funding, marketContext(ctx)).events;
       }
       if (update.prices.length === 0) return [];
-      const symbols = new Set(update.prices.map((quote) => quote.symbol));
-      return decide(state, { type: "MarketUpdate", symbols }, marketContext(ctx)).events;
+      if (shard.moved?.update !== update) {
+        shard.moved = { update, symbols: new Set(update.prices.map((quote) => quote.symbol)) };
+      }
+      return decide(state, { type: "MarketUpdate", symbols: shard.moved.symbols }, marketContext(ctx)).events;
     },
 
     onClock(state, ctx) {

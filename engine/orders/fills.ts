@@ -12,7 +12,7 @@ import { FILL_CHECKS, firstViolation } from "../risk/pipeline.js";
 import { isExposureRule, type Violation } from "../basics/risk-types.js";
 import { fee, type Liquidity } from "../venues/fees.js";
 import type { Run } from "../basics/run.js";
-import { remainingOf, type FillReason, type Order } from "../basics/order-types.js";
+import { remainingOf, type Draft, type Fill, type FillReason, type Order } from "../basics/order-types.js";
 import { awaitsParent, closableSteps, oppositePosition, reducibleSteps, reservePrice, working } from "./conditions.js";
 import { activateChildren, cancelOrder, cancelOrphanedReduceOnly, endBracket, expireOrder } from "./lifecycle.js";
 
@@ -222,25 +222,27 @@ export function emitFill(
     units,
     leverageFor(run.state.plan, quote.spec),
   );
+  const fill: Draft<Fill> = {
+    fill_id: run.nextId(),
+    order_id: order.order_id,
+    client_id: order.client_id,
+    symbol: order.symbol,
+    side: order.side,
+    quantity: steps,
+    price,
+    fee: feeUnits,
+    liquidity,
+    venue: order.venue,
+    realized_pnl: plan.realized_pnl,
+    executed_at: run.now,
+    position_id: position?.position_id ?? run.nextId(),
+  };
+  // Added only when set: a trader's fill has no `reason` key (and one literal shape, not a spread, per fill).
+  if (reason !== undefined) fill.reason = reason;
   run.emit({
     type: "OrderFilled",
     at: run.now,
-    fill: {
-      fill_id: run.nextId(),
-      order_id: order.order_id,
-      client_id: order.client_id,
-      symbol: order.symbol,
-      side: order.side,
-      quantity: steps,
-      price,
-      fee: feeUnits,
-      liquidity,
-      venue: order.venue,
-      realized_pnl: plan.realized_pnl,
-      executed_at: run.now,
-      position_id: position?.position_id ?? run.nextId(),
-      ...(reason === undefined ? {} : { reason }),
-    },
+    fill,
     notional,
     effect: plan.effect,
     released_basis: plan.released_basis,
