@@ -55,10 +55,8 @@ function queueFinal(state: AccountState, finals: Map<string, number>, order: Ord
 export function noteApplied(state: AccountState, event: EngineEvent): void {
   const retention = state.retention;
   if (event.at > retention.lastAt) retention.lastAt = event.at;
-  if (event.type === "IdempotencyRecorded") {
-    retention.clientIds.set(event.client_id, event.at);
-    return;
-  }
+  // A record carries its own time (`recorded_at`) and `client_ids` keeps them oldest first: nothing to note.
+  if (event.type === "IdempotencyRecorded") return;
   if (event.type === "OrderAccepted" && event.order.parent_order_id !== null) {
     // A new child: its bracket works again.
     const parent = state.orders.get(event.order.parent_order_id);
@@ -88,31 +86,34 @@ export function forgetExpired(state: AccountState, limits: ActorLimits, onForget
     state.orders.delete(orderId);
     forgotten.push(orderId);
   }
-  const clientIds = retention.clientIds;
-  for (const [clientId, at] of clientIds) {
-    if (at > now - limits.clientIdWindowMs && clientIds.size <= limits.clientIdsKept) break;
+  const clientIds = state.client_ids;
+  for (const [clientId, record] of clientIds) {
+    if (record.recorded_at > now - limits.clientIdWindowMs && clientIds.size <= limits.clientIdsKept) break;
     clientIds.delete(clientId);
-    state.client_ids.delete(clientId);
   }
   return forgotten;
 }
 
 /** What the account holds in its retention tables (tests and the memory benchmark). */
 export function retainedCounts(state: AccountState): { finals: number; clientIds: number } {
-  return { finals: state.retention.finals.size, clientIds: state.retention.clientIds.size };
+  return { finals: state.retention.finals.size, clientIds: state.client_ids.size };
 }
 
 /** The bookkeeping as it goes into a snapshot (accounts/snapshot.ts). */
 export interface RetentionSnapshot {
   finals: [string, number][];
-  clientIds: [string, number][];
+  /**
+   * client_id → recorded time, in a snapshot whose `client_ids` records carry no `recorded_at` (the form of
+   * snapshot version 1 before records held their time): `restoreState` gives each record its time from here.
+   */
+  clientIds?: [string, number][];
   lastAt: number;
 }
 
 export function exportRetention(retention: Retention): RetentionSnapshot {
-  return { finals: [...retention.finals], clientIds: [...retention.clientIds], lastAt: retention.lastAt };
+  return { finals: [...retention.finals], lastAt: retention.lastAt };
 }
 
 export function importRetention(snapshot: RetentionSnapshot): Retention {
-  return { finals: new Map(snapshot.finals), clientIds: new Map(snapshot.clientIds), lastAt: snapshot.lastAt };
+  return { finals: new Map(snapshot.finals), lastAt: snapshot.lastAt };
 }

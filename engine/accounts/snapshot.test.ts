@@ -168,6 +168,31 @@ describe("account snapshots", () => {
     expect(retainedCounts(fromSnapshot)).toEqual(retainedCounts(whole));
   });
 
+  it("written with the record times apart (retention.clientIds) restore each record's recorded_at from them", () => {
+    const account = new Account();
+    for (let i = 0; i < 12; i++) {
+      account.now += 1_000;
+      account.place({ side: "BUY", kind: "LIMIT", quantity: "0.001", limit_price: "40000", client_id: `c-${i}` });
+    }
+    const state = account.state as AccountState;
+    const snapshot = JSON.parse(JSON.stringify(snapshotOf(state))) as AccountSnapshot;
+    // The earlier form of version 1: records without their time, the times in a list beside them.
+    const times: [string, number][] = [];
+    for (const entry of snapshot.tables.client_ids) {
+      const record = entry[1] as { recorded_at?: number };
+      times.push([entry[0] as string, record.recorded_at as number]);
+      delete record.recorded_at;
+    }
+    expect(times.length).toBeGreaterThan(10);
+    expect(new Set(times.map(([, at]) => at)).size).toBeGreaterThan(10);
+    const restored = restoreState({ ...snapshot, retention: { ...snapshot.retention, clientIds: times } });
+    expect(restored).toEqual(state);
+    // One without a listed time keeps the full window from the latest event.
+    const [firstId] = times[0] as [string, number];
+    const unlisted = restoreState({ ...snapshot, retention: { ...snapshot.retention, clientIds: times.slice(1) } });
+    expect(unlisted?.client_ids.get(firstId)?.recorded_at).toBe(snapshot.retention.lastAt);
+  });
+
   it("are refused when of another version", () => {
     const snapshot = snapshotOf(tradedAccount().state as AccountState);
     expect(restoreState({ ...snapshot, version: snapshot.version + 1 })).toBeUndefined();

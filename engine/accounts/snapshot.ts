@@ -7,7 +7,7 @@
 import { exportRetention, importRetention, type RetentionSnapshot } from "./retention.js";
 import type { Order } from "../basics/order-types.js";
 import type { ClosedPosition, Position } from "../basics/position-types.js";
-import { internPlan, type AccountState } from "../basics/account-state.js";
+import { internPlan, type AccountState, type IdempotencyRecord } from "../basics/account-state.js";
 import type { Table } from "../basics/overlay-table.js";
 
 /** Bumped when the shape changes: a snapshot of another version is ignored (the journal is replayed instead). */
@@ -110,5 +110,18 @@ export function restoreState(snapshot: AccountSnapshot): AccountState | undefine
   for (const order of state.working.values()) if (order.reduce_only) reduceOnly.set(order.order_id, order);
   mutable.reduce_only = reduceOnly;
   mutable.retention = importRetention(snapshot.retention);
+  datedRecords(state.client_ids as Map<string, IdempotencyRecord>, snapshot.retention);
   return state;
+}
+
+/**
+ * Gives each `client_id` record of a snapshot its `recorded_at` where the record lacks one: from the snapshot's
+ * `clientIds` list where it has one, else the latest event time (the record then stays its full window).
+ */
+function datedRecords(records: Map<string, IdempotencyRecord>, retention: RetentionSnapshot): void {
+  const times = retention.clientIds === undefined ? undefined : new Map(retention.clientIds);
+  for (const [clientId, record] of records) {
+    if (typeof record.recorded_at === "number") continue;
+    records.set(clientId, { ...record, recorded_at: times?.get(clientId) ?? retention.lastAt });
+  }
 }

@@ -191,7 +191,7 @@ describe("account state", () => {
     const draft = forkState(opened);
     draft.balance = 1;
     draft.fills.push({} as never);
-    draft.client_ids.set("c", { order_id: "o", fingerprint: "f", response: {} as never });
+    draft.client_ids.set("c", { order_id: "o", fingerprint: "f", recorded_at: 0, response: {} as never });
     expect(opened.balance).toBe(1_000_000_000_000);
     expect(opened.fills).toEqual([]);
     expect(opened.client_ids.size).toBe(0);

@@ -26,6 +26,8 @@ export type IdempotencyRecord = RecordedOrder | RecordedResponse;
 export interface RecordedOrder {
   readonly order_id: string;
   readonly fingerprint: string;
+  /** When it was recorded (the IdempotencyRecorded event's `at`): its age for the replay window. */
+  readonly recorded_at: number;
   /** The order as it stood after its placing decision (orders are copy-on-write: this object never changes). */
   readonly order: Order;
   /** Its fills of that decision, oldest first. */
@@ -39,6 +41,7 @@ export interface RecordedOrder {
 export interface RecordedResponse {
   readonly order_id: string;
   readonly fingerprint: string;
+  readonly recorded_at: number;
   readonly response: PlaceOrderResponse;
 }
 
@@ -69,6 +72,7 @@ export interface AccountState {
   working: Table<string, Order>;
   /** order_id → expire_at of the working GTD orders. */
   expiries: Table<string, number>;
+  /** client_id → its record, oldest first (the order accounts/retention.ts forgets them in). */
   client_ids: Table<string, IdempotencyRecord>;
   /** Open positions by "SYMBOL|VENUE". */
   positions: Table<string, Position>;
@@ -111,10 +115,8 @@ export interface AccountState {
 
 /** The memory bookkeeping of one account, folded from its applied events (accounts/retention.ts). */
 export interface Retention {
-  /** order_id → when it became final (epoch ms), oldest first. */
+  /** order_id → when it became final (epoch ms), oldest first. `client_ids` keeps its own order and times. */
   readonly finals: Map<string, number>;
-  /** client_id → when it was recorded, oldest first. */
-  readonly clientIds: Map<string, number>;
   /** The latest event time applied to the account. */
   lastAt: number;
 }
@@ -187,7 +189,7 @@ export function accountStateFrom(event: AccountOpened): AccountState {
     funded_through: 0,
     cancel_after: null,
     seq: 0,
-    retention: { finals: new Map(), clientIds: new Map(), lastAt: 0 },
+    retention: { finals: new Map(), lastAt: 0 },
   };
 }
 

@@ -123,6 +123,7 @@ describe("a retried client_id", () => {
     expect(rebuilt.client_ids.get("old-1")).toEqual({
       order_id: first.order.order_id,
       fingerprint: compact.fingerprint,
+      recorded_at: compact.at,
       response: old.response,
     });
     const again = decide(rebuilt, placeCommand(request), { now: h.now, market: h.market, nextId: h.nextId });

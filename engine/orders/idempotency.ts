@@ -24,7 +24,12 @@ export function idempotencyRecord(
   event: IdempotencyRecorded,
 ): IdempotencyRecord {
   if (event.response !== undefined) {
-    return { order_id: event.order_id, fingerprint: event.fingerprint, response: event.response };
+    return {
+      order_id: event.order_id,
+      fingerprint: event.fingerprint,
+      recorded_at: event.at,
+      response: event.response,
+    };
   }
   if (order === undefined) throw new Error(`idempotency record for unknown order ${event.order_id}`);
   let own: Fill[] | undefined;
@@ -44,6 +49,7 @@ export function idempotencyRecord(
   return {
     order_id: event.order_id,
     fingerprint: event.fingerprint,
+    recorded_at: event.at,
     order,
     fills: own === undefined ? NO_FILLS : own.reverse(),
     violations: event.violations,
