@@ -130,14 +130,14 @@ function watchTickers(deps: StreamDeps, open: OpenStreams): EngineHandlers["Watc
       fail(call, ServiceError.invalid(issues));
       return;
     }
-    const specs: TickerSpec[] = deps.catalogue.tickers.filter((spec) => wanted.size === 0 || wanted.has(spec.symbol));
+    const specs: TickerSpec[] = deps.catalogue.rows.filter((spec) => wanted.size === 0 || wanted.has(spec.symbol));
     const send = (spec: TickerSpec): void => {
       if (!call.destroyed && !call.writableEnded) call.write(tickerMessage(spec, deps.prices, deps.now()));
     };
     open.add(call);
     const stop = deps.prices.onUpdate((symbols) => {
       for (const symbol of symbols) {
-        const spec = wanted.size === 0 || wanted.has(symbol) ? deps.catalogue.bySymbol(symbol) : undefined;
+        const spec = wanted.size === 0 || wanted.has(symbol) ? deps.catalogue.byKey(symbol) : undefined;
         if (spec !== undefined) send(spec);
       }
     });

@@ -39,7 +39,7 @@ beforeAll(async () => {
   const market = marketClient(`127.0.0.1:${engine.grpcPort}`, TOKEN);
   await market.push(
     Object.fromEntries(
-      CATALOGUE.tickers.filter((t) => t.symbol !== "ADA-USD").map((t) => [t.symbol, Number(t.reference_price)]),
+      CATALOGUE.rows.filter((t) => t.symbol !== "ADA-USD").map((t) => [t.symbol, Number(t.reference_price)]),
     ),
   );
   market.close();
@@ -59,7 +59,7 @@ afterAll(async () => {
 describe("engine.v1.Engine/ListTickers", () => {
   it("returns every catalogue symbol in catalogue order", async () => {
     const response = await listTickers(authorized());
-    expect(response.data.map((t) => t.symbol)).toEqual(CATALOGUE.tickers.map((t) => t.symbol));
+    expect(response.data.map((t) => t.symbol)).toEqual(CATALOGUE.rows.map((t) => t.symbol));
   });
 
   it("sends sizes and prices as numbers with mark and index at the reference price", async () => {
@@ -100,7 +100,7 @@ describe("engine.v1.Engine/ListTickers", () => {
 describe("engine.v1.Engine/ListPlans", () => {
   it("returns the plan catalogue with every field", async () => {
     const response = await listPlans(authorized());
-    expect(response.data).toEqual(PLANS.plans.map((plan) => ({ ...plan })));
+    expect(response.data).toEqual(PLANS.rows.map((plan) => ({ ...plan })));
   });
 });
 
