@@ -122,6 +122,45 @@ describe("the internal token", () => {
   });
 });
 
+/** The first message of a server stream, or its error; the stream is cancelled either way. */
+function firstOf<T>(stream: grpc.ClientReadableStream<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    stream.on("data", (message: T) => {
+      resolve(message);
+      stream.cancel();
+    });
+    stream.on("error", (error: grpc.ServiceError) => {
+      if (error.code !== grpc.status.CANCELLED) reject(error);
+    });
+  });
+}
+
+describe("engine.v1's streaming calls", () => {
+  it.each<[string, (metadata: grpc.Metadata) => grpc.ClientReadableStream<unknown>]>([
+    ["WatchTickers", (metadata) => client.WatchTickers({ symbols: [] }, metadata)],
+    [
+      "WatchAccount",
+      (metadata) =>
+        client.WatchAccount(
+          { user_id: "8f0c2b1e-7a52-4d8e-9a41-0d6d2c3f4b5a", account_id: "5b1f3c7e-2d4a-4f6b-8c9d-1e2f3a4b5c6d" },
+          metadata,
+        ),
+    ],
+  ])("%s without the internal token ends UNAUTHENTICATED", async (_method, open) => {
+    await expect(firstOf(open(outgoingMetadata(undefined, "not-the-engine-token")))).rejects.toMatchObject({
+      code: grpc.status.UNAUTHENTICATED,
+    });
+  });
+
+  it("WatchTickers sends each wanted ticker first and refuses an unknown symbol as INVALID_ARGUMENT", async () => {
+    const ticker = await firstOf(client.WatchTickers({ symbols: ["btc-usd"] }, authorized()));
+    expect(ticker).toMatchObject({ symbol: "BTC-USD", mark_price: 96412.3 });
+    await expect(firstOf(client.WatchTickers({ symbols: ["BTC-USD", "NOPE"] }, authorized()))).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+    });
+  });
+});
+
 describe("the admin listener", () => {
   it("answers /healthz with ok", async () => {
     const response = await fetch(`http://127.0.0.1:${engine.adminPort}/healthz`);
