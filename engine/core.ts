@@ -17,7 +17,7 @@ import { notFound } from "./basics/replies.js";
 import { payFunding } from "./risk/funding.js";
 import { monitor, startDay } from "./orders/monitor.js";
 import { apply } from "./core/apply.js";
-import type { Command, DecideContext, Decision, Reply, ReplyByCommand } from "./core/commands.js";
+import type { Command, DecideContext, Decision, OpenAccount, Reply, ReplyByCommand } from "./core/commands.js";
 import { cancelAll, flatten } from "./core/bulk.js";
 import { DecisionRun } from "./core/decision-run.js";
 import { openAccount } from "./core/open-account.js";
@@ -62,31 +62,40 @@ function decideAny(state: AccountState | undefined, command: Command, ctx: Decid
   return { events: run.events, reply: answer(run, command) };
 }
 
+/** The commands that carry a request of the trader's, each answered by one function of the decision and it. */
+type Requested = Exclude<Extract<Command, { request: unknown }>, OpenAccount>;
+
+/** Who answers each requested command: a table the compiler holds complete and to each command's reply. */
+const ANSWERS: {
+  readonly [T in Requested["type"]]: (
+    run: DecisionRun,
+    request: Extract<Requested, { type: T }>["request"],
+  ) => ReplyByCommand[T];
+} = {
+  PlaceOrder: placeOrder,
+  ClosePosition: closePosition,
+  TestOrder: testOrder,
+  CancelOrder: cancel,
+  AmendOrder: amend,
+  SetCancelAfter: setCancelAfter,
+  CancelAll: cancelAll,
+  Flatten: flatten,
+};
+
+/** An entry of ANSWERS, called with the request of the command whose type found it. */
+type Answer = (run: DecisionRun, request: Requested["request"]) => Reply;
+
 /** What a command other than OpenAccount does in its decision, and its reply. */
-function answer(run: DecisionRun, command: Exclude<Command, { type: "OpenAccount" }>): Reply {
+function answer(run: DecisionRun, command: Exclude<Command, OpenAccount>): Reply {
   switch (command.type) {
-    case "PlaceOrder":
-      return placeOrder(run, command.request);
-    case "ClosePosition":
-      return closePosition(run, command.request);
-    case "TestOrder":
-      return testOrder(run, command.request);
-    case "CancelOrder":
-      return cancel(run, command.request);
-    case "AmendOrder":
-      return amend(run, command.request);
-    case "SetCancelAfter":
-      return setCancelAfter(run, command.request);
-    case "CancelAll":
-      return cancelAll(run, command.request);
-    case "Flatten":
-      return flatten(run, command.request);
     case "MarketUpdate":
       onPriceUpdate(run, command.symbols);
       break;
     case "Funding":
       payFunding(run, command.rates, command.boundary);
       break;
+    default:
+      return (ANSWERS[command.type] as Answer)(run, command.request);
   }
   // A tick moved marks or the balance: the monitor looks at the limits.
   monitor(run);

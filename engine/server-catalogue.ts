@@ -64,11 +64,11 @@ export function catalogueHandlers(
       "ListTickers",
       (): ListTickersResponse => {
         const nowMs = deps.now();
-        return { data: deps.catalogue.tickers.map((spec) => tickerMessage(spec, deps.prices, nowMs)) };
+        return { data: deps.catalogue.rows.map((spec) => tickerMessage(spec, deps.prices, nowMs)) };
       },
       options,
     ),
-    ListPlans: unary("ListPlans", (): ListPlansResponse => ({ data: deps.plans.plans.map(planMessage) }), options),
+    ListPlans: unary("ListPlans", (): ListPlansResponse => ({ data: deps.plans.rows.map(planMessage) }), options),
     // The stored calendar filtered by optional ISO bounds and a symbol; bad filters are 400s.
     GetCalendar: unary(
       "GetCalendar",

@@ -35,12 +35,20 @@ type Stream<Req, Res> = grpc.ServerWritableStream<Req, Res>;
 export class OpenStreams {
   private readonly calls = new Set<Stream<unknown, unknown>>();
 
-  add(call: Stream<unknown, unknown>): void {
+  /** Holds `call` among the open streams until it ends, however it ends; then `closed` runs, once. */
+  hold(call: Stream<unknown, unknown>, closed: () => void): void {
     this.calls.add(call);
-  }
-
-  delete(call: Stream<unknown, unknown>): void {
-    this.calls.delete(call);
+    let done = false;
+    const once = (): void => {
+      if (done) return;
+      done = true;
+      this.calls.delete(call);
+      closed();
+    };
+    call.on("cancelled", once);
+    call.on("close", once);
+    call.on("error", once);
+    call.on("finish", once);
   }
 
   endAll(): void {
@@ -55,34 +63,30 @@ function fail(call: Stream<unknown, unknown>, error: unknown): void {
   call.emit("error", toGrpcStatus(error));
 }
 
-/** Calls `closed` once, however the call ends. */
-function onEnd(call: Stream<unknown, unknown>, closed: () => void): void {
-  let done = false;
-  const once = (): void => {
-    if (done) return;
-    done = true;
-    closed();
+/** Writes `message` to a stream that is still open (a stream that ended takes nothing more). */
+function send<Res>(call: Stream<unknown, Res>, message: Res): void {
+  if (!call.destroyed && !call.writableEnded) call.write(message);
+}
+
+/** A streaming handler that serves only calls carrying the internal token; any other ends `unauthorized`. */
+function guarded<Req, Res>(
+  deps: StreamDeps,
+  serve: (call: Stream<Req, Res>) => void,
+): (call: Stream<Req, Res>) => void {
+  const authorized = internalTokenCheck(deps.internalToken);
+  return (call) => {
+    if (authorized(call.metadata)) serve(call);
+    else fail(call, new ServiceError("unauthorized", {}, "internal token required"));
   };
-  call.on("cancelled", once);
-  call.on("close", once);
-  call.on("error", once);
-  call.on("finish", once);
 }
 
 function watchAccount(deps: StreamDeps, open: OpenStreams): EngineHandlers["WatchAccount"] {
-  const authorized = internalTokenCheck(deps.internalToken);
-  return (call: Stream<WatchAccountRequest__Output, WatchAccountReply>) => {
-    if (!authorized(call.metadata)) {
-      fail(call, new ServiceError("unauthorized", {}, "internal token required"));
-      return;
-    }
+  return guarded(deps, (call: Stream<WatchAccountRequest__Output, WatchAccountReply>) => {
     const r = call.request;
     let closeWatch: (() => void) | undefined;
     let ended = false;
-    open.add(call);
-    onEnd(call, () => {
+    open.hold(call, () => {
       ended = true;
-      open.delete(call);
       closeWatch?.();
     });
     const start = async (): Promise<void> => {
@@ -90,7 +94,7 @@ function watchAccount(deps: StreamDeps, open: OpenStreams): EngineHandlers["Watc
       const accountId = accountIdOf(r.account_id);
       const watch = await deps.watches.open(userId, accountId, r.after ?? undefined, {
         send: (event) => {
-          if (!call.destroyed && !call.writableEnded) call.write({ event: eventMessage(event) });
+          send(call, { event: eventMessage(event) });
         },
         fail: (error) => {
           deps.log.warn({ err: error, accountId }, "account watch failed");
@@ -109,16 +113,11 @@ function watchAccount(deps: StreamDeps, open: OpenStreams): EngineHandlers["Watc
     start().catch((error: unknown) => {
       fail(call, error);
     });
-  };
+  });
 }
 
 function watchTickers(deps: StreamDeps, open: OpenStreams): EngineHandlers["WatchTickers"] {
-  const authorized = internalTokenCheck(deps.internalToken);
-  return (call: Stream<WatchTickersRequest__Output, Ticker>) => {
-    if (!authorized(call.metadata)) {
-      fail(call, new ServiceError("unauthorized", {}, "internal token required"));
-      return;
-    }
+  return guarded(deps, (call: Stream<WatchTickersRequest__Output, Ticker>) => {
     const wanted = new Set<string>();
     const issues: { path: string; message: string }[] = [];
     call.request.symbols.forEach((raw, i) => {
@@ -130,23 +129,19 @@ function watchTickers(deps: StreamDeps, open: OpenStreams): EngineHandlers["Watc
       fail(call, ServiceError.invalid(issues));
       return;
     }
-    const specs: TickerSpec[] = deps.catalogue.tickers.filter((spec) => wanted.size === 0 || wanted.has(spec.symbol));
-    const send = (spec: TickerSpec): void => {
-      if (!call.destroyed && !call.writableEnded) call.write(tickerMessage(spec, deps.prices, deps.now()));
+    const specs: TickerSpec[] = deps.catalogue.rows.filter((spec) => wanted.size === 0 || wanted.has(spec.symbol));
+    const sendTicker = (spec: TickerSpec): void => {
+      send(call, tickerMessage(spec, deps.prices, deps.now()));
     };
-    open.add(call);
     const stop = deps.prices.onUpdate((symbols) => {
       for (const symbol of symbols) {
-        const spec = wanted.size === 0 || wanted.has(symbol) ? deps.catalogue.bySymbol(symbol) : undefined;
-        if (spec !== undefined) send(spec);
+        const spec = wanted.size === 0 || wanted.has(symbol) ? deps.catalogue.byKey(symbol) : undefined;
+        if (spec !== undefined) sendTicker(spec);
       }
     });
-    onEnd(call, () => {
-      open.delete(call);
-      stop();
-    });
-    for (const spec of specs) send(spec);
-  };
+    open.hold(call, stop);
+    for (const spec of specs) sendTicker(spec);
+  });
 }
 
 export function streamHandlers(

@@ -23,7 +23,7 @@ let clients: Clients;
 beforeAll(async () => {
   await engine.start();
   const market = marketClient(engine.address, TOKEN);
-  await market.push({ "BTC-USD": Number(CATALOGUE.bySymbol("BTC-USD")?.reference_price) });
+  await market.push({ "BTC-USD": Number(CATALOGUE.byKey("BTC-USD")?.reference_price) });
   market.close();
   clients = createClients("127.0.0.1:9", [engine.address], TOKEN, undefined, true);
 });

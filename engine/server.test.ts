@@ -39,7 +39,7 @@ beforeAll(async () => {
   const market = marketClient(`127.0.0.1:${engine.grpcPort}`, TOKEN);
   await market.push(
     Object.fromEntries(
-      CATALOGUE.tickers.filter((t) => t.symbol !== "ADA-USD").map((t) => [t.symbol, Number(t.reference_price)]),
+      CATALOGUE.rows.filter((t) => t.symbol !== "ADA-USD").map((t) => [t.symbol, Number(t.reference_price)]),
     ),
   );
   market.close();
@@ -59,7 +59,7 @@ afterAll(async () => {
 describe("engine.v1.Engine/ListTickers", () => {
   it("returns every catalogue symbol in catalogue order", async () => {
     const response = await listTickers(authorized());
-    expect(response.data.map((t) => t.symbol)).toEqual(CATALOGUE.tickers.map((t) => t.symbol));
+    expect(response.data.map((t) => t.symbol)).toEqual(CATALOGUE.rows.map((t) => t.symbol));
   });
 
   it("sends sizes and prices as numbers with mark and index at the reference price", async () => {
@@ -100,7 +100,7 @@ describe("engine.v1.Engine/ListTickers", () => {
 describe("engine.v1.Engine/ListPlans", () => {
   it("returns the plan catalogue with every field", async () => {
     const response = await listPlans(authorized());
-    expect(response.data).toEqual(PLANS.plans.map((plan) => ({ ...plan })));
+    expect(response.data).toEqual(PLANS.rows.map((plan) => ({ ...plan })));
   });
 });
 
@@ -119,6 +119,45 @@ describe("the internal token", () => {
   ])("rejects a call with %s as UNAUTHENTICATED", async (_label, metadata) => {
     await expect(listTickers(metadata())).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
     await expect(listPlans(metadata())).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+  });
+});
+
+/** The first message of a server stream, or its error; the stream is cancelled either way. */
+function firstOf<T>(stream: grpc.ClientReadableStream<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    stream.on("data", (message: T) => {
+      resolve(message);
+      stream.cancel();
+    });
+    stream.on("error", (error: grpc.ServiceError) => {
+      if (error.code !== grpc.status.CANCELLED) reject(error);
+    });
+  });
+}
+
+describe("engine.v1's streaming calls", () => {
+  it.each<[string, (metadata: grpc.Metadata) => grpc.ClientReadableStream<unknown>]>([
+    ["WatchTickers", (metadata) => client.WatchTickers({ symbols: [] }, metadata)],
+    [
+      "WatchAccount",
+      (metadata) =>
+        client.WatchAccount(
+          { user_id: "8f0c2b1e-7a52-4d8e-9a41-0d6d2c3f4b5a", account_id: "5b1f3c7e-2d4a-4f6b-8c9d-1e2f3a4b5c6d" },
+          metadata,
+        ),
+    ],
+  ])("%s without the internal token ends UNAUTHENTICATED", async (_method, open) => {
+    await expect(firstOf(open(outgoingMetadata(undefined, "not-the-engine-token")))).rejects.toMatchObject({
+      code: grpc.status.UNAUTHENTICATED,
+    });
+  });
+
+  it("WatchTickers sends each wanted ticker first and refuses an unknown symbol as INVALID_ARGUMENT", async () => {
+    const ticker = await firstOf(client.WatchTickers({ symbols: ["btc-usd"] }, authorized()));
+    expect(ticker).toMatchObject({ symbol: "BTC-USD", mark_price: 96412.3 });
+    await expect(firstOf(client.WatchTickers({ symbols: ["BTC-USD", "NOPE"] }, authorized()))).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+    });
   });
 });
 

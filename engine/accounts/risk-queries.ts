@@ -188,7 +188,7 @@ export function analytics(state: AccountState, market: MarketView): Analytics {
   const count = closed.length;
   const exposure = new Map<string, ExposureRow & { units: number }>();
   for (const position of state.positions.values()) {
-    const spec = market.catalogue.bySymbol(position.symbol);
+    const spec = market.catalogue.byKey(position.symbol);
     if (spec === undefined) continue;
     const units = notionalAtMark(position, market);
     const key = `${spec.asset_class}|${position.venue}`;

@@ -13,6 +13,13 @@ import type { Table } from "../basics/overlay-table.js";
 /** Bumped when the shape changes: a snapshot of another version is ignored (the journal is replayed instead). */
 export const SNAPSHOT_VERSION = 1;
 
+/**
+ * The tables a snapshot carries, as entry lists. `stop_losses` (the working reduce-only STOP orders) is an index
+ * of `working` just as `reduce_only` is, kept by the same step of `apply` (core/apply.ts, `putOrder`): it is
+ * carried because version 1's shape has it, and `reduce_only`, not in that shape, is rebuilt from `working` on
+ * restore (DERIVED). Both ways give the same state; handling both alike would change the shape, that is a new
+ * SNAPSHOT_VERSION (every stored snapshot refused, each account replayed from its whole journal once).
+ */
 const TABLES = [
   "orders",
   "working",
@@ -32,7 +39,10 @@ type TableKey = (typeof TABLES)[number];
  */
 const ADDED_FIELDS = { cancel_after: null } as const satisfies Partial<Record<keyof AccountState, unknown>>;
 
-/** What a snapshot does not carry as it is: the bookkeeping goes apart, the index is rebuilt from `working`. */
+/**
+ * What a snapshot does not carry as it is: the bookkeeping goes apart (`retention`), and the `reduce_only`
+ * index is rebuilt from `working` (see TABLES for why `stop_losses` is carried instead).
+ */
 const DERIVED = ["retention", "reduce_only"] as const satisfies readonly (keyof AccountState)[];
 
 export interface AccountSnapshot {

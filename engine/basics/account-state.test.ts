@@ -4,8 +4,8 @@ import { PLANS } from "./plans.js";
 import { accountStateFrom, defaultVenueFor, forkState } from "./account-state.js";
 import { OverlayTable } from "./overlay-table.js";
 
-const plan10k = PLANS.byId("48a184ce-7d26-4b3f-82e3-cbf4f08383ba");
-const plan100k = PLANS.byId("c671cd31-b56a-41fe-8d80-41fda892fbca");
+const plan10k = PLANS.byKey("48a184ce-7d26-4b3f-82e3-cbf4f08383ba");
+const plan100k = PLANS.byKey("c671cd31-b56a-41fe-8d80-41fda892fbca");
 if (plan10k === undefined || plan100k === undefined) throw new Error("plans missing");
 
 type Op = { kind: "set"; key: number; value: number } | { kind: "delete"; key: number };

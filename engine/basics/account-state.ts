@@ -45,18 +45,25 @@ export interface RecordedResponse {
   readonly response: PlaceOrderResponse;
 }
 
-export interface AccountState {
+/** Who the account is and what it was opened on; set once, by AccountOpened. */
+interface AccountIdentity {
   readonly account_id: string;
   readonly user_id: string;
   readonly plan: Plan;
   readonly label: string | null;
-  state: AccountStatus;
   readonly default_venue: Venue;
   readonly allowed_venues: readonly Venue[];
   readonly created_at: number;
-  terminated_at: number | null;
   /** Units; balance = starting + Σ realized − Σ fees + Σ funding. */
   readonly starting_balance: number;
+}
+
+/** Where the account stands: its status, money, trading day and limits, as scalars a draft copies. */
+interface AccountStanding {
+  state: AccountStatus;
+  terminated_at: number | null;
+  /** When the account reached its profit target (PASSED), else null. */
+  passed_at: number | null;
   balance: number;
   high_water_mark: number;
   day_start_equity: number;
@@ -66,40 +73,9 @@ export interface AccountState {
   next_day_at: number;
   /** Σ reserve of the working orders (units). */
   reserved_margin: number;
-  /** Every order ever placed (audit). */
-  orders: Table<string, Order>;
-  /** The working orders (NEW, PARTIALLY_FILLED, HELD), in placement order; the same objects as `orders`. */
-  working: Table<string, Order>;
-  /** order_id → expire_at of the working GTD orders. */
-  expiries: Table<string, number>;
-  /** client_id → its record, oldest first (the order accounts/retention.ts forgets them in). */
-  client_ids: Table<string, IdempotencyRecord>;
-  /** Open positions by "SYMBOL|VENUE". */
-  positions: Table<string, Position>;
-  /** Oldest first. In a draft: only the rows added by the decision. */
-  closed_positions: ClosedPosition[];
-  /** Oldest first. In a draft: only the fills added by the decision. */
-  fills: Fill[];
-  /** When the account reached its profit target (PASSED), else null. */
-  passed_at: number | null;
   /** Breach levels reached today (0–3: 50%, 80%, 100%) of the daily loss limit and of the drawdown allowance. */
   daily_levels: number;
   drawdown_levels: number;
-  /** The working reduce-only STOP orders (stop-losses) by id; the same objects as `working`. */
-  stop_losses: Table<string, Order>;
-  /**
-   * The working reduce-only orders (stops, take-profits, every bracket child) by id, in placement order; the
-   * same objects as `working`. A closed position looks here for what it leaves with nothing to reduce.
-   */
-  reduce_only: Table<string, Order>;
-  /** Notional (units) of the working orders that can add exposure, per symbol and side (docs/risk.md). */
-  order_exposure: Table<string, SideNotional>;
-  /** position_id → trigger (ticks) of the first stop-loss placed against it: the R of its history row. */
-  first_stops: Table<string, number>;
-  /** Oldest first. In a draft: only the rows added by the decision. */
-  breaches: Breach[];
-  violations: RuleViolation[];
-  funding: FundingPayment[];
   /**
    * The latest funding boundary (epoch ms) the account was paid or charged for, 0 before any: a funding tick
    * retried for a boundary (its first commit failed somewhere) never pays an account twice.
@@ -109,6 +85,51 @@ export interface AccountState {
   cancel_after: CancelAfter | null;
   /** Events applied so far: the journal sequence. */
   seq: number;
+}
+
+/**
+ * The account's tables: Maps in a live state, copy-on-write overlays of them in a draft. Every order table
+ * but `orders` is an index of the working orders, holding the same objects as `orders`.
+ */
+interface AccountTables {
+  /** Every order ever placed (audit). */
+  orders: Table<string, Order>;
+  /** The working orders (NEW, PARTIALLY_FILLED, HELD), in placement order. */
+  working: Table<string, Order>;
+  /** order_id → expire_at of the working GTD orders. */
+  expiries: Table<string, number>;
+  /** client_id → its record, oldest first (the order accounts/retention.ts forgets them in). */
+  client_ids: Table<string, IdempotencyRecord>;
+  /** Open positions by "SYMBOL|VENUE". */
+  positions: Table<string, Position>;
+  /** The working reduce-only STOP orders (stop-losses) by id; a snapshot carries it (accounts/snapshot.ts). */
+  stop_losses: Table<string, Order>;
+  /**
+   * The working reduce-only orders (stops, take-profits, every bracket child) by id, in placement order: a
+   * closed position looks here for what it leaves with nothing to reduce. Rebuilt from `working` when a
+   * snapshot is restored (accounts/snapshot.ts).
+   */
+  reduce_only: Table<string, Order>;
+  /** Notional (units) of the working orders that can add exposure, per symbol and side (docs/risk.md). */
+  order_exposure: Table<string, SideNotional>;
+  /** position_id → trigger (ticks) of the first stop-loss placed against it: the R of its history row. */
+  first_stops: Table<string, number>;
+}
+
+/** The account's history lists, oldest first. In a draft: only the rows added by the decision. */
+interface AccountLogs {
+  closed_positions: ClosedPosition[];
+  fills: Fill[];
+  breaches: Breach[];
+  violations: RuleViolation[];
+  funding: FundingPayment[];
+}
+
+/**
+ * The state, its fields grouped by kind. The groups are the interface's only: at run time the state is one
+ * flat object, its fields in the order `accountStateFrom` and `forkState` write them.
+ */
+export interface AccountState extends AccountIdentity, AccountStanding, AccountTables, AccountLogs {
   /** What the actor may forget and when (accounts/retention.ts); shared by a draft, which never writes it. */
   readonly retention: Retention;
 }
@@ -152,6 +173,7 @@ export function internPlan(plan: Plan): Plan {
 
 /** A fresh state from its opening event (balance = starting balance). */
 export function accountStateFrom(event: AccountOpened): AccountState {
+  // The order of the fields here is the state's at run time (its hidden class); forkState writes the same.
   return {
     account_id: event.account_id,
     user_id: event.user_id,
@@ -198,8 +220,8 @@ export function accountStateFrom(event: AccountOpened): AccountState {
  * the fills or closed positions it did not add). Applying events to the draft leaves `state` untouched.
  */
 export function forkState(state: AccountState): AccountState {
-  // Field by field rather than a spread with overrides: one fixed-shape literal per decision, and the
-  // compiler checks every field is named.
+  // Field by field rather than a spread with overrides: one fixed-shape literal per decision, its fields in
+  // accountStateFrom's order, and the compiler checks every field is named.
   return {
     account_id: state.account_id,
     user_id: state.user_id,

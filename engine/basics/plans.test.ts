@@ -19,7 +19,7 @@ const CONTRACT_FIELDS = [
 ].sort();
 
 describe("the shipped plans", () => {
-  const plans = PLANS.plans;
+  const plans = PLANS.rows;
 
   it("offer several challenge sizes", () => {
     expect(new Set(plans.map((p) => p.starting_balance)).size).toBeGreaterThanOrEqual(4);
@@ -46,16 +46,16 @@ describe("the shipped plans", () => {
   it("finds a plan by id", () => {
     const first = plans[0];
     expect(first).toBeDefined();
-    if (first !== undefined) expect(PLANS.byId(first.plan_id)).toBe(first);
-    expect(PLANS.byId("00000000-0000-4000-8000-000000000000")).toBeUndefined();
+    if (first !== undefined) expect(PLANS.byKey(first.plan_id)).toBe(first);
+    expect(PLANS.byKey("00000000-0000-4000-8000-000000000000")).toBeUndefined();
   });
 });
 
 describe("plan validation", () => {
-  const valid = PLANS.plans[0] as Plan;
+  const valid = PLANS.rows[0] as Plan;
 
   it("accepts a copy of a shipped plan", () => {
-    expect(parsePlans([valid]).plans).toEqual([valid]);
+    expect(parsePlans([valid]).rows).toEqual([valid]);
   });
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -69,6 +69,7 @@ describe("plan validation", () => {
     ["a daily loss above the drawdown", { daily_loss_pct: 50, max_drawdown_pct: 10 }, "daily_loss_pct"],
     ["an unknown venue", { allowed_venues: ["BINANCE"] }, "allowed_venues"],
     ["no venue", { allowed_venues: [] }, "allowed_venues"],
+    ["a venue named twice", { allowed_venues: ["GMX", "GMX"] }, "allowed_venues: must not repeat a venue"],
     ["a malformed rules version", { rules_version: "v1" }, "rules_version"],
     ["an unknown field", { currency: "USD" }, "currency"],
   ])("rejects %s", (_label, patch, message) => {

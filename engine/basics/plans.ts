@@ -3,7 +3,7 @@
 // `rules_version` names the rule set so a later change to a plan is visible in audits.
 import { z } from "zod";
 import plansJson from "./plans.json" with { type: "json" };
-import { parseShippedTable } from "../market/shipped-table.js";
+import { parseShippedTable, refuseRepeats, type ShippedTable } from "../market/shipped-table.js";
 import { AssetClass, Venue } from "../market/types.js";
 
 export const DrawdownMode = {
@@ -57,24 +57,18 @@ const planSchema = z
     if (plan.daily_loss_pct > plan.max_drawdown_pct) {
       ctx.addIssue({ code: "custom", path: ["daily_loss_pct"], message: "must not exceed max_drawdown_pct" });
     }
-    if (new Set(plan.allowed_venues).size !== plan.allowed_venues.length) {
-      ctx.addIssue({ code: "custom", path: ["allowed_venues"], message: "must not repeat a venue" });
-    }
+    refuseRepeats(ctx, plan.allowed_venues, "allowed_venues", "venue");
   });
 
 /** One challenge plan, field for field as docs/openapi.yaml's `Plan` lists it, `rules_version` included. */
 export type Plan = Readonly<z.infer<typeof planSchema>>;
 
-export interface PlanCatalogue {
-  /** Every plan, in catalogue order. */
-  readonly plans: readonly Plan[];
-  byId(planId: string): Plan | undefined;
-}
+/** The plans in catalogue order, each found by its `plan_id`. */
+export type PlanCatalogue = ShippedTable<Plan>;
 
 /** Validates raw plan data; throws an Error listing every problem. */
 export function parsePlans(raw: unknown): PlanCatalogue {
-  const table = parseShippedTable(raw, planSchema, "plan_id", "plan catalogue");
-  return { plans: table.rows, byId: table.byKey };
+  return parseShippedTable(raw, planSchema, "plan_id", "plan catalogue");
 }
 
 /** The shipped plans, validated when this module is first imported (at process start). */

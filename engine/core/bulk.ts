@@ -19,7 +19,7 @@ import type { DecisionRun } from "./decision-run.js";
 
 /** The listed symbol a request names, in any spelling placement reads (`btcusd`, `BTC/USD`), or undefined. */
 function listedSymbol(catalogue: Catalogue, symbol: string): string | undefined {
-  return catalogue.bySymbol(symbol)?.symbol ?? normalizeSymbol(symbol, catalogue);
+  return catalogue.byKey(symbol)?.symbol ?? normalizeSymbol(symbol, catalogue);
 }
 
 /**

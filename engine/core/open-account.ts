@@ -21,7 +21,7 @@ export function openAccount(
 ): Decision {
   if (state !== undefined) return { events: [], reply: conflict({ reason: "account_exists" }) };
   const issues: Issue[] = [];
-  const plan = (ctx.plans ?? PLANS).byId(request.plan_id);
+  const plan = (ctx.plans ?? PLANS).byKey(request.plan_id);
   if (plan === undefined) issues.push({ path: "plan_id", message: "unknown plan; see GET /v1/plans" });
   let venue: Venue | null = null;
   const requested = request.default_venue;

@@ -36,11 +36,11 @@ describe("depth per level", () => {
     ["EUR-USD", 230_517],
     ["SPX-USD", 4_193],
   ])("gives %s %i steps per level", (symbol, steps) => {
-    const spec = CATALOGUE.bySymbol(symbol);
+    const spec = CATALOGUE.byKey(symbol);
     expect(spec && depthStepsFor(spec)).toBe(steps);
   });
 
-  it.each(CATALOGUE.tickers.map((t) => [t.symbol, t] as const))(
+  it.each(CATALOGUE.rows.map((t) => [t.symbol, t] as const))(
     "sizes a level of %s at about 250,000 USD of its reference price",
     (_symbol, spec) => {
       const units = tickerUnits(spec);

@@ -60,7 +60,7 @@ export function depthStepsFor(spec: TickerSpec): number {
 
 /** An empty view (no prices yet). Validates the fixed-point sizes of every ticker on the way. */
 export function createMarketView(catalogue: Catalogue = CATALOGUE): MarketView {
-  for (const spec of catalogue.tickers) tickerUnits(spec);
+  for (const spec of catalogue.rows) tickerUnits(spec);
   return { catalogue, quotes: new Map() };
 }
 
@@ -90,7 +90,7 @@ export function markAtReset(quote: SymbolQuote, reset: number): number {
 
 /** Applies a price update (ticks) to one symbol: new prices, fresh depth, a new version. */
 export function setQuote(view: MarketView, symbol: string, update: QuoteUpdate): SymbolQuote {
-  const spec = view.catalogue.bySymbol(symbol);
+  const spec = view.catalogue.byKey(symbol);
   if (spec === undefined) throw new RangeError(`unknown symbol ${symbol}`);
   if (
     !Number.isSafeInteger(update.mark) ||
@@ -239,7 +239,7 @@ export function setPrices(
   symbol: string,
   prices: { mark_price: number; index_price: number; skew?: number },
 ): SymbolQuote | undefined {
-  const spec = view.catalogue.bySymbol(symbol);
+  const spec = view.catalogue.byKey(symbol);
   if (spec === undefined) return undefined;
   const tick = tickerUnits(spec).tick;
   const mark = roundToGrid(prices.mark_price, tick);

@@ -11,7 +11,7 @@ import {
 } from "./calendar.js";
 
 const spec = (symbol: string) => {
-  const found = CATALOGUE.bySymbol(symbol);
+  const found = CATALOGUE.byKey(symbol);
   if (found === undefined) throw new Error(symbol);
   return found;
 };

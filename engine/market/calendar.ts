@@ -126,7 +126,7 @@ export function parseCalendarFilter(
   let spec: TickerSpec | undefined;
   if (query.symbol !== "") {
     const symbol = normalizeSymbol(query.symbol, catalogue);
-    spec = symbol === undefined ? undefined : catalogue.bySymbol(symbol);
+    spec = symbol === undefined ? undefined : catalogue.byKey(symbol);
     if (spec === undefined) issues.push({ path: "symbol", message: "unknown symbol" });
   }
   if (issues.length > 0) return { issues };

@@ -17,7 +17,7 @@ const btc: TickerSpec = {
 };
 
 describe("the shipped ticker catalogue", () => {
-  const tickers = CATALOGUE.tickers;
+  const tickers = CATALOGUE.rows;
 
   it("lists at least 20 symbols", () => {
     expect(tickers.length).toBeGreaterThanOrEqual(20);
@@ -57,14 +57,14 @@ describe("the shipped ticker catalogue", () => {
   });
 
   it("finds a row by its exact symbol and nothing else", () => {
-    expect(CATALOGUE.bySymbol("BTC-USD")?.base).toBe("BTC");
-    expect(CATALOGUE.bySymbol("btc-usd")).toBeUndefined();
+    expect(CATALOGUE.byKey("BTC-USD")?.base).toBe("BTC");
+    expect(CATALOGUE.byKey("btc-usd")).toBeUndefined();
   });
 });
 
 describe("catalogue validation", () => {
   it("accepts a valid row", () => {
-    expect(parseCatalogue([btc]).tickers).toEqual([btc]);
+    expect(parseCatalogue([btc]).rows).toEqual([btc]);
   });
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -78,6 +78,7 @@ describe("catalogue validation", () => {
     ["a quote other than USD", { quote: "EUR" }, "quote"],
     ["an unknown asset class", { asset_class: "bonds" }, "asset_class"],
     ["an unknown venue", { venues: ["HYPERLIQUID"] }, "venues"],
+    ["a venue named twice", { venues: ["GMX", "GMX"] }, "venues: must not repeat a venue"],
     ["an unknown field", { name: "Bitcoin" }, "name"],
   ])("rejects %s", (_label, patch, message) => {
     expect(() => parseCatalogue([{ ...btc, ...patch }])).toThrow(message);

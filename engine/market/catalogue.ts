@@ -4,7 +4,7 @@
 import { z } from "zod";
 import tickersJson from "./tickers.json" with { type: "json" };
 import { isDecimalString, isMultipleOf, isPositiveDecimal } from "./decimal.js";
-import { parseShippedTable } from "./shipped-table.js";
+import { parseShippedTable, refuseRepeats, type ShippedTable } from "./shipped-table.js";
 import { AssetClass, QUOTE, VENUE_ASSET_CLASSES, Venue } from "./types.js";
 
 export { AssetClass, Venue } from "./types.js";
@@ -31,9 +31,7 @@ const tickerSpecSchema = z
     if (row.symbol !== `${row.base}-${QUOTE}`) {
       ctx.addIssue({ code: "custom", path: ["symbol"], message: `must be ${row.base}-${QUOTE}` });
     }
-    if (new Set(row.venues).size !== row.venues.length) {
-      ctx.addIssue({ code: "custom", path: ["venues"], message: "must not repeat a venue" });
-    }
+    refuseRepeats(ctx, row.venues, "venues", "venue");
     for (const venue of row.venues) {
       if (!VENUE_ASSET_CLASSES[venue].includes(row.asset_class)) {
         ctx.addIssue({ code: "custom", path: ["venues"], message: `${venue} does not list ${row.asset_class}` });
@@ -55,17 +53,12 @@ const tickerSpecSchema = z
 /** One catalogue row: sizes and prices as exact decimal strings. */
 export type TickerSpec = Readonly<z.infer<typeof tickerSpecSchema>>;
 
-export interface Catalogue {
-  /** Every symbol, in catalogue order. */
-  readonly tickers: readonly TickerSpec[];
-  /** The row for an exact, already normalised symbol such as `BTC-USD`. */
-  bySymbol(symbol: string): TickerSpec | undefined;
-}
+/** The tickers in catalogue order, each found by its exact symbol (`BTC-USD`). */
+export type Catalogue = ShippedTable<TickerSpec>;
 
 /** Validates raw catalogue data; throws an Error listing every problem. */
 export function parseCatalogue(raw: unknown): Catalogue {
-  const table = parseShippedTable(raw, tickerSpecSchema, "symbol", "ticker catalogue");
-  return { tickers: table.rows, bySymbol: table.byKey };
+  return parseShippedTable(raw, tickerSpecSchema, "symbol", "ticker catalogue");
 }
 
 /** The shipped catalogue, validated when this module is first imported (at process start). */

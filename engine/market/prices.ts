@@ -31,7 +31,7 @@ export class LivePrices implements PriceSource {
   update(ticks: readonly TickQuote[]): void {
     const symbols: string[] = [];
     for (const tick of ticks) {
-      const spec = this.catalogue.bySymbol(tick.symbol);
+      const spec = this.catalogue.byKey(tick.symbol);
       if (spec === undefined) continue;
       const grid = tickerUnits(spec).tick;
       this.quotes.set(tick.symbol, { mark: gridToNumber(tick.mark, grid), index: gridToNumber(tick.index, grid) });

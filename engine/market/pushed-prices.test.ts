@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "./catalogue.js";
 import { PRICE_CEILING_FACTOR, parsePushedPrices } from "./pushed-prices.js";
 
-const BTC_REFERENCE = Number(CATALOGUE.bySymbol("BTC-USD")?.reference_price);
+const BTC_REFERENCE = Number(CATALOGUE.byKey("BTC-USD")?.reference_price);
 const price = (symbol: string, mark: number, index = mark) => ({ symbol, mark_price: mark, index_price: index });
 
 describe("parsePushedPrices", () => {

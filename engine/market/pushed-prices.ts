@@ -26,7 +26,7 @@ export function parsePushedPrices(prices: readonly PushedPrice[], catalogue: Cat
   const seen = new Set<string>();
   prices.forEach((price, i) => {
     const symbol = normalizeSymbol(price.symbol, catalogue);
-    const spec = symbol === undefined ? undefined : catalogue.bySymbol(symbol);
+    const spec = symbol === undefined ? undefined : catalogue.byKey(symbol);
     if (symbol === undefined || spec === undefined) {
       issues.push({ path: `prices.${i}.symbol`, message: "unknown symbol" });
       return;

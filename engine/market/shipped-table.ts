@@ -5,6 +5,7 @@ import { z } from "zod";
 export interface ShippedTable<T> {
   /** Every row, in the table's order. */
   readonly rows: readonly T[];
+  /** The row whose key is exactly `key` (already normalised: a symbol such as `BTC-USD`, a plan id). */
   readonly byKey: (key: string) => T | undefined;
 }
 
@@ -39,4 +40,11 @@ export function parseShippedTable<K extends string, S extends z.ZodType<Record<K
   const rows: readonly Readonly<z.output<S>>[] = Object.freeze(result.data.map((entry) => Object.freeze(entry)));
   const index = new Map<string, Readonly<z.output<S>>>(rows.map((entry) => [entry[key], entry]));
   return { rows, byKey: (value) => index.get(value) };
+}
+
+/** A row's rule for a list field that names each value once (a row's venues): `must not repeat a <what>`. */
+export function refuseRepeats(ctx: z.RefinementCtx, values: readonly string[], field: string, what: string): void {
+  if (new Set(values).size !== values.length) {
+    ctx.addIssue({ code: "custom", path: [field], message: `must not repeat a ${what}` });
+  }
 }

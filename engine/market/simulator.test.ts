@@ -11,7 +11,7 @@ describe("price simulator", () => {
   it("starts every symbol at its reference price", () => {
     const sim = new PriceSimulator(CATALOGUE, 1);
     for (const tick of sim.current()) {
-      const spec = CATALOGUE.bySymbol(tick.symbol);
+      const spec = CATALOGUE.byKey(tick.symbol);
       if (spec === undefined) throw new Error("unknown symbol");
       expect(tick.index).toBe(tickerUnits(spec).referenceTicks);
       expect(tick.mark).toBe(tick.index);

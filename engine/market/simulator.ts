@@ -43,7 +43,7 @@ export class PriceSimulator {
 
   constructor(catalogue: Catalogue, seed: number) {
     this.random = mulberry32(seed);
-    this.walks = catalogue.tickers.map((spec) => ({
+    this.walks = catalogue.rows.map((spec) => ({
       spec,
       index: tickerUnits(spec).referenceTicks,
       basis: 0,

@@ -10,5 +10,5 @@ export function normalizeSymbol(input: string, catalogue: Catalogue = CATALOGUE)
   const base = match?.[1];
   if (base === undefined) return undefined;
   const symbol = `${base}-USD`;
-  return catalogue.bySymbol(symbol) === undefined ? undefined : symbol;
+  return catalogue.byKey(symbol) === undefined ? undefined : symbol;
 }

@@ -22,7 +22,7 @@ import {
   type Grid,
 } from "./units.js";
 
-const btc = CATALOGUE.bySymbol("BTC-USD");
+const btc = CATALOGUE.byKey("BTC-USD");
 if (btc === undefined) throw new Error("BTC-USD missing from the catalogue");
 
 function bigDivRoundReference(n: bigint, d: bigint): bigint {
@@ -281,7 +281,7 @@ describe("rounding of ratios", () => {
 });
 
 describe("tickerUnits", () => {
-  it.each(CATALOGUE.tickers.map((t) => [t.symbol, t] as const))(
+  it.each(CATALOGUE.rows.map((t) => [t.symbol, t] as const))(
     "gives %s a whole number ≥ 1 of money units per tick-step",
     (_symbol, spec) => {
       const units = tickerUnits(spec);
@@ -300,7 +300,7 @@ describe("tickerUnits", () => {
     ["SPX-USD", 250_000],
     ["NG-USD", 1_000_000],
   ])("values one tick on one step of %s at %i units", (symbol, expected) => {
-    const spec = CATALOGUE.bySymbol(symbol);
+    const spec = CATALOGUE.byKey(symbol);
     expect(spec && tickerUnits(spec).unitsPerTickStep).toBe(expected);
   });
 

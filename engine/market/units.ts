@@ -332,7 +332,7 @@ export function averagePriceOfTotal(notional: bigint, steps: number, units: Tick
 
 /** The fixed-point view of a listed symbol; throws for a symbol the catalogue does not list (a core bug). */
 export function unitsFor(catalogue: Catalogue, symbol: string): TickerUnits {
-  const spec = catalogue.bySymbol(symbol);
+  const spec = catalogue.byKey(symbol);
   if (spec === undefined) throw new RangeError(`unknown symbol ${symbol}`);
   return tickerUnits(spec);
 }

@@ -62,7 +62,7 @@ export function liquidatePosition(run: Run, position: Position): void {
 
 /** A stand-in quote at the position's average entry, for a symbol the shard has no price for. */
 function entryQuote(run: Run, position: Position): SymbolQuote {
-  const spec = run.market.catalogue.bySymbol(position.symbol);
+  const spec = run.market.catalogue.byKey(position.symbol);
   if (spec === undefined) throw new RangeError(`unknown symbol ${position.symbol}`);
   const units = tickerUnits(spec);
   const entry = Math.max(1, Math.round(position.cost_basis / (position.quantity * units.unitsPerTickStep)));

@@ -207,7 +207,7 @@ describe("the IdempotencyRecorded event", () => {
 
 describe("the units a retry rebuilds with", () => {
   it("are the object the first answer was built with, for every symbol", () => {
-    for (const spec of CATALOGUE.tickers) {
+    for (const spec of CATALOGUE.rows) {
       const units = unitsFor(CATALOGUE, spec.symbol);
       const order = normalizePlaceOrder(
         {

@@ -40,7 +40,7 @@ function record(run: Run, order: Order): OrderReply {
 }
 
 function specOf(run: Run, order: Order): TickerSpec {
-  const spec = run.market.catalogue.bySymbol(order.symbol);
+  const spec = run.market.catalogue.byKey(order.symbol);
   if (spec === undefined) throw new Error(`order ${order.order_id} is on an unlisted symbol`);
   return spec;
 }

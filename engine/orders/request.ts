@@ -114,10 +114,10 @@ function venueOf(issues: Issue[], value: unknown): Venue | null {
 function symbolOf(issues: Issue[], value: unknown, catalogue: Catalogue): TickerSpec | undefined {
   let spec: TickerSpec | undefined;
   if (typeof value === "string") {
-    spec = catalogue.bySymbol(value);
+    spec = catalogue.byKey(value);
     if (spec === undefined) {
       const symbol = normalizeSymbol(value, catalogue);
-      spec = symbol === undefined ? undefined : catalogue.bySymbol(symbol);
+      spec = symbol === undefined ? undefined : catalogue.byKey(symbol);
     }
   }
   if (spec === undefined) issues.push({ path: "symbol", message: "unknown symbol; see GET /v1/tickers" });

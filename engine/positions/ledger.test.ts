@@ -6,7 +6,7 @@ import type { Side } from "../basics/order-types.js";
 import { applyFill, liquidationPrice, planFill, positionMargin, unrealizedPnl } from "./ledger.js";
 import type { Position } from "../basics/position-types.js";
 
-const spec = CATALOGUE.bySymbol("BTC-USD");
+const spec = CATALOGUE.byKey("BTC-USD");
 if (spec === undefined) throw new Error("BTC-USD missing");
 const units = tickerUnits(spec);
 const USD = 100_000_000;

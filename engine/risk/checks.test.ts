@@ -24,7 +24,7 @@ const UNIT = 1;
 /** A RiskInput for a BUY of `steps` BTC steps (0.001 BTC) at `price` ticks (0.1 USD) on a harness account. */
 function inputFor(h: Harness, patch: { steps?: number; price?: number; side?: "BUY" | "SELL"; symbol?: string } = {}) {
   const symbol = patch.symbol ?? "BTC-USD";
-  const spec = CATALOGUE.bySymbol(symbol);
+  const spec = CATALOGUE.byKey(symbol);
   if (spec === undefined) throw new Error(symbol);
   const order = {
     symbol,
@@ -199,7 +199,7 @@ describe("news_freeze: minutes_before ≤ t − event ≤ minutes_after, both en
 
   it("affects named symbols and whole asset classes, nothing else", () => {
     const spec = (symbol: string) => {
-      const found = CATALOGUE.bySymbol(symbol);
+      const found = CATALOGUE.byKey(symbol);
       if (found === undefined) throw new Error(symbol);
       return found;
     };

@@ -77,6 +77,6 @@ export function marginSnapshot(state: AccountState, market: MarketView): MarginS
 
 /** The fixed-point view of a ticker in the market's catalogue. */
 export function unitsIn(market: MarketView, symbol: string): TickerUnits | undefined {
-  const spec = market.catalogue.bySymbol(symbol);
+  const spec = market.catalogue.byKey(symbol);
   return spec === undefined ? undefined : tickerUnits(spec);
 }

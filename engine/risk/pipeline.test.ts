@@ -34,7 +34,7 @@ function input(patch: {
 }): RiskInput {
   const market = createMarketView();
   const symbol = patch.symbol ?? "BTC-USD";
-  const spec = CATALOGUE.bySymbol(symbol);
+  const spec = CATALOGUE.byKey(symbol);
   if (spec === undefined) throw new Error(symbol);
   const quote = setQuote(market, symbol, { mark: 1_000_000, index: 1_000_000 });
   const order = {
