@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ["**/*.test.ts"],
     exclude: ["node_modules/**", "data/**"],
+    setupFiles: ["test/equality.ts"],
     testTimeout: 60_000,
     hookTimeout: 300_000,
     pool: "forks",

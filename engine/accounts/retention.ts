@@ -7,6 +7,7 @@ import { isWorking, type Order } from "../basics/order-types.js";
 import type { EngineEvent } from "../basics/events.js";
 import type { ActorLimits } from "./limits.js";
 import type { AccountState, Retention } from "../basics/account-state.js";
+import { FinalQueue } from "../basics/final-queue.js";
 
 /** The order an event made final, if it did (as the state holds it after the event). */
 function finalOrderOf(state: AccountState, event: EngineEvent): Order | undefined {
@@ -35,12 +36,12 @@ function finalOrderOf(state: AccountState, event: EngineEvent): Order | undefine
  * bracket's members while it works. The queue is then in the order orders were queued, whatever happens later,
  * so forgetting after every decision or after several of one instant leaves the same orders.
  */
-function queueFinal(state: AccountState, finals: Map<string, number>, order: Order, at: number): void {
+function queueFinal(state: AccountState, finals: FinalQueue, order: Order, at: number): void {
   const orderId = order.order_id;
   const root = order.parent_order_id === null ? order : state.orders.get(order.parent_order_id);
   // Alone (no bracket), or a child its parent never listed (a rejected one): queued at once.
   if (root === undefined || (root === order ? order.child_ids.length === 0 : !root.child_ids.includes(orderId))) {
-    finals.set(orderId, at);
+    finals.push(orderId, at);
     return;
   }
   if (isWorking(root.status)) return;
@@ -48,7 +49,7 @@ function queueFinal(state: AccountState, finals: Map<string, number>, order: Ord
     const child = state.orders.get(childId);
     if (child !== undefined && isWorking(child.status)) return;
   }
-  for (const id of [root.order_id, ...root.child_ids]) if (!finals.has(id)) finals.set(id, at);
+  for (const id of [root.order_id, ...root.child_ids]) if (!finals.has(id)) finals.push(id, at);
 }
 
 /** Notes what an event just applied to `state` made final or recorded (called after `apply`). */
@@ -59,8 +60,10 @@ export function noteApplied(state: AccountState, event: EngineEvent): void {
   if (event.type === "IdempotencyRecorded") return;
   if (event.type === "OrderAccepted" && event.order.parent_order_id !== null) {
     // A new child: its bracket works again.
+    // A bracket is queued only once its parent is final: a working parent's has nothing queued to take off.
     const parent = state.orders.get(event.order.parent_order_id);
-    if (parent !== undefined) for (const id of [parent.order_id, ...parent.child_ids]) retention.finals.delete(id);
+    if (parent === undefined || isWorking(parent.status)) return;
+    for (const id of [parent.order_id, ...parent.child_ids]) retention.finals.delete(id);
     return;
   }
   const final = finalOrderOf(state, event);
@@ -77,9 +80,9 @@ export function forgetExpired(state: AccountState, limits: ActorLimits, onForget
   const now = retention.lastAt;
   const forgotten: string[] = [];
   const finals = retention.finals;
-  for (const [orderId, at] of finals) {
+  for (let at = finals.oldestAt(); at !== undefined; at = finals.oldestAt()) {
     if (at > now - limits.finalOrderRetentionMs && finals.size <= limits.finalOrdersKept) break;
-    finals.delete(orderId);
+    const orderId = finals.shift() as string;
     const order = state.orders.get(orderId);
     if (order === undefined) continue;
     onForget?.(order);
@@ -111,9 +114,9 @@ export interface RetentionSnapshot {
 }
 
 export function exportRetention(retention: Retention): RetentionSnapshot {
-  return { finals: [...retention.finals], lastAt: retention.lastAt };
+  return { finals: retention.finals.entries(), lastAt: retention.lastAt };
 }
 
 export function importRetention(snapshot: RetentionSnapshot): Retention {
-  return { finals: new Map(snapshot.finals), lastAt: snapshot.lastAt };
+  return { finals: FinalQueue.from(snapshot.finals), lastAt: snapshot.lastAt };
 }

@@ -11,6 +11,7 @@ import { utcDate, utcDayStart } from "./time.js";
 import { DAY_MS } from "../../kernel/time.js";
 
 import { OverlayTable, type Table } from "./overlay-table.js";
+import { FinalQueue } from "./final-queue.js";
 import type { CancelAfter } from "./cancel-after.js";
 import type { Plan } from "./plans.js";
 
@@ -136,8 +137,8 @@ export interface AccountState extends AccountIdentity, AccountStanding, AccountT
 
 /** The memory bookkeeping of one account, folded from its applied events (accounts/retention.ts). */
 export interface Retention {
-  /** order_id → when it became final (epoch ms), oldest first. `client_ids` keeps its own order and times. */
-  readonly finals: Map<string, number>;
+  /** The final orders awaiting forgetting, oldest first. `client_ids` keeps its own order and times. */
+  readonly finals: FinalQueue;
   /** The latest event time applied to the account. */
   lastAt: number;
 }
@@ -211,7 +212,7 @@ export function accountStateFrom(event: AccountOpened): AccountState {
     funded_through: 0,
     cancel_after: null,
     seq: 0,
-    retention: { finals: new Map(), lastAt: 0 },
+    retention: { finals: new FinalQueue(), lastAt: 0 },
   };
 }
 
