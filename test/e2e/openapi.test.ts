@@ -601,7 +601,7 @@ describe("docs/openapi.yaml against the running gateway", () => {
       const socket = opened[0] as StreamClient;
       const ops: Record<string, unknown>[] = [
         { op: "subscribe", account_id: accountId, after: 0, id: 1 },
-        { op: "subscribe", channel: "tickers", symbols: ["btc"], id: "t" },
+        { op: "subscribe", channel: "tickers", symbols: ["btc/usd"], id: "t" },
         { op: "ping", id: 2 },
         { op: "subscribe", account_id: "not-a-uuid", id: 3 },
         { op: "unsubscribe", account_id: accountId, id: 4 },
