@@ -1,5 +1,25 @@
 // What every benchmark child process shares: messages to the parent (IPC, or stdout when run by hand), a
-// role picked by the first argument, and a clean stop on SIGTERM, SIGINT or the parent going away.
+// role picked by the first argument, a clean stop on SIGTERM, SIGINT or the parent going away, and the raw-bytes
+// gRPC service of the baselines.
+import type * as grpc from "@grpc/grpc-js";
+
+/** The (de)serializer of raw bytes: the bytes as they are. */
+export const rawBytes = (value: Buffer): Buffer => value;
+
+/** A hand-made one-method service definition: raw bytes in and out, so a baseline pays no protobuf work. */
+export function rawBytesService(method: string, path: string): grpc.ServiceDefinition {
+  return {
+    [method]: {
+      path,
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: rawBytes,
+      requestDeserialize: rawBytes,
+      responseSerialize: rawBytes,
+      responseDeserialize: rawBytes,
+    },
+  };
+}
 
 /** Sends a message to the benchmark parent. */
 export function report(message: object): void {

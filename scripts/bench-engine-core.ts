@@ -25,6 +25,7 @@ import { runInNewContext } from "node:vm";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { createCore, type EngineCommand } from "../engine/trading-core.js";
 import type { AccountState, EngineEvent, Reply } from "../engine/core.js";
+import type { PlaceOrder } from "../engine/core/commands.js";
 import type { MarketView } from "../engine/market/book.js";
 import type { TickQuote } from "../engine/market/prices.js";
 import { mintIdInPartition, partitionOf } from "../kernel/partition.js";
@@ -206,43 +207,37 @@ function prepare(scenario: ScenarioName, options: CoreBenchOptions, accounts: Ac
     if (account === undefined) throw new Error("no account");
     const k = Math.floor(i / accounts.length);
     const clientId = `r${round}-${i}`;
-    const limit = (side: "BUY" | "SELL"): Prepared => ({
+    // Each request is one whole literal (no spread), so the objects the core decodes have every field in place.
+    const placing = (request: PlaceOrder["request"], expect: Expect): Prepared => ({
       account,
-      command: {
-        userId: account.userId,
-        command: {
-          type: "PlaceOrder",
-          request: {
-            account_id: account.id,
-            symbol: options.symbol,
-            side,
-            kind: "LIMIT",
-            quantity: options.quantity,
-            limit_price: side === "BUY" ? options.buyLimit : options.sellLimit,
-            client_id: clientId,
-          },
-        },
-      },
-      expect: "NEW",
+      command: { userId: account.userId, command: { type: "PlaceOrder", request } },
+      expect,
     });
-    const marketOrder = (side: "BUY" | "SELL"): Prepared => ({
-      account,
-      command: {
-        userId: account.userId,
-        command: {
-          type: "PlaceOrder",
-          request: {
-            account_id: account.id,
-            symbol: options.symbol,
-            side,
-            kind: "MARKET",
-            quantity: options.quantity,
-            client_id: clientId,
-          },
+    const limit = (side: "BUY" | "SELL"): Prepared =>
+      placing(
+        {
+          account_id: account.id,
+          symbol: options.symbol,
+          side,
+          kind: "LIMIT",
+          quantity: options.quantity,
+          limit_price: side === "BUY" ? options.buyLimit : options.sellLimit,
+          client_id: clientId,
         },
-      },
-      expect: "FILLED",
-    });
+        "NEW",
+      );
+    const marketOrder = (side: "BUY" | "SELL"): Prepared =>
+      placing(
+        {
+          account_id: account.id,
+          symbol: options.symbol,
+          side,
+          kind: "MARKET",
+          quantity: options.quantity,
+          client_id: clientId,
+        },
+        "FILLED",
+      );
     if (scenario === "limit" || scenario === "limit+shell") {
       prepared.push(limit(k % 2 === 0 ? "BUY" : "SELL"));
     } else if (scenario === "market") {

@@ -2,7 +2,8 @@
 // flight per connection, N connections. It is used for every HTTP figure of the run (bare node:http, the
 // Express → grpc-js ceiling, the real gateway), so they all pay the same client cost, and that cost is small
 // (a few µs per request, reported with each run): on two cores the client competes with the servers, and
-// http.Agent or fetch would spend several times more CPU per request than a hand-made parser.
+// http.Agent or fetch would spend several times more CPU per request than a hand-made parser (the load driver's,
+// scripts/load/http.ts).
 //
 // Closed loop: every connection sends its next request as soon as the previous answer arrived; throughput is
 // the answers completed inside the window. Open loop: requests are due at a fixed rate whatever the server
@@ -12,6 +13,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
+import { ResponseReader, type Answer } from "./load/http.js";
 
 /** What one target is asked: `request(seq)` returns the whole request (head and body), ASCII. */
 export interface HttpTarget {
@@ -89,38 +91,10 @@ export function median(values: readonly number[]): number {
 
 // ---------------------------------------------------------------- one keep-alive connection
 
-const CRLFCRLF = Buffer.from("\r\n\r\n");
-const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)/i;
-const CHUNKED = /\r\ntransfer-encoding:[ \t]*chunked/i;
-const CLOSE = /\r\nconnection:[ \t]*close/i;
-
-type Done = (status: number, body: Buffer | undefined, error: string | undefined) => void;
-
-/** Where a chunked body ends in `buf` (from `start`), and the body; undefined while incomplete. */
-function dechunk(buf: Buffer, start: number): { end: number; body: Buffer } | undefined {
-  const parts: Buffer[] = [];
-  let at = start;
-  for (;;) {
-    const lineEnd = buf.indexOf("\r\n", at, "latin1");
-    if (lineEnd < 0) return undefined;
-    const size = Number.parseInt(buf.toString("latin1", at, lineEnd).split(";")[0] ?? "", 16);
-    if (!Number.isInteger(size) || size < 0) throw new Error("bad chunk size");
-    if (size === 0) {
-      // No trailers expected: the last chunk is followed by an empty line.
-      if (buf.length < lineEnd + 4) return undefined;
-      return { end: lineEnd + 4, body: Buffer.concat(parts) };
-    }
-    const dataEnd = lineEnd + 2 + size;
-    if (buf.length < dataEnd + 2) return undefined;
-    parts.push(buf.subarray(lineEnd + 2, dataEnd));
-    at = dataEnd + 2;
-  }
-}
-
 class Connection {
   private socket: net.Socket | undefined;
-  private buffer: Buffer | undefined;
-  private done: Done | undefined;
+  private readonly reader = new ResponseReader();
+  private done: Answer | undefined;
   private wantBody = false;
   private closing = false;
 
@@ -135,7 +109,7 @@ class Connection {
 
   async open(): Promise<void> {
     if (this.socket !== undefined && !this.socket.destroyed) return;
-    this.buffer = undefined;
+    this.reader.clear();
     this.closing = false;
     const socket = net.connect({ host: this.host, port: this.port, noDelay: true });
     await new Promise<void>((resolve, reject) => {
@@ -161,7 +135,7 @@ class Connection {
   }
 
   /** Sends one request; `done` is called once with the answer or an error. */
-  send(request: string, done: Done, wantBody: boolean): void {
+  send(request: string, done: Answer, wantBody: boolean): void {
     if (this.done !== undefined) throw new Error("one request at a time per connection");
     this.done = done;
     this.wantBody = wantBody;
@@ -189,52 +163,23 @@ class Connection {
   private fail(reason: string): void {
     const done = this.done;
     this.done = undefined;
-    this.buffer = undefined;
+    this.reader.clear();
     done?.(0, undefined, reason);
   }
 
   private onData(chunk: Buffer): void {
-    const buf = this.buffer === undefined ? chunk : Buffer.concat([this.buffer, chunk]);
-    const headEnd = buf.indexOf(CRLFCRLF);
-    if (headEnd < 0) {
-      this.buffer = buf;
+    let parsed: ReturnType<ResponseReader["read"]>;
+    try {
+      parsed = this.reader.read(chunk);
+    } catch {
+      this.socket?.destroy();
       return;
     }
-    const head = buf.toString("latin1", 0, headEnd);
-    const status = Number(head.slice(9, 12));
-    let end: number;
-    let body: Buffer | undefined;
-    const length = CONTENT_LENGTH.exec(head);
-    if (length !== null) {
-      end = headEnd + 4 + Number(length[1]);
-      if (buf.length < end) {
-        this.buffer = buf;
-        return;
-      }
-      body = buf.subarray(headEnd + 4, end);
-    } else if (CHUNKED.test(head)) {
-      let parsed: { end: number; body: Buffer } | undefined;
-      try {
-        parsed = dechunk(buf, headEnd + 4);
-      } catch {
-        this.socket?.destroy();
-        return;
-      }
-      if (parsed === undefined) {
-        this.buffer = buf;
-        return;
-      }
-      end = parsed.end;
-      body = parsed.body;
-    } else {
-      end = headEnd + 4;
-    }
-    // One request in flight: anything after the answer would be a protocol error.
-    this.buffer = end < buf.length ? buf.subarray(end) : undefined;
-    if (CLOSE.test(head)) this.closing = true;
+    if (parsed === undefined) return;
+    if (parsed.close) this.closing = true;
     const done = this.done;
     this.done = undefined;
-    done?.(status, this.wantBody ? body : undefined, undefined);
+    done?.(parsed.status, this.wantBody ? parsed.body : undefined, undefined);
   }
 }
 
@@ -296,6 +241,30 @@ function clientCpuMs(): number {
   return (cpu.user + cpu.system) / 1000;
 }
 
+/** The figures of a finished run from its tally and the client's CPU time over it (ms). */
+function runResult(
+  target: HttpTarget,
+  mode: RunResult["mode"],
+  connections: number,
+  durationMs: number,
+  tally: Tally,
+  cpuMs: number,
+): RunResult {
+  return {
+    target: target.name,
+    mode,
+    connections,
+    durationMs,
+    completed: tally.completed,
+    requestsPerSecond: Math.round(tally.completed / (durationMs / 1000)),
+    errors: tally.errors,
+    statuses: tally.statuses,
+    firstError: tally.firstError,
+    latency: latencyStats(tally.latencies),
+    clientCpuUsPerRequest: round((cpuMs * 1000) / Math.max(1, tally.completed), 1),
+  };
+}
+
 /** Sequence numbers shared by every run of a target, so no request (client_id) repeats. */
 const sequences = new Map<string, number>();
 function nextSeq(target: HttpTarget): number {
@@ -334,19 +303,7 @@ export async function closedLoop(target: HttpTarget, connections: number, durati
   });
   const cpuMs = clientCpuMs() - cpuStart;
   for (const conn of conns) conn.close();
-  return {
-    target: target.name,
-    mode: "closed",
-    connections,
-    durationMs,
-    completed: tally.completed,
-    requestsPerSecond: Math.round(tally.completed / (durationMs / 1000)),
-    errors: tally.errors,
-    statuses: tally.statuses,
-    firstError: tally.firstError,
-    latency: latencyStats(tally.latencies),
-    clientCpuUsPerRequest: round((cpuMs * 1000) / Math.max(1, tally.completed), 1),
-  };
+  return runResult(target, "closed", connections, durationMs, tally, cpuMs);
 }
 
 /**
@@ -423,21 +380,7 @@ export async function openLoop(
     tally.statuses.timeout = missing;
     tally.firstError ??= `${missing} requests unanswered ${drainMs} ms after the run`;
   }
-  return {
-    target: target.name,
-    mode: "open",
-    connections,
-    durationMs,
-    completed: tally.completed,
-    requestsPerSecond: Math.round(tally.completed / (durationMs / 1000)),
-    errors: tally.errors,
-    statuses: tally.statuses,
-    firstError: tally.firstError,
-    latency: latencyStats(tally.latencies),
-    clientCpuUsPerRequest: round((cpuMs * 1000) / Math.max(1, tally.completed), 1),
-    targetRate: rate,
-    maxBacklog,
-  };
+  return { ...runResult(target, "open", connections, durationMs, tally, cpuMs), targetRate: rate, maxBacklog };
 }
 
 // ---------------------------------------------------------------- CPU time of process trees (Linux /proc)

@@ -11,24 +11,13 @@ import * as grpc from "@grpc/grpc-js";
 import express from "express";
 import { bindServer, CHANNEL_OPTIONS, shutdownServer } from "../kernel/grpc.js";
 import { isEntryPoint } from "../kernel/process.js";
-import { report, serveRole } from "./bench-child.js";
+import { rawBytes, rawBytesService, report, serveRole } from "./bench-child.js";
 
 export type ServerRole = "http" | "grpc" | "express";
 export type ServerMessage = { type: "ready"; port: number } | { type: "failed"; message: string };
 
 const METHOD_PATH = "/bench.v1.Bench/Constant";
-const identity = (value: Buffer): Buffer => value;
-const SERVICE: grpc.ServiceDefinition = {
-  Constant: {
-    path: METHOD_PATH,
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: identity,
-    requestDeserialize: identity,
-    responseSerialize: identity,
-    responseDeserialize: identity,
-  },
-};
+const SERVICE = rawBytesService("Constant", METHOD_PATH);
 
 /** The answer of every role: small constant JSON (the gRPC role sends the same bytes). */
 const CONSTANT = { ok: true, order: { status: "NEW" } };
@@ -97,8 +86,8 @@ async function runExpress(): Promise<() => Promise<void>> {
     const payload = Buffer.from(JSON.stringify(req.body));
     client.makeUnaryRequest<Buffer, Buffer>(
       METHOD_PATH,
-      identity,
-      identity,
+      rawBytes,
+      rawBytes,
       payload,
       new grpc.Metadata(),
       { deadline: Date.now() + DEADLINE_MS },

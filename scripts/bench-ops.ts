@@ -8,7 +8,8 @@
 // Closed-loop POST /v1/order (resting LIMIT orders) at 64 connections with the load generator of
 // `bench:engine` (scripts/bench-engine-load.ts); the rounds of the three configurations are interleaved in a
 // rotating order, so load from elsewhere on the machine lands on all of them alike, and the medians are
-// compared. While one stack is measured the other two are idle. Throughput on a shared 2-core machine is
+// compared (the stack's settings, the request and the clean-up are scripts/bench-session.ts's, as `npm run bench`
+// uses them). While one stack is measured the other two are idle. Throughput on a shared 2-core machine is
 // noisy, so each round also reads the CPU time of the measured stack's own processes (gateway, wallet,
 // engine with its threads; from /proc) per answered request: the cost of the settings in CPU. Prints a markdown table with the ratios and
 // writes bench/ops-results.json. Targets (reported, not asserted): metrics < 5%, tracing at 10% < 15%.
@@ -17,12 +18,25 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { marketClient, type Market } from "../test/harness/market.js";
+import type { Market } from "../test/harness/market.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../test/harness/otlp.js";
 import { startPostgres } from "../test/harness/postgres.js";
 import { startRedis } from "../test/harness/redis.js";
 import { startStack, type Stack } from "../test/harness/stack.js";
-import { createAccounts, type BenchAccount } from "./bench-session.js";
+import {
+  benchStackOptions,
+  createAccounts,
+  fmt,
+  MARK,
+  onCleanup,
+  orderTarget,
+  pricedGateway,
+  runMain,
+  say,
+  stoppedAtCleanup,
+  SYMBOL,
+  type BenchAccount,
+} from "./bench-session.js";
 import {
   childProcesses,
   closedLoop,
@@ -36,13 +50,6 @@ import {
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RESULTS_FILE = path.join(ROOT, "bench", "ops-results.json");
 
-const SYMBOL = "BTC-USD";
-const MARK = 50_000;
-const QUANTITY = "0.001";
-/** Resting limits far from the mark: they never fill while the mark moves by a tick. */
-const BUY_LIMIT = "25000";
-const SELL_LIMIT = "100000";
-
 const CONNECTIONS = 64;
 const ROUNDS = 6;
 const ROUND_MS = 4_000;
@@ -50,7 +57,6 @@ const ROUND_MS = 4_000;
 const WARMUP_MS = 8_000;
 const USERS = 8;
 const ACCOUNTS_PER_USER = 16;
-const CHECK_EVERY = 25;
 const FEED_INTERVAL_MS = 1_000;
 const TARGETS = { metricsCost: 0.05, tracingCost: 0.15 };
 
@@ -85,33 +91,6 @@ interface Running {
   target: HttpTarget;
 }
 
-const say = (line: string): void => {
-  process.stdout.write(line + "\n");
-};
-const fmt = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "-");
-const errorText = (error: unknown): string => (error instanceof Error ? (error.stack ?? error.message) : String(error));
-
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanupAll(): Promise<void> {
-  for (let next = cleanups.pop(); next !== undefined; next = cleanups.pop()) {
-    try {
-      await next();
-    } catch (error) {
-      process.stderr.write(`clean-up failed: ${errorText(error)}\n`);
-    }
-  }
-}
-
-let signalled = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (signalled) return;
-    signalled = true;
-    process.stderr.write(`\n${signal}: stopping everything this run started\n`);
-    void cleanupAll().finally(() => process.exit(130));
-  });
-}
-
 /** A fresh database on the server of `adminUrl`, one per stack (each engine owns every partition of its own). */
 async function createDatabase(adminUrl: string, name: string): Promise<string> {
   const client = new pg.Client({ connectionString: adminUrl });
@@ -126,67 +105,15 @@ async function createDatabase(adminUrl: string, name: string): Promise<string> {
   return url.toString();
 }
 
-/** POST /v1/order, resting LIMIT, over the accounts round-robin, a fresh client_id each, sides alternating. */
-function orderTarget(name: string, port: number, accounts: readonly Account[]): HttpTarget {
-  const runTag = Date.now().toString(36);
-  const sides = new Uint32Array(accounts.length);
-  const heads = accounts.map(
-    (a) =>
-      `POST /v1/order HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
-      `x-api-key: ${a.key.key}\r\nx-api-secret: ${a.key.secret}\r\n`,
-  );
-  return {
-    name,
-    host: "127.0.0.1",
-    port,
-    expectStatus: 201,
-    checkEvery: CHECK_EVERY,
-    request(seq) {
-      const i = seq % accounts.length;
-      const account = accounts[i];
-      if (account === undefined) throw new Error("no account");
-      const buy = (sides[i] = (sides[i] ?? 0) + 1) % 2 === 1;
-      const body =
-        `{"account_id":"${account.accountId}","symbol":"${SYMBOL}","side":"${buy ? "BUY" : "SELL"}",` +
-        `"kind":"LIMIT","quantity":"${QUANTITY}","limit_price":"${buy ? BUY_LIMIT : SELL_LIMIT}",` +
-        `"client_id":"${name}-${runTag}-${seq}"}`;
-      return `${heads[i] ?? ""}Content-Length: ${body.length}\r\n\r\n${body}`;
-    },
-    check(body) {
-      const parsed = JSON.parse(body) as { order?: { status?: string }; violations?: unknown[] };
-      if (parsed.order?.status !== "NEW" || (parsed.violations?.length ?? 0) !== 0) {
-        return `expected NEW without violations: ${body.slice(0, 300)}`;
-      }
-      return undefined;
-    },
-  };
-}
-
 async function startConfig(config: Config, index: number, pgUrl: string, redisUrl: string, sink: OtlpReceiver) {
   const databaseUrl = await createDatabase(pgUrl, `ops_${index}`);
-  const starting = startStack({
-    databaseUrl,
-    redisUrl,
-    // info, not warn: the harness reads the ports from the "listening" lines; per-request logs are debug.
-    env: { PRICE_FEED: "push", LOG_LEVEL: "info", ...config.env(sink) },
-    gatewayEnv: { RATE_LIMIT_MAX: "100000000" },
-    // The rounds rest thousands of LIMIT orders per account: no cap on working orders (docs/engine.md, "Limits").
-    engineEnv: { ENGINE_MAX_WORKING_ORDERS: "100000" },
+  const stack = await stoppedAtCleanup(
+    `the ${config.id} stack`,
+    startStack(benchStackOptions(databaseUrl, redisUrl, config.env(sink))),
+  );
+  const { market, gateway } = await pricedGateway(stack, (close) => {
+    onCleanup(`the ${config.id} market client`, close);
   });
-  starting.catch(() => undefined);
-  cleanups.push(async () => {
-    const started = await starting.catch(() => undefined);
-    await started?.stop();
-  });
-  const stack = await starting;
-  const market = marketClient(stack.engineGrpc);
-  cleanups.push(() => {
-    market.close();
-    return Promise.resolve();
-  });
-  const gateway = stack.gateways[0];
-  if (gateway === undefined) throw new Error("no gateway");
-  await market.push({ [SYMBOL]: MARK });
   const accounts = await createAccounts(gateway, {
     prefix: `ops-${index}`,
     users: USERS,
@@ -195,7 +122,13 @@ async function startConfig(config: Config, index: number, pgUrl: string, redisUr
     permissions: ["READ_ONLY", "TRADE"],
   });
   const port = Number(new URL(gateway.v1).port);
-  return { config, stack, market, accounts, target: orderTarget(config.id, port, accounts) } satisfies Running;
+  return {
+    config,
+    stack,
+    market,
+    accounts,
+    target: orderTarget(config.id, port, accounts, "LIMIT", true),
+  } satisfies Running;
 }
 
 /** The stacks' service processes (pid → configuration id), told apart by their DATA_DIR. */
@@ -278,11 +211,11 @@ async function main(): Promise<void> {
   const started = Date.now();
   const loadStart = os.loadavg();
   const sink = await startOtlpReceiver({ discard: true });
-  cleanups.push(() => sink.stop());
+  onCleanup("the OTLP sink", () => sink.stop());
   const postgres = await startPostgres();
-  cleanups.push(() => postgres.stop());
+  onCleanup("postgres", () => postgres.stop());
   const redis = await startRedis();
-  cleanups.push(() => redis.stop());
+  onCleanup("redis", () => redis.stop());
 
   const running: Running[] = [];
   for (const [index, config] of CONFIGS.entries()) {
@@ -368,9 +301,4 @@ async function main(): Promise<void> {
   say(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);
 }
 
-main()
-  .catch((error: unknown) => {
-    process.stderr.write(`bench:ops failed: ${errorText(error)}\n`);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanupAll());
+runMain("bench:ops", main);

@@ -14,7 +14,7 @@ import { newKey, v1, type CreatedKey } from "../test/harness/client.js";
 import { marketClient, type Market } from "../test/harness/market.js";
 import { startPostgres } from "../test/harness/postgres.js";
 import { startRedis } from "../test/harness/redis.js";
-import { startStack, type GatewayEndpoints, type Stack } from "../test/harness/stack.js";
+import { startStack, type GatewayEndpoints, type Stack, type StackOptions } from "../test/harness/stack.js";
 import type { Scope } from "../kernel/scopes.js";
 import {
   type CoreBenchOptions,
@@ -357,31 +357,51 @@ export async function createAccounts(
   return accounts;
 }
 
-export async function startE2e(): Promise<E2eSetup> {
-  const started = performance.now();
-  const postgres = await stoppedAtCleanup("postgres", startPostgres());
-  const redis = await stoppedAtCleanup("redis", startRedis());
-  const stack = await stoppedAtCleanup(
-    'the stack (startStack waits for the "listening" log line of every process)',
-    startStack({
-      databaseUrl: postgres.url,
-      redisUrl: redis.url,
-      // info, not warn: the harness reads the ports from the "listening" lines; per-request logs are debug.
-      env: { PRICE_FEED: "push", LOG_LEVEL: "info" },
-      gatewayEnv: { RATE_LIMIT_MAX: "100000000" },
-      // The rounds rest thousands of LIMIT orders per account: no cap on working orders (docs/engine.md, "Limits").
-      engineEnv: { ENGINE_MAX_WORKING_ORDERS: "100000" },
-    }),
-  );
-  activeStack = stack;
+/** The settings of every HTTP bench's stack; `env` adds settings for every process. */
+export function benchStackOptions(
+  databaseUrl: string,
+  redisUrl: string,
+  env: Record<string, string> = {},
+): StackOptions {
+  return {
+    databaseUrl,
+    redisUrl,
+    // info, not warn: the harness reads the ports from the "listening" lines; per-request logs are debug.
+    env: { PRICE_FEED: "push", LOG_LEVEL: "info", ...env },
+    gatewayEnv: { RATE_LIMIT_MAX: "100000000" },
+    // The rounds rest thousands of LIMIT orders per account: no cap on working orders (docs/engine.md, "Limits").
+    engineEnv: { ENGINE_MAX_WORKING_ORDERS: "100000" },
+  };
+}
+
+/** The stack's market client (`cleanup` is given its close) with the mark pushed, and the stack's first gateway. */
+export async function pricedGateway(
+  stack: Stack,
+  cleanup: (close: () => Promise<void>) => void,
+): Promise<{ market: Market; gateway: GatewayEndpoints }> {
   const market = marketClient(stack.engineGrpc);
-  onCleanup("market client", () => {
+  cleanup(() => {
     market.close();
     return Promise.resolve();
   });
   const gateway = stack.gateways[0];
   if (gateway === undefined) throw new Error("no gateway");
   await market.push({ [SYMBOL]: MARK });
+  return { market, gateway };
+}
+
+export async function startE2e(): Promise<E2eSetup> {
+  const started = performance.now();
+  const postgres = await stoppedAtCleanup("postgres", startPostgres());
+  const redis = await stoppedAtCleanup("redis", startRedis());
+  const stack = await stoppedAtCleanup(
+    'the stack (startStack waits for the "listening" log line of every process)',
+    startStack(benchStackOptions(postgres.url, redis.url)),
+  );
+  activeStack = stack;
+  const { market, gateway } = await pricedGateway(stack, (close) => {
+    onCleanup("market client", close);
+  });
 
   const accounts = await createAccounts(gateway, {
     prefix: "bench",

@@ -13,24 +13,12 @@ import { createLogger } from "../kernel/log.js";
 import { loadWalletSettings } from "../wallet/config.js";
 import { startWallet } from "../wallet/main.js";
 import { isEntryPoint } from "../kernel/process.js";
-import { report, serveRole } from "./bench-child.js";
+import { rawBytesService, report, serveRole } from "./bench-child.js";
 
 export const EMPTY_METHOD_PATH = "/bench.v1.Bench/Empty";
 
-const identity = (value: Buffer): Buffer => value;
-
-/** A hand-made service definition: raw bytes in and out, so the baseline pays no protobuf work. */
-export const BENCH_SERVICE: grpc.ServiceDefinition = {
-  Empty: {
-    path: EMPTY_METHOD_PATH,
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: identity,
-    requestDeserialize: identity,
-    responseSerialize: identity,
-    responseDeserialize: identity,
-  },
-};
+/** The baseline's service: one empty unary method of raw bytes. */
+export const BENCH_SERVICE = rawBytesService("Empty", EMPTY_METHOD_PATH);
 
 /** An empty protobuf message encodes to zero bytes. */
 const EMPTY_REPLY = Buffer.alloc(0);

@@ -44,6 +44,7 @@ import {
   type ResourceSample,
   type ServerMessage,
 } from "./bench-validate-server.js";
+import { rawBytes } from "./bench-child.js";
 import { mulberry32 as seeded } from "../kernel/random.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -534,7 +535,6 @@ function summarize(measured: Measured[]): MethodSummary {
   };
 }
 
-const identity = (value: Buffer): Buffer => value;
 const EMPTY_REQUEST = Buffer.alloc(0);
 
 export interface GrpcResult {
@@ -670,8 +670,8 @@ export async function benchGrpc(): Promise<GrpcResult> {
       new Promise((resolve, reject) => {
         emptyClient.makeUnaryRequest(
           EMPTY_METHOD_PATH,
-          identity,
-          identity,
+          rawBytes,
+          rawBytes,
           EMPTY_REQUEST,
           metadata(),
           callOptions(),

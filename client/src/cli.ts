@@ -7,7 +7,7 @@ import { ApiError, NetworkError } from "./errors.js";
 import { loadProfile, ProfileError, type Profile } from "./profile.js";
 import type { Placement } from "./results.js";
 import type { RetryEvent } from "./transport.js";
-import type { AmendOrderRequest, Fill, Order, PlaceOrderRequest } from "./types.js";
+import type { Order, PlaceOrderRequest } from "./types.js";
 
 export interface Io {
   env: NodeJS.ProcessEnv;
@@ -93,6 +93,20 @@ export async function main(argv: string[], io: Io): Promise<number> {
       ...(p.adminToken === undefined ? {} : { adminToken: p.adminToken }),
     });
   };
+  /** A command's action that fetches one thing and prints it as a record (of `fields`; default all). */
+  const shows =
+    <A extends unknown[]>(fetch: (...args: A) => Promise<Row>, fields?: string[]) =>
+    async (...args: A): Promise<void> => {
+      const shown = await fetch(...args);
+      print(shown, () => record(shown, fields));
+    };
+  /** A command's action that fetches rows and prints them as a table of `columns`. */
+  const lists =
+    <A extends unknown[]>(fetch: (...args: A) => Promise<Row[]>, columns: string[]) =>
+    async (...args: A): Promise<void> => {
+      const rows = await fetch(...args);
+      print(rows, () => table(rows, columns));
+    };
   const placed = (result: Placement): void => {
     if (result.kind === "rejected") code = EXIT.rejected;
     print({ result: result.kind, replayed: result.replayed, ...result.response }, () => {
@@ -142,28 +156,25 @@ export async function main(argv: string[], io: Io): Promise<number> {
         }),
       );
     });
-  keysCommand.command("list").action(async () => {
-    const rows = await keys().list();
-    print(rows, () => table(rows, ["id", "label", "permissions", "createdAt", "expiresAt"]));
-  });
-  keysCommand.command("revoke <id>").action(async (id: string) => {
-    const revoked = await keys().revoke(id);
-    print(revoked, () => record(revoked));
-  });
+  keysCommand
+    .command("list")
+    .action(lists(() => keys().list(), ["id", "label", "permissions", "createdAt", "expiresAt"]));
+  keysCommand.command("revoke <id>").action(shows((id: string) => keys().revoke(id)));
 
   program
     .command("plans")
     .description("the plans an account can be opened on")
-    .action(async () => {
-      const rows = await trading().plans();
-      print(rows, () => table(rows, ["plan_id", "name", "starting_balance", "max_drawdown_pct", "daily_loss_pct"]));
-    });
-  program.command("tickers").action(async () => {
-    const rows = await trading().tickers();
-    print(rows, () =>
-      table(rows, ["symbol", "asset_class", "mark_price", "tick_size", "quantity_step", "min_quantity", "market_open"]),
+    .action(
+      lists(() => trading().plans(), ["plan_id", "name", "starting_balance", "max_drawdown_pct", "daily_loss_pct"]),
     );
-  });
+  program
+    .command("tickers")
+    .action(
+      lists(
+        () => trading().tickers(),
+        ["symbol", "asset_class", "mark_price", "tick_size", "quantity_step", "min_quantity", "market_open"],
+      ),
+    );
 
   const account = program.command("account").description("open and inspect accounts");
   account
@@ -179,37 +190,24 @@ export async function main(argv: string[], io: Io): Promise<number> {
       });
       print(opened, () => record(opened, ["account_id", "plan_id", "state", "balance", "default_venue"]));
     });
-  account.command("show <account_id>").action(async (id: string) => {
-    const shown = await trading().account(id);
-    print(shown, () => record(shown));
-  });
-  account.command("summary <account_id>").action(async (id: string) => {
-    const summary = await trading().summary(id);
-    print(summary, () => record(summary));
-  });
+  account.command("show <account_id>").action(shows((id: string) => trading().account(id)));
+  account.command("summary <account_id>").action(shows((id: string) => trading().summary(id)));
   account
     .command("cancel-after <account_id> [timeout_ms]")
     .description("the dead-man's switch: shows it, or arms it for timeout_ms (0 disarms; docs/risk.md)")
-    .action(async (id: string, timeout?: string) => {
-      const shown =
-        timeout === undefined ? await trading().cancelAfter(id) : await trading().setCancelAfter(id, Number(timeout));
-      print(shown, () => record(shown));
-    });
-  account.command("positions <account_id>").action(async (id: string) => {
-    const rows = await trading().positions(id);
-    print(rows, () =>
-      table(rows, [
-        "position_id",
-        "symbol",
-        "side",
-        "quantity",
-        "entry_price",
-        "mark_price",
-        "unrealized_pnl",
-        "venue",
-      ]),
+    .action(
+      shows((id: string, timeout?: string) =>
+        timeout === undefined ? trading().cancelAfter(id) : trading().setCancelAfter(id, Number(timeout)),
+      ),
     );
-  });
+  account
+    .command("positions <account_id>")
+    .action(
+      lists(
+        (id: string) => trading().positions(id),
+        ["position_id", "symbol", "side", "quantity", "entry_price", "mark_price", "unrealized_pnl", "venue"],
+      ),
+    );
   account
     .command("flatten <account_id>")
     .description("cancel every order and close every position at the market, in one step (exit 2 if any stays open)")
@@ -238,12 +236,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .description("every fill, oldest first")
     .option("--from <time>")
     .option("--to <time>")
-    .action(async (id: string, o: { from?: string; to?: string }) => {
-      const rows: Fill[] = await collect(trading().allTrades(id, rangeOf(o)));
-      print(rows, () =>
-        table(rows, ["fill_id", "symbol", "side", "quantity", "price", "fee", "realized_pnl", "executed_at"]),
-      );
-    });
+    .action(
+      lists(
+        (id: string, o: { from?: string; to?: string }) => collect(trading().allTrades(id, rangeOf(o))),
+        ["fill_id", "symbol", "side", "quantity", "price", "fee", "realized_pnl", "executed_at"],
+      ),
+    );
 
   account
     .command("orders <account_id>")
@@ -251,18 +249,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option("--from <time>")
     .option("--to <time>")
     .option("--client-id <id>")
-    .action(async (id: string, o: { from?: string; to?: string; clientId?: string }) => {
-      let rows: Order[] = [];
-      if (o.clientId !== undefined) {
-        const found = await trading().orderByClientId(id, o.clientId);
-        if (found !== undefined) rows.push(found);
-      } else {
-        rows = await collect(trading().allOrders(id, rangeOf(o)));
-      }
-      print(rows, () =>
-        table(rows, ["order_id", "client_id", "symbol", "side", "kind", "quantity", "filled_quantity", "status"]),
-      );
-    });
+    .action(
+      lists(
+        async (id: string, o: { from?: string; to?: string; clientId?: string }): Promise<Order[]> => {
+          if (o.clientId === undefined) return collect(trading().allOrders(id, rangeOf(o)));
+          const found = await trading().orderByClientId(id, o.clientId);
+          return found === undefined ? [] : [found];
+        },
+        ["order_id", "client_id", "symbol", "side", "kind", "quantity", "filled_quantity", "status"],
+      ),
+    );
 
   const orderBody = (o: OrderOptions): PlaceOrderRequest => ({
     account_id: o.account,
@@ -307,37 +303,37 @@ export async function main(argv: string[], io: Io): Promise<number> {
       );
     },
   );
-  order.command("show <order_id>").action(async (id: string) => {
-    const shown = await trading().order(id);
-    print(shown, () => record(shown));
-  });
-  order.command("cancel <order_id>").action(async (id: string) => {
-    const canceled = await trading().cancelOrder(id);
-    print(canceled, () => record(canceled, ["order_id", "status", "filled_quantity"]));
-  });
+  order.command("show <order_id>").action(shows((id: string) => trading().order(id)));
+  order
+    .command("cancel <order_id>")
+    .action(shows((id: string) => trading().cancelOrder(id), ["order_id", "status", "filled_quantity"]));
   order
     .command("cancel-all")
     .description("cancel every working order of an account (of one symbol), in one step")
     .requiredOption("--account <account_id>")
     .option("--symbol <symbol>", "only this symbol's orders")
-    .action(async (o: { account: string; symbol?: string }) => {
-      const canceled = await trading().cancelAllOrders(o.account, o.symbol);
-      print(canceled, () => table(canceled, ["order_id", "symbol", "side", "kind", "status", "filled_quantity"]));
-    });
+    .action(
+      lists(
+        (o: { account: string; symbol?: string }) => trading().cancelAllOrders(o.account, o.symbol),
+        ["order_id", "symbol", "side", "kind", "status", "filled_quantity"],
+      ),
+    );
   order
     .command("amend <order_id>")
     .option("--price <decimal>", "new limit price")
     .option("--trigger <decimal>", "new trigger price")
     .option("--quantity <decimal>", "new total quantity")
-    .action(async (id: string, o: { price?: string; trigger?: string; quantity?: string }) => {
-      const changes = {
-        ...(o.price === undefined ? {} : { limit_price: o.price }),
-        ...(o.trigger === undefined ? {} : { trigger_price: o.trigger }),
-        ...(o.quantity === undefined ? {} : { quantity: o.quantity }),
-      } as AmendOrderRequest;
-      const amended = await trading().amendOrder(id, changes);
-      print(amended, () => record(amended, ["order_id", "status", "quantity", "limit_price", "trigger_price"]));
-    });
+    .action(
+      shows(
+        (id: string, o: { price?: string; trigger?: string; quantity?: string }) =>
+          trading().amendOrder(id, {
+            ...(o.price === undefined ? {} : { limit_price: o.price }),
+            ...(o.trigger === undefined ? {} : { trigger_price: o.trigger }),
+            ...(o.quantity === undefined ? {} : { quantity: o.quantity }),
+          }),
+        ["order_id", "status", "quantity", "limit_price", "trigger_price"],
+      ),
+    );
 
   program
     .command("position")
@@ -357,14 +353,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
         }),
       );
     });
-  program.command("breaches <account_id>").action(async (id: string) => {
-    const rows = await trading().breaches(id);
-    print(rows, () => table(rows, ["breach_id", "rule", "severity", "threshold", "value", "occurred_at"]));
-  });
-  program.command("analytics <account_id>").action(async (id: string) => {
-    const analytics = await trading().analytics(id);
-    print(analytics, () => record(analytics));
-  });
+  program
+    .command("breaches <account_id>")
+    .action(
+      lists(
+        (id: string) => trading().breaches(id),
+        ["breach_id", "rule", "severity", "threshold", "value", "occurred_at"],
+      ),
+    );
+  program.command("analytics <account_id>").action(shows((id: string) => trading().analytics(id)));
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -106,6 +106,30 @@ interface RangeCursor {
   after_id: string;
 }
 
+/** The time-range lists: the page each answers, where it is served and the cursor its last row gives. */
+interface RangePages {
+  listPositionHistory: ClosedPositionPage;
+  listTrades: FillPage;
+  listOrderHistory: OrderPage;
+}
+type RangeList = keyof RangePages;
+type RangeRow<L extends RangeList> = RangePages[L]["data"][number];
+
+const RANGE_LISTS: { [L in RangeList]: { path: string; cursorOf: (last: RangeRow<L>) => RangeCursor } } = {
+  listPositionHistory: {
+    path: "/v1/account/{account_id}/positions/history",
+    cursorOf: (last) => ({ from: last.closed_at, after_id: last.position_id }),
+  },
+  listTrades: {
+    path: "/v1/account/{account_id}/trades",
+    cursorOf: (last) => ({ from: last.executed_at, after_id: last.fill_id }),
+  },
+  listOrderHistory: {
+    path: "/v1/account/{account_id}/orders/history",
+    cursorOf: (last) => ({ from: last.created_at, after_id: last.order_id }),
+  },
+};
+
 /** Every row of a time-range list, oldest first: page after page, each starting after the last row seen. */
 async function* walkRange<T>(
   page: (cursor: RangeCursor | undefined) => Promise<{ data: T[]; has_more: boolean }>,
@@ -229,6 +253,20 @@ export class TradingClient {
     return (await this.transport.request<T>(spec)).body;
   }
 
+  /** One page of a time-range list of the account. */
+  private rangePage<L extends RangeList>(list: L, accountId: string, query: Query<L>): Promise<RangePages[L]> {
+    return this.get(RANGE_LISTS[list].path, [accountId], query);
+  }
+
+  /** Every row of a time-range list in [from, to], oldest first, walking `has_more` with `from`/`after_id`. */
+  private walk<L extends RangeList>(
+    list: L,
+    accountId: string,
+    query: Omit<Query<L>, "after_id">,
+  ): AsyncGenerator<RangeRow<L>> {
+    return walkRange((cursor) => this.rangePage(list, accountId, { ...query, ...cursor }), RANGE_LISTS[list].cursorOf);
+  }
+
   health(): Promise<Health> {
     return health(this.transport);
   }
@@ -273,30 +311,24 @@ export class TradingClient {
   }
 
   positionHistory(accountId: string, query: Query<"listPositionHistory"> = {}): Promise<ClosedPositionPage> {
-    return this.get("/v1/account/{account_id}/positions/history", [accountId], query);
+    return this.rangePage("listPositionHistory", accountId, query);
   }
 
   /** Every closed position in [from, to], oldest first, walking `has_more` with `from`/`after_id`. */
-  async *allPositionHistory(
+  allPositionHistory(
     accountId: string,
     query: Omit<Query<"listPositionHistory">, "after_id"> = {},
   ): AsyncGenerator<ClosedPosition> {
-    yield* walkRange(
-      (cursor) => this.positionHistory(accountId, { ...query, ...cursor }),
-      (last) => ({ from: last.closed_at, after_id: last.position_id }),
-    );
+    return this.walk("listPositionHistory", accountId, query);
   }
 
   trades(accountId: string, query: Query<"listTrades"> = {}): Promise<FillPage> {
-    return this.get("/v1/account/{account_id}/trades", [accountId], query);
+    return this.rangePage("listTrades", accountId, query);
   }
 
   /** Every fill in [from, to], oldest first, walking `has_more` with `from`/`after_id`. */
-  async *allTrades(accountId: string, query: Omit<Query<"listTrades">, "after_id"> = {}): AsyncGenerator<Fill> {
-    yield* walkRange(
-      (cursor) => this.trades(accountId, { ...query, ...cursor }),
-      (last) => ({ from: last.executed_at, after_id: last.fill_id }),
-    );
+  allTrades(accountId: string, query: Omit<Query<"listTrades">, "after_id"> = {}): AsyncGenerator<Fill> {
+    return this.walk("listTrades", accountId, query);
   }
 
   async workingOrders(accountId: string): Promise<WorkingOrder[]> {
@@ -317,15 +349,12 @@ export class TradingClient {
   }
 
   orderHistory(accountId: string, query: Query<"listOrderHistory"> = {}): Promise<OrderPage> {
-    return this.get("/v1/account/{account_id}/orders/history", [accountId], query);
+    return this.rangePage("listOrderHistory", accountId, query);
   }
 
   /** Every order created in [from, to], oldest first, walking `has_more` with `from`/`after_id`. */
-  async *allOrders(accountId: string, query: Omit<Query<"listOrderHistory">, "after_id"> = {}): AsyncGenerator<Order> {
-    yield* walkRange(
-      (cursor) => this.orderHistory(accountId, { ...query, ...cursor }),
-      (last) => ({ from: last.created_at, after_id: last.order_id }),
-    );
+  allOrders(accountId: string, query: Omit<Query<"listOrderHistory">, "after_id"> = {}): AsyncGenerator<Order> {
+    return this.walk("listOrderHistory", accountId, query);
   }
 
   funding(accountId: string): Promise<FundingReport> {

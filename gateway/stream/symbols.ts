@@ -1,6 +1,7 @@
-// The symbols a tickers subscription may name, as GET /v1/tickers lists them: read once from the engine's
-// catalogue (it does not change while the engine runs) and matched case-insensitively, with or without the
-// "-USD" quote ("btc", "BTCUSD", "btc-usd" all name BTC-USD).
+// The symbols a tickers subscription may name: those GET /v1/tickers lists, read once from the engine's catalogue
+// (it does not change while the engine runs), in any spelling REST accepts (kernel/symbols.ts: `btcusd`,
+// `BTC/USD`, `btc-usd` all name BTC-USD).
+import { canonicalSymbol } from "../../kernel/symbols.js";
 import type { ListTickersResponse__Output } from "../../proto/gen/engine/v1/ListTickersResponse.js";
 
 export function symbolResolver(
@@ -19,8 +20,6 @@ export function symbolResolver(
   };
   return async (input) => {
     const symbols = await load();
-    const upper = input.trim().toUpperCase();
-    const candidates = [upper, `${upper}-USD`, upper.endsWith("USD") ? `${upper.slice(0, -3)}-USD` : upper];
-    return candidates.find((candidate) => symbols.has(candidate));
+    return canonicalSymbol(input, (symbol) => symbols.has(symbol));
   };
 }

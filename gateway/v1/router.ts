@@ -1,5 +1,6 @@
-// The /v1 listener's routes (trading, snake_case JSON). Each route names the scope it requires
-// (`x-required-scope` in docs/openapi.yaml); bodies are parsed only after authentication.
+// The /v1 listener's routes (trading, snake_case JSON), one table: each route names the scope it requires
+// (`x-required-scope` in docs/openapi.yaml, which test/e2e/openapi.test.ts holds to this table); bodies are
+// parsed only after authentication. Routes are mounted in the table's order.
 import { Router, type RequestHandler } from "express";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Clients } from "../clients.js";
@@ -19,53 +20,84 @@ import {
   listTrades,
   listViolations,
 } from "./accounts.js";
-import { authenticate, type AuthDeps } from "./auth.js";
+import { authenticate, type AuthDeps, type RequestCost, type RequiredScope } from "./auth.js";
 import { batchUnits, cancelAllOrders, flatten, placeBatch, type BatchFailures } from "./bulk.js";
 import { getCalendar, listPlans, listTickers } from "./catalogue.js";
 import { listEvents } from "./events.js";
 import { getCancelAfter, setCancelAfter } from "./cancel-after.js";
 import { amendOrder, cancelOrder, closePosition, getOrder, placeOrder, testOrder } from "./orders.js";
 
+export interface V1Route {
+  method: "get" | "post" | "patch" | "delete";
+  /** The Express path under /v1 (`:account_id`; the document writes `{account_id}`). */
+  path: string;
+  scope: Exclude<RequiredScope, "">;
+  /** The route reads a JSON body, after authentication. */
+  body?: true;
+  /**
+   * What the request counts against the key's rate limit, read from its body once the key, its IP allow-list
+   * and its scope passed (the body is then read inside authentication); absent: one request.
+   */
+  units?: RequestCost["units"];
+  handler: (clients: Clients, failures: BatchFailures) => RequestHandler;
+}
+
+// The stream is a WebSocket upgrade (gateway/stream/server.ts takes every upgrade); a plain GET is refused.
+const plainStreamGet = (): RequestHandler => () => {
+  throw ServiceError.invalid([{ path: "upgrade", message: "GET /v1/stream must be a WebSocket upgrade" }]);
+};
+
+export const V1_ROUTES: readonly V1Route[] = [
+  { method: "get", path: "/tickers", scope: "READ_ONLY", handler: listTickers },
+  { method: "get", path: "/plans", scope: "READ_ONLY", handler: listPlans },
+  { method: "get", path: "/calendar", scope: "READ_ONLY", handler: getCalendar },
+  { method: "post", path: "/account", scope: "TRADE", body: true, handler: createAccount },
+  { method: "get", path: "/account/:account_id", scope: "READ_ONLY", handler: getAccount },
+  { method: "get", path: "/account/:account_id/summary", scope: "READ_ONLY", handler: getSummary },
+  { method: "get", path: "/account/:account_id/positions", scope: "READ_ONLY", handler: listPositions },
+  { method: "get", path: "/account/:account_id/positions/history", scope: "READ_ONLY", handler: listPositionHistory },
+  { method: "get", path: "/account/:account_id/trades", scope: "READ_ONLY", handler: listTrades },
+  { method: "get", path: "/account/:account_id/orders", scope: "READ_ONLY", handler: listOrders },
+  { method: "get", path: "/account/:account_id/orders/history", scope: "READ_ONLY", handler: listOrderHistory },
+  { method: "get", path: "/account/:account_id/funding", scope: "READ_ONLY", handler: listFunding },
+  { method: "get", path: "/account/:account_id/breaches", scope: "READ_ONLY", handler: listBreaches },
+  { method: "get", path: "/account/:account_id/violations", scope: "READ_ONLY", handler: listViolations },
+  { method: "get", path: "/account/:account_id/analytics", scope: "READ_ONLY", handler: getAnalytics },
+  { method: "get", path: "/account/:account_id/events", scope: "READ_ONLY", handler: listEvents },
+  { method: "get", path: "/stream", scope: "READ_ONLY", handler: plainStreamGet },
+  { method: "post", path: "/order", scope: "TRADE", body: true, handler: placeOrder },
+  { method: "post", path: "/order/test", scope: "TRADE", body: true, handler: testOrder },
+  { method: "get", path: "/order/:order_id", scope: "READ_ONLY", handler: getOrder },
+  { method: "delete", path: "/order/:order_id", scope: "MANAGE_ORDERS", handler: cancelOrder },
+  { method: "patch", path: "/order/:order_id", scope: "MANAGE_ORDERS", body: true, handler: amendOrder },
+  { method: "post", path: "/position/close", scope: "TRADE", body: true, handler: closePosition },
+  // The dead-man's switch: TRADE arms it (the trading bot is what it watches), any scope reads it.
+  { method: "post", path: "/account/:account_id/cancel-after", scope: "TRADE", body: true, handler: setCancelAfter },
+  { method: "get", path: "/account/:account_id/cancel-after", scope: "READ_ONLY", handler: getCancelAfter },
+  // Bulk calls: cancel-all and flatten count as one request; a batch as one per order.
+  { method: "delete", path: "/account/:account_id/orders", scope: "MANAGE_ORDERS", handler: cancelAllOrders },
+  { method: "post", path: "/account/:account_id/flatten", scope: "TRADE", handler: flatten },
+  { method: "post", path: "/orders/batch", scope: "TRADE", body: true, units: batchUnits, handler: placeBatch },
+];
+
 export function v1Router(clients: Clients, auth: AuthDeps, body: RequestHandler, failures: BatchFailures): Router {
   const router = Router();
-  const read = authenticate(auth, "READ_ONLY");
-  const trade = authenticate(auth, "TRADE");
-  const manage = authenticate(auth, "MANAGE_ORDERS");
+  const byScope = {
+    READ_ONLY: authenticate(auth, "READ_ONLY"),
+    TRADE: authenticate(auth, "TRADE"),
+    MANAGE_ORDERS: authenticate(auth, "MANAGE_ORDERS"),
+  };
   router.use(malformedPath(authenticate(auth, "")));
-  router.get("/tickers", read, listTickers(clients));
-  router.get("/plans", read, listPlans(clients));
-  router.get("/calendar", read, getCalendar(clients));
-  router.post("/account", trade, body, createAccount(clients));
-  router.get("/account/:account_id", read, getAccount(clients));
-  router.get("/account/:account_id/summary", read, getSummary(clients));
-  router.get("/account/:account_id/positions", read, listPositions(clients));
-  router.get("/account/:account_id/positions/history", read, listPositionHistory(clients));
-  router.get("/account/:account_id/trades", read, listTrades(clients));
-  router.get("/account/:account_id/orders", read, listOrders(clients));
-  router.get("/account/:account_id/orders/history", read, listOrderHistory(clients));
-  router.get("/account/:account_id/funding", read, listFunding(clients));
-  router.get("/account/:account_id/breaches", read, listBreaches(clients));
-  router.get("/account/:account_id/violations", read, listViolations(clients));
-  router.get("/account/:account_id/analytics", read, getAnalytics(clients));
-  router.get("/account/:account_id/events", read, listEvents(clients));
-  // The stream is a WebSocket upgrade (gateway/stream/server.ts takes every upgrade); a plain GET is refused.
-  router.get("/stream", read, () => {
-    throw ServiceError.invalid([{ path: "upgrade", message: "GET /v1/stream must be a WebSocket upgrade" }]);
-  });
-  router.post("/order", trade, body, placeOrder(clients));
-  router.post("/order/test", trade, body, testOrder(clients));
-  router.get("/order/:order_id", read, getOrder(clients));
-  router.delete("/order/:order_id", manage, cancelOrder(clients));
-  router.patch("/order/:order_id", manage, body, amendOrder(clients));
-  router.post("/position/close", trade, body, closePosition(clients));
-  // The dead-man's switch: TRADE arms it (the trading bot is what it watches), any scope reads it.
-  router.post("/account/:account_id/cancel-after", trade, body, setCancelAfter(clients));
-  router.get("/account/:account_id/cancel-after", read, getCancelAfter(clients));
-  // Bulk calls: cancel-all and flatten count as one request; a batch as one per order (its body is read, to
-  // count it, once the key, its IP allow-list and its scope passed).
-  router.delete("/account/:account_id/orders", manage, cancelAllOrders(clients));
-  router.post("/account/:account_id/flatten", trade, flatten(clients));
-  router.post("/orders/batch", authenticate(auth, "TRADE", { body, units: batchUnits }), placeBatch(clients, failures));
+  for (const route of V1_ROUTES) {
+    const handler = route.handler(clients, failures);
+    if (route.units !== undefined) {
+      router[route.method](route.path, authenticate(auth, route.scope, { body, units: route.units }), handler);
+    } else if (route.body === true) {
+      router[route.method](route.path, byScope[route.scope], body, handler);
+    } else {
+      router[route.method](route.path, byScope[route.scope], handler);
+    }
+  }
   // Unknown paths still authenticate first: no route discovery without a key.
   router.use(authenticate(auth, ""), notFound());
   return router;

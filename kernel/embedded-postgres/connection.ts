@@ -5,16 +5,14 @@ import type { Session } from "./session.js";
 import {
   CANCEL_REQUEST,
   EXTENDED,
+  FRONTEND,
   GSSENC_REQUEST,
   IDLE,
   MAX_MESSAGE_LENGTH,
   MAX_STARTUP_LENGTH,
   PROTOCOL_3,
   SSL_REQUEST,
-  QUERY,
-  SYNC,
   SYNC_MESSAGE,
-  TERMINATE,
   errorResponse,
   finalReadyStatus,
   scopeNames,
@@ -127,9 +125,9 @@ export class Connection {
       if (scoped.closed !== undefined) this.statements.delete(scoped.closed);
       parts.push(scoped.bytes);
       last = message.type as number;
-      if (last === SYNC || last === QUERY) break;
+      if (last === FRONTEND.sync || last === FRONTEND.query) break;
       const next = this.pending[0];
-      if (next === undefined || next.type === undefined || next.type === TERMINATE) break;
+      if (next === undefined || next.type === undefined || next.type === FRONTEND.terminate) break;
       message = this.pending.shift();
       if (message === undefined) break;
     }
@@ -142,7 +140,7 @@ export class Connection {
     this.running = true;
     try {
       while (this.pending.length > 0 && !this.closed) {
-        if (this.pending[0]?.type === TERMINATE) {
+        if (this.pending[0]?.type === FRONTEND.terminate) {
           this.pending.length = 0;
           this.socket.end();
           break;

@@ -10,18 +10,40 @@ export const MAX_STARTUP_LENGTH = 10_000;
 /** PostgreSQL's own bound on one message. */
 export const MAX_MESSAGE_LENGTH = 1 << 30;
 
-const READY_FOR_QUERY = 0x5a; // 'Z'
-export const IDLE = 0x49; // 'I'
+/** The protocol names each message type, transaction status and Close target by one ASCII letter. */
+const letter = (name: string): number => name.charCodeAt(0);
+
+/** The frontend message types the front reads, by name. */
+export const FRONTEND = {
+  parse: letter("P"),
+  bind: letter("B"),
+  describe: letter("D"),
+  execute: letter("E"),
+  close: letter("C"),
+  flush: letter("H"),
+  sync: letter("S"),
+  query: letter("Q"),
+  terminate: letter("X"),
+} as const;
+
+/** The backend message types the front reads or writes. */
+const BACKEND = { readyForQuery: letter("Z"), errorResponse: letter("E") } as const;
+
+/** ReadyForQuery's transaction status outside any transaction block. */
+export const IDLE = letter("I");
+
+/** Close's target kind naming a prepared statement (`P` names a portal). */
+const STATEMENT = letter("S");
+
 /** Frontend messages of the extended-query protocol: the session stays lent until a Sync ends them. */
-export const EXTENDED = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]); // P B D E C H
-const PARSE = 0x50;
-const BIND = 0x42;
-const DESCRIBE = 0x44;
-const EXECUTE = 0x45;
-const CLOSE = 0x43;
-export const SYNC = 0x53;
-export const QUERY = 0x51;
-export const TERMINATE = 0x58;
+export const EXTENDED = new Set<number>([
+  FRONTEND.parse,
+  FRONTEND.bind,
+  FRONTEND.describe,
+  FRONTEND.execute,
+  FRONTEND.close,
+  FRONTEND.flush,
+]);
 
 /** A frontend message with its type byte and length (startup packets have neither type nor `type`). */
 export interface Message {
@@ -43,15 +65,15 @@ function frame(type: number, body: Buffer): Buffer {
 }
 
 export function simpleQuery(sql: string): Uint8Array {
-  return frame(QUERY, Buffer.from(`${sql}\0`, "utf8"));
+  return frame(FRONTEND.query, Buffer.from(`${sql}\0`, "utf8"));
 }
 
-export const SYNC_MESSAGE = frame(SYNC, Buffer.alloc(0));
+export const SYNC_MESSAGE = frame(FRONTEND.sync, Buffer.alloc(0));
 
 /** An ErrorResponse the client's driver understands (used before a connection is served). */
 export function errorResponse(severity: string, code: string, message: string): Buffer {
   const body = Buffer.from(`S${severity}\0V${severity}\0C${code}\0M${message}\0\0`, "utf8");
-  return frame(0x45, body);
+  return frame(BACKEND.errorResponse, body);
 }
 
 /** The transaction status of the response's last message when it is ReadyForQuery, else undefined. */
@@ -67,7 +89,7 @@ export function finalReadyStatus(response: Uint8Array): number | undefined {
         (response[offset + 4] as number)) >>>
       0;
     const next = offset + 1 + length;
-    last = type === READY_FOR_QUERY && next <= response.length ? response[offset + 5] : undefined;
+    last = type === BACKEND.readyForQuery && next <= response.length ? response[offset + 5] : undefined;
     offset = next;
   }
   return last;
@@ -83,22 +105,22 @@ export function scopeNames(message: Message, prefix: string): { bytes: Uint8Arra
   const buffer = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
   const body = 5;
   switch (message.type) {
-    case PARSE: {
+    case FRONTEND.parse: {
       const name = cstring(buffer, body);
       if (name.value === "") return { bytes: message.bytes };
       const scoped = scope(name.value);
       return {
-        bytes: frame(PARSE, Buffer.concat([Buffer.from(`${scoped}\0`, "utf8"), buffer.subarray(name.end)])),
+        bytes: frame(FRONTEND.parse, Buffer.concat([Buffer.from(`${scoped}\0`, "utf8"), buffer.subarray(name.end)])),
         parsed: scoped,
       };
     }
-    case BIND: {
+    case FRONTEND.bind: {
       const portal = cstring(buffer, body);
       const statement = cstring(buffer, portal.end);
       if (portal.value === "" && statement.value === "") return { bytes: message.bytes };
       return {
         bytes: frame(
-          BIND,
+          FRONTEND.bind,
           Buffer.concat([
             Buffer.from(`${scope(portal.value)}\0${scope(statement.value)}\0`, "utf8"),
             buffer.subarray(statement.end),
@@ -106,21 +128,21 @@ export function scopeNames(message: Message, prefix: string): { bytes: Uint8Arra
         ),
       };
     }
-    case DESCRIBE:
-    case CLOSE: {
+    case FRONTEND.describe:
+    case FRONTEND.close: {
       const kind = buffer[body] as number;
       const name = cstring(buffer, body + 1);
       if (name.value === "") return { bytes: message.bytes };
       const scoped = scope(name.value);
       const bytes = frame(message.type, Buffer.concat([Buffer.from([kind]), Buffer.from(`${scoped}\0`, "utf8")]));
-      return message.type === CLOSE && kind === 0x53 ? { bytes, closed: scoped } : { bytes };
+      return message.type === FRONTEND.close && kind === STATEMENT ? { bytes, closed: scoped } : { bytes };
     }
-    case EXECUTE: {
+    case FRONTEND.execute: {
       const portal = cstring(buffer, body);
       if (portal.value === "") return { bytes: message.bytes };
       return {
         bytes: frame(
-          EXECUTE,
+          FRONTEND.execute,
           Buffer.concat([Buffer.from(`${scope(portal.value)}\0`, "utf8"), buffer.subarray(portal.end)]),
         ),
       };

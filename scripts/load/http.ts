@@ -54,8 +54,26 @@ export function parseResponse(buf: Buffer): { status: number; body: Buffer; end:
   return { status, body: Buffer.alloc(0), end: headEnd + 4, close };
 }
 
+/** One socket's bytes gathered into responses, one request in flight: what is left after a response is kept. */
+export class ResponseReader {
+  private pending: Buffer | undefined;
+
+  /** The response `chunk` completes, or undefined while it is incomplete; throws on a malformed response. */
+  read(chunk: Buffer): ReturnType<typeof parseResponse> {
+    const buf = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);
+    const parsed = parseResponse(buf);
+    // Anything after the answer would be a protocol error; it is kept for the next read to refuse.
+    this.pending = parsed === undefined ? buf : parsed.end < buf.length ? buf.subarray(parsed.end) : undefined;
+    return parsed;
+  }
+
+  clear(): void {
+    this.pending = undefined;
+  }
+}
+
 class Connection {
-  private buffer: Buffer | undefined;
+  private readonly reader = new ResponseReader();
   private answer: Answer | undefined;
   private closing = false;
   readonly ready: Promise<void>;
@@ -112,24 +130,19 @@ class Connection {
   private fail(reason: string): void {
     const answer = this.answer;
     this.answer = undefined;
-    this.buffer = undefined;
+    this.reader.clear();
     answer?.(0, undefined, reason);
   }
 
   private onData(chunk: Buffer): void {
-    const buf = this.buffer === undefined ? chunk : Buffer.concat([this.buffer, chunk]);
     let parsed: ReturnType<typeof parseResponse>;
     try {
-      parsed = parseResponse(buf);
+      parsed = this.reader.read(chunk);
     } catch {
       this.socket.destroy();
       return;
     }
-    if (parsed === undefined) {
-      this.buffer = buf;
-      return;
-    }
-    this.buffer = parsed.end < buf.length ? buf.subarray(parsed.end) : undefined;
+    if (parsed === undefined) return;
     if (parsed.close) {
       this.closing = true;
       this.socket.end();

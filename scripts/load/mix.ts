@@ -160,6 +160,28 @@ export interface RequestContext {
   clientId: string;
 }
 
+/** POST /v1/order of the plan's symbol and quantity; a LIMIT order rests at `limitPrice`. */
+function orderRequest(
+  ctx: RequestContext,
+  side: "BUY" | "SELL",
+  kind: "LIMIT" | "MARKET",
+  limitPrice?: string,
+): PlannedRequest {
+  return {
+    method: "POST",
+    path: "/v1/order",
+    body: JSON.stringify({
+      account_id: ctx.accountId,
+      symbol: ctx.plan.symbol,
+      side,
+      kind,
+      quantity: ctx.plan.quantity,
+      ...(limitPrice === undefined ? {} : { limit_price: limitPrice }),
+      client_id: ctx.clientId,
+    }),
+  };
+}
+
 /**
  * The request for `op` (already resolved). Takes what it needs from `state` at send time: the order a cancel
  * cancels is removed from the resting list, a close takes one open buy, a limit flips the side.
@@ -181,33 +203,12 @@ export function buildRequest(op: Operation, ctx: RequestContext, state: KeyState
     case "place-limit": {
       const buy = state.limitsPlaced % 2 === 0;
       state.limitsPlaced++;
-      return {
-        method: "POST",
-        path: "/v1/order",
-        body: JSON.stringify({
-          account_id: ctx.accountId,
-          symbol: plan.symbol,
-          side: buy ? "BUY" : "SELL",
-          kind: "LIMIT",
-          quantity: plan.quantity,
-          limit_price: buy ? plan.buyLimit : plan.sellLimit,
-          client_id: ctx.clientId,
-        }),
-      };
+      return buy
+        ? orderRequest(ctx, "BUY", "LIMIT", plan.buyLimit)
+        : orderRequest(ctx, "SELL", "LIMIT", plan.sellLimit);
     }
     case "place-market":
-      return {
-        method: "POST",
-        path: "/v1/order",
-        body: JSON.stringify({
-          account_id: ctx.accountId,
-          symbol: plan.symbol,
-          side: "BUY",
-          kind: "MARKET",
-          quantity: plan.quantity,
-          client_id: ctx.clientId,
-        }),
-      };
+      return orderRequest(ctx, "BUY", "MARKET");
     case "cancel": {
       const orderId = state.restingOrders.shift();
       if (orderId === undefined) throw new Error("cancel without a resting order (resolveOperation first)");

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { V1_ROUTES } from "../../gateway/v1/router.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { flipLast, type CreatedKey } from "../harness/client.js";
 import { marketClient, type Market } from "../harness/market.js";
@@ -96,6 +97,8 @@ interface ResponseObject extends Referable {
 interface OperationObject {
   operationId: string;
   responses: Record<string, ResponseObject>;
+  requestBody?: unknown;
+  "x-required-scope"?: string;
 }
 type PathItem = Partial<Record<Lowercase<Method>, OperationObject>> & { servers?: ServerObject[] };
 interface OpenApiDocument {
@@ -371,6 +374,21 @@ describe("docs/openapi.yaml against the running gateway", () => {
     ca?.remove();
   });
 
+  it("lists gateway/v1/router.ts's route table: each route's operation, its x-required-scope and its body", () => {
+    const routes = V1_ROUTES.map((route) => ({
+      ...route,
+      method: route.method.toUpperCase() as Method,
+      template: `/v1${route.path.replace(/:([a-z_]+)/g, "{$1}")}`,
+    }));
+    const named = (op: { method: Method; template: string }): string => `${op.method} ${op.template}`;
+    expect(routes.map(named).sort()).toEqual(V1_OPERATIONS.map(named).sort());
+    for (const route of routes) {
+      const operation = doc.paths[route.template]?.[lowercase(route.method)];
+      expect(operation?.["x-required-scope"], named(route)).toBe(route.scope);
+      expect(operation?.requestBody !== undefined, `${named(route)} reads a body`).toBe(route.body === true);
+    }
+  });
+
   it("is an OpenAPI 3.1 document whose operations are exactly the routes the gateway serves", () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(documentedOperations()).toEqual([...SERVED].sort());
@@ -601,7 +619,7 @@ describe("docs/openapi.yaml against the running gateway", () => {
       const socket = opened[0] as StreamClient;
       const ops: Record<string, unknown>[] = [
         { op: "subscribe", account_id: accountId, after: 0, id: 1 },
-        { op: "subscribe", channel: "tickers", symbols: ["btc"], id: "t" },
+        { op: "subscribe", channel: "tickers", symbols: ["btc/usd"], id: "t" },
         { op: "ping", id: 2 },
         { op: "subscribe", account_id: "not-a-uuid", id: 3 },
         { op: "unsubscribe", account_id: accountId, id: 4 },

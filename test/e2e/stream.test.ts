@@ -210,6 +210,26 @@ describe.each(BACKENDS)("live stream on %s", (backend) => {
     socket.close();
   });
 
+  it("reads tickers symbols in the spellings REST accepts: BTC/USD is BTC-USD, a bare base is unknown", async () => {
+    const socket = await open();
+    socket.send({ op: "subscribe", channel: "tickers", symbols: ["BTC/USD", "sol_usd"], id: "spelled" });
+    expect(await socket.next((m) => m.id === "spelled", "spelled")).toEqual({
+      op: "subscribed",
+      id: "spelled",
+      channel: "tickers",
+      symbols: ["BTC-USD", "SOL-USD"],
+    });
+    socket.send({ op: "subscribe", channel: "tickers", symbols: ["btc"], id: "bare" });
+    expect(await socket.next((m) => m.id === "bare", "bare")).toEqual({
+      op: "error",
+      id: "bare",
+      channel: "tickers",
+      error: "invalid_payload",
+      issues: [{ path: "symbols.0", message: "unknown symbol" }],
+    });
+    socket.close();
+  });
+
   it("refuses an upgrade without valid credentials (401) and past the per-key cap (409 stream_limit_reached)", async () => {
     const capped = await newKey(api, "stream-capped", { label: "cap", permissions: ["READ_ONLY"] });
     await expect(StreamClient.open(base, { key: capped.key, secret: "wrong" })).rejects.toMatchObject({ status: 401 });

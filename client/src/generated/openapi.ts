@@ -2576,7 +2576,8 @@ export interface components {
         /**
          * @description A client message of `GET /v1/stream`. `channel` defaults to `account`. `after`: the last `sequence`
          *     received (0: every event); absent: from now on. Tickers: `symbols` as `GET /v1/tickers` names them
-         *     (case-insensitive, the base alone accepted), at most 200; empty or absent: every symbol.
+         *     (in any spelling requests accept, `btcusd`, `BTC/USD`, `btc-usd`; a bare base is unknown), at most 200;
+         *     empty or absent: every symbol.
          */
         StreamOp: {
             /** @enum {unknown} */
