@@ -1,13 +1,15 @@
 // An account's state as a snapshot (docs/engine.md, "Snapshots"): JSON the shard stores every so many events,
 // so a restart replays only the events after it instead of the account's whole journal. Its tables become
-// entry lists; restoring makes them Maps again, shares the plan object (`internPlan`) and the order objects the
-// working tables point to (the same objects as `orders`, as `apply` keeps them), and carries the memory
-// bookkeeping of accounts/retention.ts, so a restored actor forgets what the live one would have. The BigInt
-// notionals of positions and history rows travel as decimal strings.
+// entry lists; restoring makes the state as a fresh one is made (`accountStateFrom`: the same field order, so
+// the same hidden class) and writes the snapshot over it, makes the tables Maps again, shares the plan object
+// (`internPlan`) and the order objects the working tables point to (the same objects as `orders`, as `apply`
+// keeps them), and carries the memory bookkeeping of accounts/retention.ts, so a restored actor forgets what the
+// live one would have. The BigInt notionals of positions and history rows travel as decimal strings.
 import { exportRetention, importRetention, type RetentionSnapshot } from "./retention.js";
 import type { Order } from "../basics/order-types.js";
 import type { ClosedPosition, Position } from "../basics/position-types.js";
-import { internPlan, type AccountState, type IdempotencyRecord } from "../basics/account-state.js";
+import { accountStateFrom, type AccountState, type IdempotencyRecord } from "../basics/account-state.js";
+import type { AccountOpened } from "../basics/events.js";
 import type { Table } from "../basics/overlay-table.js";
 
 /** Bumped when the shape changes: a snapshot of another version is ignored (the journal is replayed instead). */
@@ -44,6 +46,9 @@ const ADDED_FIELDS = { cancel_after: null } as const satisfies Partial<Record<ke
  * index is rebuilt from `working` (see TABLES for why `stop_losses` is carried instead).
  */
 const DERIVED = ["retention", "reduce_only"] as const satisfies readonly (keyof AccountState)[];
+
+/** The fields `restoreState` does not take from a snapshot's `fields` as they are (the plan is interned). */
+const NOT_COPIED = new Set<string>([...TABLES, ...DERIVED, "plan"]);
 
 export interface AccountSnapshot {
   version: number;
@@ -85,13 +90,19 @@ type Stringified<T, K extends keyof T> = Omit<T, K> & { [P in K]: string };
 /** The state a snapshot (parsed from its JSON) was taken of; undefined when it is of another version. */
 export function restoreState(snapshot: AccountSnapshot): AccountState | undefined {
   if (snapshot.version !== SNAPSHOT_VERSION) return undefined;
-  const state = { ...snapshot.fields } as unknown as AccountState;
+  const fields = snapshot.fields;
+  // Made by accountStateFrom as a fresh state is, then written over in place: one literal gives every state
+  // its fields in one order (one hidden class for decide and apply). The identity fields it is opened with
+  // are the account's AccountOpened's, which nothing writes after.
+  const state = accountStateFrom(openingOf(fields as unknown as AccountState));
   const mutable = state as unknown as Record<string, unknown>;
-  // A field the state gained after the version was fixed reads as its initial value from an older snapshot:
-  // no such snapshot can hold anything else (the events that set it did not exist when it was written).
-  for (const [key, initial] of Object.entries(ADDED_FIELDS)) if (!(key in mutable)) mutable[key] = initial;
+  for (const key of Object.keys(state)) {
+    if (NOT_COPIED.has(key)) continue;
+    // A field the state gained after the version was fixed reads as its initial value from an older snapshot:
+    // no such snapshot can hold anything else (the events that set it did not exist when it was written).
+    mutable[key] = key in fields ? fields[key] : (ADDED_FIELDS as Record<string, unknown>)[key];
+  }
   for (const key of TABLES) mutable[key] = new Map(snapshot.tables[key]);
-  mutable.plan = internPlan(state.plan);
   const positions = snapshot.tables.positions as [
     string,
     Stringified<Position, "opened_notional" | "closed_notional">,
@@ -102,7 +113,7 @@ export function restoreState(snapshot: AccountSnapshot): AccountState | undefine
       { ...p, opened_notional: BigInt(p.opened_notional), closed_notional: BigInt(p.closed_notional) },
     ]),
   );
-  const closed = snapshot.fields.closed_positions as Stringified<ClosedPosition, "entry_notional" | "exit_notional">[];
+  const closed = fields.closed_positions as Stringified<ClosedPosition, "entry_notional" | "exit_notional">[];
   mutable.closed_positions = closed.map((row) => ({
     ...row,
     entry_notional: BigInt(row.entry_notional),
@@ -122,6 +133,21 @@ export function restoreState(snapshot: AccountSnapshot): AccountState | undefine
   mutable.retention = importRetention(snapshot.retention);
   datedRecords(state.client_ids as Map<string, IdempotencyRecord>, snapshot.retention);
   return state;
+}
+
+/** The opening event of the account a snapshot's fields are of. */
+function openingOf(fields: AccountState): AccountOpened {
+  return {
+    type: "AccountOpened",
+    at: fields.created_at,
+    account_id: fields.account_id,
+    user_id: fields.user_id,
+    plan: fields.plan,
+    label: fields.label,
+    default_venue: fields.default_venue,
+    allowed_venues: [...fields.allowed_venues],
+    starting_balance: fields.starting_balance,
+  };
 }
 
 /**
