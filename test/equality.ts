@@ -9,7 +9,7 @@ function finalQueues(this: { equals(a: unknown, b: unknown): boolean }, a: unkno
   const bQueue = b instanceof FinalQueue;
   if (!aQueue && !bQueue) return undefined;
   if (!aQueue || !bQueue) return false;
-  return this.equals(a.entries(), b.entries());
+  return a.size === b.size && this.equals(a.entries(), b.entries());
 }
 
 expect.addEqualityTesters([finalQueues]);

@@ -49,7 +49,9 @@ function queueFinal(state: AccountState, finals: FinalQueue, order: Order, at: n
     const child = state.orders.get(childId);
     if (child !== undefined && isWorking(child.status)) return;
   }
-  for (const id of [root.order_id, ...root.child_ids]) if (!finals.has(id)) finals.push(id, at);
+  // Nothing of a bracket is queued before all its members are final (the checks above): each is queued here once.
+  finals.push(root.order_id, at);
+  for (const childId of root.child_ids) finals.push(childId, at);
 }
 
 /** Notes what an event just applied to `state` made final or recorded (called after `apply`). */
@@ -63,7 +65,9 @@ export function noteApplied(state: AccountState, event: EngineEvent): void {
     // A bracket is queued only once its parent is final: a working parent's has nothing queued to take off.
     const parent = state.orders.get(event.order.parent_order_id);
     if (parent === undefined || isWorking(parent.status)) return;
-    for (const id of [parent.order_id, ...parent.child_ids]) retention.finals.delete(id);
+    // The new child (listed already) was never queued.
+    retention.finals.delete(parent.order_id);
+    for (const childId of parent.child_ids) if (childId !== event.order.order_id) retention.finals.delete(childId);
     return;
   }
   const final = finalOrderOf(state, event);
@@ -106,15 +110,18 @@ export function retainedCounts(state: AccountState): { finals: number; clientIds
 export interface RetentionSnapshot {
   finals: [string, number][];
   /**
-   * client_id → recorded time, in a snapshot whose `client_ids` records carry no `recorded_at` (the form of
-   * snapshot version 1 before records held their time): `restoreState` gives each record its time from here.
+   * client_id → recorded time, oldest first: what an engine whose records carry no `recorded_at` forgets
+   * `client_id` records by, written so that such an engine (a rollback) restores a snapshot of this one and still
+   * forgets them. A snapshot whose records lack their time is dated from here on restore (`restoreState`).
    */
   clientIds?: [string, number][];
   lastAt: number;
 }
 
-export function exportRetention(retention: Retention): RetentionSnapshot {
-  return { finals: retention.finals.entries(), lastAt: retention.lastAt };
+export function exportRetention(state: AccountState): RetentionSnapshot {
+  const clientIds: [string, number][] = [];
+  for (const [clientId, record] of state.client_ids) clientIds.push([clientId, record.recorded_at]);
+  return { finals: state.retention.finals.entries(), clientIds, lastAt: state.retention.lastAt };
 }
 
 export function importRetention(snapshot: RetentionSnapshot): Retention {

@@ -153,6 +153,20 @@ describe("account snapshots", () => {
     for (const [id, order] of restored.reduce_only) expect(order).toBe(restored.orders.get(id));
     expect(retainedCounts(restored)).toEqual(retainedCounts(state));
     expect(retainedCounts(restored).finals).toBe(5);
+    // Map equality ignores order; the order of client_ids is the order they are forgotten in.
+    expect([...restored.client_ids.keys()]).toEqual([...state.client_ids.keys()]);
+  });
+
+  it("list each client_id's recorded time beside the records, oldest first (what a rollback forgets by)", () => {
+    const account = new Account();
+    for (let i = 0; i < 5; i++) {
+      account.now += 1_000;
+      account.place({ side: "BUY", kind: "LIMIT", quantity: "0.001", limit_price: "40000", client_id: `c-${i}` });
+    }
+    const snapshot = snapshotOf(account.state as AccountState);
+    expect(snapshot.retention.clientIds).toEqual(
+      [0, 1, 2, 3, 4].map((i) => [`c-${i}`, NOW + (i + 1) * 1_000] as [string, number]),
+    );
   });
 
   it("plus the events after them give the state a replay of the whole journal gives", () => {

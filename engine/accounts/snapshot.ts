@@ -82,7 +82,7 @@ export function snapshotOf(state: AccountState): AccountSnapshot {
       closed_notional: position.closed_notional.toString(),
     },
   ]);
-  return { version: SNAPSHOT_VERSION, fields, tables, retention: exportRetention(state.retention) };
+  return { version: SNAPSHOT_VERSION, fields, tables, retention: exportRetention(state) };
 }
 
 type Stringified<T, K extends keyof T> = Omit<T, K> & { [P in K]: string };

@@ -14,6 +14,9 @@ describe("FinalQueue", () => {
     expect(live).not.toEqual(FinalQueue.from([["c", 4]]));
     expect(live).not.toEqual(FinalQueue.from([["d", 3]]));
     expect(live).not.toEqual(new FinalQueue());
+    const miscounted = FinalQueue.from([["c", 3]]);
+    miscounted.size = 2;
+    expect(live).not.toEqual(miscounted);
     expect({ finals: live }).not.toEqual({ finals: new Map([["c", 3]]) });
   });
 
