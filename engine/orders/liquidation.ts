@@ -26,15 +26,18 @@ export function liquidationReached(position: Position, mark: number, units: Tick
   return long ? mark <= price : mark >= price;
 }
 
+/** The answer of (almost) every call, shared: the monitor asks after every fill and on every price update. */
+const NOTHING_DUE: readonly Position[] = Object.freeze([]);
+
 /** The open positions to liquidate at the view's marks (a symbol without a price has no mark: never). */
-export function positionsToLiquidate(state: AccountState, market: MarketView): Position[] {
+export function positionsToLiquidate(state: AccountState, market: MarketView): readonly Position[] {
   let due: Position[] | undefined;
   for (const position of state.positions.values()) {
     const quote = market.quotes.get(position.symbol);
     if (quote === undefined) continue;
     if (liquidationReached(position, quote.mark, quote.units)) (due ??= []).push(position);
   }
-  return due ?? [];
+  return due ?? NOTHING_DUE;
 }
 
 /** Closes every position whose mark reached its liquidation price (run by the monitor before judging). */
