@@ -153,7 +153,9 @@ export class StreamServer {
         sendError(res, ServiceError.invalid([{ path: "upgrade", message: "must be a WebSocket upgrade" }]));
         return;
       }
-      // The client hung up while it was authenticated: its socket closed already and would never give a slot back.
+      // The client reset the connection while it was authenticated: its socket closed already and would never give
+      // a slot back. A plain hang-up (FIN) leaves the socket half-open and writable: the handshake below destroys
+      // it (no longer readable), and its close gives the slot back.
       if (upgrade.socket.destroyed || !upgrade.socket.writable) return;
       const limit = this.options.settings.maxSocketsPerKey;
       const keyId = caller.keyId;
