@@ -38,6 +38,8 @@ interface Rig {
   /** Server-side sockets of the upgrades, in arrival order. */
   upgrades: net.Socket[];
   revoked: Set<string>;
+  /** While true, the limiter cannot be reached (isRevoked rejects). */
+  limiterDown: { value: boolean };
   /** The wallet answers at once from here on (and every validation waiting now). */
   answerAtOnce: () => void;
   stop: () => Promise<void>;
@@ -47,6 +49,7 @@ interface Rig {
 async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings> } = {}): Promise<Rig> {
   const asked: (() => void)[] = [];
   const revoked = new Set<string>();
+  const limiterDown = { value: false };
   let slow = options.slow === true;
   const validateApiKey = (): Promise<Validation> =>
     slow
@@ -78,7 +81,8 @@ async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings>
       maxAccounts: 10,
       log,
     },
-    isRevoked: (keyId) => Promise.resolve(revoked.has(keyId)),
+    isRevoked: (keyId) =>
+      limiterDown.value ? Promise.reject(new Error("limiter down")) : Promise.resolve(revoked.has(keyId)),
     log,
   });
   const upgrades: net.Socket[] = [];
@@ -100,6 +104,7 @@ async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings>
     asked,
     upgrades,
     revoked,
+    limiterDown,
     answerAtOnce: () => {
       slow = false;
       for (const answer of asked.splice(0)) answer();
@@ -264,5 +269,27 @@ describe("StreamServer upgrades", () => {
     vi.advanceTimersByTime(1);
     expect(await code).toBe(4001);
     while (r.streams.sockets > 0) await tick();
+  });
+
+  it("closes them at the first revalidation that reaches the limiter again when one could not", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const revalidateMs = 5_000;
+    const r = await rig({ settings: { revalidateMs } });
+    rigs.push(r);
+    const ws = await open(r.url);
+    if (!(ws instanceof WebSocket)) throw new Error(`refused ${String(ws)}`);
+    r.revoked.add(VALID.key_id);
+    r.limiterDown.value = true;
+    vi.advanceTimersByTime(revalidateMs);
+    await settle();
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    r.limiterDown.value = false;
+    const code = new Promise<number>((resolve) => {
+      ws.once("close", (c) => {
+        resolve(c);
+      });
+    });
+    vi.advanceTimersByTime(revalidateMs);
+    expect(await code).toBe(4001);
   });
 });
