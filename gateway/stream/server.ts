@@ -3,8 +3,8 @@
 // suffices; a refusal is the same HTTP answer, written on the socket); then at most STREAM_MAX_SOCKETS_PER_KEY
 // sockets per key on this gateway (409 `stream_limit_reached` past it). Open sockets are pinged every
 // STREAM_PING_INTERVAL_MS and cut when a ping went unanswered; a key's sockets close (4001) when the key is
-// revoked (pushed by the key cache, or a DELETE through this gateway, or seen marked revoked in the limiter
-// every STREAM_REVALIDATE_MS) or expires.
+// revoked (pushed by the key cache, a DELETE through this gateway, a request of the key the limiter refuses as
+// revoked (gateway/stream/start.ts), or seen marked revoked in the limiter every STREAM_REVALIDATE_MS) or expires.
 import http from "node:http";
 import { Socket } from "node:net";
 import type { Duplex } from "node:stream";
