@@ -3,8 +3,8 @@
 // suffices; a refusal is the same HTTP answer, written on the socket); then at most STREAM_MAX_SOCKETS_PER_KEY
 // sockets per key on this gateway (409 `stream_limit_reached` past it). Open sockets are pinged every
 // STREAM_PING_INTERVAL_MS and cut when a ping went unanswered; a key's sockets close (4001) when the key is
-// revoked (pushed by the key cache, or a DELETE through this gateway, or seen marked revoked in the limiter
-// every STREAM_REVALIDATE_MS) or expires.
+// revoked (pushed by the key cache, a DELETE through this gateway, a request of the key the limiter refuses as
+// revoked (gateway/stream/start.ts), or seen marked revoked in the limiter every STREAM_REVALIDATE_MS) or expires.
 import http from "node:http";
 import { Socket } from "node:net";
 import type { Duplex } from "node:stream";
@@ -153,7 +153,9 @@ export class StreamServer {
         sendError(res, ServiceError.invalid([{ path: "upgrade", message: "must be a WebSocket upgrade" }]));
         return;
       }
-      // The client hung up while it was authenticated: its socket closed already and would never give a slot back.
+      // The client reset the connection while it was authenticated: its socket closed already and would never give
+      // a slot back. A plain hang-up (FIN) leaves the socket half-open and writable: the handshake below destroys
+      // it (no longer readable), and its close gives the slot back.
       if (upgrade.socket.destroyed || !upgrade.socket.writable) return;
       const limit = this.options.settings.maxSocketsPerKey;
       const keyId = caller.keyId;

@@ -22,10 +22,36 @@ export class RevocationRelay {
   }
 }
 
-/** A revocation through this gateway's /api closes the key's sockets too. */
+/**
+ * The limiter, telling `target` of every key it answers as revoked (a `consume` refused `revoked`, or
+ * `isMarkedRevoked` true): a request of a key that the limiter refuses as revoked closes the key's sockets at
+ * once, not at the next revalidation.
+ */
+export function revokingLimiter(limiter: RateLimiter, target: { revoke(keyId: string): void }): RateLimiter {
+  return {
+    consume: async (keyId, units) => {
+      const decision = await limiter.consume(keyId, units);
+      if (decision.revoked) target.revoke(keyId);
+      return decision;
+    },
+    markRevoked: (keyId) => limiter.markRevoked(keyId),
+    isMarkedRevoked: async (keyId) => {
+      const revoked = await limiter.isMarkedRevoked(keyId);
+      if (revoked) target.revoke(keyId);
+      return revoked;
+    },
+    close: () => limiter.close(),
+  };
+}
+
+/**
+ * A revocation through this gateway's /api closes the key's sockets too, and so does a /v1 request of a key the
+ * limiter refuses as revoked.
+ */
 export function withStreamRevocation(options: AppOptions, streams: StreamServer): AppOptions {
   return {
     ...options,
+    auth: { ...options.auth, limiter: revokingLimiter(options.auth.limiter, streams) },
     onRevoked: async (keyId) => {
       streams.revoke(keyId);
       await options.onRevoked(keyId);
@@ -50,8 +76,11 @@ export function startStreams(
   );
   const feeds = new AccountFeeds(upstream, log);
   const tickers = new TickerFeed(upstream, log);
+  // An upgrade or operation of a key the limiter refuses as revoked closes the key's sockets.
+  const relay = new RevocationRelay();
+  const revoking = revokingLimiter(limiter, relay);
   const streams = new StreamServer({
-    auth: options.auth,
+    auth: { ...options.auth, limiter: revokingLimiter(options.auth.limiter, relay) },
     trustedProxies: settings.TRUSTED_PROXIES,
     settings: {
       maxSocketsPerKey: settings.STREAM_MAX_SOCKETS_PER_KEY,
@@ -70,7 +99,8 @@ export function startStreams(
         return { events: reply.events, hasMore: reply.has_more };
       },
       charge: async (keyId) => {
-        const decision = await limiter.consume(keyId);
+        // A key refused as revoked here has all its sockets closed (4001), this one too.
+        const decision = await revoking.consume(keyId);
         if (decision.revoked) throw new ServiceError("unauthorized");
         if (!decision.allowed) return decision.retryAfterMs;
         return undefined;
@@ -83,6 +113,7 @@ export function startStreams(
     isRevoked: (keyId) => limiter.isMarkedRevoked(keyId),
     log,
   });
+  relay.target = streams;
   streamMetrics(options.registry, options.metricsEnabled, streams, feeds);
   stack.push(() => {
     feeds.close();

@@ -1,0 +1,295 @@
+// The upgrade of GET /v1/stream (docs/streaming.md) on a real http server with a test double of the wallet:
+// the per-key socket cap counts only upgrades that can still open, so a client that hangs up while it is
+// authenticated, or once its slot is taken but before the handshake completes, leaves the key its full cap;
+// a key the limiter has marked revoked has its sockets closed 4001 at the next revalidation.
+import http from "node:http";
+import net from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { WebSocket } from "ws";
+import { createLogger } from "../../kernel/log.js";
+import type { Validation } from "../../kernel/key-cache.js";
+import type { Clients } from "../clients.js";
+import { MemoryRateLimiter } from "../ratelimit/index.js";
+import { StreamServer, type StreamSettings } from "./server.js";
+import type { AccountFeeds, TickerFeed } from "./feeds.js";
+
+const CAP = 2;
+const KEY = { key: "pk_stream", secret: "sk_stream" };
+const VALID: Validation = {
+  valid: true,
+  code: "",
+  user_id: "u1",
+  key_id: "key-1",
+  permissions: ["READ_ONLY"],
+  expires_at_ms: 0,
+};
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await tick();
+}
+
+interface Rig {
+  streams: StreamServer;
+  url: string;
+  port: number;
+  /** Validations the wallet has been asked for and not answered yet (when it is slow). */
+  asked: (() => void)[];
+  /** Server-side sockets of the upgrades, in arrival order. */
+  upgrades: net.Socket[];
+  revoked: Set<string>;
+  /** While true, the limiter cannot be reached (isRevoked rejects). */
+  limiterDown: { value: boolean };
+  /** The wallet answers at once from here on (and every validation waiting now). */
+  answerAtOnce: () => void;
+  stop: () => Promise<void>;
+}
+
+/** A stream server whose wallet answers at once, or (`slow`) only when the test releases each validation. */
+async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings> } = {}): Promise<Rig> {
+  const asked: (() => void)[] = [];
+  const revoked = new Set<string>();
+  const limiterDown = { value: false };
+  let slow = options.slow === true;
+  const validateApiKey = (): Promise<Validation> =>
+    slow
+      ? new Promise((resolve) => {
+          asked.push(() => {
+            resolve(VALID);
+          });
+        })
+      : Promise.resolve(VALID);
+  const limiter = new MemoryRateLimiter({ limit: 10_000, windowMs: 60_000 });
+  const log = createLogger("test", "silent");
+  const streams = new StreamServer({
+    auth: { clients: { wallet: { validateApiKey } } as unknown as Clients, limiter, windowMs: 60_000 },
+    trustedProxies: [],
+    settings: {
+      maxSocketsPerKey: CAP,
+      pingIntervalMs: 60_000,
+      revalidateMs: 60_000,
+      maxMessageBytes: 16 * 1024,
+      ...options.settings,
+    },
+    session: {
+      feeds: {} as unknown as AccountFeeds,
+      tickers: {} as unknown as TickerFeed,
+      listEvents: () => Promise.resolve({ events: [], hasMore: false }),
+      charge: () => Promise.resolve(undefined),
+      symbolOf: () => Promise.resolve(undefined),
+      maxBufferedBytes: 1_000_000,
+      maxAccounts: 10,
+      log,
+    },
+    isRevoked: (keyId) =>
+      limiterDown.value ? Promise.reject(new Error("limiter down")) : Promise.resolve(revoked.has(keyId)),
+    log,
+  });
+  const upgrades: net.Socket[] = [];
+  const server = http.createServer((_req, res) => {
+    res.statusCode = 404;
+    res.end();
+  });
+  server.on("upgrade", (_req, socket) => {
+    if (socket instanceof net.Socket) upgrades.push(socket);
+  });
+  server.on("upgrade", streams.upgrade);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  return {
+    streams,
+    url: `ws://127.0.0.1:${port}/v1/stream`,
+    port,
+    asked,
+    upgrades,
+    revoked,
+    limiterDown,
+    answerAtOnce: () => {
+      slow = false;
+      for (const answer of asked.splice(0)) answer();
+    },
+    stop: async () => {
+      await streams.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
+      await limiter.close();
+    },
+  };
+}
+
+/** Opens a socket; resolves with it once open, or with the refusal's status. */
+function open(url: string): Promise<WebSocket | number> {
+  const ws = new WebSocket(url, { headers: { "X-API-Key": KEY.key, "X-API-Secret": KEY.secret } });
+  return new Promise((resolve, reject) => {
+    ws.once("open", () => {
+      resolve(ws);
+    });
+    ws.once("unexpected-response", (_req, res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    ws.once("error", reject);
+  });
+}
+
+/** A raw upgrade request of the key over TCP; `version` other than 13 is a handshake `ws` refuses. */
+function rawUpgrade(port: number, version = 13): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write(
+        [
+          "GET /v1/stream HTTP/1.1",
+          `Host: 127.0.0.1:${port}`,
+          "Upgrade: websocket",
+          "Connection: Upgrade",
+          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+          `Sec-WebSocket-Version: ${version}`,
+          `X-API-Key: ${KEY.key}`,
+          `X-API-Secret: ${KEY.secret}`,
+          "",
+          "",
+        ].join("\r\n"),
+      );
+      // Read (and drop) whatever the server answers, so its hang-up is seen.
+      socket.resume();
+      resolve(socket);
+    });
+    socket.on("error", reject);
+  });
+}
+
+/** Resolves once the peer hung up on the socket (its end was read, or it closed). */
+const hungUp = (socket: net.Socket): Promise<void> =>
+  socket.readableEnded || socket.destroyed
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+        socket.once("end", () => {
+          resolve();
+        });
+        socket.once("close", () => {
+          resolve();
+        });
+      });
+
+const destroyed = (socket: net.Socket): Promise<void> =>
+  socket.destroyed
+    ? Promise.resolve()
+    : new Promise((resolve) =>
+        socket.once("close", () => {
+          resolve();
+        }),
+      );
+
+/** Waits until `count` upgrades reached the server. */
+async function arrived(r: Rig, count: number): Promise<void> {
+  while (r.upgrades.length < count) await tick();
+}
+
+/** Opens the key's full cap, then shows one more is refused 409; closes what it opened. */
+async function expectFullCap(r: Rig): Promise<void> {
+  const opened = await Promise.all(Array.from({ length: CAP }, () => open(r.url)));
+  expect(opened.every((o) => o instanceof WebSocket)).toBe(true);
+  expect(r.streams.sockets).toBe(CAP);
+  expect(await open(r.url)).toBe(409);
+  for (const ws of opened) if (ws instanceof WebSocket) ws.terminate();
+}
+
+describe("StreamServer upgrades", () => {
+  const rigs: Rig[] = [];
+  afterEach(async () => {
+    vi.useRealTimers();
+    for (const r of rigs.splice(0)) await r.stop();
+  });
+
+  it("takes no slot for a client that hung up while it was authenticated: the key still opens its full cap", async () => {
+    const r = await rig({ slow: true });
+    rigs.push(r);
+    const clients = await Promise.all(Array.from({ length: CAP + 1 }, () => rawUpgrade(r.port)));
+    await arrived(r, CAP + 1);
+    while (r.asked.length < CAP + 1) await tick();
+    // Every client hangs up (a reset) while the wallet has not answered yet: the server's socket is destroyed.
+    for (const socket of clients) socket.resetAndDestroy();
+    await Promise.all(r.upgrades.map(destroyed));
+    r.answerAtOnce();
+    await settle();
+    expect(r.streams.sockets).toBe(0);
+    await expectFullCap(r);
+  });
+
+  it("gives the slot back when the handshake fails after the slot is taken", async () => {
+    const r = await rig();
+    rigs.push(r);
+    // Past authentication, `ws` refuses an unsupported version and destroys the socket: the slot it took frees.
+    const refused = await Promise.all(Array.from({ length: CAP + 1 }, () => rawUpgrade(r.port, 12)));
+    await Promise.all(refused.map(hungUp));
+    await arrived(r, CAP + 1);
+    await Promise.all(r.upgrades.map(destroyed));
+    await settle();
+    await expectFullCap(r);
+  });
+
+  it("gives the slot back when a client sent its end during authentication and the handshake then drops it", async () => {
+    const r = await rig({ slow: true });
+    rigs.push(r);
+    const clients = await Promise.all(Array.from({ length: CAP + 1 }, () => rawUpgrade(r.port)));
+    await arrived(r, CAP + 1);
+    while (r.asked.length < CAP + 1) await tick();
+    // A plain hang-up (FIN): the server's socket stays writable (half-open), so the upgrade takes its slot,
+    // and `ws` destroys the socket, no longer readable, in the handshake.
+    for (const socket of clients) socket.destroy();
+    await Promise.all(r.upgrades.map(hungUp));
+    r.answerAtOnce();
+    await Promise.all(r.upgrades.map(destroyed));
+    await settle();
+    expect(r.streams.sockets).toBe(0);
+    await expectFullCap(r);
+  });
+
+  it("closes a key's sockets 4001 at the first revalidation after the limiter marked it revoked, not before", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const revalidateMs = 5_000;
+    const r = await rig({ settings: { revalidateMs } });
+    rigs.push(r);
+    const ws = await open(r.url);
+    if (!(ws instanceof WebSocket)) throw new Error(`refused ${ws}`);
+    const code = new Promise<number>((resolve) =>
+      ws.once("close", (c) => {
+        resolve(c);
+      }),
+    );
+    r.revoked.add(VALID.key_id);
+    vi.advanceTimersByTime(revalidateMs - 1);
+    await settle();
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    vi.advanceTimersByTime(1);
+    expect(await code).toBe(4001);
+    while (r.streams.sockets > 0) await tick();
+  });
+
+  it("closes them at the first revalidation that reaches the limiter again when one could not", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const revalidateMs = 5_000;
+    const r = await rig({ settings: { revalidateMs } });
+    rigs.push(r);
+    const ws = await open(r.url);
+    if (!(ws instanceof WebSocket)) throw new Error(`refused ${String(ws)}`);
+    r.revoked.add(VALID.key_id);
+    r.limiterDown.value = true;
+    vi.advanceTimersByTime(revalidateMs);
+    await settle();
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    r.limiterDown.value = false;
+    const code = new Promise<number>((resolve) => {
+      ws.once("close", (c) => {
+        resolve(c);
+      });
+    });
+    vi.advanceTimersByTime(revalidateMs);
+    expect(await code).toBe(4001);
+  });
+});
