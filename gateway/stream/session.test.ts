@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { WebSocket } from "ws";
 import { createLogger } from "../../kernel/log.js";
+import { canonicalSymbol } from "../../kernel/symbols.js";
 import type { Ticker__Output } from "../../proto/gen/engine/v1/Ticker.js";
 import type { WebhookEvent__Output } from "../../proto/gen/engine/v1/WebhookEvent.js";
 import type { AccountFeeds, TickerFeed } from "./feeds.js";
@@ -56,7 +57,7 @@ function setUp(overrides: Partial<SessionDeps> = {}) {
     tickers,
     listEvents: () => Promise.resolve({ events: [], hasMore: false }),
     charge: () => Promise.resolve(undefined),
-    symbolOf: (input) => Promise.resolve(["BTC-USD", "ETH-USD"].find((s) => s.startsWith(input.toUpperCase()))),
+    symbolOf: (input) => Promise.resolve(canonicalSymbol(input, (symbol) => ["BTC-USD", "ETH-USD"].includes(symbol))),
     maxBufferedBytes: 1_000,
     maxAccounts: 1,
     log: createLogger("test", "silent"),
@@ -118,13 +119,13 @@ describe("StreamSession", () => {
 
   it("sends the latest ticker of each symbol asked for, then only their changes", async () => {
     const { socket, send, tickerListeners } = setUp();
-    send({ op: "subscribe", channel: "tickers", symbols: ["btc"], id: "t" });
+    send({ op: "subscribe", channel: "tickers", symbols: ["btcusd"], id: "t" });
     await settle();
     for (const listener of tickerListeners) {
       listener(ticker("ETH-USD", 2));
       listener(ticker("BTC-USD", 3));
     }
-    send({ op: "unsubscribe", channel: "tickers", symbols: ["BTC"], id: "u" });
+    send({ op: "unsubscribe", channel: "tickers", symbols: ["BTC/USD"], id: "u" });
     await settle();
     for (const listener of tickerListeners) listener(ticker("BTC-USD", 4));
     expect(socket.sent.map((m) => m.op ?? (m.data as { mark_price: number }).mark_price)).toEqual([
