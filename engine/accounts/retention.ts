@@ -61,8 +61,8 @@ export function noteApplied(state: AccountState, event: EngineEvent): void {
   // A record carries its own time (`recorded_at`) and `client_ids` keeps them oldest first: nothing to note.
   if (event.type === "IdempotencyRecorded") return;
   if (event.type === "OrderAccepted" && event.order.parent_order_id !== null) {
-    // A new child: its bracket works again.
-    // A bracket is queued only once its parent is final: a working parent's has nothing queued to take off.
+    // A new child: its bracket works again. A bracket is queued only once its parent is final, so a working
+    // parent's has nothing queued to take off.
     const parent = state.orders.get(event.order.parent_order_id);
     if (parent === undefined || isWorking(parent.status)) return;
     // The new child (listed already) was never queued.
