@@ -155,9 +155,11 @@ function openingOf(fields: AccountState): AccountOpened {
  * `clientIds` list where it has one, else the latest event time (the record then stays its full window).
  */
 function datedRecords(records: Map<string, IdempotencyRecord>, retention: RetentionSnapshot): void {
-  const times = retention.clientIds === undefined ? undefined : new Map(retention.clientIds);
+  let times: Map<string, number> | undefined;
   for (const [clientId, record] of records) {
     if (typeof record.recorded_at === "number") continue;
-    records.set(clientId, { ...record, recorded_at: times?.get(clientId) ?? retention.lastAt });
+    // Made only for a snapshot whose records lack their time: every record of a current one has it.
+    times ??= new Map(retention.clientIds ?? []);
+    records.set(clientId, { ...record, recorded_at: times.get(clientId) ?? retention.lastAt });
   }
 }

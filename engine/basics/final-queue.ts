@@ -30,10 +30,6 @@ export class FinalQueue {
     this.size++;
   }
 
-  has(id: string): boolean {
-    return this.slotOf(id) >= 0;
-  }
-
   /** Takes `id` off the queue; false when it was not queued. */
   delete(id: string): boolean {
     const slot = this.slotOf(id);
