@@ -50,30 +50,37 @@ export interface FillRecord {
   reason?: FillReason;
 }
 
+/**
+ * The record of an order: the fields a client sees as the engine keeps them pass through by name; quantities,
+ * prices and instants are converted (fixed point to JSON numbers, epoch ms to ISO). The literal keeps
+ * docs/openapi.yaml's field order, which the archived orders' JSON keeps too.
+ */
 export function toOrderRecord(order: Order, units: TickerUnits): OrderRecord {
+  const { order_id, account_id, client_id, symbol, side, kind, time_in_force, venue, status } = order;
+  const { post_only, reduce_only, index_trigger, mark_trigger, parent_order_id, position_id } = order;
+  const { quantity, filled_quantity, filled_notional, limit_price, trigger_price, expire_at } = order;
   return {
-    order_id: order.order_id,
-    account_id: order.account_id,
-    client_id: order.client_id,
-    symbol: order.symbol,
-    side: order.side,
-    kind: order.kind,
-    quantity: gridToNumber(order.quantity, units.step),
-    filled_quantity: gridToNumber(order.filled_quantity, units.step),
-    avg_fill_price:
-      order.filled_quantity === 0 ? null : averagePrice(order.filled_notional, order.filled_quantity, units),
-    limit_price: order.limit_price === null ? null : gridToNumber(order.limit_price, units.tick),
-    trigger_price: order.trigger_price === null ? null : gridToNumber(order.trigger_price, units.tick),
-    time_in_force: order.time_in_force,
-    expire_at: order.expire_at === null ? null : toIso(order.expire_at),
-    post_only: order.post_only,
-    reduce_only: order.reduce_only,
-    index_trigger: order.index_trigger,
-    mark_trigger: order.mark_trigger,
-    venue: order.venue,
-    parent_order_id: order.parent_order_id,
-    position_id: order.position_id,
-    status: order.status,
+    order_id,
+    account_id,
+    client_id,
+    symbol,
+    side,
+    kind,
+    quantity: gridToNumber(quantity, units.step),
+    filled_quantity: gridToNumber(filled_quantity, units.step),
+    avg_fill_price: filled_quantity === 0 ? null : averagePrice(filled_notional, filled_quantity, units),
+    limit_price: limit_price === null ? null : gridToNumber(limit_price, units.tick),
+    trigger_price: trigger_price === null ? null : gridToNumber(trigger_price, units.tick),
+    time_in_force,
+    expire_at: expire_at === null ? null : toIso(expire_at),
+    post_only,
+    reduce_only,
+    index_trigger,
+    mark_trigger,
+    venue,
+    parent_order_id,
+    position_id,
+    status,
     created_at: toIso(order.created_at),
     updated_at: toIso(order.updated_at),
   };
