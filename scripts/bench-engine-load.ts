@@ -2,8 +2,8 @@
 // flight per connection, N connections. It is used for every HTTP figure of the run (bare node:http, the
 // Express → grpc-js ceiling, the real gateway), so they all pay the same client cost, and that cost is small
 // (a few µs per request, reported with each run): on two cores the client competes with the servers, and
-// http.Agent or fetch would spend several times more CPU per request than a hand-made parser (the load driver's,
-// scripts/load/http.ts).
+// http.Agent or fetch would spend several times more CPU per request than a hand-made parser. The connections
+// are the load driver's (scripts/load/http.ts).
 //
 // Closed loop: every connection sends its next request as soon as the previous answer arrived; throughput is
 // the answers completed inside the window. Open loop: requests are due at a fixed rate whatever the server
@@ -11,9 +11,8 @@
 //
 // Also here: percentiles, and the CPU time of process trees from /proc (to split a request's cost by process).
 import { readdirSync, readFileSync } from "node:fs";
-import net from "node:net";
 import { performance } from "node:perf_hooks";
-import { ResponseReader, type Answer } from "./load/http.js";
+import { Connection } from "./load/http.js";
 
 /** What one target is asked: `request(seq)` returns the whole request (head and body), ASCII. */
 export interface HttpTarget {
@@ -87,100 +86,6 @@ export function median(values: readonly number[]): number {
   const mid = Math.floor(sorted.length / 2);
   if (sorted.length === 0) return NaN;
   return sorted.length % 2 === 1 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
-}
-
-// ---------------------------------------------------------------- one keep-alive connection
-
-class Connection {
-  private socket: net.Socket | undefined;
-  private readonly reader = new ResponseReader();
-  private done: Answer | undefined;
-  private wantBody = false;
-  private closing = false;
-
-  constructor(
-    private readonly host: string,
-    private readonly port: number,
-  ) {}
-
-  get busy(): boolean {
-    return this.done !== undefined;
-  }
-
-  async open(): Promise<void> {
-    if (this.socket !== undefined && !this.socket.destroyed) return;
-    this.reader.clear();
-    this.closing = false;
-    const socket = net.connect({ host: this.host, port: this.port, noDelay: true });
-    await new Promise<void>((resolve, reject) => {
-      socket.once("connect", () => {
-        resolve();
-      });
-      socket.once("error", reject);
-    });
-    socket.removeAllListeners("error");
-    socket.on("data", (chunk: Buffer) => {
-      this.onData(chunk);
-    });
-    socket.on("error", () => {
-      // reported through "close"
-    });
-    socket.on("close", () => {
-      // A socket replaced after `Connection: close` is not this connection's business any more.
-      if (this.socket !== socket) return;
-      this.socket = undefined;
-      this.fail("connection closed");
-    });
-    this.socket = socket;
-  }
-
-  /** Sends one request; `done` is called once with the answer or an error. */
-  send(request: string, done: Answer, wantBody: boolean): void {
-    if (this.done !== undefined) throw new Error("one request at a time per connection");
-    this.done = done;
-    this.wantBody = wantBody;
-    const socket = this.socket;
-    if (socket === undefined || socket.destroyed || this.closing) {
-      socket?.destroy();
-      this.socket = undefined;
-      // Reconnect (the server closed an idle or `Connection: close` socket), then send.
-      this.open().then(
-        () => this.socket?.write(request, "latin1"),
-        (error: unknown) => {
-          this.fail(`connect failed: ${error instanceof Error ? error.message : String(error)}`);
-        },
-      );
-      return;
-    }
-    socket.write(request, "latin1");
-  }
-
-  close(): void {
-    this.socket?.destroy();
-    this.socket = undefined;
-  }
-
-  private fail(reason: string): void {
-    const done = this.done;
-    this.done = undefined;
-    this.reader.clear();
-    done?.(0, undefined, reason);
-  }
-
-  private onData(chunk: Buffer): void {
-    let parsed: ReturnType<ResponseReader["read"]>;
-    try {
-      parsed = this.reader.read(chunk);
-    } catch {
-      this.socket?.destroy();
-      return;
-    }
-    if (parsed === undefined) return;
-    if (parsed.close) this.closing = true;
-    const done = this.done;
-    this.done = undefined;
-    done?.(parsed.status, this.wantBody ? parsed.body : undefined, undefined);
-  }
 }
 
 // ---------------------------------------------------------------- runs

@@ -18,7 +18,6 @@
 // the stack, the requests and the rounds are scripts/bench-session.ts, shared with `npm run bench`, which
 // runs all of this plus the GET, cancel, validation and scaling figures in one session.
 import { mkdirSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { defaultShards } from "../engine/config.js";
@@ -26,15 +25,16 @@ import { coreScenariosArg } from "./bench-engine-core.js";
 import { median, round } from "./bench-engine-load.js";
 import { table } from "./bench-report.js";
 import {
+  announce,
   benchCore,
-  CONNECTIONS,
+  CLOSED_LOOP,
+  closedLoopRounds,
   CORE,
   CHECK_EVERY,
   E2E_USERS,
   fmt,
   FEED_INTERVAL_MS,
   BUY_LIMIT,
-  interleavedRounds,
   MARK,
   OPEN_LOOP_MS,
   openRun,
@@ -43,8 +43,6 @@ import {
   printHttpTables,
   QUANTITY,
   ROOT,
-  ROUND_MS,
-  ROUNDS,
   loadAverage,
   machine,
   runMain,
@@ -55,7 +53,7 @@ import {
   summaryOf,
   SYMBOL,
   TARGETS,
-  warmUp,
+  warnOfErrors,
   WARMUP_MS,
   type OpenSummary,
   type TargetSummary,
@@ -65,9 +63,7 @@ const RESULTS_FILE = path.join(ROOT, "bench", "engine-results.json");
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const loadStart = loadAverage();
-  const cpuModel = os.cpus()[0]?.model ?? "unknown";
-  say(`bench:engine on Node ${process.version}, ${os.cpus().length} × ${cpuModel}, load average ${loadStart}`);
+  const { loadStart } = announce("bench:engine");
 
   // 1. The pure core, alone on the machine as far as this run goes.
   say(
@@ -85,8 +81,7 @@ async function main(): Promise<void> {
   // 2 + 3. Every server up before the first measured request.
   const session = await startHttpSession();
   const { e2e, labels, feed, orderTargets: targets } = session;
-  await warmUp(targets, feed);
-  const summaries = await interleavedRounds(targets, labels, feed, ROUNDS);
+  const summaries = await closedLoopRounds(targets, session);
   const get = (id: string): TargetSummary => summaryOf(summaries, id);
   const bare = get("bare");
   const ceiling = get("ceiling");
@@ -146,9 +141,7 @@ async function main(): Promise<void> {
       core: CORE,
       coreThread: { kind: core.thread, resourceLimits: core.resourceLimits },
       http: {
-        connections: CONNECTIONS,
-        rounds: ROUNDS,
-        roundMs: ROUND_MS,
+        ...CLOSED_LOOP,
         warmupMs: WARMUP_MS,
         openLoopMs: OPEN_LOOP_MS,
         interleaved: "rounds of the four targets interleaved, order reversed every other round",
@@ -226,10 +219,7 @@ async function main(): Promise<void> {
       ],
     ]),
   );
-  const errors = [bare, ceiling, e2eLimit, e2eMarket].filter((s) => s.errors > 0);
-  for (const s of errors) say(`WARNING ${s.target}: ${s.errors} errors, first: ${s.firstError ?? ""}`);
-  for (const o of open)
-    if (o.errors > 0) say(`WARNING open loop ${o.target}: ${o.errors} errors: ${o.firstError ?? ""}`);
+  warnOfErrors([bare, ceiling, e2eLimit, e2eMarket], open);
   for (const s of core.scenarios)
     if (s.unexpected > 0) say(`WARNING core ${s.name}: ${s.unexpected} unexpected outcomes`);
   say(`Load average at start / end: ${loadStart} / ${loadEnd} (other work on this machine shows up in every figure).`);

@@ -70,6 +70,8 @@ export const SHARD_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 64 };
 export const CONNECTIONS = 64;
 export const ROUNDS = 5;
 export const ROUND_MS = 3_000;
+/** The closed-loop rounds' settings, as the results of `npm run bench` and `npm run bench:engine` record them. */
+export const CLOSED_LOOP = { connections: CONNECTIONS, rounds: ROUNDS, roundMs: ROUND_MS };
 export const WARMUP_MS = { ceiling: 2_000, e2e: 3_000 };
 export const OPEN_LOOP_MS = 10_000;
 /** Accounts spread the load: each gets a few orders per second at the rates expected here. */
@@ -235,6 +237,14 @@ export const say = (line: string): void => {
   process.stdout.write(line + "\n");
 };
 export const fmt = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "-");
+
+/** Says which benchmark runs on which machine, and returns the load average at the start and the CPU model. */
+export function announce(name: string): { loadStart: string; cpuModel: string } {
+  const loadStart = loadAverage();
+  const cpuModel = os.cpus()[0]?.model ?? "unknown";
+  say(`${name} on Node ${process.version}, ${os.cpus().length} × ${cpuModel}, load average ${loadStart}`);
+  return { loadStart, cpuModel };
+}
 
 // ---------------------------------------------------------------- 1. the pure core in a shard-like thread
 
@@ -618,7 +628,7 @@ export interface RoundTarget {
 }
 
 /** One closed-loop warm-up per target; fails when nothing of a target succeeded. */
-export async function warmUp(targets: readonly RoundTarget[], feed: Feed): Promise<void> {
+async function warmUp(targets: readonly RoundTarget[], feed: Feed): Promise<void> {
   for (const t of targets) {
     const ms = t.e2e ? WARMUP_MS.e2e : WARMUP_MS.ceiling;
     await t.prepare?.(ms);
@@ -629,7 +639,7 @@ export async function warmUp(targets: readonly RoundTarget[], feed: Feed): Promi
 }
 
 /** `rounds` closed-loop rounds of every target, interleaved (order reversed every other round), summarised. */
-export async function interleavedRounds(
+async function interleavedRounds(
   targets: readonly RoundTarget[],
   labels: Map<number, Label>,
   feed: Feed,
@@ -649,6 +659,15 @@ export async function interleavedRounds(
     }
   }
   return new Map(targets.map((t) => [t.id, summarize(t.id, t.description, measured.get(t.id) ?? [])]));
+}
+
+/** The closed-loop part of a session: a warm-up of every target, then ROUNDS interleaved rounds, summarised. */
+export async function closedLoopRounds(
+  targets: readonly RoundTarget[],
+  session: HttpSession,
+): Promise<Map<string, TargetSummary>> {
+  await warmUp(targets, session.feed);
+  return interleavedRounds(targets, session.labels, session.feed, ROUNDS);
 }
 
 /** The summary of target `id` (thrown when the rounds did not measure it). */
@@ -1059,4 +1078,12 @@ export function printHttpTables(
       ]),
     ]),
   );
+}
+
+/** A warning for every closed-loop target and every open-loop run that had errors. */
+export function warnOfErrors(closed: Iterable<TargetSummary>, open: Iterable<OpenSummary>): void {
+  for (const s of closed)
+    if (s.errors > 0) say(`WARNING ${s.target}: ${s.errors} errors, first: ${s.firstError ?? ""}`);
+  for (const o of open)
+    if (o.errors > 0) say(`WARNING open loop ${o.target}: ${o.errors} errors: ${o.firstError ?? ""}`);
 }

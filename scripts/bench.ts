@@ -23,18 +23,18 @@ import { round } from "./bench-engine-load.js";
 import { benchScaling, type ScalingResult } from "./bench-engine-scaling.js";
 import { figureTable, formatValue, spread, type FigureRow } from "./bench-report.js";
 import {
+  announce,
   benchCore,
   CancelPool,
   cancelTarget,
   cleanupAll,
+  CLOSED_LOOP,
+  closedLoopRounds,
   CONNECTIONS,
-  interleavedRounds,
   openRun,
   printCoreTable,
   printHttpTables,
   ROOT,
-  ROUND_MS,
-  ROUNDS,
   loadAverage,
   machine,
   runMain,
@@ -43,7 +43,7 @@ import {
   summaryOf,
   summaryTarget,
   TARGETS,
-  warmUp,
+  warnOfErrors,
   type Label,
   type OpenSummary,
   type RoundTarget,
@@ -120,9 +120,7 @@ function printProfiles(profiles: Record<string, ProfileSummary>): void {
 async function main(): Promise<void> {
   const started = performance.now();
   const profile = process.argv.includes("--profile");
-  const loadStart = loadAverage();
-  const cpuModel = os.cpus()[0]?.model ?? "unknown";
-  say(`bench on Node ${process.version}, ${os.cpus().length} × ${cpuModel}, load average ${loadStart}`);
+  const { loadStart, cpuModel } = announce("bench");
   const phases: Record<string, number> = {};
 
   // 1. The pure core.
@@ -163,8 +161,7 @@ async function main(): Promise<void> {
   };
   const cancelT = cancelRoundTarget(ports.gateway, e2e.accounts);
   const targets = [bareT, ceilingT, limitT, marketT, getT, cancelT];
-  await warmUp(targets, feed);
-  const summaries = await interleavedRounds(targets, labels, feed, ROUNDS);
+  const summaries = await closedLoopRounds(targets, session);
   const get = (id: string): TargetSummary => summaryOf(summaries, id);
   const [bare, ceiling, limit, market, read, cancel] = targets.map((t) => get(t.id)) as [
     TargetSummary,
@@ -348,9 +345,7 @@ async function main(): Promise<void> {
     durationSeconds,
     phaseSeconds: phases,
     settings: {
-      connections: CONNECTIONS,
-      rounds: ROUNDS,
-      roundMs: ROUND_MS,
+      ...CLOSED_LOOP,
       openRounds: OPEN_ROUNDS,
       openRoundMs: OPEN_ROUND_MS,
       accounts: e2e.accounts.length,
@@ -377,7 +372,8 @@ async function main(): Promise<void> {
       (profile ? "; PROFILED (--cpu-prof on the stack: throughput figures are lower than usual)" : "") +
       ".",
     "",
-    `HTTP: ${CONNECTIONS} connections, closed loop, ${ROUNDS} interleaved rounds of ${ROUND_MS / 1000} s per target; ` +
+    `HTTP: ${CLOSED_LOOP.connections} connections, closed loop, ${CLOSED_LOOP.rounds} interleaved rounds of ` +
+      `${CLOSED_LOOP.roundMs / 1000} s per target; ` +
       `p99 at half the maximum: ${OPEN_ROUNDS} open-loop rounds of ${OPEN_ROUND_MS / 1000} s each. Ratios are of ` +
       "medians, to figures measured in this run.",
     "",
@@ -396,10 +392,7 @@ async function main(): Promise<void> {
   }
   say("");
   say(summaryText);
-  const errors = [...summaries.values()].filter((s) => s.errors > 0);
-  for (const s of errors) say(`WARNING ${s.target}: ${s.errors} errors, first: ${s.firstError ?? ""}`);
-  for (const o of [...open.values()].flat())
-    if (o.errors > 0) say(`WARNING open loop ${o.target}: ${o.errors} errors: ${o.firstError ?? ""}`);
+  warnOfErrors(summaries.values(), [...open.values()].flat());
   say(`Load average at start / end: ${loadStart} / ${loadEnd}. Phases (s): ${JSON.stringify(phases)}`);
   say(`Wrote ${path.relative(ROOT, RESULTS_JSON)} and ${path.relative(ROOT, RESULTS_MD)}; total ${durationSeconds} s`);
 }

@@ -47,23 +47,33 @@ const plainStreamGet = (): RequestHandler => () => {
   throw ServiceError.invalid([{ path: "upgrade", message: "GET /v1/stream must be a WebSocket upgrade" }]);
 };
 
+// The account's read-only views, GET /account/:account_id followed by the suffix; any scope reads them.
+const ACCOUNT_VIEWS: readonly (readonly [suffix: string, handler: V1Route["handler"]])[] = [
+  ["", getAccount],
+  ["/summary", getSummary],
+  ["/positions", listPositions],
+  ["/positions/history", listPositionHistory],
+  ["/trades", listTrades],
+  ["/orders", listOrders],
+  ["/orders/history", listOrderHistory],
+  ["/funding", listFunding],
+  ["/breaches", listBreaches],
+  ["/violations", listViolations],
+  ["/analytics", getAnalytics],
+  ["/events", listEvents],
+];
+
 export const V1_ROUTES: readonly V1Route[] = [
   { method: "get", path: "/tickers", scope: "READ_ONLY", handler: listTickers },
   { method: "get", path: "/plans", scope: "READ_ONLY", handler: listPlans },
   { method: "get", path: "/calendar", scope: "READ_ONLY", handler: getCalendar },
   { method: "post", path: "/account", scope: "TRADE", body: true, handler: createAccount },
-  { method: "get", path: "/account/:account_id", scope: "READ_ONLY", handler: getAccount },
-  { method: "get", path: "/account/:account_id/summary", scope: "READ_ONLY", handler: getSummary },
-  { method: "get", path: "/account/:account_id/positions", scope: "READ_ONLY", handler: listPositions },
-  { method: "get", path: "/account/:account_id/positions/history", scope: "READ_ONLY", handler: listPositionHistory },
-  { method: "get", path: "/account/:account_id/trades", scope: "READ_ONLY", handler: listTrades },
-  { method: "get", path: "/account/:account_id/orders", scope: "READ_ONLY", handler: listOrders },
-  { method: "get", path: "/account/:account_id/orders/history", scope: "READ_ONLY", handler: listOrderHistory },
-  { method: "get", path: "/account/:account_id/funding", scope: "READ_ONLY", handler: listFunding },
-  { method: "get", path: "/account/:account_id/breaches", scope: "READ_ONLY", handler: listBreaches },
-  { method: "get", path: "/account/:account_id/violations", scope: "READ_ONLY", handler: listViolations },
-  { method: "get", path: "/account/:account_id/analytics", scope: "READ_ONLY", handler: getAnalytics },
-  { method: "get", path: "/account/:account_id/events", scope: "READ_ONLY", handler: listEvents },
+  ...ACCOUNT_VIEWS.map(([suffix, handler]): V1Route => ({
+    method: "get",
+    path: `/account/:account_id${suffix}`,
+    scope: "READ_ONLY",
+    handler,
+  })),
   { method: "get", path: "/stream", scope: "READ_ONLY", handler: plainStreamGet },
   { method: "post", path: "/order", scope: "TRADE", body: true, handler: placeOrder },
   { method: "post", path: "/order/test", scope: "TRADE", body: true, handler: testOrder },

@@ -7,18 +7,8 @@ import { SharedArray } from "k6/data";
 import exec from "k6/execution";
 import http from "k6/http";
 import { Counter, Trend } from "k6/metrics";
-import type { Scenario } from "k6/options";
-import {
-  buildRequest,
-  expectedStatus,
-  learn,
-  needsBody,
-  newKeyState,
-  plannedOperation,
-  resolveOperation,
-  type KeyState,
-  type SymbolPlan,
-} from "../../scripts/load/mix.ts";
+import type { Options, Scenario } from "k6/options";
+import { KeyMix, expectedStatus, type SymbolPlan } from "../../scripts/load/mix.ts";
 
 /** One entry of the provisioning file (npm run load:provision). */
 interface LoadKey {
@@ -104,6 +94,42 @@ export function keyScenarios(o: KeyScenarioOptions): Record<string, Scenario> {
   return scenarios;
 }
 
+/**
+ * The thresholds of a run where every key stays at its limit: nothing fails, no 429, every answer has the status
+ * its operation expects, p99 within P99_MS (default `p99Ms`); `dropped: true` also refuses dropped iterations.
+ */
+export function atLimitThresholds(p99Ms: number, options: { dropped?: true } = {}): Options["thresholds"] {
+  return {
+    http_req_failed: ["rate==0"],
+    http_req_duration: [`p(99)<${envNumber("P99_MS", p99Ms)}`],
+    rate_limited: ["count==0"],
+    unexpected_status: ["count==0"],
+    ...(options.dropped === true ? { dropped_iterations: ["count==0"] } : {}),
+  };
+}
+
+/** The trend statistics every scenario's summary shows. */
+export const SUMMARY_TREND_STATS = ["med", "p(95)", "p(99)", "max"];
+
+/**
+ * The options of a run where every key sends at RATE (default 1,200 a minute) from start to end: KEYS keys
+ * (default `keys`) for DURATION (default `duration`), with the at-limit thresholds and no dropped iterations.
+ */
+export function steadyOptions(defaults: { keys: number; duration: string }): Options {
+  const keys = keyCount(defaults.keys);
+  return {
+    scenarios: keyScenarios({
+      first: 0,
+      count: keys,
+      total: keys,
+      ratePerMinute: envNumber("RATE", 1200),
+      duration: __ENV.DURATION ?? defaults.duration,
+    }),
+    thresholds: atLimitThresholds(50, { dropped: true }),
+    summaryTrendStats: SUMMARY_TREND_STATS,
+  };
+}
+
 /** 429 answers. */
 export const rateLimited = new Counter("rate_limited");
 /** Answers with the status the operation expects. */
@@ -127,7 +153,7 @@ export function setup(): SetupData {
 }
 
 const WINDOW_MS = envNumber("WINDOW_MS", 60_000);
-const states = new Map<number, KeyState>();
+const mixes = new Map<number, KeyMix>();
 const acceptedLog = new Map<number, { sent: number; received: number }[]>();
 
 /** One request of key KEY_INDEX: its scenario iteration number picks the operation from the mix. */
@@ -137,11 +163,10 @@ export function step(data: SetupData): void {
   if (key === undefined) throw new Error(`no key ${index}`);
   const plan = symbols.get(key.symbol);
   if (plan === undefined) throw new Error(`no symbol plan for ${key.symbol}`);
-  let state = states.get(index);
-  if (state === undefined) states.set(index, (state = newKeyState()));
+  let mix = mixes.get(index);
+  if (mix === undefined) mixes.set(index, (mix = new KeyMix(key.accountId, plan)));
   const seq = exec.scenario.iterationInTest;
-  const op = resolveOperation(plannedOperation(seq), state);
-  const request = buildRequest(op, { accountId: key.accountId, plan, clientId: `${data.run}-${index}-${seq}` }, state);
+  const { op, request } = mix.next(seq, `${data.run}-${index}-${seq}`);
   const sent = Date.now();
   const res = http.request(request.method, `${BASE_URL}${request.path}`, request.body ?? null, {
     headers: { "Content-Type": "application/json", "X-API-Key": key.key, "X-API-Secret": key.secret },
@@ -153,7 +178,7 @@ export function step(data: SetupData): void {
     rateLimited.add(1, { op });
   } else if (res.status === expected) {
     accepted.add(1, { op });
-    if (needsBody(op)) learn(op, res.status, res.json(), state);
+    mix.answered(op, res.status, () => res.json());
   } else {
     unexpected.add(1, { op, status: String(res.status) });
   }

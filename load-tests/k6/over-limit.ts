@@ -4,7 +4,7 @@
 //   k6 run -e KEYS_FILE=../keys.json -e DURATION=3m load-tests/k6/over-limit.ts
 import http from "k6/http";
 import type { Options } from "k6/options";
-import { envNumber, keyScenarios } from "./lib.ts";
+import { SUMMARY_TREND_STATS, envNumber, keyScenarios } from "./lib.ts";
 
 export { setup, step } from "./lib.ts";
 
@@ -32,5 +32,5 @@ export const options: Options = {
     unexpected_status: ["count==0"],
     accepted_in_window: [`max<=${limit}`],
   },
-  summaryTrendStats: ["med", "p(95)", "p(99)", "max"],
+  summaryTrendStats: SUMMARY_TREND_STATS,
 };

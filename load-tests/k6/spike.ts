@@ -4,7 +4,7 @@
 //   k6 run -e KEYS_FILE=../keys.json -e KEYS=60 -e DURATION=3m load-tests/k6/spike.ts
 import http from "k6/http";
 import type { Options } from "k6/options";
-import { durationMs, envNumber, keyCount, keyScenarios, ms } from "./lib.ts";
+import { SUMMARY_TREND_STATS, atLimitThresholds, durationMs, envNumber, keyCount, keyScenarios, ms } from "./lib.ts";
 
 export { setup, step } from "./lib.ts";
 
@@ -29,11 +29,6 @@ export const options: Options = {
       startMs: third,
     }),
   },
-  thresholds: {
-    http_req_failed: ["rate==0"],
-    http_req_duration: [`p(99)<${envNumber("P99_MS", 100)}`],
-    rate_limited: ["count==0"],
-    unexpected_status: ["count==0"],
-  },
-  summaryTrendStats: ["med", "p(95)", "p(99)", "max"],
+  thresholds: atLimitThresholds(100),
+  summaryTrendStats: SUMMARY_TREND_STATS,
 };

@@ -1,6 +1,6 @@
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { Pool, parseResponse, requestText } from "./http.js";
+import { Connection, Pool, parseResponse, requestText, type Answer } from "./http.js";
 
 const servers: net.Server[] = [];
 afterEach(async () => {
@@ -80,6 +80,99 @@ describe("Pool", () => {
     pool.close();
     expect(result.status).toBe(0);
     expect(result.error).toMatch(/connect|closed/);
+  });
+});
+
+/** A server that answers every request with `body`, adding `Connection: close` to the first `closing` answers. */
+async function countingServer(closing: number): Promise<{ port: number; sockets: net.Socket[] }> {
+  const sockets: net.Socket[] = [];
+  let answered = 0;
+  const server = net.createServer((socket) => {
+    sockets.push(socket);
+    socket.on("data", () => {
+      const close = answered++ < closing ? "Connection: close\r\n" : "";
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: 2\r\n${close}\r\nok`);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { port: (server.address() as net.AddressInfo).port, sockets };
+}
+
+type Answered = { status: number; body: string | undefined; error: string | undefined };
+const sent = (conn: Connection, wantBody?: boolean): Promise<Answered> =>
+  new Promise((resolve) => {
+    const answer: Answer = (status, body, error) => {
+      resolve({ status, body: body?.toString(), error });
+    };
+    conn.send(requestText("GET", "/", "x", "", undefined), answer, wantBody);
+  });
+
+describe("Connection", () => {
+  it("sends the request after an answer with Connection: close on a new socket", async () => {
+    const { port, sockets } = await countingServer(1);
+    const conn = new Connection("127.0.0.1", port);
+    await conn.open();
+    expect(await sent(conn)).toEqual({ status: 200, body: "ok", error: undefined });
+    expect(conn.usable).toBe(false);
+    expect(await sent(conn)).toEqual({ status: 200, body: "ok", error: undefined });
+    expect(await sent(conn)).toEqual({ status: 200, body: "ok", error: undefined });
+    conn.close();
+    expect(sockets).toHaveLength(2);
+  });
+
+  it("reconnects for the next request when the server closed the idle socket, and tells its owner", async () => {
+    const { port, sockets } = await countingServer(0);
+    let closed = 0;
+    let gone: () => void = () => undefined;
+    const conn = new Connection("127.0.0.1", port, {
+      closed: () => {
+        closed++;
+        gone();
+      },
+    });
+    await conn.open();
+    await new Promise<void>((resolve) => {
+      gone = resolve;
+      sockets[0]?.destroy();
+    });
+    expect(closed).toBe(1);
+    expect(await sent(conn)).toEqual({ status: 200, body: "ok", error: undefined });
+    conn.close();
+    expect(sockets).toHaveLength(2);
+  });
+
+  it("answers without the body when the request does not want it", async () => {
+    const { port } = await countingServer(0);
+    const conn = new Connection("127.0.0.1", port);
+    await conn.open();
+    expect(await sent(conn, false)).toEqual({ status: 200, body: undefined, error: undefined });
+    expect(await sent(conn)).toEqual({ status: 200, body: "ok", error: undefined });
+    conn.close();
+  });
+
+  it("answers a request in flight with an error when the server closes the socket", async () => {
+    const sockets: net.Socket[] = [];
+    const server = net.createServer((socket) => {
+      sockets.push(socket);
+      socket.on("data", () => socket.destroy());
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const conn = new Connection("127.0.0.1", (server.address() as net.AddressInfo).port);
+    await conn.open();
+    expect(await sent(conn)).toEqual({ status: 0, body: undefined, error: "connection closed" });
+  });
+
+  it("rejects open() and answers a request with connect failed when nothing listens", async () => {
+    const server = net.createServer();
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as net.AddressInfo).port;
+    await new Promise((r) => server.close(r));
+    await expect(new Connection("127.0.0.1", port).open()).rejects.toThrow(/ECONNREFUSED/);
+    const answer = await sent(new Connection("127.0.0.1", port));
+    expect(answer.status).toBe(0);
+    expect(answer.error).toMatch(/^connect failed: .*ECONNREFUSED/);
   });
 });
 

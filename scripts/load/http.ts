@@ -1,7 +1,8 @@
-// A lean HTTP/1.1 keep-alive client for the load driver: raw `net` sockets, one request in flight per socket,
-// and a pool that opens another socket whenever every open one is busy, so a slow answer never holds back the
-// next request (open loop). On two cores the client shares the CPU with the servers; a hand-made parser costs
-// a few µs per request, several times less than http.Agent or fetch (see scripts/bench-engine-load.ts).
+// A lean HTTP/1.1 keep-alive client for the load driver and the engine load bench (scripts/bench-engine-load.ts):
+// raw `net` sockets, one request in flight per connection, and, for the load driver, a pool that opens another
+// socket whenever every open one is busy, so a slow answer never holds back the next request (open loop). On
+// two cores the client shares the CPU with the servers; a hand-made parser costs a few µs per request, several
+// times less than http.Agent or fetch.
 import net from "node:net";
 
 export type Answer = (status: number, body: Buffer | undefined, error: string | undefined) => void;
@@ -55,7 +56,7 @@ export function parseResponse(buf: Buffer): { status: number; body: Buffer; end:
 }
 
 /** One socket's bytes gathered into responses, one request in flight: what is left after a response is kept. */
-export class ResponseReader {
+class ResponseReader {
   private pending: Buffer | undefined;
 
   /** The response `chunk` completes, or undefined while it is incomplete; throws on a malformed response. */
@@ -72,24 +73,83 @@ export class ResponseReader {
   }
 }
 
-class Connection {
+/** What a connection tells its owner: `idle` after an answer that leaves its socket usable, `closed` when its socket closes. */
+export interface ConnectionEvents {
+  idle?(connection: Connection): void;
+  closed?(connection: Connection): void;
+}
+
+/**
+ * One keep-alive socket to host:port, one request in flight. A request sent while the socket connects waits for
+ * it; one sent after the server closed the socket, or after an answer with `Connection: close`, goes out on a
+ * new socket.
+ */
+export class Connection {
+  private socket: net.Socket | undefined;
+  /** Settles when `socket` has connected, or could not. */
+  private connecting: Promise<void> = Promise.resolve();
   private readonly reader = new ResponseReader();
   private answer: Answer | undefined;
+  private wantBody = true;
   private closing = false;
-  readonly ready: Promise<void>;
 
-  private constructor(
-    private readonly socket: net.Socket,
-    private readonly onIdle: (c: Connection) => void,
-    private readonly onGone: (c: Connection) => void,
-  ) {
-    this.ready = new Promise<void>((resolve, reject) => {
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+    private readonly events: ConnectionEvents = {},
+  ) {}
+
+  /** Whether a request can go out on the current socket (open or connecting, and not closing). */
+  get usable(): boolean {
+    return this.socket !== undefined && !this.socket.destroyed && !this.closing;
+  }
+
+  /** Connects unless the socket is open or connecting; settles once it is connected, rejects if it could not. */
+  open(): Promise<void> {
+    if (this.socket === undefined || this.socket.destroyed) this.connect();
+    return this.connecting;
+  }
+
+  /**
+   * Sends one request; `answer` is called once, with the answer or an error. `wantBody: false` answers without
+   * the body.
+   */
+  send(request: string, answer: Answer, wantBody = true): void {
+    if (this.answer !== undefined) throw new Error("one request at a time per connection");
+    this.answer = answer;
+    this.wantBody = wantBody;
+    const socket = this.socket;
+    if (socket !== undefined && !socket.destroyed && !socket.connecting && !this.closing) {
+      socket.write(request, "latin1");
+      return;
+    }
+    if (this.closing) this.close();
+    this.open().then(
+      () => this.socket?.write(request, "latin1"),
+      (error: unknown) => {
+        this.fail(`connect failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  }
+
+  /** Closes the socket; a request in flight is not answered. */
+  close(): void {
+    this.socket?.destroy();
+    this.socket = undefined;
+  }
+
+  private connect(): void {
+    this.reader.clear();
+    this.closing = false;
+    const socket = net.connect({ host: this.host, port: this.port, noDelay: true });
+    this.socket = socket;
+    this.connecting = new Promise<void>((resolve, reject) => {
       socket.once("connect", () => {
         resolve();
       });
       socket.once("error", reject);
     });
-    this.ready.catch(() => undefined);
+    this.connecting.catch(() => undefined);
     socket.on("error", () => {
       // reported through "close"
     });
@@ -97,34 +157,12 @@ class Connection {
       this.onData(chunk);
     });
     socket.on("close", () => {
+      // A socket closed or replaced by this connection is not its business any more.
+      if (this.socket !== socket) return;
+      this.socket = undefined;
       this.fail("connection closed");
-      this.onGone(this);
+      this.events.closed?.(this);
     });
-  }
-
-  static open(host: string, port: number, onIdle: (c: Connection) => void, onGone: (c: Connection) => void) {
-    return new Connection(net.connect({ host, port, noDelay: true }), onIdle, onGone);
-  }
-
-  get usable(): boolean {
-    return !this.closing && !this.socket.destroyed;
-  }
-
-  send(request: string, answer: Answer): void {
-    if (this.answer !== undefined) throw new Error("one request at a time per connection");
-    this.answer = answer;
-    this.ready.then(
-      () => {
-        this.socket.write(request, "latin1");
-      },
-      (error: unknown) => {
-        this.fail(`connect failed: ${error instanceof Error ? error.message : String(error)}`);
-      },
-    );
-  }
-
-  close(): void {
-    this.socket.destroy();
   }
 
   private fail(reason: string): void {
@@ -135,22 +173,22 @@ class Connection {
   }
 
   private onData(chunk: Buffer): void {
-    let parsed: ReturnType<typeof parseResponse>;
+    let parsed: ReturnType<ResponseReader["read"]>;
     try {
       parsed = this.reader.read(chunk);
     } catch {
-      this.socket.destroy();
+      this.socket?.destroy();
       return;
     }
     if (parsed === undefined) return;
     if (parsed.close) {
       this.closing = true;
-      this.socket.end();
+      this.socket?.end();
     }
     const answer = this.answer;
     this.answer = undefined;
-    answer?.(parsed.status, parsed.body, undefined);
-    if (this.usable) this.onIdle(this);
+    answer?.(parsed.status, this.wantBody ? parsed.body : undefined, undefined);
+    if (this.usable) this.events.idle?.(this);
   }
 }
 
@@ -179,7 +217,7 @@ export class Pool {
   /** Opens `count` sockets ahead of the run. */
   async warm(count: number): Promise<void> {
     const fresh = Array.from({ length: count }, () => this.connect());
-    await Promise.all(fresh.map((c) => c.ready));
+    await Promise.all(fresh.map((c) => c.open()));
     for (const c of fresh) this.release(c);
   }
 
@@ -197,6 +235,7 @@ export class Pool {
     conn.send(request, answer);
   }
 
+  /** Closes every socket; requests still waiting or in flight are not answered. */
   close(): void {
     for (const c of this.open) c.close();
     this.open.clear();
@@ -204,18 +243,17 @@ export class Pool {
   }
 
   private connect(): Connection {
-    const conn = Connection.open(
-      this.host,
-      this.port,
-      (c) => {
+    const conn = new Connection(this.host, this.port, {
+      idle: (c) => {
         this.release(c);
       },
-      (c) => {
+      closed: (c) => {
         this.open.delete(c);
         const i = this.idle.indexOf(c);
         if (i >= 0) this.idle.splice(i, 1);
       },
-    );
+    });
+    void conn.open();
     this.open.add(conn);
     this.stats.opened++;
     this.stats.peakOpen = Math.max(this.stats.peakOpen, this.open.size);

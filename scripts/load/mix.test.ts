@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  KeyMix,
   MIX,
   buildRequest,
   classOf,
@@ -82,6 +83,40 @@ describe("key state", () => {
     const state = newKeyState();
     expect(buildRequest("summary", ctx, state).path).toBe("/v1/account/acc-1/summary");
     expect(buildRequest("tickers", ctx, state).path).toBe("/v1/tickers");
+  });
+});
+
+describe("a key's course through the mix", () => {
+  it("sends the planned operations, resolved against what the expected answers taught it", () => {
+    const mix = new KeyMix("acc-1", ctx.plan);
+    const sent = (seq: number): string => {
+      const { op, request } = mix.next(seq, `c-${seq}`);
+      return `${op} ${request.method} ${request.path}`;
+    };
+    expect(sent(0)).toBe("account GET /v1/account/acc-1");
+    expect(sent(1)).toBe("place-limit POST /v1/order");
+    // A refused place teaches nothing, so the cancel is sent as a read of the orders.
+    mix.answered("place-limit", 429, () => ({ order: { order_id: "o-0", status: "NEW" } }));
+    expect(sent(4)).toBe("orders GET /v1/account/acc-1/orders");
+    mix.answered("place-limit", 201, () => ({ order: { order_id: "o-1", status: "NEW" } }));
+    expect(sent(4)).toBe("cancel DELETE /v1/order/o-1");
+    mix.answered("place-market", 201, () => ({ order: { order_id: "m-1", status: "FILLED" } }));
+    const close = mix.next(16, "c-16");
+    expect(close.op).toBe("close");
+    expect(JSON.parse(close.request.body ?? "")).toMatchObject({ account_id: "acc-1", client_id: "c-16" });
+  });
+
+  it("reads the answer body only when the status is the expected one and the operation needs it", () => {
+    const mix = new KeyMix("acc-1", ctx.plan);
+    const read: string[] = [];
+    const body = (label: string) => (): unknown => {
+      read.push(label);
+      return {};
+    };
+    mix.answered("place-limit", 429, body("refused place"));
+    mix.answered("account", 200, body("read"));
+    mix.answered("place-market", 201, body("placed"));
+    expect(read).toEqual(["placed"]);
   });
 });
 

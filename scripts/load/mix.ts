@@ -246,3 +246,32 @@ export function learn(op: Operation, status: number, body: unknown, state: KeySt
 export function needsBody(op: Operation): boolean {
   return op === "place-limit" || op === "place-market";
 }
+
+/**
+ * One key's course through the mix: the operation and request of each of its sequence numbers, resolved against
+ * what the key has learnt, and what the answers teach it. The Node driver and the k6 scripts both send through it.
+ */
+export class KeyMix {
+  private readonly state = newKeyState();
+  private readonly accountId: string;
+  private readonly plan: SymbolPlan;
+
+  constructor(accountId: string, plan: SymbolPlan) {
+    this.accountId = accountId;
+    this.plan = plan;
+  }
+
+  /** The key's `seq`-th operation and its request; `clientId` is unique per request over the whole run. */
+  next(seq: number, clientId: string): { op: Operation; request: PlannedRequest } {
+    const op = resolveOperation(plannedOperation(seq), this.state);
+    return { op, request: buildRequest(op, { accountId: this.accountId, plan: this.plan, clientId }, this.state) };
+  }
+
+  /**
+   * Takes the answer to `op`. `body` (the parsed JSON of the answer) is called only when the status is the one
+   * `op` expects and the answer can teach the key something (see needsBody).
+   */
+  answered(op: Operation, status: number, body: () => unknown): void {
+    if (status === expectedStatus(op) && needsBody(op)) learn(op, status, body(), this.state);
+  }
+}

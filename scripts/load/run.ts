@@ -3,18 +3,7 @@
 import { performance } from "node:perf_hooks";
 import { joinHostPort } from "../../kernel/address.js";
 import { Pool, requestText } from "./http.js";
-import {
-  OPERATIONS,
-  buildRequest,
-  expectedStatus,
-  learn,
-  needsBody,
-  newKeyState,
-  plannedOperation,
-  resolveOperation,
-  type Operation,
-  type SymbolPlan,
-} from "./mix.js";
+import { KeyMix, OPERATIONS, expectedStatus, type Operation, type SymbolPlan } from "./mix.js";
 import type { LoadKey } from "./provision.js";
 import { dueTimes, type KeyPlan } from "./schedule.js";
 
@@ -71,6 +60,16 @@ export class Recording {
   }
 }
 
+/** The answer body as JSON; undefined when there is none or it is not JSON (it then teaches the key nothing). */
+function parsedBody(body: Buffer | undefined): unknown {
+  if (body === undefined) return undefined;
+  try {
+    return JSON.parse(body.toString("utf8")) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface RunOptions {
   host: string;
   port: number;
@@ -108,9 +107,7 @@ export async function runLoad(options: RunOptions): Promise<RunOutcome> {
     const plan = symbolPlan.get(k.symbol);
     if (plan === undefined) throw new Error(`no plan for ${k.symbol}`);
     return {
-      load: k,
-      plan,
-      state: newKeyState(),
+      mix: new KeyMix(k.accountId, plan),
       headers: `x-api-key: ${k.key}\r\nx-api-secret: ${k.secret}\r\n`,
     };
   });
@@ -120,25 +117,17 @@ export async function runLoad(options: RunOptions): Promise<RunOutcome> {
   let lastDueMs = 0;
   let outstanding = 0;
   let answered = 0;
-  let closed = false;
   const cpuStart = process.cpuUsage();
   const t0 = performance.now() + 20;
 
   const send = (atMs: number, keyIndex: number, seq: number): void => {
     const k = perKey[keyIndex];
     if (k === undefined) throw new Error(`no key ${keyIndex}`);
-    const op = resolveOperation(plannedOperation(seq), k.state);
-    const req = buildRequest(
-      op,
-      { accountId: k.load.accountId, plan: k.plan, clientId: `${runTag}-${keyIndex}-${seq}` },
-      k.state,
-    );
+    const { op, request: req } = k.mix.next(seq, `${runTag}-${keyIndex}-${seq}`);
     const text = requestText(req.method, req.path, hostHeader, k.headers, req.body);
     const row = recording.add(atMs, performance.now() - t0, keyIndex, op);
     outstanding++;
     pool.request(text, (status, body, error) => {
-      // Sockets closed after the drain report "connection closed": those stay unanswered (timeout).
-      if (closed) return;
       recording.end[row] = performance.now() - t0;
       recording.status[row] = error === undefined ? status : NO_ANSWER.socket;
       outstanding--;
@@ -148,13 +137,7 @@ export async function runLoad(options: RunOptions): Promise<RunOutcome> {
         return;
       }
       if (status === expectedStatus(op)) {
-        if (needsBody(op) && body !== undefined) {
-          try {
-            learn(op, status, JSON.parse(body.toString("utf8")), k.state);
-          } catch {
-            // a body that is not JSON teaches nothing; the status was right
-          }
-        }
+        k.mix.answered(op, status, () => parsedBody(body));
       } else if (!recording.samples.has(`${op} ${status}`)) {
         recording.samples.set(`${op} ${status}`, (body?.toString("utf8") ?? "").slice(0, 300));
       }
@@ -189,7 +172,7 @@ export async function runLoad(options: RunOptions): Promise<RunOutcome> {
   while (outstanding > 0 && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 5));
   const elapsedMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpuStart);
-  closed = true;
+  // Requests still outstanding stay unanswered (timeout): the closed pool never answers them.
   pool.close();
   return {
     recording,
