@@ -86,13 +86,20 @@ export function startDay(run: Run): void {
 
 const terminated = (run: Run): boolean => run.state.state === AccountStatus.TERMINATED;
 
-export function monitor(run: Run): void {
-  if (terminated(run)) return;
+/**
+ * Monitors the account as the decision has left it. Returns the equity it judged when it emitted nothing (the
+ * state is then exactly the one judged: a caller valuing it again can take that figure), undefined otherwise.
+ */
+export function monitor(run: Run): number | undefined {
+  if (terminated(run)) return undefined;
+  const emitted = run.emitted;
   if (run.now >= run.state.next_day_at) startDay(run);
-  if (terminated(run)) return;
+  if (terminated(run)) return undefined;
   // Positions past their liquidation price are closed first; the limits are judged on what is left.
   liquidate(run);
-  judge(run, marginSnapshot(run.state, run.market).equity);
+  const equity = marginSnapshot(run.state, run.market).equity;
+  judge(run, equity);
+  return run.emitted === emitted ? equity : undefined;
 }
 
 /** The high-water mark, breach levels, termination and passing at `equity`, against the current day. */

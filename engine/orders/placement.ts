@@ -14,6 +14,7 @@ import { headroomAfter, headroomOf, riskInput } from "../risk/input.js";
 import { monitor } from "./monitor.js";
 import type { RiskHeadroom } from "../basics/risk-types.js";
 import { firstViolation } from "../risk/pipeline.js";
+import type { RiskInput } from "../risk/checks.js";
 import { critical, type Violation } from "../basics/risk-types.js";
 import { recordedResponse } from "./idempotency.js";
 import { crosses, oppositePosition, reducibleOf, reservePrice } from "./conditions.js";
@@ -243,9 +244,10 @@ function submit(
     countedNotional: intent.reduce_only ? 0 : notionalOf(price, intent.quantity, intent.units.unitsPerTickStep),
   });
   const violation = firstViolation(input) ?? postOnlyWouldTake(order, quote);
-  const headroom = headroomOf(input);
-  if (test) return { kind: "tested", violations: violation === undefined ? [] : [violation], risk_headroom: headroom };
-  return enter(run, order, intent.units, fingerprint, violation, headroom);
+  if (test) {
+    return { kind: "tested", violations: violation === undefined ? [] : [violation], risk_headroom: headroomOf(input) };
+  }
+  return enter(run, order, intent.units, fingerprint, violation, input);
 }
 
 /** A new order for a normalised one, as it enters the book (before the risk checks). */
@@ -283,7 +285,8 @@ function newOrder(run: Run, intent: NormalizedOrder, venue: Venue, status: "HELD
 
 /**
  * Enters an order that passed the checks or rejects one that failed them (the first violation), executes an
- * accepted one at once and answers with what it caused.
+ * accepted one at once and answers with what it caused. `input` is what the checks read: a rejected or resting
+ * order answers the headroom computed from it; an order that executed, the headroom it left.
  */
 function enter(
   run: Run,
@@ -291,22 +294,22 @@ function enter(
   units: TickerUnits,
   fingerprint: string | null,
   violation: Violation | undefined,
-  headroom: RiskHeadroom,
+  input: RiskInput,
 ): PlaceOrderReply {
   if (violation !== undefined) {
     const rejected: Order = { ...order, status: "REJECTED", reserve: 0 };
     run.emit({ type: "OrderRejected", at: run.now, order: rejected, violations: [violation] });
-    return finish(run, "rejected", rejected.order_id, units, fingerprint, [violation], headroom, rejected);
+    return finish(run, "rejected", rejected.order_id, units, fingerprint, [violation], headroomOf(input), rejected);
   }
   run.emit({ type: "OrderAccepted", at: run.now, order });
   const accepted = run.emitted;
   executeOrder(run, order.order_id, "placement", order);
   // Nothing emitted since: the order rests as accepted, without fills (no draft state needed to answer).
   if (run.emitted === accepted) {
-    return finish(run, "created", order.order_id, units, fingerprint, NO_VIOLATIONS, headroom, order);
+    return finish(run, "created", order.order_id, units, fingerprint, NO_VIOLATIONS, headroomOf(input), order);
   }
   // Its fills moved equity: the monitor acts before the answer, which shows what the order caused.
-  if (run.filled) monitor(run);
+  const judged = run.filled ? monitor(run) : undefined;
   const after = run.state;
   return finish(
     run,
@@ -315,7 +318,7 @@ function enter(
     units,
     fingerprint,
     after.state === "TERMINATED" ? terminationOf(after) : NO_VIOLATIONS,
-    headroomAfter(after, run.market, order.symbol),
+    headroomAfter(after, run.market, order.symbol, judged),
   );
 }
 

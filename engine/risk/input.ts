@@ -79,7 +79,13 @@ export function headroomOf(input: RiskInput): RiskHeadroom {
  * caused (breaches, termination) in the state, the order's rest counted among the working orders. All 0 for a
  * terminated account: it has no room left.
  */
-export function headroomAfter(state: AccountState, market: MarketView, symbol: string): RiskHeadroom {
+export function headroomAfter(
+  state: AccountState,
+  market: MarketView,
+  symbol: string,
+  /** The account's equity at the view's marks, when the caller has just computed it for this very state. */
+  knownEquity?: number,
+): RiskHeadroom {
   if (state.state === "TERMINATED") {
     return {
       daily_loss_remaining: 0,
@@ -89,7 +95,7 @@ export function headroomAfter(state: AccountState, market: MarketView, symbol: s
     };
   }
   const limits = limitsOf(state);
-  const equity = marginSnapshot(state, market).equity;
+  const equity = knownEquity ?? marginSnapshot(state, market).equity;
   const exposures = exposuresOf(state, market, symbol);
   return {
     daily_loss_remaining: remaining(limits.dailyLimit - dailyLoss(state, equity)),
