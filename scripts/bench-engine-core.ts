@@ -12,15 +12,20 @@
 //                its oldest working LIMIT; price updates as in `market`;
 //   limit+shell  `limit` plus the shard shell's own per-command work besides I/O: JSON.stringify of every
 //                event (the journal rows), the order-id index, structuredClone of the reply.
+// With `baselineDir` (a checkout of an earlier commit, `--baseline=REV`), every scenario's rounds alternate
+// between this tree's engine and the baseline's, loaded side by side in this thread (ABBA order, fresh
+// accounts each round): both figures come from the same thread at the same time, so the comparison does not
+// carry the 10–15 % that separate processes scatter by (docs/performance.md, "Against a baseline").
 // Then, for reference, the floor (not the engine): per order only the state touches any design of a resting
 // LIMIT placement makes under the contract: a fresh UUID order id (minted as the shard mints them), an
 // order record of the engine's shape, the account's order, working-order and client-id tables keyed by
 // those strings, and one event in a list; no parsing, no checks, no reply. Same accounts, rounds and thread.
 // Posts `{ type: "progress", line }` while it runs and `{ type: "result", result }` at the end.
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { PerformanceObserver, performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
+import { pathToFileURL } from "node:url";
 import { runInNewContext } from "node:vm";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { createCore, type EngineCommand } from "../engine/trading-core.js";
@@ -30,7 +35,47 @@ import type { MarketView } from "../engine/market/book.js";
 import type { TickQuote } from "../engine/market/prices.js";
 import { mintIdInPartition, partitionOf } from "../kernel/partition.js";
 
-const core = createCore();
+/** An engine the rounds drive: this tree's, or a baseline checkout's. */
+interface BenchEngine {
+  label: string;
+  core: ReturnType<typeof createCore>;
+  /** The engine's own id minter per partition (made once per partition, as the shard does). */
+  minterOf: (partition: number) => () => string;
+}
+
+function engineOf(label: string, core: BenchEngine["core"], mint: (partition: number) => string): BenchEngine {
+  const minters: (() => string)[] = [];
+  return { label, core, minterOf: (partition) => (minters[partition] ??= () => mint(partition)) };
+}
+
+const current = engineOf("this tree", createCore(), mintIdInPartition);
+
+/**
+ * Where the engine and its id minter live, newest layout first: the module the shards load and what it
+ * exports (a factory, or one shared core in earlier commits).
+ */
+export const ENGINE_LAYOUTS = [
+  { core: "engine/trading-core.ts", partition: "kernel/partition.ts" },
+  { core: "engine/actor.ts", partition: "engine/shard/partition.ts" },
+] as const;
+
+/** Loads the engine of a checkout (`dir`), in whichever layout of ENGINE_LAYOUTS it has. */
+export async function loadEngine(dir: string, label: string): Promise<BenchEngine> {
+  const layout = ENGINE_LAYOUTS.find((l) => existsSync(`${dir}/${l.core}`) && existsSync(`${dir}/${l.partition}`));
+  if (layout === undefined) throw new Error(`${dir} has no engine in a known layout`);
+  const coreModule = (await import(pathToFileURL(`${dir}/${layout.core}`).href)) as {
+    createCore?: () => BenchEngine["core"];
+    core?: BenchEngine["core"];
+  };
+  const partition = (await import(pathToFileURL(`${dir}/${layout.partition}`).href)) as {
+    mintIdInPartition?: (partition: number) => string;
+  };
+  const core = coreModule.createCore?.() ?? coreModule.core;
+  if (core === undefined || partition.mintIdInPartition === undefined) {
+    throw new Error(`${dir}/${layout.core} exports no core, or its partition module no id minter`);
+  }
+  return engineOf(label, core, partition.mintIdInPartition);
+}
 
 export interface CoreBenchOptions {
   role: "bench-engine-core";
@@ -49,6 +94,8 @@ export interface CoreBenchOptions {
   sellLimit: string;
   /** The scenarios to run (default: all, in SCENARIOS order). */
   scenarios?: readonly ScenarioName[];
+  /** A checkout of the baseline whose engine alternates rounds with this tree's, and how to name it. */
+  baseline?: { dir: string; label: string };
 }
 
 export const SCENARIOS = ["limit", "market", "mix", "limit+shell"] as const;
@@ -116,6 +163,8 @@ export interface CoreBenchResult {
   thread: string;
   resourceLimits: Record<string, number | undefined>;
   scenarios: ScenarioResult[];
+  /** The baseline's figures, measured in the same rounds' alternation (with `baseline` only). */
+  baseline?: { label: string; scenarios: ScenarioResult[] };
   floor: FloorResult;
 }
 
@@ -161,14 +210,11 @@ function contextFor(account: Account, market: MarketView): { now: number; market
   return { now: now(), market, nextId: account.nextId };
 }
 
-const minters: (() => string)[] = [];
-const minterOf = (partition: number): (() => string) => (minters[partition] ??= () => mintIdInPartition(partition));
-
-function applyAll(account: Account, events: readonly EngineEvent[], market: MarketView): void {
+function applyAll(engine: BenchEngine, account: Account, events: readonly EngineEvent[], market: MarketView): void {
   let state: AccountState | undefined = account.state;
-  for (const event of events) state = core.apply(state, event);
+  for (const event of events) state = engine.core.apply(state, event);
   account.state = state;
-  core.onDecided?.(market, events);
+  engine.core.onDecided?.(market, events);
 }
 
 function quote(options: CoreBenchOptions, tick: number): { prices: TickQuote[] } {
@@ -176,7 +222,8 @@ function quote(options: CoreBenchOptions, tick: number): { prices: TickQuote[] }
   return { prices: [{ symbol: options.symbol, mark, index: mark, skew: 0 }] };
 }
 
-function openAccounts(options: CoreBenchOptions, market: MarketView, round: number): Account[] {
+function openAccounts(engine: BenchEngine, options: CoreBenchOptions, market: MarketView, round: number): Account[] {
+  const core = engine.core;
   const accounts: Account[] = [];
   for (let a = 0; a < options.accounts; a++) {
     const id = randomUUID();
@@ -194,7 +241,7 @@ function openAccounts(options: CoreBenchOptions, market: MarketView, round: numb
     for (const event of decision.events) state = core.apply(state, event);
     if (state === undefined) throw new Error("OpenAccount produced no state");
     const partition = partitionOf(id);
-    accounts.push({ id, userId, nextId: minterOf(partition), state, resting: [], restingHead: 0 });
+    accounts.push({ id, userId, nextId: engine.minterOf(partition), state, resting: [], restingHead: 0 });
   }
   return accounts;
 }
@@ -315,13 +362,19 @@ async function gcBetween(start: number, end: number): Promise<number> {
   return total;
 }
 
-async function runRound(scenario: ScenarioName, options: CoreBenchOptions, round: number): Promise<RoundResult> {
+async function runRound(
+  engine: BenchEngine,
+  scenario: ScenarioName,
+  options: CoreBenchOptions,
+  round: number,
+): Promise<RoundResult> {
+  const core = engine.core;
   const market = core.updateMarket?.(undefined, quote(options, 0), now());
   if (market === undefined) throw new Error("the actor has no updateMarket");
   // The previous round's accounts are garbage now: collect them before the clock starts, so no round pays
   // for the one before it (a full collection of ~0.5 GB landed in a random round and made rounds scatter).
   collectGarbage();
-  const accounts = openAccounts(options, market, round);
+  const accounts = openAccounts(engine, options, market, round);
   const prepared = prepare(scenario, options, accounts, round);
   const withUpdates = scenario === "market" || scenario === "mix";
   const shell = scenario === "limit+shell";
@@ -342,7 +395,7 @@ async function runRound(scenario: ScenarioName, options: CoreBenchOptions, round
     for (const account of accounts) {
       const produced = core.onMarket?.(account.state, update, contextFor(account, view)) ?? [];
       if (produced.length > 0) {
-        applyAll(account, produced, view);
+        applyAll(engine, account, produced, view);
         events += produced.length;
       }
     }
@@ -361,7 +414,7 @@ async function runRound(scenario: ScenarioName, options: CoreBenchOptions, round
       command = { userId: account.userId, command: { type: "CancelOrder", request: { order_id: orderId } } };
     }
     const decision = core.decide(account.state, command, contextFor(account, market));
-    applyAll(account, decision.events, market);
+    applyAll(engine, account, decision.events, market);
     events += decision.events.length;
     const reply = decision.reply;
     const outcome = outcomeOf(reply);
@@ -410,27 +463,46 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 }
 
-async function runScenario(scenario: ScenarioName, options: CoreBenchOptions): Promise<ScenarioResult> {
-  const measured: RoundResult[] = [];
+/**
+ * A scenario's rounds on each engine, alternating: round r runs the engines in order when r is even and in
+ * reverse when odd (ABBA), so neither always runs first after the collection between rounds.
+ */
+async function runScenario(
+  scenario: ScenarioName,
+  options: CoreBenchOptions,
+  engines: readonly BenchEngine[],
+): Promise<ScenarioResult[]> {
+  const measured: RoundResult[][] = engines.map(() => []);
   for (let r = 0; r < options.warmupRounds + options.rounds; r++) {
-    const result = await runRound(scenario, options, r);
-    if (r < options.warmupRounds) {
-      // A scenario that does not do what it says measures something else: stop at once.
-      if (result.unexpected > 0) {
-        throw new Error(`${scenario}: ${result.unexpected} unexpected outcomes, e.g. ${result.firstUnexpected ?? ""}`);
+    const order = engines.map((_, i) => (r % 2 === 0 ? i : engines.length - 1 - i));
+    for (const i of order) {
+      const engine = engines[i] as BenchEngine;
+      const result = await runRound(engine, scenario, options, r);
+      if (r < options.warmupRounds) {
+        // A scenario that does not do what it says measures something else: stop at once.
+        if (result.unexpected > 0) {
+          throw new Error(
+            `${scenario} (${engine.label}): ${result.unexpected} unexpected outcomes, e.g. ${result.firstUnexpected ?? ""}`,
+          );
+        }
+        continue;
       }
-      continue;
+      measured[i]?.push(result);
+      post({
+        type: "progress",
+        line:
+          `core ${scenario}${engines.length > 1 ? ` [${engine.label}]` : ""} round ` +
+          `${r - options.warmupRounds + 1}/${options.rounds}: ` +
+          `${Math.round(result.perSecond).toLocaleString("en-US")} commands/s ` +
+          `(GC ${(result.gcShare * 100).toFixed(1)}%, thread on CPU ` +
+          `${result.onCpuShare === undefined ? "?" : (result.onCpuShare * 100).toFixed(0)}%)`,
+      });
     }
-    measured.push(result);
-    post({
-      type: "progress",
-      line:
-        `core ${scenario} round ${r - options.warmupRounds + 1}/${options.rounds}: ` +
-        `${Math.round(result.perSecond).toLocaleString("en-US")} commands/s ` +
-        `(GC ${(result.gcShare * 100).toFixed(1)}%, thread on CPU ` +
-        `${result.onCpuShare === undefined ? "?" : (result.onCpuShare * 100).toFixed(0)}%)`,
-    });
   }
+  return measured.map((rounds) => summarize(scenario, options, rounds));
+}
+
+function summarize(scenario: ScenarioName, options: CoreBenchOptions, measured: RoundResult[]): ScenarioResult {
   const rates = measured.map((m) => m.perSecond);
   const med = median(rates);
   const perCpu = measured.flatMap((m) => (m.perCpuSecond === undefined ? [] : [m.perCpuSecond]));
@@ -496,7 +568,7 @@ async function floorRound(options: CoreBenchOptions, round: number): Promise<{ p
     const clientId = clientIds[i];
     if (account === undefined || clientId === undefined) break;
     if (account.clientIds.has(clientId)) throw new Error("client_id seen twice");
-    const orderId = minterOf(account.partition)();
+    const orderId = current.minterOf(account.partition)();
     const at = now();
     const order = {
       order_id: orderId,
@@ -563,9 +635,14 @@ async function runFloor(options: CoreBenchOptions): Promise<FloorResult> {
 
 async function main(options: CoreBenchOptions): Promise<void> {
   gcObserver.observe({ entryTypes: ["gc"] });
+  const engines = [current];
+  if (options.baseline !== undefined) engines.push(await loadEngine(options.baseline.dir, options.baseline.label));
   const scenarios: ScenarioResult[] = [];
+  const baseline: ScenarioResult[] = [];
   for (const name of options.scenarios ?? SCENARIOS) {
-    scenarios.push(await runScenario(name, options));
+    const [own, other] = await runScenario(name, options, engines);
+    if (own !== undefined) scenarios.push(own);
+    if (other !== undefined) baseline.push(other);
   }
   const floor = await runFloor(options);
   gcObserver.disconnect();
@@ -576,6 +653,7 @@ async function main(options: CoreBenchOptions): Promise<void> {
       thread: isMainThread ? "main thread" : "worker thread",
       resourceLimits: { ...resourceLimits },
       scenarios,
+      ...(options.baseline === undefined ? {} : { baseline: { label: options.baseline.label, scenarios: baseline } }),
       floor,
     },
   });

@@ -3,8 +3,8 @@
 // in child processes, the real stack on a throwaway PostgreSQL and Redis with bench accounts, the requests
 // (place order, authenticated GET, cancel), the interleaved closed-loop rounds and open-loop runs with the CPU
 // time of every process tree, and their summaries.
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -21,6 +21,7 @@ import {
   type CoreBenchResult,
   type CoreMessage,
   type ScenarioName,
+  type ScenarioResult,
 } from "./bench-engine-core.js";
 import {
   childProcesses,
@@ -248,15 +249,53 @@ export function announce(name: string): { loadStart: string; cpuModel: string } 
 
 // ---------------------------------------------------------------- 1. the pure core in a shard-like thread
 
-export async function benchCore(scenarios?: readonly ScenarioName[]): Promise<CoreBenchResult> {
+/** `--baseline=REV`: the commit whose engine the pure core's rounds alternate with (docs/performance.md). */
+export function baselineArg(argv: readonly string[]): string | undefined {
+  const arg = argv.find((a) => a.startsWith("--baseline="));
+  if (arg === undefined) return undefined;
+  const rev = arg.slice("--baseline=".length);
+  if (!/^[\w./~^-]+$/.test(rev))
+    throw new Error(`--baseline wants a commit, branch or tag, not ${JSON.stringify(rev)}`);
+  return rev;
+}
+
+/**
+ * A detached checkout of `rev` in a temporary folder with this tree's node_modules linked in, for the core's
+ * baseline engine; removed (with its git worktree entry) at clean-up.
+ */
+export function checkoutBaseline(rev: string): NonNullable<CoreBenchOptions["baseline"]> {
+  const label = execFileSync("git", ["-C", ROOT, "rev-parse", "--short", `${rev}^{commit}`], {
+    encoding: "utf8",
+  }).trim();
+  const parent = mkdtempSync(path.join(os.tmpdir(), "fts-baseline-"));
+  const dir = path.join(parent, label);
+  execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", dir, label], { stdio: "ignore" });
+  onCleanup("baseline checkout", () => {
+    execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", dir], { stdio: "ignore" });
+    rmSync(parent, { recursive: true, force: true });
+    return Promise.resolve();
+  });
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  return { dir, label };
+}
+
+export async function benchCore(
+  scenarios?: readonly ScenarioName[],
+  baseline?: CoreBenchOptions["baseline"],
+): Promise<CoreBenchResult> {
   // tsx cannot start a .ts worker file on Node 20: the thread registers tsx, then imports the module.
   const code = [
     `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})`,
     `.then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(CORE_SCRIPT).href)}); })`,
   ].join("");
+  const options: CoreBenchOptions = {
+    ...CORE,
+    ...(scenarios === undefined ? {} : { scenarios }),
+    ...(baseline === undefined ? {} : { baseline }),
+  };
   const worker = new Worker(code, {
     eval: true,
-    workerData: scenarios === undefined ? CORE : { ...CORE, scenarios },
+    workerData: options,
     resourceLimits: SHARD_RESOURCE_LIMITS,
   });
   onCleanup("core worker", async () => {
@@ -968,6 +1007,32 @@ export async function startHttpSession(): Promise<HttpSession> {
 
 // ---------------------------------------------------------------- detail tables
 
+/** This tree's core against the baseline's, from the same alternating rounds. */
+function printBaselineTable(own: readonly ScenarioResult[], baseline: NonNullable<CoreBenchResult["baseline"]>): void {
+  const change = (mine: number | null, theirs: number | null | undefined): string =>
+    mine === null || theirs === null || theirs === undefined || theirs === 0
+      ? "-"
+      : `${mine >= theirs ? "+" : ""}${round((mine / theirs - 1) * 100, 1)} %`;
+  say(`Against ${baseline.label} (its engine in the same thread, rounds alternating ABBA with this tree's):`);
+  say(
+    table([
+      ["scenario", "median/s", `${baseline.label} median/s`, "change", "per thread-CPU s", baseline.label, "change"],
+      ...own.map((s) => {
+        const other = baseline.scenarios.find((b) => b.name === s.name);
+        return [
+          s.name,
+          fmt(s.medianPerSecond),
+          other === undefined ? "-" : fmt(other.medianPerSecond),
+          change(s.medianPerSecond, other?.medianPerSecond),
+          s.medianPerCpuSecond === null ? "-" : fmt(s.medianPerCpuSecond),
+          other?.medianPerCpuSecond == null ? "-" : fmt(other.medianPerCpuSecond),
+          change(s.medianPerCpuSecond, other?.medianPerCpuSecond),
+        ];
+      }),
+    ]),
+  );
+}
+
 export function printCoreTable(core: CoreBenchResult): void {
   say(
     `Pure core, one ${core.thread} (${JSON.stringify(core.resourceLimits)}), ${fmt(CORE.commandsPerRound)} ` +
@@ -1004,6 +1069,7 @@ export function printCoreTable(core: CoreBenchResult): void {
       ]),
     ]),
   );
+  if (core.baseline !== undefined) printBaselineTable(core.scenarios, core.baseline);
   say(
     `Floor (${core.floor.description}): median ${fmt(core.floor.medianPerSecond)} orders/s ` +
       `(${core.floor.usPerOrder} µs per order, GC ${round(core.floor.gcShareMedian * 100, 1)}%), rounds ` +

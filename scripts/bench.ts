@@ -15,6 +15,8 @@
 // `--profile`: the stack's processes run with --cpu-prof (profiles in bench/profiles/<date>/), and the top
 // self-time functions of each process and thread are printed and kept in results.json. Profiling costs CPU:
 // figures of a profiled run are for finding bottlenecks, not for the table.
+// `--baseline=REV`: the pure core's rounds alternate with the engine of commit REV (a temporary checkout),
+// loaded in the same thread; the core table then shows both and the change (docs/performance.md).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,7 +26,9 @@ import { benchScaling, type ScalingResult } from "./bench-engine-scaling.js";
 import { figureTable, formatValue, spread, type FigureRow } from "./bench-report.js";
 import {
   announce,
+  baselineArg,
   benchCore,
+  checkoutBaseline,
   CancelPool,
   cancelTarget,
   cleanupAll,
@@ -125,7 +129,8 @@ async function main(): Promise<void> {
 
   // 1. The pure core.
   let at = performance.now();
-  const core = await benchCore();
+  const baseline = baselineArg(process.argv);
+  const core = await benchCore(undefined, baseline === undefined ? undefined : checkoutBaseline(baseline));
   phases.core = since(at);
 
   // 2. Price-update scaling (synchronous, in this thread).
