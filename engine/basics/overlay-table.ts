@@ -68,6 +68,16 @@ class ChangeLog<K, V> {
     return true;
   }
 
+  /** One past the last slot: slots are 0, 2, … below it. */
+  get end(): number {
+    return this.slots.length;
+  }
+
+  /** The key of a slot, or GONE for a deleted one. */
+  keyAt(slot: number): K | typeof GONE {
+    return this.slots[slot] as K | typeof GONE;
+  }
+
   /** Calls `visit` for each live slot, in insertion order. */
   forEach(visit: (key: K, value: V) => void): void {
     const slots = this.slots;
@@ -97,9 +107,13 @@ export class OverlayTable<K, V> implements Table<K, V> {
 
   get size(): number {
     let size = this.base.size - (this.removed?.size ?? 0);
-    this.changed?.forEach((key) => {
-      if (this.atTheEnd(key)) size++;
-    });
+    const changed = this.changed;
+    if (changed === undefined) return size;
+    // A walk over the slots (no callback): `size` is read on hot paths (an account's positions, its working orders).
+    for (let slot = 0; slot < changed.end; slot += 2) {
+      const key = changed.keyAt(slot);
+      if (key !== GONE && this.atTheEnd(key)) size++;
+    }
     return size;
   }
 

@@ -120,3 +120,25 @@ describe("percentOf without BigInt", () => {
     }
   });
 });
+
+describe("limitsOf handing out the last limits again", () => {
+  it("answers the same frozen limits for the same plan, starting balance and high-water mark, fresh ones otherwise", () => {
+    const plan = Object.freeze(basis().plan);
+    const at = (patch: Partial<LimitBasis>): LimitBasis => ({ ...basis(), plan, ...patch });
+    const first = limitsOf(at({}));
+    expect(Object.isFrozen(first)).toBe(true);
+    // The day's start does not enter the limits: the same object.
+    expect(limitsOf(at({ day_start_equity: usd(9_000) }))).toBe(first);
+    const raised = limitsOf(at({ high_water_mark: usd(10_500) }));
+    expect(raised).not.toBe(first);
+    expect(raised).toEqual(limitsOf(basis({ high_water_mark: usd(10_500) })));
+    // Another plan with the same balance and high-water mark: its own numbers, never the last plan's.
+    const tighter = { ...plan, max_drawdown_pct: 4, daily_loss_pct: 2 };
+    expect(limitsOf(at({ plan: tighter }))).toMatchObject({
+      drawdownAllowance: usd(400),
+      dailyLimit: usd(200),
+    });
+    expect(limitsOf(at({ starting_balance: usdToUnits(20_000) })).dailyLimit).toBe(usd(1_000));
+    expect(limitsOf(at({}))).toEqual(first);
+  });
+});

@@ -47,17 +47,45 @@ export interface Limits {
   readonly profitTarget: number;
 }
 
+/**
+ * The last limits computed, and what they were computed from. A decision reads the limits of one account
+ * several times (the checks, the monitor, the answer's headroom) and they change only with the high-water
+ * mark: the same plan object (plans are interned and frozen, basics/account-state.ts), starting balance and
+ * high-water mark give the same limits, so the last ones are handed out again.
+ */
+let lastPlan: LimitBasis["plan"] | undefined;
+let lastStartingBalance = 0;
+let lastHighWaterMark = 0;
+let lastLimits: Limits | undefined;
+
 export function limitsOf(basis: LimitBasis): Limits {
+  if (
+    lastLimits !== undefined &&
+    basis.plan === lastPlan &&
+    basis.starting_balance === lastStartingBalance &&
+    basis.high_water_mark === lastHighWaterMark
+  ) {
+    return lastLimits;
+  }
+  const limits = computeLimits(basis);
+  lastPlan = basis.plan;
+  lastStartingBalance = basis.starting_balance;
+  lastHighWaterMark = basis.high_water_mark;
+  lastLimits = limits;
+  return limits;
+}
+
+function computeLimits(basis: LimitBasis): Limits {
   const { plan } = basis;
   const allowance = percentOf(basis.starting_balance, plan.max_drawdown_pct);
   const reference = drawdownReferenceOf(plan.drawdown_mode, basis.starting_balance, basis.high_water_mark, allowance);
-  return {
+  return Object.freeze({
     drawdownReference: reference,
     drawdownAllowance: allowance,
     drawdownFloor: reference - allowance,
     dailyLimit: percentOf(basis.starting_balance, plan.daily_loss_pct),
     profitTarget: basis.starting_balance + percentOf(basis.starting_balance, plan.profit_target_pct),
-  };
+  });
 }
 
 /**
