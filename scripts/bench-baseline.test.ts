@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { baselineArg, checkoutBaseline, cleanupAll, ROOT } from "./bench-session.js";
+import { baselineArg, checkoutBaseline, cleanupAll, coreRoundsArg, coreRunOf, ROOT } from "./bench-session.js";
 
 describe("baselineArg", () => {
   it("takes a commit, branch or tag, nothing without the flag, and refuses what is not a revision", () => {
@@ -12,6 +12,18 @@ describe("baselineArg", () => {
     expect(baselineArg(["--baseline=origin/main~3"])).toBe("origin/main~3");
     expect(() => baselineArg(["--baseline=a b"])).toThrow(/commit, branch or tag/);
     expect(() => baselineArg(["--baseline=$(id)"])).toThrow(/commit, branch or tag/);
+  });
+});
+
+describe("coreRoundsArg and coreRunOf", () => {
+  it("takes 1 to 100 measured rounds, and leaves out what the command line does not ask for", () => {
+    expect(coreRoundsArg(["--core-rounds=12"])).toBe(12);
+    expect(coreRoundsArg([])).toBeUndefined();
+    for (const bad of ["0", "101", "2.5", "x"]) {
+      expect(() => coreRoundsArg([`--core-rounds=${bad}`])).toThrow(/1 to 100/);
+    }
+    expect(coreRunOf(["node", "bench.ts"])).toEqual({});
+    expect(coreRunOf(["--core-rounds=8", "--core-scenarios=market"])).toEqual({ rounds: 8, scenarios: ["market"] });
   });
 });
 

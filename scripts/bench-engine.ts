@@ -17,20 +17,19 @@
 // Prints a table and writes bench/engine-results.json. The targets are reported, not asserted. The servers,
 // the stack, the requests and the rounds are scripts/bench-session.ts, shared with `npm run bench`, which
 // runs all of this plus the GET, cancel, validation and scaling figures in one session.
-// `--only=core --core-scenarios=market --baseline=REV`: only the pure core, these scenarios, each round
-// alternating with the engine of commit REV in the same thread (docs/performance.md, "Against a baseline").
+// `--only=core --core-scenarios=market --baseline=REV --core-rounds=N`: only the pure core, these scenarios,
+// each round alternating with the engine of commit REV in the same thread, N measured rounds each
+// (docs/performance.md, "Against a baseline").
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { defaultShards } from "../engine/config.js";
-import { coreScenariosArg } from "./bench-engine-core.js";
 import { median, round } from "./bench-engine-load.js";
 import { table } from "./bench-report.js";
 import {
   announce,
-  baselineArg,
   benchCore,
-  checkoutBaseline,
+  coreRunOf,
   CLOSED_LOOP,
   closedLoopRounds,
   CORE,
@@ -74,11 +73,7 @@ async function main(): Promise<void> {
     `core: worker thread with resourceLimits ${JSON.stringify(SHARD_RESOURCE_LIMITS)} (as the shards), ` +
       `${fmt(CORE.commandsPerRound)} commands per round over ${fmt(CORE.accounts)} accounts`,
   );
-  const baseline = baselineArg(process.argv);
-  const core = await benchCore(
-    coreScenariosArg(process.argv),
-    baseline === undefined ? undefined : checkoutBaseline(baseline),
-  );
+  const core = await benchCore(coreRunOf(process.argv));
   // `--only=core`: the core figures as JSON and their table, no servers, no report file (for profiling; with
   // `--core-scenarios=limit,...` only those scenarios).
   if (process.argv.includes("--only=core")) {

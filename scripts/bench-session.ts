@@ -17,6 +17,7 @@ import { startRedis } from "../test/harness/redis.js";
 import { startStack, type GatewayEndpoints, type Stack, type StackOptions } from "../test/harness/stack.js";
 import type { Scope } from "../kernel/scopes.js";
 import {
+  coreScenariosArg,
   type CoreBenchOptions,
   type CoreBenchResult,
   type CoreMessage,
@@ -279,20 +280,40 @@ export function checkoutBaseline(rev: string): NonNullable<CoreBenchOptions["bas
   return { dir, label };
 }
 
-export async function benchCore(
-  scenarios?: readonly ScenarioName[],
-  baseline?: CoreBenchOptions["baseline"],
-): Promise<CoreBenchResult> {
+/** `--core-rounds=N`: measured rounds per scenario (and per engine, with a baseline) instead of CORE's. */
+export function coreRoundsArg(argv: readonly string[]): number | undefined {
+  const arg = argv.find((a) => a.startsWith("--core-rounds="));
+  if (arg === undefined) return undefined;
+  const rounds = Number(arg.slice("--core-rounds=".length));
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 100) throw new Error("--core-rounds wants 1 to 100");
+  return rounds;
+}
+
+/** The pure core's run as the command line asks: scenarios, baseline (checked out here) and rounds. */
+export function coreRunOf(argv: readonly string[]): CoreRun {
+  const baseline = baselineArg(argv);
+  const rounds = coreRoundsArg(argv);
+  const scenarios = coreScenariosArg(argv);
+  return {
+    ...(scenarios === undefined ? {} : { scenarios }),
+    ...(baseline === undefined ? {} : { baseline: checkoutBaseline(baseline) }),
+    ...(rounds === undefined ? {} : { rounds }),
+  };
+}
+
+export interface CoreRun {
+  scenarios?: readonly ScenarioName[];
+  baseline?: CoreBenchOptions["baseline"];
+  rounds?: number;
+}
+
+export async function benchCore(run: CoreRun = {}): Promise<CoreBenchResult> {
   // tsx cannot start a .ts worker file on Node 20: the thread registers tsx, then imports the module.
   const code = [
     `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})`,
     `.then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(CORE_SCRIPT).href)}); })`,
   ].join("");
-  const options: CoreBenchOptions = {
-    ...CORE,
-    ...(scenarios === undefined ? {} : { scenarios }),
-    ...(baseline === undefined ? {} : { baseline }),
-  };
+  const options: CoreBenchOptions = { ...CORE, ...run };
   const worker = new Worker(code, {
     eval: true,
     workerData: options,
@@ -1034,9 +1055,10 @@ function printBaselineTable(own: readonly ScenarioResult[], baseline: NonNullabl
 }
 
 export function printCoreTable(core: CoreBenchResult): void {
+  const rounds = core.scenarios[0]?.rounds.length ?? CORE.rounds;
   say(
     `Pure core, one ${core.thread} (${JSON.stringify(core.resourceLimits)}), ${fmt(CORE.commandsPerRound)} ` +
-      `commands per round, ${CORE.rounds} rounds after ${CORE.warmupRounds} warm-up, fresh accounts each round ` +
+      `commands per round, ${rounds} rounds after ${CORE.warmupRounds} warm-up, fresh accounts each round ` +
       "(per thread-CPU s = commands per second of the thread's own CPU time; on CPU = that time / wall time):",
   );
   say(

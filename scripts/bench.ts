@@ -17,6 +17,8 @@
 // figures of a profiled run are for finding bottlenecks, not for the table.
 // `--baseline=REV`: the pure core's rounds alternate with the engine of commit REV (a temporary checkout),
 // loaded in the same thread; the core table then shows both and the change (docs/performance.md).
+// `--core-rounds=N` measures N rounds per core scenario (and engine) instead of 5; `--core-scenarios=a,b`
+// runs only those core scenarios.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -26,9 +28,8 @@ import { benchScaling, type ScalingResult } from "./bench-engine-scaling.js";
 import { figureTable, formatValue, spread, type FigureRow } from "./bench-report.js";
 import {
   announce,
-  baselineArg,
   benchCore,
-  checkoutBaseline,
+  coreRunOf,
   CancelPool,
   cancelTarget,
   cleanupAll,
@@ -129,8 +130,7 @@ async function main(): Promise<void> {
 
   // 1. The pure core.
   let at = performance.now();
-  const baseline = baselineArg(process.argv);
-  const core = await benchCore(undefined, baseline === undefined ? undefined : checkoutBaseline(baseline));
+  const core = await benchCore(coreRunOf(process.argv));
   phases.core = since(at);
 
   // 2. Price-update scaling (synchronous, in this thread).
