@@ -123,7 +123,7 @@ describe("percentOf without BigInt", () => {
 
 describe("limitsOf handing out the last limits again", () => {
   it("answers the same frozen limits for the same plan, starting balance and high-water mark, fresh ones otherwise", () => {
-    const plan = Object.freeze(basis().plan);
+    const plan = Object.freeze(basis({ mode: "trailing" }).plan);
     const at = (patch: Partial<LimitBasis>): LimitBasis => ({ ...basis(), plan, ...patch });
     const first = limitsOf(at({}));
     expect(Object.isFrozen(first)).toBe(true);
@@ -131,14 +131,15 @@ describe("limitsOf handing out the last limits again", () => {
     expect(limitsOf(at({ day_start_equity: usd(9_000) }))).toBe(first);
     const raised = limitsOf(at({ high_water_mark: usd(10_500) }));
     expect(raised).not.toBe(first);
-    expect(raised).toEqual(limitsOf(basis({ high_water_mark: usd(10_500) })));
-    // Another plan with the same balance and high-water mark: its own numbers, never the last plan's.
+    expect(raised).toEqual(limitsOf(basis({ mode: "trailing", high_water_mark: usd(10_500) })));
+    expect(raised.drawdownFloor).toBe(first.drawdownFloor + usd(500));
+    // Each of the three keys alone differs from the last call's: fresh limits every time.
+    expect(limitsOf(at({}))).toEqual(first);
     const tighter = { ...plan, max_drawdown_pct: 4, daily_loss_pct: 2 };
-    expect(limitsOf(at({ plan: tighter }))).toMatchObject({
-      drawdownAllowance: usd(400),
-      dailyLimit: usd(200),
-    });
+    expect(limitsOf(at({ plan: tighter }))).toMatchObject({ drawdownAllowance: usd(400), dailyLimit: usd(200) });
+    expect(limitsOf(at({}))).toEqual(first);
     expect(limitsOf(at({ starting_balance: usdToUnits(20_000) })).dailyLimit).toBe(usd(1_000));
     expect(limitsOf(at({}))).toEqual(first);
+    expect(limitsOf(at({ high_water_mark: usd(10_500) }))).toEqual(raised);
   });
 });
