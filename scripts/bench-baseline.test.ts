@@ -1,9 +1,10 @@
 // `--baseline=REV` of npm run bench / bench:engine: the argument, and the temporary checkout of the baseline.
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { baselineArg, checkoutBaseline, cleanupAll, coreRoundsArg, coreRunOf, ROOT } from "./bench-session.js";
+import { baselineArg, checkoutBaseline, cleanupAll, coreRoundsArg, coreRunOf } from "./bench-session.js";
 
 describe("baselineArg", () => {
   it("takes a commit, branch or tag, nothing without the flag, and refuses what is not a revision", () => {
@@ -28,18 +29,33 @@ describe("coreRoundsArg and coreRunOf", () => {
 });
 
 describe("checkoutBaseline", () => {
-  it("checks the commit out with this tree's node_modules and removes it, worktree entry and all, at clean-up", async () => {
-    const head = execFileSync("git", ["-C", ROOT, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-    const { dir, label } = checkoutBaseline("HEAD");
-    expect(label).toBe(head);
-    expect(readFileSync(path.join(dir, "package.json"), "utf8")).toBe(
-      execFileSync("git", ["-C", ROOT, "show", "HEAD:package.json"], { encoding: "utf8" }),
-    );
-    expect(lstatSync(path.join(dir, "node_modules")).isSymbolicLink()).toBe(true);
-    const listed = (): string => execFileSync("git", ["-C", ROOT, "worktree", "list"], { encoding: "utf8" });
-    expect(listed()).toContain(dir);
-    await cleanupAll();
-    expect(existsSync(dir)).toBe(false);
-    expect(listed()).not.toContain(dir);
+  it("checks a commit out with the repository's node_modules linked in, and clean-up leaves no folder or worktree entry", async () => {
+    // A throwaway repository of two commits: the test neither needs nor touches this one's .git.
+    const repo = realpathSync(mkdtempSync(path.join(os.tmpdir(), "bench-repo-")));
+    try {
+      const git = (...args: string[]): string =>
+        execFileSync("git", ["-C", repo, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      git("init", "-q");
+      const commit = (text: string): void => {
+        writeFileSync(path.join(repo, "file.txt"), text);
+        git("add", "file.txt");
+        git("-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-qm", text);
+      };
+      commit("first");
+      const first = git("rev-parse", "--short", "HEAD").trim();
+      commit("second");
+
+      const { dir, label } = checkoutBaseline("HEAD~1", repo);
+      expect(label).toBe(first);
+      expect(readFileSync(path.join(dir, "file.txt"), "utf8")).toBe("first");
+      expect(lstatSync(path.join(dir, "node_modules")).isSymbolicLink()).toBe(true);
+      expect(git("worktree", "list")).toContain(realpathSync(dir));
+      await cleanupAll();
+      expect(existsSync(dir)).toBe(false);
+      expect(git("worktree", "list").trim().split("\n")).toHaveLength(1);
+      expect(() => checkoutBaseline("no-such-revision", repo)).toThrow();
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });

@@ -12,10 +12,10 @@
 //                its oldest working LIMIT; price updates as in `market`;
 //   limit+shell  `limit` plus the shard shell's own per-command work besides I/O: JSON.stringify of every
 //                event (the journal rows), the order-id index, structuredClone of the reply.
-// With `baselineDir` (a checkout of an earlier commit, `--baseline=REV`), every scenario's rounds alternate
-// between this tree's engine and the baseline's, loaded side by side in this thread (ABBA order, fresh
-// accounts each round): both figures come from the same thread at the same time, so the comparison does not
-// carry the 10–15 % that separate processes scatter by (docs/performance.md, "Against a baseline").
+// With `baseline` (a checkout of an earlier commit, `--baseline=REV`), every scenario's measured rounds
+// alternate between this tree's engine and the baseline's, loaded side by side in this thread (ABBA order,
+// fresh accounts each round), and each round pair gives a ratio: both figures come from the same thread in the
+// same minutes, not from two processes that scatter apart (docs/performance.md, "Against a baseline").
 // Then, for reference, the floor (not the engine): per order only the state touches any design of a resting
 // LIMIT placement makes under the contract: a fresh UUID order id (minted as the shard mints them), an
 // order record of the engine's shape, the account's order, working-order and client-id tables keyed by
@@ -51,30 +51,35 @@ function engineOf(label: string, core: BenchEngine["core"], mint: (partition: nu
 const current = engineOf("this tree", createCore(), mintIdInPartition);
 
 /**
- * Where the engine and its id minter live, newest layout first: the module the shards load and what it
- * exports (a factory, or one shared core in earlier commits).
+ * Where the engine and its partitioning have lived, newest first: the module the shards load (a factory, or
+ * one shared core in earlier commits), and the module that mints ids in a partition. Each is looked up on its
+ * own: commits moved one without the other.
  */
-export const ENGINE_LAYOUTS = [
-  { core: "engine/trading-core.ts", partition: "kernel/partition.ts" },
-  { core: "engine/actor.ts", partition: "engine/shard/partition.ts" },
-] as const;
+export const ENGINE_FILES = ["engine/trading-core.ts", "engine/actor.ts"] as const;
+export const PARTITION_FILES = ["kernel/partition.ts", "engine/shard/partition.ts"] as const;
 
-/** Loads the engine of a checkout (`dir`), in whichever layout of ENGINE_LAYOUTS it has. */
+/**
+ * Loads the engine of a checkout (`dir`). A checkout whose partitioning has no minter of its own (commits
+ * before the shard minted ids itself) gets `idInPartition` over a random UUID, as its shards made them.
+ */
 export async function loadEngine(dir: string, label: string): Promise<BenchEngine> {
-  const layout = ENGINE_LAYOUTS.find((l) => existsSync(`${dir}/${l.core}`) && existsSync(`${dir}/${l.partition}`));
-  if (layout === undefined) throw new Error(`${dir} has no engine in a known layout`);
-  const coreModule = (await import(pathToFileURL(`${dir}/${layout.core}`).href)) as {
+  const coreFile = ENGINE_FILES.find((file) => existsSync(`${dir}/${file}`));
+  const partitionFile = PARTITION_FILES.find((file) => existsSync(`${dir}/${file}`));
+  if (coreFile === undefined || partitionFile === undefined) throw new Error(`${dir} has no engine in a known layout`);
+  const coreModule = (await import(pathToFileURL(`${dir}/${coreFile}`).href)) as {
     createCore?: () => BenchEngine["core"];
     core?: BenchEngine["core"];
   };
-  const partition = (await import(pathToFileURL(`${dir}/${layout.partition}`).href)) as {
+  const partition = (await import(pathToFileURL(`${dir}/${partitionFile}`).href)) as {
     mintIdInPartition?: (partition: number) => string;
+    idInPartition?: (partition: number, uuid: string) => string;
   };
   const core = coreModule.createCore?.() ?? coreModule.core;
-  if (core === undefined || partition.mintIdInPartition === undefined) {
-    throw new Error(`${dir}/${layout.core} exports no core, or its partition module no id minter`);
-  }
-  return engineOf(label, core, partition.mintIdInPartition);
+  if (core === undefined) throw new Error(`${dir}/${coreFile} exports no core`);
+  const { mintIdInPartition: mint, idInPartition } = partition;
+  if (mint !== undefined) return engineOf(label, core, mint);
+  if (idInPartition !== undefined) return engineOf(label, core, (p) => idInPartition(p, randomUUID()));
+  throw new Error(`${dir}/${partitionFile} has no id minter`);
 }
 
 export interface CoreBenchOptions {
@@ -163,8 +168,11 @@ export interface CoreBenchResult {
   thread: string;
   resourceLimits: Record<string, number | undefined>;
   scenarios: ScenarioResult[];
-  /** The baseline's figures, measured in the same rounds' alternation (with `baseline` only). */
-  baseline?: { label: string; scenarios: ScenarioResult[] };
+  /**
+   * The baseline's figures, measured in the same rounds' alternation (with `baseline` only), and per scenario
+   * the median over the round pairs of this tree's rate / the baseline's (wall, and per thread-CPU second).
+   */
+  baseline?: { label: string; scenarios: ScenarioResult[]; pairedRatios: PairedRatio[] };
   floor: FloorResult;
 }
 
@@ -463,18 +471,37 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 }
 
+/** One scenario's rounds of this tree's engine over the baseline's, paired round by round. */
+export interface PairedRatio {
+  name: ScenarioName;
+  /** Median over the round pairs of (this tree's rate / the baseline's rate). */
+  wall: number;
+  /** The same of the thread-CPU rates; null where /proc gave none. */
+  perCpu: number | null;
+}
+
 /**
- * A scenario's rounds on each engine, alternating: round r runs the engines in order when r is even and in
- * reverse when odd (ABBA), so neither always runs first after the collection between rounds.
+ * The measured rounds per engine: with a baseline an even number (ABBA pairs each engine first as often as
+ * second), the options' rounds rounded up.
+ */
+export function measuredRounds(options: Pick<CoreBenchOptions, "rounds" | "baseline">): number {
+  return options.baseline === undefined ? options.rounds : options.rounds + (options.rounds % 2);
+}
+
+/**
+ * A scenario's rounds on each engine, alternating: measured round m (and each warm-up round before it) runs the
+ * engines in order when m is even and in reverse when odd (ABBA), so neither runs first more often.
  */
 async function runScenario(
   scenario: ScenarioName,
   options: CoreBenchOptions,
   engines: readonly BenchEngine[],
-): Promise<ScenarioResult[]> {
+): Promise<{ results: ScenarioResult[]; rounds: RoundResult[][] }> {
   const measured: RoundResult[][] = engines.map(() => []);
-  for (let r = 0; r < options.warmupRounds + options.rounds; r++) {
-    const order = engines.map((_, i) => (r % 2 === 0 ? i : engines.length - 1 - i));
+  const rounds = measuredRounds(options);
+  for (let r = 0; r < options.warmupRounds + rounds; r++) {
+    const m = r - options.warmupRounds;
+    const order = engines.map((_, i) => (m % 2 === 0 ? i : engines.length - 1 - i));
     for (const i of order) {
       const engine = engines[i] as BenchEngine;
       const result = await runRound(engine, scenario, options, r);
@@ -492,14 +519,37 @@ async function runScenario(
         type: "progress",
         line:
           `core ${scenario}${engines.length > 1 ? ` [${engine.label}]` : ""} round ` +
-          `${r - options.warmupRounds + 1}/${options.rounds}: ` +
+          `${m + 1}/${rounds}: ` +
           `${Math.round(result.perSecond).toLocaleString("en-US")} commands/s ` +
           `(GC ${(result.gcShare * 100).toFixed(1)}%, thread on CPU ` +
           `${result.onCpuShare === undefined ? "?" : (result.onCpuShare * 100).toFixed(0)}%)`,
       });
     }
   }
-  return measured.map((rounds) => summarize(scenario, options, rounds));
+  return { results: measured.map((own) => summarize(scenario, options, own)), rounds: measured };
+}
+
+/** This tree's rounds over the baseline's, pair by pair (round m of each), as medians of the ratios. */
+export function pairedRatio(
+  name: ScenarioName,
+  own: readonly Pick<RoundResult, "perSecond" | "perCpuSecond">[],
+  baseline: readonly Pick<RoundResult, "perSecond" | "perCpuSecond">[],
+): PairedRatio {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  own.forEach((round, m) => {
+    const other = baseline[m];
+    if (other === undefined) return;
+    wall.push(round.perSecond / other.perSecond);
+    if (round.perCpuSecond !== undefined && other.perCpuSecond !== undefined) {
+      cpu.push(round.perCpuSecond / other.perCpuSecond);
+    }
+  });
+  return {
+    name,
+    wall: Number(median(wall).toFixed(4)),
+    perCpu: cpu.length === 0 ? null : Number(median(cpu).toFixed(4)),
+  };
 }
 
 function summarize(scenario: ScenarioName, options: CoreBenchOptions, measured: RoundResult[]): ScenarioResult {
@@ -639,10 +689,15 @@ async function main(options: CoreBenchOptions): Promise<void> {
   if (options.baseline !== undefined) engines.push(await loadEngine(options.baseline.dir, options.baseline.label));
   const scenarios: ScenarioResult[] = [];
   const baseline: ScenarioResult[] = [];
+  const pairedRatios: PairedRatio[] = [];
   for (const name of options.scenarios ?? SCENARIOS) {
-    const [own, other] = await runScenario(name, options, engines);
+    const { results, rounds } = await runScenario(name, options, engines);
+    const [own, other] = results;
     if (own !== undefined) scenarios.push(own);
-    if (other !== undefined) baseline.push(other);
+    if (other !== undefined) {
+      baseline.push(other);
+      pairedRatios.push(pairedRatio(name, rounds[0] ?? [], rounds[1] ?? []));
+    }
   }
   const floor = await runFloor(options);
   gcObserver.disconnect();
@@ -653,7 +708,9 @@ async function main(options: CoreBenchOptions): Promise<void> {
       thread: isMainThread ? "main thread" : "worker thread",
       resourceLimits: { ...resourceLimits },
       scenarios,
-      ...(options.baseline === undefined ? {} : { baseline: { label: options.baseline.label, scenarios: baseline } }),
+      ...(options.baseline === undefined
+        ? {}
+        : { baseline: { label: options.baseline.label, scenarios: baseline, pairedRatios } }),
       floor,
     },
   });

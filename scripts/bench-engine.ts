@@ -30,6 +30,7 @@ import {
   announce,
   benchCore,
   coreRunOf,
+  coreSettingsOf,
   CLOSED_LOOP,
   closedLoopRounds,
   CORE,
@@ -73,7 +74,8 @@ async function main(): Promise<void> {
     `core: worker thread with resourceLimits ${JSON.stringify(SHARD_RESOURCE_LIMITS)} (as the shards), ` +
       `${fmt(CORE.commandsPerRound)} commands per round over ${fmt(CORE.accounts)} accounts`,
   );
-  const core = await benchCore(coreRunOf(process.argv));
+  const coreRun = coreRunOf(process.argv);
+  const core = await benchCore(coreRun);
   // `--only=core`: the core figures as JSON and their table, no servers, no report file (for profiling; with
   // `--core-scenarios=limit,...` only those scenarios).
   if (process.argv.includes("--only=core")) {
@@ -142,7 +144,7 @@ async function main(): Promise<void> {
   const results = {
     ...machine(loadStart, loadEnd),
     settings: {
-      core: CORE,
+      core: coreSettingsOf(coreRun),
       coreThread: { kind: core.thread, resourceLimits: core.resourceLimits },
       http: {
         ...CLOSED_LOOP,
@@ -169,6 +171,7 @@ async function main(): Promise<void> {
       },
     },
     core: core.scenarios,
+    ...(core.baseline === undefined ? {} : { coreBaseline: core.baseline }),
     http: { bare, ceiling, e2eLimit, e2eMarket },
     openLoop: open,
     ratios,

@@ -4,7 +4,7 @@
 // (place order, authenticated GET, cancel), the interleaved closed-loop rounds and open-loop runs with the CPU
 // time of every process tree, and their summaries.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -18,6 +18,7 @@ import { startStack, type GatewayEndpoints, type Stack, type StackOptions } from
 import type { Scope } from "../kernel/scopes.js";
 import {
   coreScenariosArg,
+  SCENARIOS,
   type CoreBenchOptions,
   type CoreBenchResult,
   type CoreMessage,
@@ -261,23 +262,40 @@ export function baselineArg(argv: readonly string[]): string | undefined {
 }
 
 /**
- * A detached checkout of `rev` in a temporary folder with this tree's node_modules linked in, for the core's
- * baseline engine; removed (with its git worktree entry) at clean-up.
+ * A detached checkout of `rev` of the repository at `repo` (this one by default) in a temporary folder, with the
+ * repository's node_modules linked in, for the core's baseline engine. Clean-up removes the folder and prunes
+ * the worktree entry, whether or not the checkout got that far.
  */
-export function checkoutBaseline(rev: string): NonNullable<CoreBenchOptions["baseline"]> {
-  const label = execFileSync("git", ["-C", ROOT, "rev-parse", "--short", `${rev}^{commit}`], {
-    encoding: "utf8",
-  }).trim();
+export function checkoutBaseline(rev: string, repo: string = ROOT): NonNullable<CoreBenchOptions["baseline"]> {
+  const git = (...args: string[]): string =>
+    execFileSync("git", ["-C", repo, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const label = git("rev-parse", "--short", `${rev}^{commit}`).trim();
   const parent = mkdtempSync(path.join(os.tmpdir(), "fts-baseline-"));
   const dir = path.join(parent, label);
-  execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", dir, label], { stdio: "ignore" });
   onCleanup("baseline checkout", () => {
-    execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", dir], { stdio: "ignore" });
-    rmSync(parent, { recursive: true, force: true });
+    try {
+      if (existsSync(dir)) git("worktree", "remove", "--force", dir);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+      git("worktree", "prune");
+    }
     return Promise.resolve();
   });
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  git("worktree", "add", "--detach", dir, label);
+  symlinkSync(path.join(repo, "node_modules"), path.join(dir, "node_modules"));
   return { dir, label };
+}
+
+/** What the core ran with, as the results files record it: CORE, with the command line's rounds and scenarios. */
+export function coreSettingsOf(run: CoreRun): Record<string, unknown> {
+  const settings: Record<string, unknown> = { ...CORE };
+  delete settings.role;
+  return {
+    ...settings,
+    rounds: run.rounds ?? CORE.rounds,
+    scenarios: run.scenarios ?? SCENARIOS,
+    baseline: run.baseline?.label ?? null,
+  };
 }
 
 /** `--core-rounds=N`: measured rounds per scenario (and per engine, with a baseline) instead of CORE's. */
@@ -1030,24 +1048,26 @@ export async function startHttpSession(): Promise<HttpSession> {
 
 /** This tree's core against the baseline's, from the same alternating rounds. */
 function printBaselineTable(own: readonly ScenarioResult[], baseline: NonNullable<CoreBenchResult["baseline"]>): void {
-  const change = (mine: number | null, theirs: number | null | undefined): string =>
-    mine === null || theirs === null || theirs === undefined || theirs === 0
-      ? "-"
-      : `${mine >= theirs ? "+" : ""}${round((mine / theirs - 1) * 100, 1)} %`;
-  say(`Against ${baseline.label} (its engine in the same thread, rounds alternating ABBA with this tree's):`);
+  const change = (ratio: number | null | undefined): string =>
+    ratio === null || ratio === undefined ? "-" : `${ratio >= 1 ? "+" : ""}${round((ratio - 1) * 100, 1)} %`;
+  say(
+    `Against ${baseline.label} (its engine in the same thread, rounds alternating ABBA with this tree's; ` +
+      "change = median over the round pairs of this tree's rate / the baseline's):",
+  );
   say(
     table([
       ["scenario", "median/s", `${baseline.label} median/s`, "change", "per thread-CPU s", baseline.label, "change"],
       ...own.map((s) => {
         const other = baseline.scenarios.find((b) => b.name === s.name);
+        const paired = baseline.pairedRatios.find((p) => p.name === s.name);
         return [
           s.name,
           fmt(s.medianPerSecond),
           other === undefined ? "-" : fmt(other.medianPerSecond),
-          change(s.medianPerSecond, other?.medianPerSecond),
+          change(paired?.wall),
           s.medianPerCpuSecond === null ? "-" : fmt(s.medianPerCpuSecond),
           other?.medianPerCpuSecond == null ? "-" : fmt(other.medianPerCpuSecond),
-          change(s.medianPerCpuSecond, other?.medianPerCpuSecond),
+          change(paired?.perCpu),
         ];
       }),
     ]),

@@ -30,6 +30,7 @@ import {
   announce,
   benchCore,
   coreRunOf,
+  coreSettingsOf,
   CancelPool,
   cancelTarget,
   cleanupAll,
@@ -130,7 +131,8 @@ async function main(): Promise<void> {
 
   // 1. The pure core.
   let at = performance.now();
-  const core = await benchCore(coreRunOf(process.argv));
+  const coreRun = coreRunOf(process.argv);
+  const core = await benchCore(coreRun);
   phases.core = since(at);
 
   // 2. Price-update scaling (synchronous, in this thread).
@@ -350,6 +352,7 @@ async function main(): Promise<void> {
     durationSeconds,
     phaseSeconds: phases,
     settings: {
+      core: coreSettingsOf(coreRun),
       ...CLOSED_LOOP,
       openRounds: OPEN_ROUNDS,
       openRoundMs: OPEN_ROUND_MS,
@@ -360,6 +363,7 @@ async function main(): Promise<void> {
     },
     summary: rows,
     core: core.scenarios,
+    ...(core.baseline === undefined ? {} : { coreBaseline: core.baseline }),
     scaling,
     validation: { inProcess: validateInProcess, grpc: validateGrpc },
     http: Object.fromEntries(summaries),
