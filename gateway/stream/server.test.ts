@@ -12,17 +12,10 @@ import type { Clients } from "../clients.js";
 import { MemoryRateLimiter } from "../ratelimit/index.js";
 import { StreamServer, type StreamSettings } from "./server.js";
 import type { AccountFeeds, TickerFeed } from "./feeds.js";
+import { VALID } from "./stream.testing.js";
 
 const CAP = 2;
 const KEY = { key: "pk_stream", secret: "sk_stream" };
-const VALID: Validation = {
-  valid: true,
-  code: "",
-  user_id: "u1",
-  key_id: "key-1",
-  permissions: ["READ_ONLY"],
-  expires_at_ms: 0,
-};
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function settle(): Promise<void> {
@@ -199,6 +192,28 @@ async function expectFullCap(r: Rig): Promise<void> {
   for (const ws of opened) if (ws instanceof WebSocket) ws.terminate();
 }
 
+/** A rig with a slow wallet and CAP + 1 upgrades, each waiting for the wallet's answer. */
+async function awaitingTheWallet(rigs: Rig[]): Promise<{ r: Rig; clients: net.Socket[] }> {
+  const r = await rig({ slow: true });
+  rigs.push(r);
+  const clients = await Promise.all(Array.from({ length: CAP + 1 }, () => rawUpgrade(r.port)));
+  await arrived(r, CAP + 1);
+  while (r.asked.length < CAP + 1) await tick();
+  return { r, clients };
+}
+
+const REVALIDATE_MS = 5_000;
+
+/** A socket open on a rig that revalidates its key every REVALIDATE_MS, on fake interval timers. */
+async function openRevalidated(rigs: Rig[]): Promise<{ r: Rig; ws: WebSocket }> {
+  vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+  const r = await rig({ settings: { revalidateMs: REVALIDATE_MS } });
+  rigs.push(r);
+  const ws = await open(r.url);
+  if (!(ws instanceof WebSocket)) throw new Error(`refused ${String(ws)}`);
+  return { r, ws };
+}
+
 describe("StreamServer upgrades", () => {
   const rigs: Rig[] = [];
   afterEach(async () => {
@@ -207,11 +222,7 @@ describe("StreamServer upgrades", () => {
   });
 
   it("takes no slot for a client that hung up while it was authenticated: the key still opens its full cap", async () => {
-    const r = await rig({ slow: true });
-    rigs.push(r);
-    const clients = await Promise.all(Array.from({ length: CAP + 1 }, () => rawUpgrade(r.port)));
-    await arrived(r, CAP + 1);
-    while (r.asked.length < CAP + 1) await tick();
+    const { r, clients } = await awaitingTheWallet(rigs);
     // Every client hangs up (a reset) while the wallet has not answered yet: the server's socket is destroyed.
     for (const socket of clients) socket.resetAndDestroy();
     await Promise.all(r.upgrades.map(destroyed));
@@ -234,11 +245,7 @@ describe("StreamServer upgrades", () => {
   });
 
   it("gives the slot back when a client sent its end during authentication and the handshake then drops it", async () => {
-    const r = await rig({ slow: true });
-    rigs.push(r);
-    const clients = await Promise.all(Array.from({ length: CAP + 1 }, () => rawUpgrade(r.port)));
-    await arrived(r, CAP + 1);
-    while (r.asked.length < CAP + 1) await tick();
+    const { r, clients } = await awaitingTheWallet(rigs);
     // A plain hang-up (FIN): the server's socket stays writable (half-open), so the upgrade takes its slot,
     // and `ws` destroys the socket, no longer readable, in the handshake.
     for (const socket of clients) socket.destroy();
@@ -251,19 +258,14 @@ describe("StreamServer upgrades", () => {
   });
 
   it("closes a key's sockets 4001 at the first revalidation after the limiter marked it revoked, not before", async () => {
-    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
-    const revalidateMs = 5_000;
-    const r = await rig({ settings: { revalidateMs } });
-    rigs.push(r);
-    const ws = await open(r.url);
-    if (!(ws instanceof WebSocket)) throw new Error(`refused ${ws}`);
+    const { r, ws } = await openRevalidated(rigs);
     const code = new Promise<number>((resolve) =>
       ws.once("close", (c) => {
         resolve(c);
       }),
     );
     r.revoked.add(VALID.key_id);
-    vi.advanceTimersByTime(revalidateMs - 1);
+    vi.advanceTimersByTime(REVALIDATE_MS - 1);
     await settle();
     expect(ws.readyState).toBe(WebSocket.OPEN);
     vi.advanceTimersByTime(1);
@@ -272,15 +274,10 @@ describe("StreamServer upgrades", () => {
   });
 
   it("closes them at the first revalidation that reaches the limiter again when one could not", async () => {
-    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
-    const revalidateMs = 5_000;
-    const r = await rig({ settings: { revalidateMs } });
-    rigs.push(r);
-    const ws = await open(r.url);
-    if (!(ws instanceof WebSocket)) throw new Error(`refused ${String(ws)}`);
+    const { r, ws } = await openRevalidated(rigs);
     r.revoked.add(VALID.key_id);
     r.limiterDown.value = true;
-    vi.advanceTimersByTime(revalidateMs);
+    vi.advanceTimersByTime(REVALIDATE_MS);
     await settle();
     expect(ws.readyState).toBe(WebSocket.OPEN);
     r.limiterDown.value = false;
@@ -289,7 +286,7 @@ describe("StreamServer upgrades", () => {
         resolve(c);
       });
     });
-    vi.advanceTimersByTime(revalidateMs);
+    vi.advanceTimersByTime(REVALIDATE_MS);
     expect(await code).toBe(4001);
   });
 });

@@ -3,7 +3,6 @@
 import http from "node:http";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Validation } from "../../kernel/key-cache.js";
 import { createLogger } from "../../kernel/log.js";
 import type { AppOptions } from "../app.js";
 import type { Clients } from "../clients.js";
@@ -13,15 +12,7 @@ import { MemoryRateLimiter } from "../ratelimit/index.js";
 import { authenticate } from "../v1/auth.js";
 import type { StreamServer } from "./server.js";
 import { revokingLimiter, withStreamRevocation } from "./start.js";
-
-const VALID: Validation = {
-  valid: true,
-  code: "",
-  user_id: "u1",
-  key_id: "key-1",
-  permissions: ["READ_ONLY"],
-  expires_at_ms: 0,
-};
+import { VALID } from "./stream.testing.js";
 
 describe("stream revocation from other requests", () => {
   const closers: (() => Promise<void>)[] = [];
