@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "./ports.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -116,7 +117,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "info", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    // Processes bind port 0 and log the ports they got: no window in which another process takes a port.
+    // Processes other than the engines bind port 0 and log the ports they got: no window in which another
+    // process takes a port.
     let pending = "";
     let announce: (line: Record<string, unknown>) => void = () => undefined;
     let fail: (error: Error) => void = () => undefined;
@@ -199,17 +201,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     }),
   );
   const engineCount = options.engines ?? 1;
-  const engineEnvs = Array.from({ length: engineCount }, (_, index): Record<string, string> => ({
-    // Short leases, so an engine killed with SIGKILL is replaced within seconds (the default is 10 s).
-    ENGINE_LEASE_TTL_MS: "3000",
-    ENGINE_LEASE_RENEW_MS: "1000",
-    ...common,
-    ...options.engineEnv,
-    ENGINE_COUNT: String(engineCount),
-    ENGINE_INDEX: String(index),
-    ENGINE_GRPC_PORT: "0",
-    ENGINE_METRICS_PORT: "0",
-  }));
+  // An engine can be restarted, and must come back on the ports the gateways look for it on: they are chosen
+  // below the kernel's ephemeral range (test/harness/ports.ts), where no outgoing connection can take them
+  // while the engine is down.
+  const engineEnvs = await Promise.all(
+    Array.from({ length: engineCount }, async (_, index): Promise<Record<string, string>> => ({
+      // Short leases, so an engine killed with SIGKILL is replaced within seconds (the default is 10 s).
+      ENGINE_LEASE_TTL_MS: "3000",
+      ENGINE_LEASE_RENEW_MS: "1000",
+      ...common,
+      ...options.engineEnv,
+      ENGINE_COUNT: String(engineCount),
+      ENGINE_INDEX: String(index),
+      ENGINE_GRPC_PORT: String(await freePort()),
+      ENGINE_METRICS_PORT: String(await freePort()),
+    })),
+  );
   // The engines start once the wallets listen: their webhook dispatchers ask wallet 0 for webhook targets.
   const engines: (Started | undefined)[] = [];
 
@@ -254,14 +261,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       env.WALLET_GRPC_TARGET = `127.0.0.1:${walletGrpc[0] ?? 0}`;
       engines[index] = launch(engineName(index), "engine/main.ts", env);
     });
-    for (const [index, engine] of engines.entries()) {
+    for (const engine of engines) {
       const line = await (engine as Started).listening;
       engineGrpc.push(portOf(line, "grpcPort"));
       engineAdminPort.push(portOf(line, "adminPort"));
-      // A restarted engine must come back where the gateways look for it.
-      const env = engineEnvs[index] ?? {};
-      env.ENGINE_GRPC_PORT = String(portOf(line, "grpcPort"));
-      env.ENGINE_METRICS_PORT = String(portOf(line, "adminPort"));
     }
     const targets = engineGrpc.map((port) => `127.0.0.1:${port}`);
     const launched = Array.from({ length: options.gateways ?? 1 }, (_, i) =>
