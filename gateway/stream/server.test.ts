@@ -31,6 +31,8 @@ interface Rig {
   /** Server-side sockets of the upgrades, in arrival order. */
   upgrades: net.Socket[];
   revoked: Set<string>;
+  /** Each revalidation question, as [key id, user id]. */
+  questions: [string, string][];
   /** While true, the limiter cannot be reached (isRevoked rejects). */
   limiterDown: { value: boolean };
   /** The wallet answers at once from here on (and every validation waiting now). */
@@ -42,6 +44,7 @@ interface Rig {
 async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings> } = {}): Promise<Rig> {
   const asked: (() => void)[] = [];
   const revoked = new Set<string>();
+  const questions: [string, string][] = [];
   const limiterDown = { value: false };
   let slow = options.slow === true;
   const validateApiKey = (): Promise<Validation> =>
@@ -74,8 +77,10 @@ async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings>
       maxAccounts: 10,
       log,
     },
-    isRevoked: (keyId) =>
-      limiterDown.value ? Promise.reject(new Error("limiter down")) : Promise.resolve(revoked.has(keyId)),
+    isRevoked: (keyId, userId) => {
+      questions.push([keyId, userId]);
+      return limiterDown.value ? Promise.reject(new Error("limiter down")) : Promise.resolve(revoked.has(keyId));
+    },
     log,
   });
   const upgrades: net.Socket[] = [];
@@ -97,6 +102,7 @@ async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings>
     asked,
     upgrades,
     revoked,
+    questions,
     limiterDown,
     answerAtOnce: () => {
       slow = false;
@@ -268,8 +274,11 @@ describe("StreamServer upgrades", () => {
     vi.advanceTimersByTime(REVALIDATE_MS - 1);
     await settle();
     expect(ws.readyState).toBe(WebSocket.OPEN);
+    expect(r.questions).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(await code).toBe(4001);
+    // The key of the socket, with its caller's user (the wallet is asked for the user's key).
+    expect(r.questions).toEqual([[VALID.key_id, VALID.user_id]]);
     while (r.streams.sockets > 0) await tick();
   });
 

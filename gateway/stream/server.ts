@@ -4,7 +4,7 @@
 // sockets per key on this gateway (409 `stream_limit_reached` past it). Open sockets are pinged every
 // STREAM_PING_INTERVAL_MS and cut when a ping went unanswered; a key's sockets close (4001) when the key is
 // revoked (pushed by the key cache, a DELETE through this gateway, a request of the key the limiter refuses as
-// revoked (gateway/stream/start.ts), or seen marked revoked in the limiter every STREAM_REVALIDATE_MS) or expires.
+// revoked (gateway/stream/start.ts), or seen revoked every STREAM_REVALIDATE_MS) or expires.
 import http from "node:http";
 import { Socket } from "node:net";
 import type { Duplex } from "node:stream";
@@ -32,8 +32,11 @@ export interface StreamServerOptions {
   trustedProxies: string[];
   settings: StreamSettings;
   session: SessionDeps;
-  /** Whether the limiter has the key marked revoked (a revocation on another replica). */
-  isRevoked: (keyId: string) => Promise<boolean>;
+  /**
+   * Whether the key, one of the user's, was revoked through another replica (gateway/stream/start.ts,
+   * `revocationCheck`); asked for each key holding sockets every `revalidateMs`.
+   */
+  isRevoked: (keyId: string, userId: string) => Promise<boolean>;
   log: Logger;
 }
 
@@ -252,10 +255,12 @@ export class StreamServer {
     }
   }
 
-  /** Closes the sockets of keys the limiter has marked revoked (revoked through another replica). */
+  /** Closes the sockets of keys revoked through another replica. */
   private async revalidate(): Promise<void> {
-    for (const keyId of [...this.byKey.keys()]) {
-      const revoked = await this.options.isRevoked(keyId).catch(() => false);
+    for (const [keyId, sessions] of [...this.byKey]) {
+      const userId = sessions.values().next().value?.caller.userId;
+      if (userId === undefined) continue;
+      const revoked = await this.options.isRevoked(keyId, userId).catch(() => false);
       if (revoked) this.revoke(keyId);
     }
   }

@@ -3,6 +3,7 @@
 import http from "node:http";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
+import { ServiceError } from "../../kernel/errors.js";
 import { createLogger } from "../../kernel/log.js";
 import type { AppOptions } from "../app.js";
 import type { Clients } from "../clients.js";
@@ -11,7 +12,7 @@ import { requestId } from "../http/request.js";
 import { MemoryRateLimiter } from "../ratelimit/index.js";
 import { authenticate } from "../v1/auth.js";
 import type { StreamServer } from "./server.js";
-import { revokingLimiter, withStreamRevocation } from "./start.js";
+import { revocationCheck, revokingLimiter, withStreamRevocation } from "./start.js";
 import { VALID } from "./stream.testing.js";
 
 describe("stream revocation from other requests", () => {
@@ -72,5 +73,48 @@ describe("stream revocation from other requests", () => {
     expect(await wrapped.isMarkedRevoked("gone")).toBe(true);
     expect((await wrapped.consume("gone")).revoked).toBe(true);
     expect(revoked).toEqual(["gone", "gone"]);
+  });
+});
+
+describe("revocationCheck, the revalidation pass's question for a key holding sockets", () => {
+  /** A wallet whose GetApiKey answers with `answer` and records what it was asked. */
+  const wallet = (answer: () => Promise<unknown>) => {
+    const asked: [string, string][] = [];
+    return {
+      asked,
+      getApiKey: (userId: string, id: string) => {
+        asked.push([userId, id]);
+        return answer();
+      },
+    } as unknown as Parameters<typeof revocationCheck>[1] & { asked: [string, string][] };
+  };
+  const limiterMarking = (...marked: string[]) => ({
+    isMarkedRevoked: (keyId: string) => Promise.resolve(marked.includes(keyId)),
+  });
+
+  it("answers revoked for a key the limiter has marked, without asking the wallet", async () => {
+    const active = wallet(() => Promise.resolve({ id: "k1" }));
+    expect(await revocationCheck(limiterMarking("k1"), active)("k1", "u1")).toBe(true);
+    expect(active.asked).toEqual([]);
+  });
+
+  it("asks the wallet for the user's key when no mark says so, and answers revoked only on not_found", async () => {
+    const gone = wallet(() => Promise.reject(new ServiceError("not_found")));
+    expect(await revocationCheck(limiterMarking(), gone)("k1", "u1")).toBe(true);
+    expect(gone.asked).toEqual([["u1", "k1"]]);
+    const active = wallet(() => Promise.resolve({ id: "k1" }));
+    expect(await revocationCheck(limiterMarking(), active)("k1", "u1")).toBe(false);
+  });
+
+  it("counts the key live for this pass when the wallet cannot answer", async () => {
+    for (const failure of [new ServiceError("wallet_unavailable"), new ServiceError("wallet_error"), new Error("x")]) {
+      const down = wallet(() => Promise.reject(failure));
+      expect(await revocationCheck(limiterMarking(), down)("k1", "u1")).toBe(false);
+    }
+  });
+
+  it("reads only the limiter's marks without a wallet (the key cache's pushes tell of revocations)", async () => {
+    expect(await revocationCheck(limiterMarking("k1"), undefined)("k1", "u1")).toBe(true);
+    expect(await revocationCheck(limiterMarking(), undefined)("k1", "u1")).toBe(false);
   });
 });

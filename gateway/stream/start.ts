@@ -6,7 +6,7 @@ import { loadEngineProto, outgoingMetadata } from "../../kernel/grpc.js";
 import type { Logger } from "../../kernel/log.js";
 import type { StopStack } from "../../kernel/stop-stack.js";
 import type { AppOptions } from "../app.js";
-import type { Clients } from "../clients.js";
+import type { Clients, WalletApi } from "../clients.js";
 import type { GatewaySettings } from "../config.js";
 import { untraced } from "../origin.js";
 import type { RateLimiter } from "../ratelimit/index.js";
@@ -41,6 +41,29 @@ export function revokingLimiter(limiter: RateLimiter, target: { revoke(keyId: st
       return revoked;
     },
     close: () => limiter.close(),
+  };
+}
+
+/**
+ * The revalidation pass's question for a key holding sockets: is it marked revoked in the limiter (set by the
+ * wallet in Redis, or by this gateway), or, when `wallet` is given, no longer one of its user's active keys at
+ * the wallet (`not_found`: revoked or expired)? The wallet is asked when no push tells this gateway of a
+ * revocation (`KEY_CACHE=false`, docs/streaming.md). A wallet that cannot answer counts the key as live for
+ * this pass; the next pass asks again.
+ */
+export function revocationCheck(
+  limiter: Pick<RateLimiter, "isMarkedRevoked">,
+  wallet: Pick<WalletApi, "getApiKey"> | undefined,
+): (keyId: string, userId: string) => Promise<boolean> {
+  return async (keyId, userId) => {
+    if (await limiter.isMarkedRevoked(keyId)) return true;
+    if (wallet === undefined) return false;
+    try {
+      await wallet.getApiKey(userId, keyId, untraced("stream"));
+      return false;
+    } catch (error) {
+      return error instanceof ServiceError && error.code === "not_found";
+    }
   };
 }
 
@@ -110,7 +133,7 @@ export function startStreams(
       maxAccounts: settings.STREAM_MAX_ACCOUNTS_PER_SOCKET,
       log,
     },
-    isRevoked: (keyId) => limiter.isMarkedRevoked(keyId),
+    isRevoked: revocationCheck(limiter, settings.KEY_CACHE ? undefined : clients.wallet),
     log,
   });
   relay.target = streams;

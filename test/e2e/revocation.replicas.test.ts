@@ -14,6 +14,7 @@ import { startPostgres, type PostgresServer } from "../harness/postgres.js";
 import { startRedis, type RedisServer } from "../harness/redis.js";
 import { startStack, type GatewayEndpoints, type Stack } from "../harness/stack.js";
 import { startStallProxy, type StallProxy } from "../harness/stall-proxy.js";
+import { StreamClient } from "../harness/stream.js";
 
 describe("revocation across two gateways on one wallet, no Redis", () => {
   let stack: TestStack;
@@ -56,6 +57,57 @@ describe("revocation across two gateways on one wallet, no Redis", () => {
       expect(after.filter((s) => s.status !== 401)).toEqual([]);
       expect(seen.some((s) => s.startedAt < returnedAt && s.status === 200)).toBe(true);
     }
+  });
+
+  it("closes the key's sockets on the other gateway with 4001 (its key cache is told)", async () => {
+    const [a, b] = stack.gateways;
+    if (a === undefined || b === undefined) throw new Error("two gateways expected");
+    await expectSocketsClosedByRevocation(a, b, "rev-stream-cached");
+  });
+});
+
+/**
+ * A socket of a key on gateway `b` closes with 4001 once the key is revoked through gateway `a`; a socket of
+ * another key of the same user on `b` stays open, and the revoked key's REST requests on `b` are refused.
+ */
+async function expectSocketsClosedByRevocation(a: GatewayEndpoints, b: GatewayEndpoints, user: string): Promise<void> {
+  const doomed = await newKey(a.api, user);
+  const kept = await newKey(a.api, user);
+  const socket = await StreamClient.open(b.v1, doomed);
+  const other = await StreamClient.open(b.v1, kept);
+  try {
+    expect((await revoke(a.api, user, doomed.id)).status).toBe(200);
+    const timeout = new Promise<"still open">((resolve) => {
+      setTimeout(() => {
+        resolve("still open");
+      }, 30_000).unref();
+    });
+    expect(await Promise.race([socket.closed, timeout])).toMatchObject({ code: 4001 });
+    expect((await v1(b.v1, "/v1/tickers", doomed)).status).toBe(401);
+    other.send({ op: "ping", id: "after" });
+    expect(await other.next((m) => m.id === "after", "pong")).toEqual({ op: "pong", id: "after" });
+  } finally {
+    socket.close();
+    other.close();
+  }
+}
+
+// With KEY_CACHE=false and no Redis nothing is pushed to the other gateway and no mark is set where it looks:
+// its stream revalidation asks the wallet (docs/streaming.md).
+describe("revocation across two gateways on one wallet, no Redis, no key cache", () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await stackOn("pglite", { gateways: 2, gatewayEnv: { KEY_CACHE: "false", STREAM_REVALIDATE_MS: "200" } });
+  });
+  afterAll(async () => {
+    await stack.stop();
+  });
+
+  it("closes the key's sockets on the other gateway with 4001 at its next revalidation", async () => {
+    const [a, b] = stack.gateways;
+    if (a === undefined || b === undefined) throw new Error("two gateways expected");
+    await expectSocketsClosedByRevocation(a, b, "rev-stream-uncached");
   });
 });
 
