@@ -12,10 +12,9 @@ import type { Clients } from "../clients.js";
 import { MemoryRateLimiter } from "../ratelimit/index.js";
 import { StreamServer, type StreamSettings } from "./server.js";
 import type { AccountFeeds, TickerFeed } from "./feeds.js";
-import { VALID } from "./stream.testing.js";
+import { KEY, open, VALID } from "./stream.testing.js";
 
 const CAP = 2;
-const KEY = { key: "pk_stream", secret: "sk_stream" };
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function settle(): Promise<void> {
@@ -122,20 +121,6 @@ async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings>
 }
 
 /** Opens a socket; resolves with it once open, or with the refusal's status. */
-function open(url: string): Promise<WebSocket | number> {
-  const ws = new WebSocket(url, { headers: { "X-API-Key": KEY.key, "X-API-Secret": KEY.secret } });
-  return new Promise((resolve, reject) => {
-    ws.once("open", () => {
-      resolve(ws);
-    });
-    ws.once("unexpected-response", (_req, res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    ws.once("error", reject);
-  });
-}
-
 /** A raw upgrade request of the key over TCP; `version` other than 13 is a handshake `ws` refuses. */
 function rawUpgrade(port: number, version = 13): Promise<net.Socket> {
   return new Promise((resolve, reject) => {

@@ -1,10 +1,16 @@
-// A /v1 request of a key the limiter refuses as revoked closes the key's sockets at once (docs/streaming.md):
-// the limiter of the apps' authentication, wrapped by withStreamRevocation, tells the stream server.
+// A /v1 request, upgrade or stream operation of a key the limiter refuses as revoked closes the key's sockets at
+// once (docs/streaming.md): the limiter of the apps' authentication, wrapped by withStreamRevocation, and the
+// stream server's own limiter and charge, wrapped in startStreams, tell the stream server. The revalidation
+// pass's question (revocationCheck) reads the limiter's mark and, without the key cache, the wallet.
 import http from "node:http";
 import express from "express";
+import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { ServiceError } from "../../kernel/errors.js";
 import { createLogger } from "../../kernel/log.js";
+import { StopStack } from "../../kernel/stop-stack.js";
+import { loadGatewaySettings } from "../config.js";
 import type { AppOptions } from "../app.js";
 import type { Clients } from "../clients.js";
 import { errorResponder } from "../http/errors.js";
@@ -12,8 +18,8 @@ import { requestId } from "../http/request.js";
 import { MemoryRateLimiter } from "../ratelimit/index.js";
 import { authenticate } from "../v1/auth.js";
 import type { StreamServer } from "./server.js";
-import { revocationCheck, revokingLimiter, withStreamRevocation } from "./start.js";
-import { VALID } from "./stream.testing.js";
+import { revocationCheck, revokingLimiter, startStreams, withStreamRevocation } from "./start.js";
+import { open, VALID } from "./stream.testing.js";
 
 describe("stream revocation from other requests", () => {
   const closers: (() => Promise<void>)[] = [];
@@ -116,5 +122,83 @@ describe("revocationCheck, the revalidation pass's question for a key holding so
   it("reads only the limiter's marks without a wallet (the key cache's pushes tell of revocations)", async () => {
     expect(await revocationCheck(limiterMarking("k1"), undefined)("k1", "u1")).toBe(true);
     expect(await revocationCheck(limiterMarking(), undefined)("k1", "u1")).toBe(false);
+  });
+});
+
+describe("startStreams: the stream server's own requests of a key refused as revoked", () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+
+  /**
+   * The stream server as the gateway builds it, on a wallet double that accepts the credentials (a wallet
+   * replica that has not applied the revocation yet) and an in-memory limiter; no engine is reached.
+   */
+  async function streamsOn(): Promise<{ url: string; limiter: MemoryRateLimiter }> {
+    const limiter = new MemoryRateLimiter({ limit: 100, windowMs: 60_000 });
+    const clients = {
+      wallet: { validateApiKey: () => Promise.resolve(VALID) },
+      engine: {
+        engines: [],
+        engineOfAccount: () => 0,
+        listTickers: () => Promise.resolve({ tickers: [] }),
+        listEvents: () => Promise.resolve({ events: [], has_more: false }),
+      },
+    } as unknown as Clients;
+    const options = {
+      auth: { clients, limiter, windowMs: 60_000 },
+      registry: new Registry(),
+      metricsEnabled: false,
+      onRevoked: () => Promise.resolve(),
+    } as unknown as AppOptions;
+    const stack = new StopStack();
+    const settings = loadGatewaySettings({ STREAM_REVALIDATE_MS: "3600000", STREAM_PING_INTERVAL_MS: "3600000" });
+    const streams = startStreams(settings, options, clients, limiter, createLogger("test", "silent"), stack);
+    const server = http.createServer();
+    server.on("upgrade", streams.upgrade);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    closers.push(async () => {
+      await streams.stop();
+      await stack.stop();
+      await limiter.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      });
+    });
+    const address = server.address();
+    const port = typeof address === "object" && address !== null ? address.port : 0;
+    return { url: `ws://127.0.0.1:${String(port)}/v1/stream`, limiter };
+  }
+
+  const opened = async (url: string): Promise<{ ws: WebSocket; code: Promise<number> }> => {
+    const ws = await open(url);
+    if (!(ws instanceof WebSocket)) throw new Error(`refused ${String(ws)}`);
+    const code = new Promise<number>((resolve) => {
+      ws.once("close", (c) => {
+        resolve(c);
+      });
+    });
+    return { ws, code };
+  };
+
+  it("closes every socket of the key (4001) when an operation on one of them is charged as revoked", async () => {
+    const { url, limiter } = await streamsOn();
+    const first = await opened(url);
+    const second = await opened(url);
+    await limiter.markRevoked(VALID.key_id);
+    first.ws.send(JSON.stringify({ op: "subscribe", channel: "tickers", symbols: ["BTC-USD"] }));
+    expect(await first.code).toBe(4001);
+    expect(await second.code).toBe(4001);
+  });
+
+  it("closes the key's open sockets (4001) when a further upgrade of it is refused as revoked (401)", async () => {
+    const { url, limiter } = await streamsOn();
+    const first = await opened(url);
+    await limiter.markRevoked(VALID.key_id);
+    expect(await open(url)).toBe(401);
+    expect(await first.code).toBe(4001);
   });
 });
