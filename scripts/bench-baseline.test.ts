@@ -53,7 +53,16 @@ describe("checkoutBaseline", () => {
       await cleanupAll();
       expect(existsSync(dir)).toBe(false);
       expect(git("worktree", "list").trim().split("\n")).toHaveLength(1);
-      expect(() => checkoutBaseline("no-such-revision", repo)).toThrow();
+      expect(() => checkoutBaseline("no-such-revision", repo)).toThrow(/--baseline=no-such-revision: no such commit/);
+
+      // A shallow clone holds only its newest commit: the error says how to bring the history.
+      const shallow = realpathSync(mkdtempSync(path.join(os.tmpdir(), "bench-shallow-")));
+      try {
+        execFileSync("git", ["clone", "-q", "--depth=1", `file://${repo}`, shallow], { stdio: "ignore" });
+        expect(() => checkoutBaseline(first, shallow)).toThrow(/shallow clone: `git fetch --unshallow`/);
+      } finally {
+        rmSync(shallow, { recursive: true, force: true });
+      }
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }

@@ -269,7 +269,16 @@ export function baselineArg(argv: readonly string[]): string | undefined {
 export function checkoutBaseline(rev: string, repo: string = ROOT): NonNullable<CoreBenchOptions["baseline"]> {
   const git = (...args: string[]): string =>
     execFileSync("git", ["-C", repo, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  const label = git("rev-parse", "--short", `${rev}^{commit}`).trim();
+  let label: string;
+  try {
+    label = git("rev-parse", "--short", "--verify", "--quiet", `${rev}^{commit}`).trim();
+  } catch {
+    const shallow = git("rev-parse", "--is-shallow-repository").trim() === "true";
+    throw new Error(
+      `--baseline=${rev}: no such commit in ${repo}` +
+        (shallow ? " (a shallow clone: `git fetch --unshallow` brings the history)" : ""),
+    );
+  }
   const parent = mkdtempSync(path.join(os.tmpdir(), "fts-baseline-"));
   const dir = path.join(parent, label);
   onCleanup("baseline checkout", () => {
