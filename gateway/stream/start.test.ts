@@ -112,6 +112,15 @@ describe("revocationCheck, the revalidation pass's question for a key holding so
     expect(await revocationCheck(limiterMarking(), active)("k1", "u1")).toBe(false);
   });
 
+  it("asks the wallet when the limiter cannot be reached, and fails the pass without a wallet", async () => {
+    const down = { isMarkedRevoked: () => Promise.reject(new Error("redis down")) };
+    const gone = wallet(() => Promise.reject(new ServiceError("not_found")));
+    expect(await revocationCheck(down, gone)("k1", "u1")).toBe(true);
+    const active = wallet(() => Promise.resolve({ id: "k1" }));
+    expect(await revocationCheck(down, active)("k1", "u1")).toBe(false);
+    await expect(revocationCheck(down, undefined)("k1", "u1")).rejects.toThrow(/redis down/);
+  });
+
   it("counts the key live for this pass when the wallet cannot answer", async () => {
     for (const failure of [new ServiceError("wallet_unavailable"), new ServiceError("wallet_error"), new Error("x")]) {
       const down = wallet(() => Promise.reject(failure));

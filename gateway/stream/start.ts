@@ -48,15 +48,20 @@ export function revokingLimiter(limiter: RateLimiter, target: { revoke(keyId: st
  * The revalidation pass's question for a key holding sockets: is it marked revoked in the limiter (set by the
  * wallet in Redis, or by this gateway), or, when `wallet` is given, no longer one of its user's active keys at
  * the wallet (`not_found`: revoked or expired)? The wallet is asked when no push tells this gateway of a
- * revocation (`KEY_CACHE=false`, docs/streaming.md). A wallet that cannot answer counts the key as live for
- * this pass; the next pass asks again.
+ * revocation (`KEY_CACHE=false`, docs/streaming.md), whether or not the limiter could be reached. A wallet that
+ * cannot answer counts the key as live for this pass; the next pass asks again.
  */
 export function revocationCheck(
   limiter: Pick<RateLimiter, "isMarkedRevoked">,
   wallet: Pick<WalletApi, "getApiKey"> | undefined,
 ): (keyId: string, userId: string) => Promise<boolean> {
   return async (keyId, userId) => {
-    if (await limiter.isMarkedRevoked(keyId)) return true;
+    // A limiter that cannot be reached (Redis down) does not keep the wallet from being asked.
+    const marked = await limiter.isMarkedRevoked(keyId).catch((error: unknown) => {
+      if (wallet === undefined) throw error;
+      return false;
+    });
+    if (marked) return true;
     if (wallet === undefined) return false;
     try {
       await wallet.getApiKey(userId, keyId, untraced("stream"));
