@@ -59,6 +59,11 @@ describe("OpenAccount", () => {
     expect(event?.type === "AccountOpened" && Object.isFrozen(event.plan)).toBe(false);
   });
 
+  it("takes a label of 100 emoji: characters are counted, not UTF-16 units", () => {
+    const label = "\ud83d\ude80".repeat(100);
+    expect(open({ label }).reply).toMatchObject({ kind: "created", account: { label } });
+  });
+
   it.each<[string, Record<string, unknown>, string]>([
     ["an unknown plan", { plan_id: "00000000-0000-4000-8000-000000000000" }, "plan_id"],
     ["an unknown venue", { default_venue: "BINANCE" }, "default_venue"],
@@ -69,6 +74,8 @@ describe("OpenAccount", () => {
     ["a label with a C1 control character", { label: "a\u0085b" }, "label"],
     ["a label with a right-to-left override", { label: "main\u202egpj.exe" }, "label"],
     ["a label with a direction mark", { label: "main\u200f" }, "label"],
+    ["a label with an unpaired surrogate", { label: "a\ud800b" }, "label"],
+    ["a label of 101 emoji", { label: "\ud83d\ude80".repeat(101) }, "label"],
   ])("refuses %s with 400", (_label, request, path) => {
     expect(open(request)).toEqual({
       events: [],

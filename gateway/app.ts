@@ -5,7 +5,7 @@ import { compileAllowList } from "../kernel/ip.js";
 import type { Dependency } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
 import type { Clients } from "./clients.js";
-import { apiRouter } from "./api/router.js";
+import { adminToken, apiRouter, identifiedCaller } from "./api/router.js";
 import { jsonBody } from "./http/body.js";
 import { errorResponder, notFound } from "./http/errors.js";
 import { createHttpMetrics, observe } from "./http/metrics.js";
@@ -70,6 +70,8 @@ function readiness(ready: () => Promise<boolean>): RequestHandler {
 
 export function buildApiApp(options: AppOptions): Express {
   const app = base(options, "api");
+  // Who asks comes first: the admin token and the caller's identity are checked before the body is read.
+  app.use("/api", adminToken(options.adminToken), identifiedCaller());
   app.use(jsonBody(options.bodyLimitBytes));
   app.get("/metrics", async (_req, res) => {
     res.type(options.registry.contentType).send(await options.registry.metrics());
@@ -77,7 +79,6 @@ export function buildApiApp(options: AppOptions): Express {
   app.use(
     "/api",
     apiRouter(options.clients, {
-      adminToken: options.adminToken,
       onRevoked: options.onRevoked,
       isRevoked: options.isRevoked,
     }),

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { KeyIndex, toIndexed } from "./key-index.js";
+import { KeyIndex, SWEEP_EVERY_MS, toIndexed } from "./key-index.js";
 import type { KeyRow } from "./store.js";
 
 const sha = (value: string): Buffer => createHash("sha256").update(value).digest();
@@ -464,5 +464,72 @@ describe("KeyIndex: answers", () => {
     if (found === undefined || found instanceof Promise) throw new Error("expected a hit");
     expect(found.answers.granted.permissions).toEqual(["READ_ONLY", "TRADE"]);
     expect(found.answers.granted.ipWhitelist).toEqual(["10.0.0.0/8"]);
+  });
+});
+
+describe("KeyIndex: expired keys", () => {
+  const publicKey = (name: string): string => `svc_ak_${sha(name).toString("hex").slice(0, 48)}`;
+  const rowFor = (name: string, expiresAtMs: number | null): KeyRow =>
+    keyRow(name, {
+      keyHash: sha(publicKey(name)),
+      expiresAt: expiresAtMs === null ? null : new Date(expiresAtMs),
+    });
+
+  it("holds no more than the live keys and those expired since the last sweep, however many expire", () => {
+    // One user creating 10 keys a second that live one second: 1,000 keys over 100 s.
+    const { index, clock } = setup();
+    const lasting = rowFor("lasting", null);
+    index.put(lasting.keyHash, lasting);
+    let largest = 0;
+    for (let round = 0; round < 100; round++) {
+      for (let i = 0; i < 10; i++) {
+        const row = rowFor(`k-${String(round)}-${String(i)}`, clock.now + 1_000);
+        index.put(row.keyHash, row);
+        largest = Math.max(largest, index.size);
+      }
+      clock.now += 1_001;
+    }
+    // At most the keys of the rounds since the last sweep (SWEEP_EVERY_MS of them), the lasting one and this round.
+    const bound = 1 + 10 * (Math.ceil(SWEEP_EVERY_MS / 1_001) + 1);
+    expect(largest).toBeLessThanOrEqual(bound);
+    index.sweepExpired(clock.now);
+    expect(index.size).toBe(1);
+    expect(index.lookupKey(publicKey("lasting"))).toMatchObject({ id: lasting.id });
+  });
+
+  it("drops an expired key at the sweep, also from the lookup by public key, and keeps one expiring later", () => {
+    const { index, clock, loads, store } = setup();
+    const soon = rowFor("soon", clock.now + 5_000);
+    const later = rowFor("later", clock.now + 60_000);
+    for (const row of [soon, later]) {
+      index.put(row.keyHash, row);
+      store(row);
+    }
+    expect(index.lookupKey(publicKey("soon"))).toMatchObject({ id: soon.id });
+    // At the expiry instant the key is gone, as the wallet judges expiry (expiresAt itself refuses).
+    index.sweepExpired(clock.now + 5_000);
+    expect(index.size).toBe(1);
+    expect(index.lookupKey(publicKey("later"))).toMatchObject({ id: later.id });
+    expect(loads).toHaveLength(0);
+    // A lookup after the sweep asks the database, which still holds the expired row: it is not indexed again.
+    clock.now += 5_000;
+    const reloaded = index.lookupKey(publicKey("soon"));
+    expect(reloaded).toBeInstanceOf(Promise);
+    return (reloaded as Promise<unknown>).then((found) => {
+      expect(found).toBeUndefined();
+      expect(index.size).toBe(1);
+      // Remembered as a miss: the next lookup does not load it again.
+      expect(index.lookupKey(publicKey("soon"))).toBeUndefined();
+      expect(loads).toHaveLength(1);
+    });
+  });
+
+  it("when a key is revoked then the sweep has nothing of it left to drop", () => {
+    const { index, clock } = setup();
+    const row = rowFor("r", clock.now + 1_000);
+    index.put(row.keyHash, row);
+    index.revoke(row.keyHash);
+    index.sweepExpired(clock.now + 2_000);
+    expect(index.size).toBe(0);
   });
 });

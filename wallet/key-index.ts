@@ -64,6 +64,9 @@ export function toIndexed(row: KeyRow): IndexedKey {
   };
 }
 
+/** How often (at most) entering a key also drops the expired ones. */
+export const SWEEP_EVERY_MS = 10_000;
+
 /** A bounded set with insertion-order eviction (enough for tombstones and negative entries). */
 class BoundedSet {
   private readonly items = new Map<string, number>();
@@ -110,6 +113,9 @@ export class KeyIndex {
   private readonly tombstones = new BoundedSet(200_000);
   private readonly misses = new BoundedSet(100_000);
   private readonly negativeTtlMs: number;
+  /** Indexed keys that expire, by hash id: what the sweep looks at (keys without an expiry never leave by it). */
+  private readonly expiring = new Map<string, number>();
+  private nextSweepAt = 0;
 
   constructor(private readonly options: KeyIndexOptions) {
     this.negativeTtlMs = options.negativeTtlMs ?? 30_000;
@@ -125,13 +131,40 @@ export class KeyIndex {
     if (this.tombstones.has(id, this.options.now())) return;
     this.misses.delete(id);
     this.forgetPublicKey(id);
-    this.byHash.set(id, toIndexed(row));
+    this.index(id, toIndexed(row));
+  }
+
+  /**
+   * Enters a key, and at most every SWEEP_EVERY_MS drops the keys that have expired: an expired key never
+   * validates again (a validation answers it as unknown), so it leaves memory, and entries are added only
+   * here, so what the index holds stays bounded by the active keys plus those that expired since the last sweep.
+   */
+  private index(id: string, indexed: IndexedKey): void {
+    this.byHash.set(id, indexed);
+    if (indexed.expiresAtMs === null) this.expiring.delete(id);
+    else this.expiring.set(id, indexed.expiresAtMs);
+    const now = this.options.now();
+    if (now >= this.nextSweepAt) {
+      this.nextSweepAt = now + SWEEP_EVERY_MS;
+      this.sweepExpired(now);
+    }
+  }
+
+  /** Drops every indexed key whose expiry has passed at `now`. */
+  sweepExpired(now: number): void {
+    for (const [id, expiresAtMs] of this.expiring) {
+      if (expiresAtMs > now) continue;
+      this.expiring.delete(id);
+      this.byHash.delete(id);
+      this.forgetPublicKey(id);
+    }
   }
 
   /** Forgets a revoked key for good. Synchronous: it takes effect before the caller continues. */
   revoke(hash: Buffer): void {
     const id = hash.toString("base64");
     this.byHash.delete(id);
+    this.expiring.delete(id);
     this.forgetPublicKey(id);
     this.tombstones.add(id, Number.MAX_SAFE_INTEGER);
   }
@@ -181,12 +214,18 @@ export class KeyIndex {
         (row) => {
           this.inFlight.delete(id);
           if (this.tombstones.has(id, this.options.now())) return undefined;
+          const now = this.options.now();
           if (row === undefined) {
-            this.misses.add(id, this.options.now() + this.negativeTtlMs);
+            this.misses.add(id, now + this.negativeTtlMs);
+            return undefined;
+          }
+          // Expired: it never validates again, so it is remembered as a miss (bounded) and not indexed.
+          if (row.expiresAt !== null && row.expiresAt.getTime() <= now) {
+            this.misses.add(id, Number.MAX_SAFE_INTEGER);
             return undefined;
           }
           const indexed = toIndexed(row);
-          this.byHash.set(id, indexed);
+          this.index(id, indexed);
           return indexed;
         },
         (error: unknown) => {

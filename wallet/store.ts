@@ -116,7 +116,7 @@ export class KeyStore {
   }
 
   /**
-   * Revokes an active key of this user; undefined when there is none (unknown, foreign or already revoked).
+   * Revokes an active key of this user; undefined when there is none (unknown, foreign, expired or already revoked).
    * Answers with the key's own id as stored (lower case), whatever case `id` came in: every
    * cache and flag downstream (gateway key caches, the limiter, the webhook guard) matches on that form.
    */
@@ -128,7 +128,7 @@ export class KeyStore {
     if (!isUuid(id)) return undefined;
     const result = await this.pool.query<{ id: string; key_hash: Buffer; revoked_at: Date }>(
       this.q(
-        `UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
+        `UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND ${ACTIVE.replace("$NOW", "$3")}
        RETURNING id, key_hash, revoked_at`,
         [id, userId, now],
       ),

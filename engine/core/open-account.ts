@@ -8,7 +8,7 @@ import { usdToUnits } from "../market/units.js";
 import type { EngineEvent } from "../basics/events.js";
 import { conflict, invalid } from "../basics/replies.js";
 import type { Issue } from "../../kernel/errors.js";
-import { unreadableText } from "../../kernel/text.js";
+import { characterCount, unreadableText } from "../../kernel/text.js";
 import { apply } from "./apply.js";
 import type { DecideContext, Decision, OpenAccountRequest } from "./commands.js";
 
@@ -35,7 +35,7 @@ export function openAccount(
     }
   }
   const label = request.label ?? null;
-  if (label !== null && (typeof label !== "string" || label.length > LABEL_MAX)) {
+  if (label !== null && (typeof label !== "string" || characterCount(label) > LABEL_MAX)) {
     issues.push({ path: "label", message: `must be a string of at most ${LABEL_MAX} characters` });
   } else if (label !== null) {
     const unreadable = unreadableText(label);

@@ -9,25 +9,43 @@ import { createKey } from "./create-key.js";
 import { listDeliveries, redeliver } from "./deliveries.js";
 import { listKeys } from "./list-keys.js";
 import { revokeKey } from "./revoke-key.js";
+import { userIdOf } from "./shared.js";
 import { validateKey } from "./validate-key.js";
 
-function adminToken(token: string | undefined): RequestHandler {
-  const expected = token === undefined ? undefined : createHash("sha256").update(`Bearer ${token}`).digest();
+/**
+ * With WALLET_ADMIN_TOKEN set, `Authorization: Bearer <token>`; the scheme name in any case (RFC 7235), the
+ * token compared in constant time.
+ */
+export function adminToken(token: string | undefined): RequestHandler {
+  const expected = token === undefined ? undefined : createHash("sha256").update(token).digest();
   return (req, _res, next) => {
     if (expected === undefined) {
       next();
       return;
     }
-    const presented = createHash("sha256")
-      .update(req.get("authorization") ?? "")
-      .digest();
-    if (!timingSafeEqual(presented, expected)) throw new ServiceError("unauthorized");
+    const header = req.get("authorization") ?? "";
+    const scheme = header.slice(0, BEARER.length);
+    const presented = createHash("sha256").update(header.slice(BEARER.length)).digest();
+    const tokenMatches = timingSafeEqual(presented, expected);
+    if (scheme.toLowerCase() !== BEARER || !tokenMatches) throw new ServiceError("unauthorized");
+    next();
+  };
+}
+
+const BEARER = "bearer ";
+
+/**
+ * Every /api request but a validation names its caller (X-User-Id, docs/decisions.md): 401 comes before anything
+ * else is read (the path, the body), also on a path that names no route. A validation names the key instead.
+ */
+export function identifiedCaller(): RequestHandler {
+  return (req, _res, next) => {
+    if (!(req.method === "POST" && /^\/api-keys\/validate\/?$/i.test(req.path))) userIdOf(req);
     next();
   };
 }
 
 export interface ApiRouterOptions {
-  adminToken: string | undefined;
   /** Called after a successful revocation, before the response (gateway-side effects such as the limiter). */
   onRevoked: (keyId: string) => Promise<void>;
   /** Whether a key is marked revoked in the gateways' limiter (the same check `/v1` makes). */
@@ -36,7 +54,6 @@ export interface ApiRouterOptions {
 
 export function apiRouter(clients: Clients, options: ApiRouterOptions): Router {
   const router = Router();
-  router.use(adminToken(options.adminToken));
   router.use(malformedPath());
   router.post("/api-keys/validate", validateKey(clients, options.isRevoked));
   router.get("/api-keys", listKeys(clients));

@@ -57,7 +57,8 @@ export const PlaceOrderBody = z.strictObject({
 export const CreateAccountBody = z.strictObject({
   plan_id: uuid,
   default_venue: optional(z.enum(Venue)),
-  label: optional(z.string().max(100)),
+  // At most 100 characters (code points), checked by the engine, which owns the rule (engine/core/open-account.ts).
+  label: optional(z.string()),
 });
 
 export const ClosePositionBody = z.strictObject({

@@ -25,6 +25,11 @@ describe.each(BACKENDS)("key management refusals on %s", (backend) => {
         body: JSON.stringify({ label: "x", permissions: ["READ_ONLY"] }),
       }),
       request(`${api}/api/api-keys/00000000-0000-4000-8000-000000000000`, { method: "DELETE" }),
+      // Who asks comes before the path and the body: a malformed or unknown path, a body that is no JSON.
+      request(`${api}/api/api-keys/%zz`, { method: "DELETE" }),
+      request(`${api}/api/api-keys/00000000-0000-4000-8000-000000000000`),
+      request(`${api}/api/nothing-here`),
+      request(`${api}/api/api-keys`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" }),
     ]);
     for (const response of responses) {
       expect(response.status).toBe(401);
@@ -59,6 +64,11 @@ describe.each(BACKENDS)("key management refusals on %s", (backend) => {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(soon) - Date.now()) + 100));
     expect((await createKey(api, user)).status).toBe(201);
     expect((await createKey(api, user)).status).toBe(409);
+    // An expired key is no longer active: revoking it is 404 like any other operation on it.
+    const expiredId = (expiring.body.apiKey as { id: string }).id;
+    const revokedExpired = await revoke(api, user, expiredId);
+    expect(revokedExpired.status).toBe(404);
+    expect(revokedExpired.body).toEqual({ error: "not_found" });
   });
 
   it("leaves exactly 10 active keys after 50 concurrent creates for one user", async () => {
@@ -153,7 +163,7 @@ describe.each(BACKENDS)("key management refusals on %s", (backend) => {
   it("carries X-Request-Id on every response, echoing the caller's", async () => {
     const echoed = await request(`${api}/api/api-keys`, { headers: { "x-user-id": "nia", "x-request-id": "req-123" } });
     expect(echoed.headers.get("x-request-id")).toBe("req-123");
-    const generated = await request(`${api}/api/nothing-here`);
+    const generated = await request(`${api}/nothing-here`);
     expect(generated.status).toBe(404);
     expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -179,5 +189,14 @@ describe("WALLET_ADMIN_TOKEN", () => {
     expect(wrong.status).toBe(401);
     const right = await createKey(api, "olga", undefined, { authorization: `Bearer ${token}` });
     expect(right.status).toBe(201);
+    // The scheme name in any case (RFC 7235); the token itself exactly.
+    for (const scheme of ["bearer", "BEARER"]) {
+      expect((await createKey(api, "olga", undefined, { authorization: `${scheme} ${token}` })).status).toBe(201);
+    }
+    expect((await createKey(api, "olga", undefined, { authorization: `Bearer ${token.toUpperCase()}` })).status).toBe(
+      401,
+    );
+    expect((await createKey(api, "olga", undefined, { authorization: `Basic ${token}` })).status).toBe(401);
+    expect((await createKey(api, "olga", undefined, { authorization: token })).status).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_IP_ENTRIES, MAX_LABEL_LENGTH, MAX_URL_LENGTH, checkCreate, type CreateInput } from "./create-rules.js";
-import { BIDI_MESSAGE } from "../../kernel/text.js";
+import { BIDI_MESSAGE, SURROGATE_MESSAGE } from "../../kernel/text.js";
 
 const NOW = Date.parse("2026-01-01T00:00:00.000Z");
 const VALID: CreateInput = { label: "trading bot", permissions: ["READ_ONLY"], ip_whitelist: [] };
@@ -97,6 +97,18 @@ describe("checkCreate: label", () => {
 
   it("accepts a label in any script, emoji included", () => {
     expect(accepted({ label: "bot ünïcode 机器人 🚀" }).label).toBe("bot ünïcode 机器人 🚀");
+  });
+
+  it("refuses a label with an unpaired surrogate rather than store it changed", () => {
+    expect(refused({ label: "a\ud800b" })).toEqual([{ path: "label", message: `label ${SURROGATE_MESSAGE}` }]);
+  });
+
+  it(`counts characters, not UTF-16 units: ${MAX_LABEL_LENGTH} emoji pass, ${MAX_LABEL_LENGTH + 1} do not`, () => {
+    const rocket = "\ud83d\ude80";
+    expect(accepted({ label: rocket.repeat(MAX_LABEL_LENGTH) }).label).toBe(rocket.repeat(MAX_LABEL_LENGTH));
+    expect(refused({ label: rocket.repeat(MAX_LABEL_LENGTH + 1) })).toEqual([
+      { path: "label", message: `label must be at most ${MAX_LABEL_LENGTH} characters` },
+    ]);
   });
 
   it(`refuses a label of ${MAX_LABEL_LENGTH + 1} characters`, () => {

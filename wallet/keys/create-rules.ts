@@ -6,7 +6,7 @@ import type { Issue } from "../../kernel/errors.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
 import { checkEntry } from "../../kernel/ip.js";
 import { isScope, type Scope } from "../../kernel/scopes.js";
-import { unreadableText } from "../../kernel/text.js";
+import { characterCount, unreadableText } from "../../kernel/text.js";
 
 export const MAX_LABEL_LENGTH = 100;
 export const MAX_IP_ENTRIES = 100;
@@ -45,7 +45,7 @@ export function checkCreate(
   const label = input.label.trim();
   const unreadable = unreadableText(label);
   if (label.length === 0) issues.push({ path: "label", message: "label is required" });
-  else if (label.length > MAX_LABEL_LENGTH)
+  else if (characterCount(label) > MAX_LABEL_LENGTH)
     issues.push({ path: "label", message: `label must be at most ${MAX_LABEL_LENGTH} characters` });
   else if (unreadable !== undefined) issues.push({ path: "label", message: `label ${unreadable}` });
 

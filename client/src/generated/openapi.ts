@@ -1477,7 +1477,7 @@ export interface components {
          *     }
          */
         CreateApiKeyRequest: {
-            /** @description A name for the key; trimmed, 1 to 100 characters, no control characters (C0, DEL, C1) and no bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069). */
+            /** @description A name for the key; trimmed, 1 to 100 characters (Unicode code points, so an emoji is one), no control characters (C0, DEL, C1), no bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and no unpaired surrogate (a JSON `\ud800` escape with no partner). */
             label: string;
             permissions: components["schemas"]["Scope"][];
             /** @description IPv4/IPv6 addresses or CIDR ranges (`10.0.0.0/8`, `2001:db8::/32`). Empty or absent allows every address. */
@@ -1716,7 +1716,7 @@ export interface components {
             plan_id: components["schemas"]["Uuid"];
             /** @description The venue orders go to unless they name one; must be allowed by the plan. Default the plan's first allowed venue. */
             default_venue?: components["schemas"]["VenueInput"];
-            /** @description Your name for the account, at most 100 characters, no control characters (C0, DEL, C1) and no bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069). */
+            /** @description Your name for the account, at most 100 characters (Unicode code points), no control characters (C0, DEL, C1), no bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and no unpaired surrogate. */
             label?: string | null;
         };
         /** @description The plan's limits as they apply to the account (frozen when the account was opened). */
@@ -3092,7 +3092,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description No active key with this id belongs to the caller (unknown, another user's, or already revoked). */
+            /** @description No active key with this id belongs to the caller (unknown, another user's, already revoked, or expired). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
