@@ -2,7 +2,7 @@
 // this update is answered without building a decision.
 import type { AccountState } from "../basics/account-state.js";
 import type { EngineEvent } from "../basics/events.js";
-import { crosses, triggerReached } from "../orders/conditions.js";
+import { crosses, triggerReached } from "../basics/entry.js";
 import { monitorWouldAct } from "../orders/monitor.js";
 import { cachedBand } from "../risk/quiet-band.js";
 import { cancelAfterDue } from "../orders/cancel-after.js";

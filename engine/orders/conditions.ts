@@ -1,8 +1,10 @@
-// When an order can act (docs/engine.md, "Execution"): whether the mark crosses a limit or reaches a trigger,
-// the opposite position a reduce-only order reduces and what is left of it, and how much of its parent's fills
-// a bracket child may still close. Read-only: nothing here emits.
+// When an order can act (docs/engine.md, "Execution"): the price it is valued at as it enters the book (whether
+// the mark crosses it or reaches its trigger is basics/entry.ts), the opposite position a reduce-only order
+// reduces and what is left of it, and how much of its parent's fills a bracket child may still close.
+// Read-only: nothing here emits.
 import type { AccountState } from "../basics/account-state.js";
 import type { SymbolQuote } from "../market/book.js";
+import { executesOnEntry, type EntryTerms } from "../basics/entry.js";
 import { positionKey, type Position } from "../basics/position-types.js";
 import type { Venue } from "../market/types.js";
 import { isWorking, type Order } from "../basics/order-types.js";
@@ -11,20 +13,6 @@ import { isWorking, type Order } from "../basics/order-types.js";
 export function working(state: AccountState, orderId: string): Order | undefined {
   const order = state.orders.get(orderId);
   return order !== undefined && isWorking(order.status) ? order : undefined;
-}
-
-/** Whether a LIMIT's price is crossed by the mark (buy: mark ≤ limit; sell: mark ≥ limit). */
-export function crosses(order: Pick<Order, "side" | "limit_price">, mark: number): boolean {
-  if (order.limit_price === null) return false;
-  return order.side === "BUY" ? mark <= order.limit_price : mark >= order.limit_price;
-}
-
-/** Whether a STOP/TAKE_PROFIT's reference (mark or index) has reached its trigger. */
-export function triggerReached(order: Order, quote: SymbolQuote): boolean {
-  if (order.trigger_price === null) return false;
-  const reference = order.index_trigger ? quote.index : quote.mark;
-  const rising = (order.kind === "STOP") === (order.side === "BUY");
-  return rising ? reference >= order.trigger_price : reference <= order.trigger_price;
 }
 
 /** The open position at (symbol, venue) when it is opposite to `side`: what an order on that side reduces. */
@@ -51,6 +39,17 @@ export function reducibleSteps(
   order: Pick<Order, "symbol" | "venue" | "side" | "position_id">,
 ): number {
   return reducibleOf(oppositePosition(state, order.symbol, order.venue, order.side), order.position_id);
+}
+
+/** Orders whose notional would come near the safe-integer range are refused as too large (400). */
+export const MAX_NOTIONAL_UNITS = 2 ** 50;
+
+/**
+ * The price (ticks) the rules value an order at as it enters the book: the mark when it executes at once (it
+ * fills from there, so a crossed limit or a passed trigger says nothing of its size), else its reserve price.
+ */
+export function entryPrice(order: EntryTerms, quote: SymbolQuote | undefined, now: number): number {
+  return quote !== undefined && executesOnEntry(order, quote, now) ? quote.mark : reservePrice(order, quote);
 }
 
 /** The price (ticks) a working order's reserve is valued at: its limit, its trigger, else the mark. */

@@ -8,7 +8,8 @@
 import { isQuoteOpen } from "../market/book.js";
 import type { Run } from "../basics/run.js";
 import type { Order } from "../basics/order-types.js";
-import { awaitsParent, closableSteps, crosses, triggerReached, working } from "./conditions.js";
+import { crosses, triggerReached } from "../basics/entry.js";
+import { awaitsParent, closableSteps, working } from "./conditions.js";
 import { make, take } from "./fills.js";
 import { cancelOrder, expireOrder, rearmIfClosedAll } from "./lifecycle.js";
 

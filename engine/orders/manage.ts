@@ -11,7 +11,8 @@ import { leverageFor, marginSnapshot, reserveFor } from "../risk/margin.js";
 import { monitor } from "./monitor.js";
 import { firstViolation } from "../risk/pipeline.js";
 import type { Violation } from "../basics/risk-types.js";
-import { crosses, oppositePosition, reservePrice } from "./conditions.js";
+import { crosses } from "../basics/entry.js";
+import { entryPrice, MAX_NOTIONAL_UNITS, oppositePosition, reservePrice } from "./conditions.js";
 import { executeOrder } from "./execution.js";
 import { cancelOrder } from "./lifecycle.js";
 import { toOrderRecord, type OrderRecord } from "../basics/order-records.js";
@@ -144,15 +145,23 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
   }
   if (issues.length > 0) return invalid(issues);
 
-  const price = reservePrice({ limit_price: limitPrice, trigger_price: triggerPrice }, quote);
-  const reserve = reserveFor(
-    order.reduce_only,
-    quantity - order.filled_quantity,
-    price,
-    units,
-    leverageFor(run.state.plan, specOf(run, order)),
-  );
-  if (reserve > order.reserve && reserve - order.reserve > marginSnapshot(run.state, run.market).available) {
+  // Valued where it executes, as a placement is: the mark when the amended order executes at once.
+  const amendedTerms = { ...order, limit_price: limitPrice, trigger_price: triggerPrice };
+  // A triggered STOP/TAKE_PROFIT executes as a MARKET does; a HELD child only when its parent fills.
+  const own = reservePrice(amendedTerms, quote);
+  const price =
+    order.status === "HELD"
+      ? own
+      : entryPrice(order.triggered ? { ...amendedTerms, kind: "MARKET" } : amendedTerms, quote, run.now);
+  // What rests of it is counted at its own price: both must stay exactly accountable.
+  const tooLarge = notionalTooLarge(request, Math.max(price, own), quantity, units);
+  if (tooLarge !== undefined) return invalid([tooLarge]);
+  const leverage = leverageFor(run.state.plan, specOf(run, order));
+  // Stored: the reserve of what rests, at the order's own price, as every working order's is. Checked: the
+  // margin the amended order needs where it executes.
+  const reserve = reserveFor(order.reduce_only, quantity - order.filled_quantity, own, units, leverage);
+  const needed = reserveFor(order.reduce_only, quantity - order.filled_quantity, price, units, leverage);
+  if (needed > order.reserve && needed - order.reserve > marginSnapshot(run.state, run.market).available) {
     return conflict({ reason: "insufficient_margin", order_id: order.order_id });
   }
   // An amend that could add exposure (more quantity, or a price moved) is checked like the amended order
@@ -183,6 +192,25 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
   // Its fills moved equity: the monitor acts before the answer, which shows the order as it ends.
   if (run.filled) monitor(run);
   return record(run, current(run, order.order_id));
+}
+
+/**
+ * An amended order whose notional would come near the safe-integer range is refused as too large (400), as a
+ * placement is; the issue names the field the request changed (the quantity when it changed, else the price).
+ */
+function notionalTooLarge(
+  request: AmendOrderRequest,
+  price: number,
+  quantity: number,
+  units: TickerUnits,
+): Issue | undefined {
+  if (price * units.unitsPerTickStep * quantity <= MAX_NOTIONAL_UNITS) return undefined;
+  const path = !isAbsent(request.quantity)
+    ? "quantity"
+    : !isAbsent(request.limit_price)
+      ? "limit_price"
+      : "trigger_price";
+  return { path, message: "is too large" };
 }
 
 /** The new trigger price of an untriggered STOP or TAKE_PROFIT order, else the order's. */

@@ -17,7 +17,8 @@ import { firstViolation } from "../risk/pipeline.js";
 import type { RiskInput } from "../risk/checks.js";
 import { critical, type Violation } from "../basics/risk-types.js";
 import { recordedResponse } from "./idempotency.js";
-import { crosses, oppositePosition, reducibleOf, reservePrice } from "./conditions.js";
+import { crosses } from "../basics/entry.js";
+import { entryPrice, MAX_NOTIONAL_UNITS, oppositePosition, reducibleOf, reservePrice } from "./conditions.js";
 import { executeOrder } from "./execution.js";
 import { toFillRecord, toOrderRecord, type FillRecord } from "../basics/order-records.js";
 import { closeFingerprint, orderFingerprint } from "./fingerprint.js";
@@ -51,9 +52,6 @@ const NO_FILLS: FillRecord[] = [];
 Object.freeze(NO_FILLS);
 const NO_VIOLATIONS: Violation[] = [];
 Object.freeze(NO_VIOLATIONS);
-
-/** Orders whose notional would come near the safe-integer range are refused as too large (400). */
-const MAX_NOTIONAL_UNITS = 2 ** 50;
 
 /** PlaceOrder: POST /v1/order. */
 export function placeOrder(run: Run, request: PlaceOrderRequest): PlaceOrderReply {
@@ -223,12 +221,17 @@ function submit(
   if (intent.reduce_only && !parentUnfilled && reducible === 0 && state.state !== "TERMINATED") {
     return conflict({ reason: "reduce_only_would_increase" });
   }
-  const price = reservePrice(intent, quote);
-  if (price * intent.units.unitsPerTickStep * intent.quantity > MAX_NOTIONAL_UNITS) {
+  // Valued where it executes: an order that executes at once fills from the mark, whatever its limit or trigger
+  // says (a SELL LIMIT at 0.1 sells at the mark); a HELD child executes only when its parent fills.
+  const own = reservePrice(intent, quote);
+  const price = parentUnfilled ? own : entryPrice(intent, quote, run.now);
+  // What rests of it is counted at its own price: both must stay exactly accountable.
+  if (Math.max(price, own) * intent.units.unitsPerTickStep * intent.quantity > MAX_NOTIONAL_UNITS) {
     return invalid([{ path: "quantity", message: "is too large" }]);
   }
   const leverage = leverageFor(state.plan, intent.spec);
-  const reserve = reserveFor(intent.reduce_only, intent.quantity, price, intent.units, leverage);
+  // The reserve of what rests is valued at the order's own price, as every working order's is.
+  const reserve = reserveFor(intent.reduce_only, intent.quantity, own, intent.units, leverage);
   const order = newOrder(run, intent, venue, parentUnfilled ? "HELD" : "NEW", reserve);
   const input = riskInput({
     state,

@@ -7,6 +7,7 @@ import { BOOK_LEVELS, isQuoteOpen, type MarketView, type SymbolQuote } from "../
 import { affects, type NewsEvent } from "../market/calendar.js";
 import { marginFor, notionalOf, tickerUnits, unitsToDecimalString } from "../market/units.js";
 import type { Order } from "../basics/order-types.js";
+import { executesOnEntry } from "../basics/entry.js";
 import { positionKey } from "../basics/position-types.js";
 import { fee } from "../venues/fees.js";
 import { dailyLoss, type Limits } from "./limits.js";
@@ -120,7 +121,7 @@ export function worstCase(input: RiskInput): number {
   if (input.exposureSteps <= 0) return 0;
   const units = tickerUnits(spec);
   const reducing = Math.max(0, order.quantity - input.exposureSteps);
-  const start = executesNow(order, quote, input.now) && quote !== undefined ? quote.mark : input.priceTicks;
+  const start = quote !== undefined && executesOnEntry(order, quote, input.now) ? quote.mark : input.priceTicks;
   const closingLegFee =
     reducing === 0
       ? 0
@@ -160,14 +161,6 @@ export function worstCase(input: RiskInput): number {
     skew: quote?.skew ?? 0,
   });
   return base + loss + closingFee;
-}
-
-/** Whether the order executes at its placement: a MARKET, or a LIMIT the mark crosses, on an open market. */
-function executesNow(order: Order, quote: SymbolQuote | undefined, now: number): boolean {
-  if (quote === undefined || !isQuoteOpen(quote, now)) return false;
-  if (order.kind === "MARKET") return true;
-  if (order.kind !== "LIMIT" || order.limit_price === null) return false;
-  return order.side === "BUY" ? quote.mark <= order.limit_price : quote.mark >= order.limit_price;
 }
 
 /**

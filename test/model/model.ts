@@ -546,7 +546,8 @@ export class AccountModel {
     }
     const limit = request.limit ?? null;
     const trigger = request.trigger ?? null;
-    const price = limit ?? trigger ?? quote.mark;
+    // Valued where it executes: one that executes as it is placed fills from the mark (docs/risk.md).
+    const price = !held && this.executesOnEntry(request) ? quote.mark : (limit ?? trigger ?? quote.mark);
     const leverage = this.leverageOf(spec);
     // What the order may close is what the working orders already on its side (not reduce-only) leave of the
     // opposite position; the rest adds exposure. The cap counts the whole order (docs/risk.md).
@@ -674,6 +675,25 @@ export class AccountModel {
   }
 
   /** Opening fee, plus the loss to the nearest stop-loss on the position it adds to and that stop's closing fee. */
+  /**
+   * Whether an order executes as it is placed, on an open market: a MARKET, a LIMIT the mark crosses, a STOP or
+   * TAKE_PROFIT whose trigger the mark has reached.
+   */
+  private executesOnEntry(request: OrderRequest): boolean {
+    if (!this.isOpen(request.symbol)) return false;
+    const mark = this.quote(request.symbol).mark;
+    const long = request.side === "BUY";
+    if (request.kind === "MARKET") return true;
+    if (request.kind === "LIMIT") {
+      const limit = request.limit ?? null;
+      return limit !== null && (long ? mark <= limit : mark >= limit);
+    }
+    const trigger = request.trigger ?? null;
+    if (trigger === null) return false;
+    const rising = (request.kind === "STOP") === long;
+    return rising ? mark >= trigger : mark <= trigger;
+  }
+
   private worstCase(
     request: OrderRequest,
     spec: Ticker,
@@ -689,9 +709,7 @@ export class AccountModel {
     // Every fee of the whole order and its slippage through the book: the closing fee on the part it reduces,
     // and the distance of each level from where it starts (the mark when it executes now, else its price).
     const limit = request.limit ?? null;
-    const now =
-      this.isOpen(request.symbol) &&
-      (request.kind === "MARKET" || (limit !== null && (long ? quote.mark <= limit : quote.mark >= limit)));
+    const now = this.executesOnEntry(request);
     const start = now ? quote.mark : price;
     const reducing = max(0n, request.quantity - steps);
     const closingLegFee =
