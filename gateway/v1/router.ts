@@ -32,7 +32,7 @@ export interface V1Route {
   /** The Express path under /v1 (`:account_id`; the document writes `{account_id}`). */
   path: string;
   scope: Exclude<RequiredScope, "">;
-  /** The route reads a JSON body, after authentication. */
+  /** The route reads a JSON body (one its handler may require, or only accept empty), after authentication. */
   body?: true;
   /**
    * What the request counts against the key's rate limit, read from its body once the key, its IP allow-list

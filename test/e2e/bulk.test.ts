@@ -362,9 +362,15 @@ describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
       expect({ working: await working(key, account), positions: await positions(key, account) }).toEqual(before);
       expect((await events(key, account)).filter((e) => e.type === "order.cancel")).toEqual([]);
 
-      // Another user's account stays 404 whatever the body; an empty object is no body.
+      // The scope is checked first (403), the body before the engine looks the account up (as a query is): another
+      // user's account is 400 with a body, 404 with an empty one.
+      const reader = await keyFor(["READ_ONLY"]);
+      expect((await call(reader, "POST", `/v1/account/${account}/flatten`, { symbol: "ETH-USD" })).status).toBe(403);
       const other = await keyFor();
+      expect((await call(other, "POST", `/v1/account/${account}/flatten`, { symbol: "ETH-USD" })).status).toBe(400);
       expect((await call(other, "POST", `/v1/account/${account}/flatten`, {})).status).toBe(404);
+      expect((await call(other, "DELETE", `/v1/account/${account}/orders`, {})).status).toBe(404);
+      // An empty object is no body.
       const canceled = await call(key, "DELETE", `/v1/account/${account}/orders?symbol=ETH-USD`, {});
       expect(dataOf(canceled).map((o) => o.symbol)).toEqual(["ETH-USD"]);
       const flat = await call(key, "POST", `/v1/account/${account}/flatten`, {});
