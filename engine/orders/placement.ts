@@ -2,7 +2,7 @@
 // their documented order (idempotency, parent, position, reduce-only, risk, post-only), then accept and
 // execute at once. A close-position request becomes a reduce-only order against the position and joins the
 // same path after its own lookup.
-import type { AccountState } from "../basics/account-state.js";
+import type { AccountState, IdempotencyRecord } from "../basics/account-state.js";
 import type { SymbolQuote } from "../market/book.js";
 import type { Catalogue } from "../market/catalogue.js";
 import type { Venue } from "../market/types.js";
@@ -21,7 +21,7 @@ import { crosses } from "../basics/entry.js";
 import { entryPrice, MAX_NOTIONAL_UNITS, oppositePosition, reducibleOf, reservePrice } from "./conditions.js";
 import { executeOrder } from "./execution.js";
 import { toFillRecord, toOrderRecord, type FillRecord } from "../basics/order-records.js";
-import { closeFingerprint, orderFingerprint } from "./fingerprint.js";
+import { closeFingerprint, closeRetryMatches, orderFingerprint, orderRetryMatches } from "./fingerprint.js";
 import {
   normalizeClose,
   normalizePlaceOrder,
@@ -78,7 +78,9 @@ function place(run: Run, request: PlaceOrderRequest, test: boolean): PlaceOrderR
   const fingerprint = intent.client_id === null ? null : orderFingerprint(intent, state.default_venue);
   // `retry` already looked the client_id up: an unknown one has nothing to replay.
   const replay = retry
-    ? replayed(state, run.market.catalogue, intent.client_id, fingerprint, () => orderFingerprint(intent))
+    ? replayed(state, run.market.catalogue, intent.client_id, (record) =>
+        orderRetryMatches(record, intent, state.default_venue),
+      )
     : undefined;
   if (replay !== undefined) return replay;
   // The cap on working orders (docs/engine.md, "Limits"): refused before anything is emitted, so a refused order
@@ -126,7 +128,7 @@ export function closePosition(run: Run, request: ClosePositionRequest): PlaceOrd
   if (!normalized.ok) return invalid(normalized.issues);
   const close = normalized.value;
   const fingerprint = close.client_id === null ? null : closeFingerprint(close);
-  const replay = replayed(state, run.market.catalogue, close.client_id, fingerprint);
+  const replay = replayed(state, run.market.catalogue, close.client_id, (record) => closeRetryMatches(record, close));
   if (replay !== undefined) return replay;
 
   let position: Position | undefined;
@@ -181,19 +183,20 @@ function findPosition(state: AccountState, positionId: string): Position | undef
   return undefined;
 }
 
-/** Rule 1: a used client_id answers the original response, or 409 when the body differs. */
+/**
+ * Rule 1: a used client_id answers the original response, or 409 when the body differs (`matches`, from
+ * orders/fingerprint.ts, compares the retry with the record as both were placed).
+ */
 function replayed(
   state: AccountState,
   catalogue: Catalogue,
   clientId: string | null,
-  fingerprint: string | null,
-  /** The fingerprint in the form records had before `fingerprint`'s (journals keep them). */
-  earlierForm?: () => string,
+  matches: (record: IdempotencyRecord) => boolean,
 ): PlaceOrderReply | undefined {
   if (clientId === null) return undefined;
   const record = state.client_ids.get(clientId);
   if (record === undefined) return undefined;
-  if (record.fingerprint !== fingerprint && (earlierForm === undefined || record.fingerprint !== earlierForm())) {
+  if (!matches(record)) {
     return conflict({ client_id: clientId, order_id: record.order_id });
   }
   return { kind: "replayed", ...recordedResponse(record, state.account_id, catalogue) };

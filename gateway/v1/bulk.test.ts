@@ -1,6 +1,7 @@
 // POST /v1/orders/batch with an engine that fails on some orders: each order is answered in its place as
 // POST /v1/order would answer it, the later ones are still sent, and a failure is reported as the error
-// responder reports a failed request (logged, counted when the engine did not answer).
+// responder reports a failed request (logged, counted when the engine did not answer). Cancel-all and flatten
+// refuse a body that is not empty and a query field they do not read, before the engine is asked.
 import http from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -8,8 +9,9 @@ import { ServiceError } from "../../kernel/errors.js";
 import { createLogger } from "../../kernel/log.js";
 import type { Clients } from "../clients.js";
 import { errorResponder } from "../http/errors.js";
+import { jsonBody } from "../http/body.js";
 import { requestId } from "../http/request.js";
-import { batchUnits, placeBatch } from "./bulk.js";
+import { batchUnits, cancelAllOrders, flatten, placeBatch } from "./bulk.js";
 
 const ACCOUNT = "0a0a0a0a-0000-4000-8000-000000000001";
 const order = { account_id: ACCOUNT, symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.01" };
@@ -81,5 +83,126 @@ describe("placeBatch", () => {
     expect(batchUnits([1, 2])).toBe(1);
     // Refused 400 as a whole (a field besides `orders`): one request, whatever `orders` holds.
     expect(batchUnits({ orders: Array.from({ length: 20 }), dry: true })).toBe(1);
+  });
+});
+
+describe("cancelAllOrders and flatten", () => {
+  const log = createLogger("test", "silent");
+  const cancelAll = vi.fn();
+  const flattenAccount = vi.fn();
+  let server: http.Server;
+  let base = "";
+
+  beforeAll(async () => {
+    const clients = { engine: { cancelAllOrders: cancelAll, flatten: flattenAccount } } as unknown as Clients;
+    const app = express();
+    app.use(requestId());
+    app.use((_req, res, next) => {
+      res.locals.caller = { userId: "u", keyId: "k", permissions: ["TRADE", "MANAGE_ORDERS"] };
+      next();
+    });
+    app.delete("/account/:account_id/orders", jsonBody(1024), cancelAllOrders(clients));
+    app.post("/account/:account_id/flatten", jsonBody(1024), flatten(clients));
+    app.use(errorResponder(log));
+    server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+  });
+  afterAll(() => {
+    server.close();
+  });
+
+  const json = { "content-type": "application/json" };
+  const cancelPath = (account = ACCOUNT, query = "") => `${base}/account/${account}/orders${query}`;
+  const flattenPath = (account = ACCOUNT, query = "") => `${base}/account/${account}/flatten${query}`;
+  const answer = async (response: Response) => ({ status: response.status, body: await response.json() });
+
+  it("refuse a body with fields, naming each, and ask the engine nothing", async () => {
+    cancelAll.mockClear();
+    flattenAccount.mockClear();
+    const body = JSON.stringify({ symbol: "ETH-USD", side: "BUY" });
+    const issues = [
+      { path: "symbol", message: "unknown field" },
+      { path: "side", message: "unknown field" },
+    ];
+    for (const [url, method] of [
+      [cancelPath(), "DELETE"],
+      [flattenPath(), "POST"],
+    ] as const) {
+      expect(await answer(await fetch(url, { method, headers: json, body }))).toEqual({
+        status: 400,
+        body: { error: "invalid_payload", issues },
+      });
+    }
+    expect(cancelAll).not.toHaveBeenCalled();
+    expect(flattenAccount).not.toHaveBeenCalled();
+  });
+
+  it("refuse a body that is not an object, and one that is not JSON", async () => {
+    for (const init of [
+      { headers: json, body: "[]" },
+      { headers: json, body: '"x"' },
+      { headers: { "content-type": "text/plain" }, body: "symbol=ETH-USD" },
+    ]) {
+      for (const [url, method] of [
+        [cancelPath(), "DELETE"],
+        [flattenPath(), "POST"],
+      ] as const) {
+        const refused = await answer(await fetch(url, { method, ...init }));
+        expect(refused, `${method} ${init.body}`).toMatchObject({
+          status: 400,
+          body: { error: "invalid_payload", issues: [{ path: "" }] },
+        });
+      }
+    }
+    expect(cancelAll).not.toHaveBeenCalled();
+    expect(flattenAccount).not.toHaveBeenCalled();
+  });
+
+  it("flatten refuses any query parameter; cancel-all reports its query and its body together", async () => {
+    const flat = await answer(await fetch(flattenPath(ACCOUNT, "?symbol=ETH-USD"), { method: "POST" }));
+    expect(flat).toEqual({
+      status: 400,
+      body: { error: "invalid_payload", issues: [{ path: "symbol", message: "unknown field" }] },
+    });
+    const both = await fetch(cancelPath(ACCOUNT, "?side=BUY"), {
+      method: "DELETE",
+      headers: json,
+      body: JSON.stringify({ symbol: "ETH-USD" }),
+    });
+    expect(await answer(both)).toEqual({
+      status: 400,
+      body: {
+        error: "invalid_payload",
+        issues: [
+          { path: "side", message: "unknown field" },
+          { path: "symbol", message: "unknown field" },
+        ],
+      },
+    });
+    expect(cancelAll).not.toHaveBeenCalled();
+    expect(flattenAccount).not.toHaveBeenCalled();
+  });
+
+  it("answer 404 for a malformed account id before judging the query or the body", async () => {
+    const body = JSON.stringify({ symbol: "ETH-USD" });
+    const cancel = await fetch(cancelPath("nope", "?side=BUY"), { method: "DELETE", headers: json, body });
+    expect(await answer(cancel)).toEqual({ status: 404, body: { error: "not_found" } });
+    const flat = await fetch(flattenPath("nope", "?symbol=ETH-USD"), { method: "POST", headers: json, body });
+    expect(await answer(flat)).toEqual({ status: 404, body: { error: "not_found" } });
+  });
+
+  it("accept no body and an empty JSON object", async () => {
+    cancelAll.mockResolvedValue({ data: [] });
+    flattenAccount.mockResolvedValue({ canceled: [], closes: [], positions: [] });
+    for (const init of [{}, { headers: json, body: "{}" }, { headers: json, body: "" }]) {
+      expect((await fetch(cancelPath(ACCOUNT, "?symbol=ETH-USD"), { method: "DELETE", ...init })).status).toBe(200);
+      expect((await fetch(flattenPath(), { method: "POST", ...init })).status).toBe(200);
+    }
+    expect(cancelAll).toHaveBeenCalledTimes(3);
+    expect(cancelAll.mock.calls[0]?.[0]).toEqual({ user_id: "u", account_id: ACCOUNT, symbol: "ETH-USD" });
+    expect(flattenAccount).toHaveBeenCalledTimes(3);
+    expect(flattenAccount.mock.calls[0]?.[0]).toEqual({ user_id: "u", account_id: ACCOUNT });
   });
 });

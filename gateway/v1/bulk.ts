@@ -1,9 +1,10 @@
 // The bulk calls of /v1 (docs/openapi.yaml): cancel-all (DELETE /v1/account/:account_id/orders) and flatten
 // (POST /v1/account/:account_id/flatten), each one step of the account's actor, and POST /v1/orders/batch, up to
-// BATCH_MAX orders judged one after another exactly as POST /v1/order judges each.
-import type { RequestHandler, Response } from "express";
+// BATCH_MAX orders judged one after another exactly as POST /v1/order judges each. Cancel-all and flatten read no
+// body: none, or an empty JSON object; anything else is 400 before the engine is asked.
+import type { Request, RequestHandler, Response } from "express";
 import { z } from "zod";
-import { ServiceError, fromGrpcError, unavailableBackend, type Dependency } from "../../kernel/errors.js";
+import { ServiceError, fromGrpcError, unavailableBackend, type Dependency, type Issue } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import type { FlattenResponse__Output } from "../../proto/gen/engine/v1/FlattenResponse.js";
 import type { Clients } from "../clients.js";
@@ -28,6 +29,12 @@ const CancelAllQuery = z.strictObject({
     .transform((v) => v ?? undefined),
 });
 
+/** Flatten takes no query parameter. */
+const FlattenQuery = z.strictObject({});
+
+/** The body cancel-all and flatten accept when one is sent: an empty JSON object. */
+const NoBody = z.strictObject({}, { error: "must be an empty JSON object" });
+
 const BatchBody = z.strictObject({
   orders: z
     .array(z.unknown(), { message: "must be an array of orders" })
@@ -44,10 +51,35 @@ export function batchUnits(body: unknown): number {
   return batch.success ? batch.data.orders.length : 1;
 }
 
+/** Whether the request carries a body (a length above 0 or a chunked one), parsed or not. */
+function sentBody(req: Request): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+/**
+ * The query of a route without a body: parsed by `schema`, with the body checked to be absent or `{}`; the
+ * problems of both in one 400.
+ */
+function queryWithoutBody<S extends z.ZodType>(schema: S, req: Request): z.infer<S> {
+  const issues: Issue[] = [];
+  const query = schema.safeParse(req.query, REPORT_INPUT);
+  if (!query.success) issues.push(...toIssues(query.error));
+  const body: unknown = req.body;
+  if (body !== undefined) {
+    const empty = NoBody.safeParse(body, REPORT_INPUT);
+    if (!empty.success) issues.push(...toIssues(empty.error));
+  } else if (sentBody(req)) {
+    issues.push({ path: "", message: "must be an empty JSON object (Content-Type: application/json) or absent" });
+  }
+  if (issues.length > 0 || !query.success) throw ServiceError.invalid(issues);
+  return query.data;
+}
+
 export function cancelAllOrders(clients: Clients): RequestHandler {
   return async (req, res) => {
     const ref = accountRef(req, res);
-    const query = parse(CancelAllQuery, req.query);
+    const query = queryWithoutBody(CancelAllQuery, req);
     const reply = await clients.engine.cancelAllOrders({ ...ref, symbol: query.symbol ?? "" }, originOf(res));
     res.status(200).json({ data: reply.data.map(orderJson) });
   };
@@ -71,7 +103,9 @@ export function flattenJson(reply: FlattenResponse__Output): Record<string, unkn
 
 export function flatten(clients: Clients): RequestHandler {
   return async (req, res) => {
-    const reply = await clients.engine.flatten(accountRef(req, res), originOf(res));
+    const ref = accountRef(req, res);
+    queryWithoutBody(FlattenQuery, req);
+    const reply = await clients.engine.flatten(ref, originOf(res));
     res.status(200).json(flattenJson(reply));
   };
 }

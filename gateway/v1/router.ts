@@ -32,7 +32,7 @@ export interface V1Route {
   /** The Express path under /v1 (`:account_id`; the document writes `{account_id}`). */
   path: string;
   scope: Exclude<RequiredScope, "">;
-  /** The route reads a JSON body, after authentication. */
+  /** The route reads a JSON body (one its handler may require, or only accept empty), after authentication. */
   body?: true;
   /**
    * What the request counts against the key's rate limit, read from its body once the key, its IP allow-list
@@ -84,9 +84,16 @@ export const V1_ROUTES: readonly V1Route[] = [
   // The dead-man's switch: TRADE arms it (the trading bot is what it watches), any scope reads it.
   { method: "post", path: "/account/:account_id/cancel-after", scope: "TRADE", body: true, handler: setCancelAfter },
   { method: "get", path: "/account/:account_id/cancel-after", scope: "READ_ONLY", handler: getCancelAfter },
-  // Bulk calls: cancel-all and flatten count as one request; a batch as one per order.
-  { method: "delete", path: "/account/:account_id/orders", scope: "MANAGE_ORDERS", handler: cancelAllOrders },
-  { method: "post", path: "/account/:account_id/flatten", scope: "TRADE", handler: flatten },
+  // Bulk calls: cancel-all and flatten count as one request; a batch as one per order. Cancel-all and flatten read
+  // their body only to refuse one that is not empty.
+  {
+    method: "delete",
+    path: "/account/:account_id/orders",
+    scope: "MANAGE_ORDERS",
+    body: true,
+    handler: cancelAllOrders,
+  },
+  { method: "post", path: "/account/:account_id/flatten", scope: "TRADE", body: true, handler: flatten },
   { method: "post", path: "/orders/batch", scope: "TRADE", body: true, units: batchUnits, handler: placeBatch },
 ];
 

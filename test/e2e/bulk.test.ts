@@ -336,6 +336,49 @@ describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
     });
   });
 
+  describe("cancel-all and flatten refused 400", () => {
+    it("for a body with fields or a query field flatten does not read, canceling and closing nothing", async () => {
+      const key = await keyFor();
+      const account = await openAccount(key);
+      for (const order of [
+        { symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.001" },
+        { symbol: "ETH-USD", side: "BUY", kind: "MARKET", quantity: "0.01" },
+        { symbol: "BTC-USD", side: "SELL", kind: "STOP", quantity: "0.001", trigger_price: 90_000, reduce_only: true },
+        { symbol: "ETH-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: 2_000 },
+      ]) {
+        expect((await place(key, account, order)).status).toBe(201);
+      }
+      const before = { working: await working(key, account), positions: await positions(key, account) };
+      expect(before.working).toHaveLength(2);
+      expect(before.positions).toHaveLength(2);
+      const unknown = (path: string) => ({ error: "invalid_payload", issues: [{ path, message: "unknown field" }] });
+
+      const cancelWithBody = await call(key, "DELETE", `/v1/account/${account}/orders`, { symbol: "ETH-USD" });
+      expect([cancelWithBody.status, cancelWithBody.body]).toEqual([400, unknown("symbol")]);
+      const flattenWithQuery = await call(key, "POST", `/v1/account/${account}/flatten?symbol=ETH-USD`);
+      expect([flattenWithQuery.status, flattenWithQuery.body]).toEqual([400, unknown("symbol")]);
+      const flattenWithBody = await call(key, "POST", `/v1/account/${account}/flatten`, { symbol: "ETH-USD" });
+      expect([flattenWithBody.status, flattenWithBody.body]).toEqual([400, unknown("symbol")]);
+      expect({ working: await working(key, account), positions: await positions(key, account) }).toEqual(before);
+      expect((await events(key, account)).filter((e) => e.type === "order.cancel")).toEqual([]);
+
+      // The scope is checked first (403), the body before the engine looks the account up (as a query is): another
+      // user's account is 400 with a body, 404 with an empty one.
+      const reader = await keyFor(["READ_ONLY"]);
+      expect((await call(reader, "POST", `/v1/account/${account}/flatten`, { symbol: "ETH-USD" })).status).toBe(403);
+      const other = await keyFor();
+      expect((await call(other, "POST", `/v1/account/${account}/flatten`, { symbol: "ETH-USD" })).status).toBe(400);
+      expect((await call(other, "POST", `/v1/account/${account}/flatten`, {})).status).toBe(404);
+      expect((await call(other, "DELETE", `/v1/account/${account}/orders`, {})).status).toBe(404);
+      // An empty object is no body.
+      const canceled = await call(key, "DELETE", `/v1/account/${account}/orders?symbol=ETH-USD`, {});
+      expect(dataOf(canceled).map((o) => o.symbol)).toEqual(["ETH-USD"]);
+      const flat = await call(key, "POST", `/v1/account/${account}/flatten`, {});
+      expect(flat.status).toBe(200);
+      expect((flat.body.closes as Row[]).map((c) => c.symbol).sort()).toEqual(["BTC-USD", "ETH-USD"]);
+    });
+  });
+
   describe("POST /v1/orders/batch", () => {
     it("judges each order in turn as POST /v1/order would and answers it in its place", async () => {
       const key = await keyFor();

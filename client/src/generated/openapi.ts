@@ -603,8 +603,8 @@ export interface paths {
          *     fires first in the same step (`POST /v1/account/{account_id}/cancel-after`): the orders it canceled are
          *     not in the list (their `order.cancel` says `cancel_after`).
          *
-         *     `400` for an unknown `symbol` or another query field. Scope: `MANAGE_ORDERS`. An account of another
-         *     user is `404`.
+         *     `400` for an unknown `symbol`, another query field, or a body that is not empty (none or `{}`; each
+         *     field is an issue), and nothing is canceled. Scope: `MANAGE_ORDERS`. An account of another user is `404`.
          */
         delete: operations["cancelAllOrders"];
         options?: never;
@@ -721,6 +721,9 @@ export interface paths {
          *     the account (a breach of the daily loss or drawdown limit) terminates it as any close would; the risk
          *     system then closes what is left, which is not in `closes` and not in `positions`. One request against
          *     the rate limit, whatever the number of orders and positions.
+         *
+         *     It takes no query parameter and no body (none or `{}`): any query parameter or body field is `400`
+         *     (one issue per name) and nothing is canceled or closed.
          *
          *     Scope: `TRADE` (granted by `TRADE` or `MANAGE_ORDERS`). An account of another user is `404`.
          */
@@ -2312,6 +2315,11 @@ export interface components {
             data: Record<string, never>;
         };
         /**
+         * @description The body of a call that reads none, when one is sent.
+         * @example {}
+         */
+        EmptyBody: Record<string, never>;
+        /**
          * @example {
          *       "timeout_ms": 60000
          *     }
@@ -3715,7 +3723,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description None, or an empty JSON object; a body with any field is `400` and nothing is done. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The orders this call canceled (possibly none). */
             200: {
@@ -3733,6 +3746,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1Forbidden"];
             404: components["responses"]["V1NotFound"];
+            413: components["responses"]["V1PayloadTooLarge"];
             429: components["responses"]["V1RateLimited"];
             500: components["responses"]["V1EngineError"];
             503: components["responses"]["V1EngineUnavailable"];
@@ -3813,7 +3827,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description None, or an empty JSON object; a body with any field is `400` and nothing is done. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description What was canceled and closed, and what is still open. */
             200: {
@@ -3827,9 +3846,11 @@ export interface operations {
                     "application/json": components["schemas"]["FlattenResponse"];
                 };
             };
+            400: components["responses"]["V1InvalidPayload"];
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1Forbidden"];
             404: components["responses"]["V1NotFound"];
+            413: components["responses"]["V1PayloadTooLarge"];
             429: components["responses"]["V1RateLimited"];
             500: components["responses"]["V1EngineError"];
             503: components["responses"]["V1EngineUnavailable"];
