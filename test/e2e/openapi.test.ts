@@ -1040,7 +1040,7 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(lowered.status).toBe(200);
     expect(orderOf(lowered)).toMatchObject({ status: "NEW", trigger_price: 44_000.5, quantity: 0.02 });
 
-    const tooBig = await amend(key, limit, { quantity: 1000 });
+    const tooBig = await amend(key, limit, { quantity: 100 });
     expect(tooBig.status).toBe(409);
     expect(tooBig.json).toEqual({ error: "conflict", reason: "insufficient_margin", order_id: limit });
     // Growing an order past a risk rule (here the 10K plan's 25,000 USD symbol cap; the margin would fit at
@@ -1304,6 +1304,12 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect((await cancelAll(key, accountId, { symbol: "NOPE-USD" })).status).toBe(400);
     expect((await cancelAll(stranger, accountId)).status).toBe(404);
     expect((await flatten(stranger, accountId)).status).toBe(404);
+    // Neither reads a body, nor flatten a query: one sent is 400 (a body over 64 KiB 413), before anything acts.
+    const flattenPath = "/v1/account/{account_id}/flatten";
+    const padded = { json: { pad: "x".repeat(70_000) } };
+    expect((await onAccount(flattenPath, "POST", key, accountId, { query: { symbol: "ETH-USD" } })).status).toBe(400);
+    expect((await onAccount(flattenPath, "POST", key, accountId, padded)).status).toBe(413);
+    expect((await onAccount("/v1/account/{account_id}/orders", "DELETE", key, accountId, padded)).status).toBe(413);
     const onlyEth = await cancelAll(key, accountId, { symbol: "ETH-USD" });
     expect(onlyEth.json).toEqual({ data: [] });
     const canceled = await cancelAll(key, accountId);
