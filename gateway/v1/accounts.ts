@@ -24,7 +24,7 @@ import {
   summaryJson,
   violationRecordJson,
 } from "./records.js";
-import { CreateAccountBody, ListQuery, OrdersQuery } from "./schemas.js";
+import { CreateAccountBody, ListQuery, NoQuery, OrdersQuery } from "./schemas.js";
 
 export function createAccount(clients: Clients): RequestHandler {
   return async (req, res) => {
@@ -39,10 +39,12 @@ export function createAccount(clients: Clients): RequestHandler {
 
 type AccountCall<R> = (engine: Clients["engine"], ref: AccountRef, origin: Origin) => Promise<R>;
 
-/** GET of one record of the path's account, answered 200 as `json` makes it. */
+/** GET of one record of the path's account, answered 200 as `json` makes it; it takes no query parameter. */
 function accountRead<R>(call: AccountCall<R>, json: (reply: R) => unknown): (clients: Clients) => RequestHandler {
   return (clients) => async (req, res) => {
-    res.status(200).json(json(await call(clients.engine, accountRef(req, res), originOf(res))));
+    const ref = accountRef(req, res);
+    parse(NoQuery, req.query);
+    res.status(200).json(json(await call(clients.engine, ref, originOf(res))));
   };
 }
 

@@ -1528,6 +1528,16 @@ describe("docs/openapi.yaml against the running gateway", () => {
     await prices().push({ "SOL-USD": 100 });
   });
 
+  it("refuses a query parameter with 400 on the account's views that take none", async () => {
+    const key = await created(main, "tara-q", { label: "algo", permissions: ["TRADE"] });
+    const accountId = await openAccount(key);
+    for (const view of ["", "/summary", "/positions", "/funding", "/breaches", "/violations", "/analytics"]) {
+      const refused = await read(key, `/v1/account/{account_id}${view}`, accountId, { limit: "1" });
+      expect(refused.status, view).toBe(400);
+      expect(refused.json).toEqual({ error: "invalid_payload", issues: [{ path: "limit", message: "unknown field" }] });
+    }
+  });
+
   it("reads the account, summary, positions, history, trades and working orders with 200", async () => {
     await prices().push(PRICES);
     const key = await created(main, "tara", { label: "algo", permissions: ["MANAGE_ORDERS"] });

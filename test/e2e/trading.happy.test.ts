@@ -180,6 +180,15 @@ describe("trading end to end", () => {
     expect((bad.body.issues as { path: string }[]).map((i) => i.path).sort()).toEqual(["from", "limit", "page"]);
   });
 
+  it("refuses a query parameter on the views that take none, naming it, instead of ignoring a misspelt filter", async () => {
+    for (const view of ["", "/summary", "/positions", "/funding", "/breaches", "/violations", "/analytics"]) {
+      const bad = await get(`/v1/account/${accountId}${view}?limit=1`);
+      expect(bad.status, view).toBe(400);
+      expect(bad.body).toEqual({ error: "invalid_payload", issues: [{ path: "limit", message: "unknown field" }] });
+      expect((await get(`/v1/account/${accountId}${view}`)).status, view).toBe(200);
+    }
+  });
+
   it("refuses a decimal string with spaces around it", async () => {
     const spaced = await order({ side: "BUY", kind: "MARKET", quantity: " 0.01 " });
     expect(spaced.status).toBe(400);

@@ -350,6 +350,7 @@ export interface paths {
          *     mark prices. `terminated_at` is set once the account is `TERMINATED` (final).
          *
          *     Scope: any (`READ_ONLY` or higher). An account of another user is `404`, exactly like an unknown one.
+         *     It takes no query parameter: one given is `400`, naming it.
          */
         get: operations["getAccount"];
         put?: never;
@@ -386,6 +387,7 @@ export interface paths {
          *     unrealized P&L over open positions, and realized P&L net of fees since 00:00 UTC, as of `as_of`.
          *
          *     Scope: any (`READ_ONLY` or higher). An account of another user is `404`.
+         *     It takes no query parameter: one given is `400`, naming it.
          */
         get: operations["getAccountSummary"];
         put?: never;
@@ -421,6 +423,7 @@ export interface paths {
          *     Not paginated.
          *
          *     Scope: any (`READ_ONLY` or higher). An account of another user is `404`.
+         *     It takes no query parameter: one given is `400`, naming it.
          */
         get: operations["listPositions"];
         put?: never;
@@ -772,6 +775,7 @@ export interface paths {
          *     loss and the drawdown); a closed position's `funding` is the sum of its payments.
          *
          *     Scope: any (`READ_ONLY` or higher). An account of another user is `404`.
+         *     It takes no query parameter: one given is `400`, naming it.
          */
         get: operations["listFunding"];
         put?: never;
@@ -821,6 +825,7 @@ export interface paths {
          *     plan) also terminates the account (see `GET .../violations`).
          *
          *     Scope: any (`READ_ONLY` or higher). An account of another user is `404`.
+         *     It takes no query parameter: one given is `400`, naming it.
          */
         get: operations["listBreaches"];
         put?: never;
@@ -863,6 +868,7 @@ export interface paths {
          *     Pre-trade refusals are not listed here: they are the `violations` of the refused orders.
          *
          *     Scope: any (`READ_ONLY` or higher). An account of another user is `404`.
+         *     It takes no query parameter: one given is `400`, naming it.
          */
         get: operations["listViolations"];
         put?: never;
@@ -912,6 +918,7 @@ export interface paths {
          *     The three ratios are rounded to 4 decimals.
          *
          *     Scope: any (`READ_ONLY` or higher). An account of another user is `404`.
+         *     It takes no query parameter: one given is `400`, naming it.
          */
         get: operations["getAnalytics"];
         put?: never;
@@ -3446,6 +3453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
+            400: components["responses"]["V1InvalidPayload"];
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1IpNotWhitelisted"];
             404: components["responses"]["V1NotFound"];
@@ -3487,6 +3495,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountSummary"];
                 };
             };
+            400: components["responses"]["V1InvalidPayload"];
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1IpNotWhitelisted"];
             404: components["responses"]["V1NotFound"];
@@ -3528,6 +3537,7 @@ export interface operations {
                     "application/json": components["schemas"]["PositionList"];
                 };
             };
+            400: components["responses"]["V1InvalidPayload"];
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1IpNotWhitelisted"];
             404: components["responses"]["V1NotFound"];
@@ -3889,6 +3899,7 @@ export interface operations {
                     "application/json": components["schemas"]["FundingReport"];
                 };
             };
+            400: components["responses"]["V1InvalidPayload"];
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1IpNotWhitelisted"];
             404: components["responses"]["V1NotFound"];
@@ -3930,6 +3941,7 @@ export interface operations {
                     "application/json": components["schemas"]["BreachList"];
                 };
             };
+            400: components["responses"]["V1InvalidPayload"];
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1IpNotWhitelisted"];
             404: components["responses"]["V1NotFound"];
@@ -3971,6 +3983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ViolationRecordList"];
                 };
             };
+            400: components["responses"]["V1InvalidPayload"];
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1IpNotWhitelisted"];
             404: components["responses"]["V1NotFound"];
@@ -4012,6 +4025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Analytics"];
                 };
             };
+            400: components["responses"]["V1InvalidPayload"];
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1IpNotWhitelisted"];
             404: components["responses"]["V1NotFound"];
