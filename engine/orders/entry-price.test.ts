@@ -124,3 +124,37 @@ describe("amend values the amended order where it executes", () => {
     expect(h.order(placed.order.order_id)).toMatchObject({ status: "NEW", quantity: 0.01, limit_price: 49000 });
   });
 });
+
+describe("an order that must execute at once on a symbol without a price", () => {
+  it.each<[string, Record<string, unknown>, string]>([
+    ["a MARKET", { kind: "MARKET" }, "has no price yet: a MARKET order cannot execute"],
+    [
+      "an IOC LIMIT",
+      { kind: "LIMIT", limit_price: "100", time_in_force: "IOC" },
+      "has no price yet: an IOC order cannot execute",
+    ],
+    [
+      "a FOK LIMIT",
+      { kind: "LIMIT", limit_price: "100", time_in_force: "FOK" },
+      "has no price yet: an FOK order cannot execute",
+    ],
+  ])("refuses %s with 400 on symbol, keeping nothing", (_what, terms, message) => {
+    const h = new Harness().open(PLAN.c10k, "GMX");
+    const reply = h.place({ symbol: "SOL-USD", side: "BUY", quantity: "1", ...terms } as Parameters<
+      Harness["place"]
+    >[0]);
+    expect(reply).toEqual({
+      kind: "error",
+      code: "invalid_payload",
+      fields: { issues: [{ path: "symbol", message }] },
+    });
+    expect(h.account.orders.size).toBe(0);
+  });
+
+  it("rests a GTC LIMIT and a STOP until the symbol has a price", () => {
+    const h = new Harness().open(PLAN.c10k, "GMX");
+    const limit = h.placed({ symbol: "SOL-USD", side: "BUY", kind: "LIMIT", quantity: "1", limit_price: "100" });
+    const stop = h.placed({ symbol: "SOL-USD", side: "BUY", kind: "STOP", quantity: "1", trigger_price: "120" });
+    expect([limit.order.status, stop.order.status]).toEqual(["NEW", "NEW"]);
+  });
+});

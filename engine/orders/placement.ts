@@ -213,10 +213,15 @@ function submit(
 ): PlaceOrderReply | TestOrderReply {
   const state = run.state;
   const quote = run.market.quotes.get(intent.symbol);
-  if (intent.kind === "MARKET" && quote === undefined) {
+  // An order that must execute at once needs a price to execute against (docs/decisions.md, "Pushed prices").
+  if (quote === undefined && intent.kind === "MARKET") {
     return invalid([{ path: "symbol", message: "has no price yet: a MARKET order cannot execute" }]);
   }
   const parentUnfilled = parent !== undefined && parent.filled_quantity === 0;
+  // A HELD child executes when its parent fills, against the price there is then.
+  if (quote === undefined && !parentUnfilled && (intent.time_in_force === "IOC" || intent.time_in_force === "FOK")) {
+    return invalid([{ path: "symbol", message: `has no price yet: an ${intent.time_in_force} order cannot execute` }]);
+  }
   // One lookup of the opposite position serves rule 4 and the exposure the risk checks value.
   const opposite = oppositePosition(state, intent.symbol, venue, intent.side);
   const reducible = reducibleOf(opposite, intent.position_id);
