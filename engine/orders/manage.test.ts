@@ -122,6 +122,30 @@ describe("amend", () => {
     expect(h.lastEvents).toEqual([]);
   });
 
+  it("words a bad amount as a placement does", () => {
+    const h = new Harness().open(PLAN.c10k);
+    h.quote("BTC-USD", "100000");
+    const order = h.placed({
+      symbol: "BTC-USD",
+      side: "BUY",
+      kind: "LIMIT",
+      quantity: "0.01",
+      limit_price: "99000",
+    }).order;
+    const amended = (patch: Record<string, unknown>) => h.amend({ order_id: order.order_id, ...patch });
+    const placed = (patch: Record<string, unknown>) =>
+      h.place({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "99000", ...patch });
+    for (const patch of [
+      { quantity: "0.00001" },
+      { quantity: "abc" },
+      { limit_price: "99000.001" },
+      { limit_price: "-1" },
+      { quantity: "0" },
+    ]) {
+      expect(amended(patch), JSON.stringify(patch)).toEqual(placed(patch));
+    }
+  });
+
   it("refuses a quantity not above what is already filled", () => {
     const { h, order } = resting();
     h.price("BTC-USD", "98900", { depth: 1 });

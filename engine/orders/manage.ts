@@ -3,7 +3,8 @@
 // order is looked at again at once: a limit moved across the mark takes, a trigger moved past the reference
 // fires.
 import type { TickerSpec } from "../market/catalogue.js";
-import { notionalOf, toGridCount, unitsFor, type DecimalInput, type Grid, type TickerUnits } from "../market/units.js";
+import { notionalOf, unitsFor, type DecimalInput, type TickerUnits } from "../market/units.js";
+import { amount } from "./request.js";
 import { dailyLossLimit, drawdownGate, exposureCap, exposureRule, newsFreeze, type RiskCheck } from "../risk/checks.js";
 import { addingSteps, workingOrderExposure } from "../risk/exposure.js";
 import { riskInput } from "../risk/input.js";
@@ -101,27 +102,6 @@ function isAbsent(value: unknown): value is null | undefined {
   return value === null || value === undefined;
 }
 
-function gridValue(issues: Issue[], path: string, value: unknown, grid: Grid): number | null {
-  const parsed = toGridCount(value, grid);
-  if (!parsed.ok) {
-    issues.push({
-      path,
-      message:
-        parsed.problem === "off_grid"
-          ? "is off the symbol's grid"
-          : parsed.problem === "too_large"
-            ? "is too large"
-            : "must be a number or a decimal string",
-    });
-    return null;
-  }
-  if (parsed.count <= 0) {
-    issues.push({ path, message: "must be greater than zero" });
-    return null;
-  }
-  return parsed.count;
-}
-
 /** AmendOrder: PATCH /v1/order/:order_id. */
 export function amend(run: Run, request: AmendOrderRequest): OrderReply {
   const order = run.state.orders.get(request.order_id);
@@ -135,7 +115,7 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
   let limitPrice = order.limit_price;
   if (!isAbsent(request.limit_price)) {
     if (order.kind !== "LIMIT") issues.push({ path: "limit_price", message: "the order is not a LIMIT order" });
-    else limitPrice = gridValue(issues, "limit_price", request.limit_price, units.tick) ?? limitPrice;
+    else limitPrice = amount(issues, "limit_price", request.limit_price, units.tick, "tick_size") ?? limitPrice;
   }
   const triggerPrice = amendedTrigger(issues, order, request.trigger_price, units);
   const quantity = amendedQuantity(issues, order, request.quantity, units);
@@ -221,7 +201,7 @@ function amendedTrigger(issues: Issue[], order: Order, value: unknown, units: Ti
   } else if (order.triggered) {
     issues.push({ path: "trigger_price", message: "the order has already triggered" });
   } else {
-    return gridValue(issues, "trigger_price", value, units.tick) ?? order.trigger_price;
+    return amount(issues, "trigger_price", value, units.tick, "tick_size") ?? order.trigger_price;
   }
   return order.trigger_price;
 }
@@ -229,10 +209,8 @@ function amendedTrigger(issues: Issue[], order: Order, value: unknown, units: Ti
 /** The new quantity (steps): at least the symbol's minimum and more than the order has filled, else the order's. */
 function amendedQuantity(issues: Issue[], order: Order, value: unknown, units: TickerUnits): number {
   if (isAbsent(value)) return order.quantity;
-  const steps = gridValue(issues, "quantity", value, units.step);
-  if (steps !== null && steps < units.minSteps) {
-    issues.push({ path: "quantity", message: "is below the symbol's min_quantity" });
-  } else if (steps !== null && steps <= order.filled_quantity) {
+  const steps = amount(issues, "quantity", value, units.step, "quantity_step", units.minSteps);
+  if (steps !== null && steps <= order.filled_quantity) {
     issues.push({ path: "quantity", message: "must be greater than the filled quantity" });
   } else if (steps !== null) {
     return steps;

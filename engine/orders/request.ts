@@ -124,8 +124,11 @@ function symbolOf(issues: Issue[], value: unknown, catalogue: Catalogue): Ticker
   return spec;
 }
 
-/** A positive amount on a grid, or an issue. `minimum` in grid steps. */
-function amount(
+/**
+ * A positive amount on a grid, or an issue (the same words for a placement and an amend). `minimum` in grid
+ * steps.
+ */
+export function amount(
   issues: Issue[],
   path: string,
   value: unknown,
