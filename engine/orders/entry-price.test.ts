@@ -39,10 +39,28 @@ describe("placement values an order that executes at once at the mark", () => {
     expect(positions(h)).toEqual([]);
   });
 
-  it("refuses a crossed BUY LIMIT too large to account at its own price with 400 (what rests counts at it)", () => {
+  it.each<[string, Record<string, unknown>, string]>([
+    [
+      "a crossed BUY LIMIT at its own price (what rests counts at it)",
+      { kind: "LIMIT", limit_price: "4900000000000" },
+      "limit_price",
+    ],
+    ["a SELL LIMIT far above the mark", { side: "SELL", kind: "LIMIT", limit_price: "9000000000" }, "limit_price"],
+    ["a BUY STOP far above the mark", { kind: "STOP", trigger_price: "9000000000" }, "trigger_price"],
+    [
+      "a quantity too large at the mark too",
+      { kind: "LIMIT", limit_price: "9000000000", quantity: "1000" },
+      "quantity",
+    ],
+    ["a MARKET quantity", { kind: "MARKET", quantity: "1000" }, "quantity"],
+  ])("refuses %s too large to account exactly with 400 on the field at fault", (_what, terms, path) => {
     const h = btcAccount();
-    const reply = h.place({ symbol: BTC, side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "4900000000000" });
-    expect(reply).toMatchObject({ kind: "error", code: "invalid_payload" });
+    const reply = h.place({ symbol: BTC, side: "BUY", quantity: "0.02", ...terms } as Parameters<Harness["place"]>[0]);
+    expect(reply).toEqual({
+      kind: "error",
+      code: "invalid_payload",
+      fields: { issues: [{ path, message: "is too large" }] },
+    });
     expect(positions(h)).toEqual([]);
   });
 

@@ -234,8 +234,13 @@ function submit(
   const own = reservePrice(intent, quote);
   const price = parentUnfilled ? own : entryPrice(intent, quote, run.now);
   // What rests of it is counted at its own price: both must stay exactly accountable.
-  if (Math.max(price, own) * intent.units.unitsPerTickStep * intent.quantity > MAX_NOTIONAL_UNITS) {
-    return invalid([{ path: "quantity", message: "is too large" }]);
+  const tooLarge = (ticks: number): boolean =>
+    ticks * intent.units.unitsPerTickStep * intent.quantity > MAX_NOTIONAL_UNITS;
+  if (tooLarge(Math.max(price, own))) {
+    // The order's own price is at fault when the quantity fits at the market's.
+    const byPrice = quote !== undefined && !tooLarge(quote.mark) && own !== quote.mark;
+    const path = !byPrice ? "quantity" : intent.limit_price !== null ? "limit_price" : "trigger_price";
+    return invalid([{ path, message: "is too large" }]);
   }
   const leverage = leverageFor(state.plan, intent.spec);
   // The reserve of what rests is valued at the order's own price, as every working order's is.
