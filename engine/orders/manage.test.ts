@@ -15,6 +15,15 @@ function resting() {
   return { h, order };
 }
 
+/** A BUY LIMIT 0.01 BTC at 99,000 resting under a mark of 100,000. */
+const RESTING_BUY = { symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "99000" } as const;
+
+function restingBuy(extra: { post_only?: boolean } = {}) {
+  const h = new Harness().open(PLAN.c10k);
+  h.quote("BTC-USD", "100000");
+  return { h, order: h.placed({ ...RESTING_BUY, ...extra }).order };
+}
+
 describe("cancel", () => {
   it("cancels a working order and answers it in its final state", () => {
     const { h, order } = resting();
@@ -104,16 +113,7 @@ describe("amend", () => {
     ["a post-only limit moved across the mark", { limit_price: "100000" }, "limit_price"],
     ["nothing to change", {}, ""],
   ])("refuses %s with 400", (_label, patch, path) => {
-    const h = new Harness().open(PLAN.c10k);
-    h.quote("BTC-USD", "100000");
-    const order = h.placed({
-      symbol: "BTC-USD",
-      side: "BUY",
-      kind: "LIMIT",
-      quantity: "0.01",
-      limit_price: "99000",
-      post_only: true,
-    }).order;
+    const { h, order } = restingBuy({ post_only: true });
     expect(h.amend({ order_id: order.order_id, ...patch })).toEqual({
       kind: "error",
       code: "invalid_payload",
@@ -123,18 +123,9 @@ describe("amend", () => {
   });
 
   it("words a bad amount as a placement does", () => {
-    const h = new Harness().open(PLAN.c10k);
-    h.quote("BTC-USD", "100000");
-    const order = h.placed({
-      symbol: "BTC-USD",
-      side: "BUY",
-      kind: "LIMIT",
-      quantity: "0.01",
-      limit_price: "99000",
-    }).order;
+    const { h, order } = restingBuy();
     const amended = (patch: Record<string, unknown>) => h.amend({ order_id: order.order_id, ...patch });
-    const placed = (patch: Record<string, unknown>) =>
-      h.place({ symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "99000", ...patch });
+    const placed = (patch: Record<string, unknown>) => h.place({ ...RESTING_BUY, ...patch });
     for (const patch of [
       { quantity: "0.00001" },
       { quantity: "abc" },

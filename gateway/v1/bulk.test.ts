@@ -16,6 +16,14 @@ import { batchUnits, cancelAllOrders, flatten, placeBatch } from "./bulk.js";
 const ACCOUNT = "0a0a0a0a-0000-4000-8000-000000000001";
 const order = { account_id: ACCOUNT, symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.01" };
 
+/** `app` on a loopback port of its own, and the base URL to reach it. */
+async function listening(app: express.Express): Promise<{ server: http.Server; base: string }> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  return { server, base: `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}` };
+}
+
 describe("placeBatch", () => {
   const log = createLogger("test", "silent");
   const warn = vi.spyOn(log, "warn");
@@ -36,10 +44,7 @@ describe("placeBatch", () => {
     });
     app.post("/batch", placeBatch(clients, { log, onUnavailable: (d) => unavailable.push(d) }));
     app.use(errorResponder(log));
-    server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+    ({ server, base } = await listening(app));
   });
   afterAll(() => {
     server.close();
@@ -104,10 +109,7 @@ describe("cancelAllOrders and flatten", () => {
     app.delete("/account/:account_id/orders", jsonBody(1024), cancelAllOrders(clients));
     app.post("/account/:account_id/flatten", jsonBody(1024), flatten(clients));
     app.use(errorResponder(log));
-    server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+    ({ server, base } = await listening(app));
   });
   afterAll(() => {
     server.close();
