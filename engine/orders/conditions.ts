@@ -45,11 +45,36 @@ export function reducibleSteps(
 export const MAX_NOTIONAL_UNITS = 2 ** 50;
 
 /**
- * The price (ticks) the rules value an order at as it enters the book: the mark when it executes at once (it
- * fills from there, so a crossed limit or a passed trigger says nothing of its size), else its reserve price.
+ * The price (ticks) the rules value an order at as it enters the book (docs/risk.md, "Valued where it
+ * executes"). One that executes at once fills from the mark, so a crossed limit or a passed trigger says nothing
+ * of its size: an order that cannot rest (a MARKET, IOC or FOK) is valued at the mark; one whose remainder can
+ * rest (the book's depth may not take all of it) at the mark or its own price, whichever is higher, so what
+ * rests is covered too. Any other order at its own price.
  */
-export function entryPrice(order: EntryTerms, quote: SymbolQuote | undefined, now: number): number {
-  return quote !== undefined && executesOnEntry(order, quote, now) ? quote.mark : reservePrice(order, quote);
+export function entryPrice(
+  order: EntryTerms & Pick<Order, "time_in_force">,
+  quote: SymbolQuote | undefined,
+  now: number,
+): number {
+  const own = reservePrice(order, quote);
+  if (quote === undefined || !executesOnEntry(order, quote, now)) return own;
+  const rests = order.kind !== "MARKET" && order.time_in_force !== "IOC" && order.time_in_force !== "FOK";
+  return rests ? Math.max(quote.mark, own) : quote.mark;
+}
+
+/**
+ * The field an order too large to account exactly is refused on: its own price (`priceField`) when the quantity
+ * fits at the market's, else the quantity (also when the symbol has no market price to tell).
+ */
+export function tooLargeField(
+  quantity: number,
+  unitsPerTickStep: number,
+  quote: SymbolQuote | undefined,
+  own: number,
+  priceField: "limit_price" | "trigger_price" | null,
+): "quantity" | "limit_price" | "trigger_price" {
+  const fitsAtMark = quote !== undefined && quote.mark * unitsPerTickStep * quantity <= MAX_NOTIONAL_UNITS;
+  return priceField !== null && fitsAtMark && own !== quote.mark ? priceField : "quantity";
 }
 
 /** The price (ticks) a working order's reserve is valued at: its limit, its trigger, else the mark. */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { Harness, PLAN } from "../core.testing.js";
 import type { PlaceOrderReply } from "../core.js";
+import { marginSnapshot } from "../risk/margin.js";
 
 const BTC = "BTC-USD";
 
@@ -75,14 +76,33 @@ describe("placement values an order that executes at once at the mark", () => {
   it.each<[string, Record<string, unknown>]>([
     ["a MARKET", { kind: "MARKET" }],
     ["a crossed BUY LIMIT at 75,000 (IOC)", { kind: "LIMIT", limit_price: "75000", time_in_force: "IOC" }],
-    ["a crossed BUY LIMIT at 75,000 (GTC)", { kind: "LIMIT", limit_price: "75000" }],
     ["a BUY STOP triggered already (trigger 40,000)", { kind: "STOP", trigger_price: "40000" }],
+    [
+      "a crossed BUY LIMIT at 51,000 (GTC: it is valued at its limit, which fits)",
+      { kind: "LIMIT", limit_price: "51000" },
+    ],
   ])("fills %s of 0.35 BTC (17,500 USD at the mark), which its limit or trigger alone would not decide", (_w, t) => {
     const h = btcAccount();
     const reply = h.place({ symbol: BTC, side: "BUY", quantity: "0.35", ...t } as Parameters<Harness["place"]>[0]);
     expect(rulesOf(reply)).toEqual([]);
     expect(reply.kind === "created" && reply.order.status).toBe("FILLED");
     expect(positions(h)).toEqual([["BUY", 3_500]]);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ["a crossed BUY LIMIT at 75,000 (GTC)", { side: "BUY", kind: "LIMIT", limit_price: "75000" }],
+    ["a triggered SELL STOP at 75,000 (GTC)", { side: "SELL", kind: "STOP", trigger_price: "75000" }],
+  ])("values %s at its own price where higher than the mark: what the book cannot take rests there", (_w, t) => {
+    // A thin book (0.01 BTC a level): 0.05 BTC fills at once and 0.34 would rest, reserved at 75,000.
+    const h = new Harness().open(PLAN.c10k, "GMX");
+    h.quote(BTC, "50000", { depth: 100 });
+    const reply = h.place({ symbol: BTC, quantity: "0.39", ...t } as Parameters<Harness["place"]>[0]);
+    expect(rulesOf(reply)).toEqual(["exposure_cap"]);
+    expect(positions(h)).toEqual([]);
+    // 0.26 at 75,000 is 19,500 USD: within the cap, and its margin (9,750 USD) fits.
+    const fits = h.place({ symbol: BTC, quantity: "0.26", ...t } as Parameters<Harness["place"]>[0]);
+    expect(rulesOf(fits)).toEqual([]);
+    expect(marginSnapshot(h.account, h.market).available).toBeGreaterThanOrEqual(0);
   });
 
   it("values a resting order at its own price: a SELL LIMIT above the mark counts its limit", () => {
@@ -115,6 +135,27 @@ describe("amend values the amended order where it executes", () => {
     const fits = h.amend({ order_id: placed.order.order_id, quantity: "20000", limit_price: "0.5" });
     expect(fits).toMatchObject({ kind: "ok" });
     expect(h.order(placed.order.order_id)).toMatchObject({ status: "FILLED", avg_fill_price: 1 });
+  });
+
+  it("refuses to amend a resting BUY LIMIT across the mark into more than its margin, valuing what may rest at its limit", () => {
+    const h = new Harness().open(PLAN.c10k, "GMX");
+    h.quote(BTC, "50000", { depth: 100 });
+    const placed = h.placed({ symbol: BTC, side: "BUY", kind: "LIMIT", quantity: "0.01", limit_price: "40000" });
+    // 0.39 at 75,000 needs 14,625 USD of margin; at the mark 9,750 would have fitted.
+    const reply = h.amend({ order_id: placed.order.order_id, quantity: "0.39", limit_price: "75000" });
+    expect(reply).toMatchObject({ kind: "error", code: "conflict", fields: { reason: "insufficient_margin" } });
+    expect(marginSnapshot(h.account, h.market).available).toBeGreaterThanOrEqual(0);
+    expect(positions(h)).toEqual([]);
+  });
+
+  it("names the amended price when it is what makes the order too large, even with a new quantity", () => {
+    const h = btcAccount();
+    const placed = h.placed({ symbol: BTC, side: "SELL", kind: "LIMIT", quantity: "0.01", limit_price: "60000" });
+    expect(h.amend({ order_id: placed.order.order_id, quantity: "0.02", limit_price: "9000000000" })).toEqual({
+      kind: "error",
+      code: "invalid_payload",
+      fields: { issues: [{ path: "limit_price", message: "is too large" }] },
+    });
   });
 
   it("refuses to amend a resting SELL LIMIT into 0.6 BTC at 0.1 (it would sell 30,000 USD at the mark)", () => {

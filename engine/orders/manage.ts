@@ -13,7 +13,7 @@ import { monitor } from "./monitor.js";
 import { firstViolation } from "../risk/pipeline.js";
 import type { Violation } from "../basics/risk-types.js";
 import { crosses } from "../basics/entry.js";
-import { entryPrice, MAX_NOTIONAL_UNITS, oppositePosition, reservePrice } from "./conditions.js";
+import { entryPrice, MAX_NOTIONAL_UNITS, oppositePosition, reservePrice, tooLargeField } from "./conditions.js";
 import { executeOrder } from "./execution.js";
 import { cancelOrder } from "./lifecycle.js";
 import { toOrderRecord, type OrderRecord } from "../basics/order-records.js";
@@ -134,8 +134,12 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
       ? own
       : entryPrice(order.triggered ? { ...amendedTerms, kind: "MARKET" } : amendedTerms, quote, run.now);
   // What rests of it is counted at its own price: both must stay exactly accountable.
-  const tooLarge = notionalTooLarge(request, Math.max(price, own), quantity, units);
-  if (tooLarge !== undefined) return invalid([tooLarge]);
+  if (Math.max(price, own) * units.unitsPerTickStep * quantity > MAX_NOTIONAL_UNITS) {
+    const priceField = order.kind === "LIMIT" ? "limit_price" : order.trigger_price !== null ? "trigger_price" : null;
+    return invalid([
+      { path: tooLargeField(quantity, units.unitsPerTickStep, quote, own, priceField), message: "is too large" },
+    ]);
+  }
   const leverage = leverageFor(run.state.plan, specOf(run, order));
   // Stored: the reserve of what rests, at the order's own price, as every working order's is. Checked: the
   // margin the amended order needs where it executes.
@@ -172,25 +176,6 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
   // Its fills moved equity: the monitor acts before the answer, which shows the order as it ends.
   if (run.filled) monitor(run);
   return record(run, current(run, order.order_id));
-}
-
-/**
- * An amended order whose notional would come near the safe-integer range is refused as too large (400), as a
- * placement is; the issue names the field the request changed (the quantity when it changed, else the price).
- */
-function notionalTooLarge(
-  request: AmendOrderRequest,
-  price: number,
-  quantity: number,
-  units: TickerUnits,
-): Issue | undefined {
-  if (price * units.unitsPerTickStep * quantity <= MAX_NOTIONAL_UNITS) return undefined;
-  const path = !isAbsent(request.quantity)
-    ? "quantity"
-    : !isAbsent(request.limit_price)
-      ? "limit_price"
-      : "trigger_price";
-  return { path, message: "is too large" };
 }
 
 /** The new trigger price of an untriggered STOP or TAKE_PROFIT order, else the order's. */

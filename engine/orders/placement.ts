@@ -18,7 +18,14 @@ import type { RiskInput } from "../risk/checks.js";
 import { critical, type Violation } from "../basics/risk-types.js";
 import { recordedResponse } from "./idempotency.js";
 import { crosses } from "../basics/entry.js";
-import { entryPrice, MAX_NOTIONAL_UNITS, oppositePosition, reducibleOf, reservePrice } from "./conditions.js";
+import {
+  entryPrice,
+  MAX_NOTIONAL_UNITS,
+  oppositePosition,
+  reducibleOf,
+  reservePrice,
+  tooLargeField,
+} from "./conditions.js";
 import { executeOrder } from "./execution.js";
 import { toFillRecord, toOrderRecord, type FillRecord } from "../basics/order-records.js";
 import { closeFingerprint, closeRetryMatches, orderFingerprint, orderRetryMatches } from "./fingerprint.js";
@@ -218,8 +225,9 @@ function submit(
     return invalid([{ path: "symbol", message: "has no price yet: a MARKET order cannot execute" }]);
   }
   const parentUnfilled = parent !== undefined && parent.filled_quantity === 0;
-  // A HELD child executes when its parent fills, against the price there is then.
-  if (quote === undefined && !parentUnfilled && (intent.time_in_force === "IOC" || intent.time_in_force === "FOK")) {
+  // An IOC or FOK LIMIT too; a STOP or TAKE_PROFIT waits for its trigger, a HELD child for its parent's fill.
+  const immediate = intent.time_in_force === "IOC" || intent.time_in_force === "FOK";
+  if (quote === undefined && !parentUnfilled && intent.kind === "LIMIT" && immediate) {
     return invalid([{ path: "symbol", message: `has no price yet: an ${intent.time_in_force} order cannot execute` }]);
   }
   // One lookup of the opposite position serves rule 4 and the exposure the risk checks value.
@@ -234,12 +242,10 @@ function submit(
   const own = reservePrice(intent, quote);
   const price = parentUnfilled ? own : entryPrice(intent, quote, run.now);
   // What rests of it is counted at its own price: both must stay exactly accountable.
-  const tooLarge = (ticks: number): boolean =>
-    ticks * intent.units.unitsPerTickStep * intent.quantity > MAX_NOTIONAL_UNITS;
-  if (tooLarge(Math.max(price, own))) {
-    // The order's own price is at fault when the quantity fits at the market's.
-    const byPrice = quote !== undefined && !tooLarge(quote.mark) && own !== quote.mark;
-    const path = !byPrice ? "quantity" : intent.limit_price !== null ? "limit_price" : "trigger_price";
+  if (Math.max(price, own) * intent.units.unitsPerTickStep * intent.quantity > MAX_NOTIONAL_UNITS) {
+    const priceField =
+      intent.limit_price !== null ? "limit_price" : intent.trigger_price !== null ? "trigger_price" : null;
+    const path = tooLargeField(intent.quantity, intent.units.unitsPerTickStep, quote, own, priceField);
     return invalid([{ path, message: "is too large" }]);
   }
   const leverage = leverageFor(state.plan, intent.spec);

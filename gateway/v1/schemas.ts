@@ -109,10 +109,10 @@ const wholeNumber = (min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
 
-/** GET /v1/account/:id/orders: the working orders, or with `client_id` the order placed with it. */
 /** The query of a view that takes no parameter: any one given is 400 (a misspelt filter must not be ignored). */
 export const NoQuery = z.strictObject({});
 
+/** GET /v1/account/:id/orders: the working orders, or with `client_id` the order placed with it. */
 export const OrdersQuery = z.strictObject({
   client_id: optional(z.string().regex(/^[\x20-\x7e]{1,64}$/, "must be 1 to 64 printable ASCII characters")),
 });

@@ -546,8 +546,12 @@ export class AccountModel {
     }
     const limit = request.limit ?? null;
     const trigger = request.trigger ?? null;
-    // Valued where it executes: one that executes as it is placed fills from the mark (docs/risk.md).
-    const price = !held && this.executesOnEntry(request) ? quote.mark : (limit ?? trigger ?? quote.mark);
+    // Valued where it executes (docs/risk.md): one that executes as it is placed fills from the mark; if what
+    // the book cannot take may rest, at its own price where that is higher.
+    const own = limit ?? trigger ?? quote.mark;
+    const tif = request.timeInForce ?? (request.kind === "MARKET" ? "IOC" : "GTC");
+    const mayRest = request.kind !== "MARKET" && tif !== "IOC" && tif !== "FOK";
+    const price = held || !this.executesOnEntry(request) ? own : mayRest ? max(quote.mark, own) : quote.mark;
     const leverage = this.leverageOf(spec);
     // What the order may close is what the working orders already on its side (not reduce-only) leave of the
     // opposite position; the rest adds exposure. The cap counts the whole order (docs/risk.md).
@@ -674,7 +678,6 @@ export class AccountModel {
     };
   }
 
-  /** Opening fee, plus the loss to the nearest stop-loss on the position it adds to and that stop's closing fee. */
   /**
    * Whether an order executes as it is placed, on an open market: a MARKET, a LIMIT the mark crosses, a STOP or
    * TAKE_PROFIT whose trigger the mark has reached.
@@ -694,6 +697,7 @@ export class AccountModel {
     return rising ? mark >= trigger : mark <= trigger;
   }
 
+  /** Opening fee, plus the loss to the nearest stop-loss on the position it adds to and that stop's closing fee. */
   private worstCase(
     request: OrderRequest,
     spec: Ticker,
