@@ -121,6 +121,19 @@ describe.each(BACKENDS)("key management refusals on %s", (backend) => {
     expect(paths).toEqual(["label", "permissions", "surprise"]);
   });
 
+  it("refuses a label with an unpaired surrogate with 400 rather than store it changed", async () => {
+    // JSON.stringify escapes a lone surrogate as \ud800, as a client sending it would.
+    const response = await request(`${api}/api/api-keys`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-user-id": "sam" },
+      body: JSON.stringify({ label: "a\ud800b", permissions: ["READ_ONLY"] }),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ error: "invalid_payload", issues: [{ path: "label" }] });
+    const listed = await request(`${api}/api/api-keys`, { headers: { "x-user-id": "sam" } });
+    expect(listed.body.apiKeys).toEqual([]);
+  });
+
   it("refuses unknown JSON fields, a non-JSON body and a body over 64 KiB", async () => {
     const unknown = await createKey(api, "ken", { label: "x", permissions: ["READ_ONLY"], admin: true });
     expect(unknown.status).toBe(400);
