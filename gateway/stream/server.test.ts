@@ -34,6 +34,8 @@ interface Rig {
   questions: [string, string][];
   /** While true, the limiter cannot be reached (isRevoked rejects). */
   limiterDown: { value: boolean };
+  /** While true, isRevoked does not answer until `release` is called. */
+  limiterSlow: { value: boolean; release: () => void };
   /** The wallet answers at once from here on (and every validation waiting now). */
   answerAtOnce: () => void;
   stop: () => Promise<void>;
@@ -45,6 +47,13 @@ async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings>
   const revoked = new Set<string>();
   const questions: [string, string][] = [];
   const limiterDown = { value: false };
+  const waiting: (() => void)[] = [];
+  const limiterSlow = {
+    value: false,
+    release: () => {
+      for (const answer of waiting.splice(0)) answer();
+    },
+  };
   let slow = options.slow === true;
   const validateApiKey = (): Promise<Validation> =>
     slow
@@ -78,6 +87,13 @@ async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings>
     },
     isRevoked: (keyId, userId) => {
       questions.push([keyId, userId]);
+      if (limiterSlow.value) {
+        return new Promise((resolve) => {
+          waiting.push(() => {
+            resolve(revoked.has(keyId));
+          });
+        });
+      }
       return limiterDown.value ? Promise.reject(new Error("limiter down")) : Promise.resolve(revoked.has(keyId));
     },
     log,
@@ -103,6 +119,7 @@ async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings>
     revoked,
     questions,
     limiterDown,
+    limiterSlow,
     answerAtOnce: () => {
       slow = false;
       for (const answer of asked.splice(0)) answer();
@@ -281,6 +298,31 @@ describe("StreamServer upgrades", () => {
       });
     });
     vi.advanceTimersByTime(REVALIDATE_MS);
+    expect(await code).toBe(4001);
+  });
+
+  it("starts no second revalidation pass while one still waits on a slow answer", async () => {
+    const { r, ws } = await openRevalidated(rigs);
+    r.limiterSlow.value = true;
+    for (let i = 0; i < 3; i++) {
+      vi.advanceTimersByTime(REVALIDATE_MS);
+      await settle();
+    }
+    // Three ticks, one pass: the key was asked about once.
+    expect(r.questions).toHaveLength(1);
+    r.limiterSlow.release();
+    await settle();
+    // That pass is over: the next tick asks again, and its answer (revoked) closes the socket.
+    r.revoked.add(VALID.key_id);
+    const code = new Promise<number>((resolve) => {
+      ws.once("close", (c) => {
+        resolve(c);
+      });
+    });
+    vi.advanceTimersByTime(REVALIDATE_MS);
+    await settle();
+    expect(r.questions).toHaveLength(2);
+    r.limiterSlow.release();
     expect(await code).toBe(4001);
   });
 });

@@ -54,6 +54,7 @@ export class StreamServer {
   private readonly upgrades = new WeakMap<http.IncomingMessage, Upgrade>();
   private readonly timers: NodeJS.Timeout[] = [];
   private stopping = false;
+  private revalidating = false;
 
   constructor(private readonly options: StreamServerOptions) {
     this.wss = new WebSocketServer({
@@ -255,13 +256,22 @@ export class StreamServer {
     }
   }
 
-  /** Closes the sockets of keys revoked through another replica. */
+  /**
+   * Closes the sockets of keys revoked through another replica. One pass at a time: a tick that comes while a
+   * pass still waits on slow answers is skipped, so a slow wallet or Redis is not asked more for it.
+   */
   private async revalidate(): Promise<void> {
-    for (const [keyId, sessions] of [...this.byKey]) {
-      const userId = sessions.values().next().value?.caller.userId;
-      if (userId === undefined) continue;
-      const revoked = await this.options.isRevoked(keyId, userId).catch(() => false);
-      if (revoked) this.revoke(keyId);
+    if (this.revalidating) return;
+    this.revalidating = true;
+    try {
+      for (const [keyId, sessions] of [...this.byKey]) {
+        const userId = sessions.values().next().value?.caller.userId;
+        if (userId === undefined) continue;
+        const revoked = await this.options.isRevoked(keyId, userId).catch(() => false);
+        if (revoked) this.revoke(keyId);
+      }
+    } finally {
+      this.revalidating = false;
     }
   }
 }
