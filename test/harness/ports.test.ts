@@ -3,7 +3,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ephemeralLow, freePort, freePortIn, LOWEST_PORT } from "./ports.js";
+import { ephemeralRange, freePort, freePortIn, LOWEST_PORT, testPortRange } from "./ports.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "fts-ports-"));
 afterAll(() => {
@@ -35,16 +35,23 @@ async function closes(port: number): Promise<boolean> {
   return bound;
 }
 
-describe("ephemeralLow", () => {
-  it("reads the first port of the kernel's range", () => {
-    expect(ephemeralLow(rangeFile("32768\t60999\n"))).toBe(32_768);
-    expect(ephemeralLow(rangeFile("40000 50000"))).toBe(40_000);
+describe("ephemeralRange and testPortRange", () => {
+  it("reads the kernel's range", () => {
+    expect(ephemeralRange(rangeFile("32768\t60999\n"))).toEqual([32_768, 60_999]);
+    expect(ephemeralRange(rangeFile("40000 50000"))).toEqual([40_000, 50_000]);
   });
 
-  it("falls back to Linux's default when the range is missing, garbled or leaves nothing above the lowest port", () => {
-    expect(ephemeralLow(path.join(dir, "missing"))).toBe(32_768);
-    expect(ephemeralLow(rangeFile("not a range"))).toBe(32_768);
-    expect(ephemeralLow(rangeFile(`${String(LOWEST_PORT)} 60999`))).toBe(32_768);
+  it("falls back to Linux's default when the range is missing or garbled", () => {
+    for (const file of [path.join(dir, "missing"), rangeFile("not a range"), rangeFile("50000 40000")]) {
+      expect(ephemeralRange(file)).toEqual([32_768, 60_999]);
+    }
+  });
+
+  it("takes test ports below the ephemeral range, above it when there is no room below, and refuses neither", () => {
+    expect(testPortRange([32_768, 60_999])).toEqual([LOWEST_PORT, 32_767]);
+    expect(testPortRange([1_024, 60_999])).toEqual([61_000, 65_535]);
+    expect(testPortRange([10_500, 50_000])).toEqual([50_001, 65_535]);
+    expect(() => testPortRange([1_024, 65_000])).toThrow(/leaves no room for test ports/);
   });
 });
 
@@ -66,14 +73,15 @@ describe("freePort", () => {
       await new Promise((resolve) => taken.close(resolve));
     }
   });
-  it("hands out distinct ports below the ephemeral range that a server can listen on", async () => {
+  it("hands out distinct ports outside the ephemeral range that a server can listen on", async () => {
     const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
     expect(new Set(ports).size).toBe(ports.length);
     const servers: net.Server[] = [];
     try {
       for (const port of ports) {
+        const [low, high] = ephemeralRange();
+        expect(port < low || port > high).toBe(true);
         expect(port).toBeGreaterThanOrEqual(LOWEST_PORT);
-        expect(port).toBeLessThan(ephemeralLow());
         const server = net.createServer();
         servers.push(server);
         await new Promise<void>((resolve, reject) => {

@@ -1,27 +1,45 @@
 // Free loopback ports for throwaway servers started by tests.
 //
-// A port is chosen below the kernel's ephemeral range (net.ipv4.ip_local_port_range). A port the kernel
-// hands out for `listen(0)` lies inside that range, and between the check and the server's own listen an
-// outgoing connection of any process (a test's HTTP client, a database driver) can be given it as its
-// local port; the server then fails with EADDRINUSE. Below the range only another explicit bind can take
-// it, and every port handed out here is chosen at random and checked free first.
+// A port is chosen outside the kernel's ephemeral range (net.ipv4.ip_local_port_range), below it where there
+// is room. A port the kernel hands out for `listen(0)` lies inside that range, and between the check and the
+// server's own listen an outgoing connection of any process (a test's HTTP client, a database driver) can be
+// given it as its local port; the server then fails with EADDRINUSE. Outside the range only another explicit
+// bind can take it, and every port handed out here is chosen at random and checked free first.
 import { readFileSync } from "node:fs";
 import net from "node:net";
 
 /** Lowest port handed out; below it sit the well-known and registered services a machine may run. */
 export const LOWEST_PORT = 10_000;
-/** Linux's default start of the ephemeral range, for machines whose range cannot be read. */
-const DEFAULT_EPHEMERAL_LOW = 32_768;
+/** Linux's default ephemeral range, for machines whose range cannot be read. */
+const DEFAULT_EPHEMERAL: readonly [number, number] = [32_768, 60_999];
+/** Fewest ports a range outside the ephemeral one must hold to be used. */
+const ROOM = 1_000;
 const ATTEMPTS = 200;
 
-/** The first port of the kernel's ephemeral range. */
-export function ephemeralLow(rangeFile = "/proc/sys/net/ipv4/ip_local_port_range"): number {
+/** The kernel's ephemeral range [low, high]. */
+export function ephemeralRange(rangeFile = "/proc/sys/net/ipv4/ip_local_port_range"): readonly [number, number] {
   try {
-    const low = Number(readFileSync(rangeFile, "utf8").trim().split(/\s+/)[0]);
-    return Number.isInteger(low) && low > LOWEST_PORT ? low : DEFAULT_EPHEMERAL_LOW;
+    const [low, high] = readFileSync(rangeFile, "utf8").trim().split(/\s+/).map(Number);
+    const valid = (port: number | undefined): port is number =>
+      port !== undefined && Number.isInteger(port) && port > 0 && port <= 65_535;
+    return valid(low) && valid(high) && low <= high ? [low, high] : DEFAULT_EPHEMERAL;
   } catch {
-    return DEFAULT_EPHEMERAL_LOW;
+    return DEFAULT_EPHEMERAL;
   }
+}
+
+/**
+ * Where test ports come from: below the ephemeral range when it leaves room there, else above it; a machine
+ * whose ephemeral range leaves room on neither side is refused loudly rather than given ports an outgoing
+ * connection may take.
+ */
+export function testPortRange([low, high]: readonly [number, number]): readonly [number, number] {
+  if (low - 1 - LOWEST_PORT >= ROOM) return [LOWEST_PORT, low - 1];
+  const above = Math.max(high + 1, LOWEST_PORT);
+  if (65_535 - above >= ROOM) return [above, 65_535];
+  throw new Error(
+    `the ephemeral port range ${String(low)}-${String(high)} leaves no room for test ports; narrow net.ipv4.ip_local_port_range`,
+  );
 }
 
 /** Ports this process has handed out, so two servers of one test never get the same one. */
@@ -42,9 +60,10 @@ function bindable(port: number): Promise<boolean> {
   });
 }
 
-/** A loopback port below the ephemeral range that nothing listens on and this process has not handed out. */
+/** A loopback port outside the ephemeral range that nothing listens on and this process has not handed out. */
 export function freePort(): Promise<number> {
-  return freePortIn(LOWEST_PORT, ephemeralLow() - 1);
+  const [low, high] = testPortRange(ephemeralRange());
+  return freePortIn(low, high);
 }
 
 /** A loopback port in low..high (inclusive) that nothing listens on and this process has not handed out. */

@@ -202,7 +202,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   );
   const engineCount = options.engines ?? 1;
   // An engine can be restarted, and must come back on the ports the gateways look for it on: they are chosen
-  // below the kernel's ephemeral range (test/harness/ports.ts), where no outgoing connection can take them
+  // outside the kernel's ephemeral range (test/harness/ports.ts), where no outgoing connection can take them
   // while the engine is down.
   const engineEnvs = await Promise.all(
     Array.from({ length: engineCount }, async (_, index): Promise<Record<string, string>> => ({
