@@ -99,12 +99,13 @@ describe("orderRetryMatches", () => {
     }
   });
 
-  it("matches GTX as GTC + post_only, and a literal-form record's GTX as itself", () => {
+  it("matches GTX as GTC + post_only on both sides, a literal-form record's GTX included", () => {
     const gtx = order({ time_in_force: "GTX" });
     const gtcPostOnly = order({ time_in_force: "GTC", post_only: true });
     expect(orderRetryMatches(recorded(orderFingerprint(gtx, "GMX"), "GMX"), gtcPostOnly, "GMX")).toBe(true);
     expect(orderRetryMatches(recorded(orderFingerprint(gtcPostOnly, "GMX"), "GMX"), gtx, "GMX")).toBe(true);
     expect(orderRetryMatches(recorded(orderFingerprint(gtx), "GMX"), gtx, "GMX")).toBe(true);
+    expect(orderRetryMatches(recorded(orderFingerprint(gtx), "GMX"), gtcPostOnly, "GMX")).toBe(true);
     expect(orderRetryMatches(recorded(orderFingerprint(gtx), "GMX"), order({ time_in_force: "GTC" }), "GMX")).toBe(
       false,
     );

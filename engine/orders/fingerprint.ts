@@ -13,6 +13,7 @@ const ORDER_PARTS: (string | number | boolean | null)[] = Array.from({ length: 1
 const ORDER_VENUE = 13;
 const ORDER_REDUCE_ONLY = 10;
 const ORDER_PARENT = 14;
+const ORDER_TIME_IN_FORCE = 7;
 
 /** The fields of a close, in fingerprint order after its "close" tag. */
 const CLOSE_FIELDS = [
@@ -38,7 +39,7 @@ function orderParts(order: NormalizedOrder, gtxAsGtc: boolean, venue: string | n
   parts[4] = order.quantity;
   parts[5] = order.limit_price;
   parts[6] = order.trigger_price;
-  parts[7] = gtxAsGtc && order.time_in_force === "GTX" ? "GTC" : order.time_in_force;
+  parts[ORDER_TIME_IN_FORCE] = gtxAsGtc && order.time_in_force === "GTX" ? "GTC" : order.time_in_force;
   parts[8] = order.expire_at;
   parts[9] = order.post_only;
   parts[ORDER_REDUCE_ONLY] = reduceOnly;
@@ -82,24 +83,23 @@ function placedOrderForm(record: IdempotencyRecord): string {
   if (parts[0] !== "order" || parts.length !== ORDER_PARTS.length) return record.fingerprint;
   parts[ORDER_VENUE] = placedVenue(record);
   if (parts[ORDER_PARENT] !== "") parts[ORDER_REDUCE_ONLY] = "true";
+  // A record of the literal form keeps GTX; its post_only is set already (normalisation makes GTX post-only).
+  if (parts[ORDER_TIME_IN_FORCE] === "GTX") parts[ORDER_TIME_IN_FORCE] = "GTC";
   return parts.join("|");
 }
 
 /**
  * Whether a place-order retry is the body its client_id's record was made of, both read as placed: the venue
  * the order went to (the retry's as sent; when absent, the account's default, or for a child or an order on a
- * position the recorded order's, the parent's or the position's venue) and a child reduce-only. GTX is matched
- * as GTC + post_only, and as itself against records of the literal form.
+ * position the recorded order's, the parent's or the position's venue) and a child reduce-only. GTX is GTC +
+ * post_only on both sides, records of the literal form (GTX kept) included.
  */
 export function orderRetryMatches(record: IdempotencyRecord, order: NormalizedOrder, defaultVenue: string): boolean {
   const recorded = placedOrderForm(record);
   const linked = order.parent_order_id !== null || order.position_id !== null;
   const venue = order.venue ?? (linked ? placedVenue(record) : defaultVenue);
   const reduceOnly = order.parent_order_id !== null || order.reduce_only;
-  return (
-    recorded === orderParts(order, true, venue, reduceOnly) ||
-    (order.time_in_force === "GTX" && recorded === orderParts(order, false, venue, reduceOnly))
-  );
+  return recorded === orderParts(order, true, venue, reduceOnly);
 }
 
 /**
