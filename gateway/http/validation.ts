@@ -19,7 +19,9 @@ export function toIssues(error: z.ZodError, rename: (segment: string) => string 
           message: "unknown field",
         }));
       }
-      if (issue.code === "invalid_type" && issue.input === undefined) message = "required";
+      if ((issue.code === "invalid_type" || issue.code === "invalid_union") && issue.input === undefined) {
+        message = "required";
+      }
       return [{ path: issue.path.map(String).map(rename).join("."), message }];
     })
     .flat();
