@@ -7,6 +7,7 @@ import type { SymbolQuote } from "../market/book.js";
 import { executesOnEntry, type EntryTerms } from "../basics/entry.js";
 import { positionKey, type Position } from "../basics/position-types.js";
 import type { Venue } from "../market/types.js";
+import type { Issue } from "../../kernel/errors.js";
 import { isWorking, type Order } from "../basics/order-types.js";
 
 /** The order if it is still working (NEW, PARTIALLY_FILLED or HELD). */
@@ -42,7 +43,7 @@ export function reducibleSteps(
 }
 
 /** Orders whose notional would come near the safe-integer range are refused as too large (400). */
-export const MAX_NOTIONAL_UNITS = 2 ** 50;
+const MAX_NOTIONAL_UNITS = 2 ** 50;
 
 /**
  * The price (ticks) the rules value an order at as it enters the book (docs/risk.md, "Valued where it
@@ -63,18 +64,24 @@ export function entryPrice(
 }
 
 /**
- * The field an order too large to account exactly is refused on: its own price (`priceField`) when the quantity
- * fits at the market's, else the quantity (also when the symbol has no market price to tell).
+ * The issue of an order too large to account exactly at `price` (where it executes) or `own` (where what rests
+ * is counted), or undefined when it fits. It names the order's own price when the quantity fits at the
+ * market's, else the quantity (also when the symbol has no market price to tell).
  */
-export function tooLargeField(
+export function tooLarge(
+  order: Pick<Order, "limit_price" | "trigger_price">,
   quantity: number,
   unitsPerTickStep: number,
   quote: SymbolQuote | undefined,
+  price: number,
   own: number,
-  priceField: "limit_price" | "trigger_price" | null,
-): "quantity" | "limit_price" | "trigger_price" {
-  const fitsAtMark = quote !== undefined && quote.mark * unitsPerTickStep * quantity <= MAX_NOTIONAL_UNITS;
-  return priceField !== null && fitsAtMark && own !== quote.mark ? priceField : "quantity";
+): Issue | undefined {
+  const fits = (ticks: number): boolean => ticks * unitsPerTickStep * quantity <= MAX_NOTIONAL_UNITS;
+  if (fits(Math.max(price, own))) return undefined;
+  const priceField =
+    order.limit_price !== null ? "limit_price" : order.trigger_price !== null ? "trigger_price" : undefined;
+  const byPrice = priceField !== undefined && quote !== undefined && fits(quote.mark) && own !== quote.mark;
+  return { path: byPrice ? priceField : "quantity", message: "is too large" };
 }
 
 /** The price (ticks) a working order's reserve is valued at: its limit, its trigger, else the mark. */

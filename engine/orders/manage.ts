@@ -13,7 +13,7 @@ import { monitor } from "./monitor.js";
 import { firstViolation } from "../risk/pipeline.js";
 import type { Violation } from "../basics/risk-types.js";
 import { crosses } from "../basics/entry.js";
-import { entryPrice, MAX_NOTIONAL_UNITS, oppositePosition, reservePrice, tooLargeField } from "./conditions.js";
+import { entryPrice, oppositePosition, reservePrice, tooLarge } from "./conditions.js";
 import { executeOrder } from "./execution.js";
 import { cancelOrder } from "./lifecycle.js";
 import { toOrderRecord, type OrderRecord } from "../basics/order-records.js";
@@ -134,12 +134,8 @@ export function amend(run: Run, request: AmendOrderRequest): OrderReply {
       ? own
       : entryPrice(order.triggered ? { ...amendedTerms, kind: "MARKET" } : amendedTerms, quote, run.now);
   // What rests of it is counted at its own price: both must stay exactly accountable.
-  if (Math.max(price, own) * units.unitsPerTickStep * quantity > MAX_NOTIONAL_UNITS) {
-    const priceField = order.kind === "LIMIT" ? "limit_price" : order.trigger_price !== null ? "trigger_price" : null;
-    return invalid([
-      { path: tooLargeField(quantity, units.unitsPerTickStep, quote, own, priceField), message: "is too large" },
-    ]);
-  }
+  const oversized = tooLarge(amendedTerms, quantity, units.unitsPerTickStep, quote, price, own);
+  if (oversized !== undefined) return invalid([oversized]);
   const leverage = leverageFor(run.state.plan, specOf(run, order));
   // Stored: the reserve of what rests, at the order's own price, as every working order's is. Checked: the
   // margin the amended order needs where it executes.

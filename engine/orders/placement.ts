@@ -18,14 +18,7 @@ import type { RiskInput } from "../risk/checks.js";
 import { critical, type Violation } from "../basics/risk-types.js";
 import { recordedResponse } from "./idempotency.js";
 import { crosses } from "../basics/entry.js";
-import {
-  entryPrice,
-  MAX_NOTIONAL_UNITS,
-  oppositePosition,
-  reducibleOf,
-  reservePrice,
-  tooLargeField,
-} from "./conditions.js";
+import { entryPrice, oppositePosition, reducibleOf, reservePrice, tooLarge } from "./conditions.js";
 import { executeOrder } from "./execution.js";
 import { toFillRecord, toOrderRecord, type FillRecord } from "../basics/order-records.js";
 import { closeFingerprint, closeRetryMatches, orderFingerprint, orderRetryMatches } from "./fingerprint.js";
@@ -242,12 +235,8 @@ function submit(
   const own = reservePrice(intent, quote);
   const price = parentUnfilled ? own : entryPrice(intent, quote, run.now);
   // What rests of it is counted at its own price: both must stay exactly accountable.
-  if (Math.max(price, own) * intent.units.unitsPerTickStep * intent.quantity > MAX_NOTIONAL_UNITS) {
-    const priceField =
-      intent.limit_price !== null ? "limit_price" : intent.trigger_price !== null ? "trigger_price" : null;
-    const path = tooLargeField(intent.quantity, intent.units.unitsPerTickStep, quote, own, priceField);
-    return invalid([{ path, message: "is too large" }]);
-  }
+  const oversized = tooLarge(intent, intent.quantity, intent.units.unitsPerTickStep, quote, price, own);
+  if (oversized !== undefined) return invalid([oversized]);
   const leverage = leverageFor(state.plan, intent.spec);
   // The reserve of what rests is valued at the order's own price, as every working order's is.
   const reserve = reserveFor(intent.reduce_only, intent.quantity, own, intent.units, leverage);

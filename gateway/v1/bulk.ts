@@ -15,7 +15,7 @@ import { REPORT_INPUT, parse, toIssues } from "../http/validation.js";
 import { accountRef } from "./account-ref.js";
 import { callerOf } from "./auth.js";
 import { fillJson, orderJson, orderResponseJson, positionJson, violationJson } from "./records.js";
-import { PlaceOrderBody } from "./schemas.js";
+import { NoQuery, PlaceOrderBody } from "./schemas.js";
 
 /** The most orders one batch carries. */
 export const BATCH_MAX = 20;
@@ -28,9 +28,6 @@ const CancelAllQuery = z.strictObject({
     .nullish()
     .transform((v) => v ?? undefined),
 });
-
-/** Flatten takes no query parameter. */
-const FlattenQuery = z.strictObject({});
 
 /** The body cancel-all and flatten accept when one is sent: an empty JSON object. */
 const NoBody = z.strictObject({}, { error: "must be an empty JSON object" });
@@ -104,7 +101,7 @@ export function flattenJson(reply: FlattenResponse__Output): Record<string, unkn
 export function flatten(clients: Clients): RequestHandler {
   return async (req, res) => {
     const ref = accountRef(req, res);
-    queryWithoutBody(FlattenQuery, req);
+    queryWithoutBody(NoQuery, req);
     const reply = await clients.engine.flatten(ref, originOf(res));
     res.status(200).json(flattenJson(reply));
   };
