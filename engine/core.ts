@@ -92,7 +92,7 @@ function answer(run: DecisionRun, command: Exclude<Command, OpenAccount>): Reply
       onPriceUpdate(run, command.symbols);
       break;
     case "Funding":
-      payFunding(run, command.rates, command.boundary);
+      payFunding(run, command.rates, command.boundary, command.prices);
       break;
     default:
       return (ANSWERS[command.type] as Answer)(run, command.request);

@@ -1,11 +1,13 @@
 // What moves the engine besides requests, each a part of the engine process (engine/main.ts): the news
 // calendar, the prices (pushed through market.v1 or simulated) and the funding clock. Every update goes through
-// every shard as one market message.
+// every shard as one market message. Prices and funding continue across a restart (docs/engine.md, "Restarts"):
+// the kept prices are published first, and the funding clock continues after the last boundary paid.
 import type pg from "pg";
 import { ServiceError } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
 import type { EngineTypes } from "./trading-core.js";
 import type { EngineSettings } from "./config.js";
+import { KEEP_EVERY_MS, type PriceKeeper } from "./continuity/price-keeper.js";
 import { startFundingClock } from "./funding-clock.js";
 import { NewsCalendar, parseCalendar, shippedCalendar, type NewsEvent } from "./market/calendar.js";
 import { CATALOGUE } from "./market/catalogue.js";
@@ -13,6 +15,8 @@ import { LivePrices, type TickQuote } from "./market/prices.js";
 import { PriceSimulator } from "./market/simulator.js";
 import type { ShardRuntime } from "./shard/runtime.js";
 import { loadStoredCalendar, storeCalendar } from "./store/calendar.js";
+import { partitionsOfEngine } from "../kernel/partition.js";
+import { nextFundingAt } from "./risk/funding.js";
 
 type Runtime = Pick<ShardRuntime<EngineTypes>, "market">;
 
@@ -46,16 +50,36 @@ async function startingCalendar(pool: pg.Pool, log: Logger): Promise<NewsEvent[]
 
 export interface PricesPart {
   prices: LivePrices;
-  /** Applies prices on every shard, then to `prices`; resolves after every shard applied them. */
-  publish: (quotes: TickQuote[]) => Promise<void>;
+  /**
+   * Applies prices on every shard, then to `prices`; resolves after every shard applied them. The keeper notes
+   * them first; with `keepFirst` they are written before the shards see them (a write that fails is logged and
+   * tried again with the next one: prices never wait for the database).
+   */
+  publish: (quotes: TickQuote[], keepFirst?: boolean) => Promise<void>;
   /** The simulator under PRICE_FEED=simulator, its first prices published. */
   simulator: PriceSimulator | undefined;
 }
 
-export async function startPrices(settings: EngineSettings, runtime: Runtime): Promise<PricesPart> {
+/**
+ * The prices: the kept ones (the last of each symbol before the stop, with the time each was set) are published
+ * first, with either feed; the simulator continues its walk from them.
+ */
+export async function startPrices(
+  settings: EngineSettings,
+  runtime: Runtime,
+  keeper: PriceKeeper,
+  now: () => number,
+  log: Logger,
+): Promise<PricesPart> {
   const prices = new LivePrices(CATALOGUE);
-  const publish = async (quotes: TickQuote[]): Promise<void> => {
+  const publish = async (quotes: TickQuote[], keepFirst = false): Promise<void> => {
     if (quotes.length === 0) return;
+    keeper.note(quotes, now());
+    if (keepFirst) {
+      await keeper.flush().catch((error: unknown) => {
+        log.warn({ err: error }, "keeping the last prices failed; tried again with the next change");
+      });
+    }
     const applied = await runtime.market({ prices: quotes });
     prices.update(quotes);
     // Applied everywhere else, but an account's triggers or risk checks failed at these prices: not "applied".
@@ -63,8 +87,13 @@ export async function startPrices(settings: EngineSettings, runtime: Runtime): P
       throw new ServiceError("engine_error", {}, `the prices failed to apply on ${String(applied.faults)} account(s)`);
     }
   };
-  if (settings.PRICE_FEED !== "simulator") return { prices, publish, simulator: undefined };
+  const kept = await keeper.restore();
+  if (settings.PRICE_FEED !== "simulator") {
+    await publish(kept);
+    return { prices, publish, simulator: undefined };
+  }
   const simulator = new PriceSimulator(CATALOGUE, settings.SIMULATOR_SEED);
+  simulator.restore(kept);
   await publish(simulator.current());
   return { prices, publish, simulator };
 }
@@ -73,10 +102,12 @@ export async function startPrices(settings: EngineSettings, runtime: Runtime): P
 export function startSimulatorFeed(
   settings: EngineSettings,
   simulator: PriceSimulator,
-  publish: (quotes: TickQuote[]) => Promise<void>,
+  publish: PricesPart["publish"],
   now: () => number,
   log: Logger,
 ): () => void {
+  // Steps at most once a second are each kept before the shards see them; faster ones at most once a second.
+  const keepEachStep = settings.SIMULATOR_INTERVAL_MS >= KEEP_EVERY_MS;
   let last = now();
   let running = false;
   const feed = setInterval(() => {
@@ -85,7 +116,7 @@ export function startSimulatorFeed(
     const at = now();
     const quotes = simulator.step(at - last, at);
     last = at;
-    publish(quotes)
+    publish(quotes, keepEachStep)
       .catch((error: unknown) => {
         log.warn({ err: error }, "price update failed");
       })
@@ -98,17 +129,49 @@ export function startSimulatorFeed(
   };
 }
 
+/** What the funding clock pays with and records to (the keeper's store). */
+export interface FundingDeps {
+  runtime: Runtime;
+  keeper: PriceKeeper;
+}
+
 /**
- * Funding: a tick through every shard like a price update, at fixed UTC times (multiples of the interval),
- * once per boundary and never before it (engine/funding-clock.ts). Returns how it stops.
+ * Funding: a tick through every shard like a price update, at fixed UTC times (multiples of the interval), every
+ * boundary once, in order, never before it (engine/funding-clock.ts). A tick pays at the prices kept for its
+ * boundary (written when it first ran), and the partitions record it once every shard paid it; a start continues
+ * after the boundary they recorded, so a boundary that passed while the engine was down is paid once after the
+ * start (docs/risk.md, "Funding"). A database without a record starts at the last boundary before now. Returns
+ * how it stops.
  */
-export function startFunding(settings: EngineSettings, runtime: Runtime, now: () => number, log: Logger): () => void {
+export async function startFunding(
+  settings: EngineSettings,
+  deps: FundingDeps,
+  now: () => number,
+  log: Logger,
+): Promise<() => void> {
   const rates = { cryptoPpm: settings.FUNDING_RATE_CRYPTO_PPM, rolloverPpm: settings.FUNDING_ROLLOVER_PPM };
+  const { runtime, keeper } = deps;
+  const store = keeper.store;
+  // Each of this engine's partitions records the latest boundary its accounts were paid for.
+  const partitions = partitionsOfEngine(settings.ENGINE_INDEX, settings.ENGINE_COUNT);
+  let after = await store.fundedThrough(partitions);
+  if (after === undefined) {
+    after = nextFundingAt(now(), settings.FUNDING_INTERVAL_MS) - settings.FUNDING_INTERVAL_MS;
+    await store.recordFunded(partitions, after);
+  }
   const clock = startFundingClock({
     intervalMs: settings.FUNDING_INTERVAL_MS,
+    after,
     now,
     tick: async (boundary) => {
-      await runtime.market({ prices: [], funding: rates, fundingBoundary: boundary });
+      const fundingPrices = await keeper.fundingPrices(boundary);
+      await runtime.market({ prices: [], funding: rates, fundingBoundary: boundary, fundingPrices });
+      await store.recordFunded(partitions, boundary);
+      // The last prices too, at every boundary (a failure here is no failure of the tick: they are written
+      // again with the next change).
+      await keeper.flush().catch((error: unknown) => {
+        log.warn({ err: error }, "keeping the last prices failed; tried again with the next change");
+      });
     },
     onError: (error) => {
       log.warn({ err: error }, "funding tick failed");

@@ -9,7 +9,7 @@ const AT_8 = Date.parse("2026-11-25T08:00:00.000Z");
 const AT_16 = Date.parse("2026-11-25T16:00:00.000Z");
 
 /** A wall clock and one pending timer, both driven by the test. */
-function harness(start: number, intervalMs = EIGHT_HOURS) {
+function harness(start: number, intervalMs = EIGHT_HOURS, after?: number) {
   let now = start;
   let pending: { run: () => void; ms: number } | undefined;
   const ticks: { boundary: number; at: number }[] = [];
@@ -18,6 +18,7 @@ function harness(start: number, intervalMs = EIGHT_HOURS) {
   const errors: unknown[] = [];
   const clock = startFundingClock({
     intervalMs,
+    ...(after === undefined ? {} : { after }),
     now: () => now,
     tick: (boundary) => {
       ticks.push({ boundary, at: now });
@@ -82,19 +83,42 @@ describe("the funding clock", () => {
     expect(h.clock.nextAt).toBe(AT_8);
     h.fireAt(AT_8);
     expect(h.ticks).toEqual([{ boundary: AT_8, at: AT_8 }]);
+    await h.finishTicks();
     // Then the next boundary, not the same one again.
     expect(h.clock.nextAt).toBe(AT_16);
     expect(h.delay).toBe(EIGHT_HOURS);
-    await h.finishTicks();
     h.fireAt(AT_16 + 3);
     expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16]);
   });
 
-  it("runs one tick, for the latest boundary, after sleeping through several", () => {
+  it("runs every boundary it slept through, oldest first, one at a time", async () => {
     const h = harness(T0);
     h.fireAt(AT_16 + HOUR);
-    expect(h.ticks).toEqual([{ boundary: AT_16, at: AT_16 + HOUR }]);
+    expect(h.ticks).toEqual([{ boundary: AT_8, at: AT_16 + HOUR }]);
+    await h.finishTicks();
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16]);
+    await h.finishTicks();
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16]);
     expect(h.clock.nextAt).toBe(Date.parse("2026-11-26T00:00:00.000Z"));
+    expect(h.delay).toBe(7 * HOUR);
+  });
+
+  it("starts after the latest boundary paid: those missed while down run at once, in order, each once", async () => {
+    const yesterday16 = AT_8 - 16 * HOUR;
+    const h = harness(AT_16 + HOUR, EIGHT_HOURS, yesterday16);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8 - EIGHT_HOURS]);
+    await h.finishTicks();
+    await h.finishTicks();
+    await h.finishTicks();
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8 - EIGHT_HOURS, AT_8, AT_16]);
+    expect(h.clock.nextAt).toBe(AT_16 + EIGHT_HOURS);
+  });
+
+  it("starts with the next boundary when the latest boundary paid is the last one before now", () => {
+    const h = harness(AT_8 + HOUR, EIGHT_HOURS, AT_8);
+    expect(h.ticks).toEqual([]);
+    expect(h.clock.nextAt).toBe(AT_16);
+    expect(h.delay).toBe(7 * HOUR);
   });
 
   it("runs a boundary that comes while the previous tick still runs once that tick ends, never two at once", async () => {
@@ -109,15 +133,18 @@ describe("the funding clock", () => {
     expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16, Date.parse("2026-11-26T00:00:00.000Z")]);
   });
 
-  it("does not retry a boundary that failed after the next one came: the next one runs instead", async () => {
+  it("retries a boundary that failed after the next one came before running the next one", async () => {
     const h = harness(T0);
     h.fireAt(AT_8);
     h.fireAt(AT_16); // while AT_8 still runs
     await h.failTicks();
-    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16]);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8]);
+    expect(h.delay).toBe(5_000);
+    h.fireAt(AT_16 + 5_000);
     await h.finishTicks();
-    expect(h.delay).toBe(EIGHT_HOURS);
-    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_16]);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([AT_8, AT_8, AT_16]);
+    await h.finishTicks();
+    expect(h.delay).toBe(EIGHT_HOURS - 5_000);
   });
 
   it("runs the next boundary after a retry of the previous one that was still running when it came", async () => {
@@ -190,17 +217,18 @@ describe("the funding clock", () => {
     expect(pending?.ms).toBe(5_000);
   });
 
-  it("gives a failing boundary up when the next one comes", async () => {
+  it("keeps trying a failing boundary when the next one comes, and runs the next one only after it", async () => {
     const h = harness(T0, 10_000);
     const first = h.clock.nextAt;
     h.fireAt(first);
     await h.failTicks();
     h.fireAt(first + 5_000);
     await h.failTicks();
-    // The retry would fall on the next boundary: that boundary's tick runs instead.
     expect(h.delay).toBe(5_000);
     h.fireAt(first + 10_000);
-    expect(h.ticks.map((t) => t.boundary)).toEqual([first, first, first + 10_000]);
+    expect(h.ticks.map((t) => t.boundary)).toEqual([first, first, first]);
+    await h.finishTicks();
+    expect(h.ticks.map((t) => t.boundary)).toEqual([first, first, first, first + 10_000]);
   });
 
   it("stops: no timer, no tick", () => {

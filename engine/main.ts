@@ -32,6 +32,8 @@ import { CATALOGUE } from "./market/catalogue.js";
 import { engineMetrics } from "./metrics.js";
 import { createEngineServer } from "./server.js";
 import { OrderArchive } from "./store/order-archive.js";
+import { KeptPriceStore } from "./store/kept-prices.js";
+import { PriceKeeper } from "./continuity/price-keeper.js";
 import { startShards, type OutboxListener, type ShardRuntime, type StartShardsOptions } from "./shard/runtime.js";
 import type { OutboxRow } from "./store/journal.js";
 import { AccountWatches } from "./webhooks/watch.js";
@@ -89,7 +91,9 @@ export async function startEngine(
     parts.push(shards.stop);
     const { runtime } = shards;
     const calendar = await startCalendar(db.pool, runtime, log);
-    const feed = await startPrices(settings, runtime);
+    const keeper = new PriceKeeper(new KeptPriceStore(db.pool, CATALOGUE), log);
+    parts.push(() => keeper.stop()); // after the feed and funding: the last prices are written at a clean stop
+    const feed = await startPrices(settings, runtime, keeper, now, log);
     const webhooks = webhookParts(settings, db, registry, log);
     parts.push(webhooks.close);
     const watches = new AccountWatches({ source: runtime, store: webhooks.store, log });
@@ -114,7 +118,7 @@ export async function startEngine(
       dispatcher.start();
       parts.push(() => dispatcher.stop());
     }
-    parts.push(startFunding(settings, runtime, now, log));
+    parts.push(await startFunding(settings, { runtime, keeper }, now, log));
     if (feed.simulator !== undefined) parts.push(startSimulatorFeed(settings, feed.simulator, feed.publish, now, log));
     return { owner: shards.owner, ports: listeners.ports };
   });

@@ -162,3 +162,53 @@ describe("one core per shard", () => {
     account.place({ side: "BUY", kind: "LIMIT", quantity: "0.001", limit_price: "40000" });
   });
 });
+
+describe('across a restart (docs/engine.md, "Restarts")', () => {
+  const HOUR = 3_600_000;
+  const funding = { cryptoPpm: 100, rolloverPpm: 0 };
+
+  it("pays a funding tick at the prices kept for its boundary, not at the current marks", () => {
+    const account = new Account();
+    account.place({ side: "BUY", kind: "MARKET", quantity: "0.001", client_id: "open" });
+    if (account.state === undefined) throw new Error("no account");
+    const boundary = NOW + 8 * HOUR;
+    const ctx = { now: boundary + 1_000, market: account.market, nextId: randomUUID };
+    // The current marks: mark equal to index, nothing is due.
+    expect(core.onMarket?.(account.state, { prices: [], funding, fundingBoundary: boundary }, ctx)).toEqual([]);
+    // The boundary's kept prices: the mark 1% above the index, longs pay 100 ppm of 0.001 × 50,500.
+    const kept = [{ symbol: "BTC-USD", mark: 505_000, index: 500_000, skew: 0 }];
+    const events = core.onMarket?.(
+      account.state,
+      { prices: [], funding, fundingBoundary: boundary, fundingPrices: kept },
+      ctx,
+    );
+    expect(events?.map((event) => (event.type === "FundingPaid" ? event.payment.amount : event.type))).toEqual([
+      -505_000,
+    ]);
+  });
+
+  it("starts a day that began while the engine was down at the marks kept before the stop", () => {
+    const account = new Account();
+    account.place({ side: "BUY", kind: "MARKET", quantity: "0.1", client_id: "open" });
+    if (account.state === undefined) throw new Error("no account");
+    const entryEquity = account.state.balance;
+    // Kept at 23:59 of the account's day (BTC 49,000), then a start at 00:10 the next day: a shard's new view.
+    const midnight = Date.UTC(2026, 10, 24);
+    const restarted = createCore();
+    const kept = { symbol: "BTC-USD", mark: 490_000, index: 490_000, skew: 0, at: midnight - 60_000 };
+    const view = restarted.updateMarket?.(undefined, { prices: [kept] }, midnight + 10 * 60_000);
+    expect(view?.quotes.get("BTC-USD")?.at).toBe(midnight - 60_000);
+    // The first push after the start is far lower (the market moved while down): it counts against the new day.
+    const pushed = restarted.updateMarket?.(view, quote(450_000), midnight + 11 * 60_000);
+    const events =
+      restarted.onMarket?.(account.state, quote(450_000), {
+        now: midnight + 11 * 60_000,
+        market: pushed,
+        nextId: randomUUID,
+      }) ?? [];
+    const started = events.find((event) => event.type === "DayStarted");
+    if (started?.type !== "DayStarted") throw new Error(`no new day: ${JSON.stringify(events.map((e) => e.type))}`);
+    // 0.1 BTC from 50,000 (plus the entry's fee, already in the balance) valued at the kept 49,000.
+    expect(started.equity).toBe(entryEquity - 10_000_000_000);
+  });
+});

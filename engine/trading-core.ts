@@ -30,6 +30,7 @@ import { unitsFor } from "./market/units.js";
 import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./shard/core-contract.js";
+import type { Funding as FundingCommand, FundingPrice } from "./core/commands.js";
 import { outboxEntries, outboxKinds } from "./webhooks/outbox.js";
 import { accountStateOf, tallyEvent } from "./telemetry.js";
 
@@ -68,6 +69,8 @@ export interface PriceUpdate {
   funding?: FundingRates;
   /** The funding boundary (epoch ms) the tick pays for (see the Funding command). */
   fundingBoundary?: number;
+  /** The prices (ticks) the funding tick pays at, kept when its boundary came; others pay at the current quote. */
+  fundingPrices?: TickQuote[];
 }
 
 export interface EngineTypes extends CoreTypes {
@@ -232,6 +235,22 @@ interface PerShard {
    * the same update object, so the set is made once per update.
    */
   moved: { update: PriceUpdate; symbols: ReadonlySet<string> } | undefined;
+  /** The prices of the funding tick the shard is delivering, by symbol, made once per tick likewise. */
+  funding?: { update: PriceUpdate; prices: ReadonlyMap<string, FundingPrice> };
+}
+
+/** A funding tick's command; its prices by symbol are made once for every account the tick reaches. */
+function fundingCommand(shard: PerShard, update: PriceUpdate, rates: FundingRates): FundingCommand {
+  const command: FundingCommand = { type: "Funding", rates };
+  if (update.fundingBoundary !== undefined) command.boundary = update.fundingBoundary;
+  if (update.fundingPrices === undefined) return command;
+  if (shard.funding?.update !== update) {
+    const prices = new Map<string, FundingPrice>();
+    for (const quote of update.fundingPrices) prices.set(quote.symbol, { mark: quote.mark, index: quote.index });
+    shard.funding = { update, prices };
+  }
+  command.prices = shard.funding.prices;
+  return command;
 }
 
 /** The trading core of one shard (the shard runtime calls it once per shard). */
@@ -281,15 +300,15 @@ export function createCore(): ActorCore<EngineTypes> {
       if (update.calendar !== undefined) shard.calendar = Object.freeze([...update.calendar]);
       const view = viewOf(market);
       for (const quote of update.prices) {
-        setQuote(view, quote.symbol, { mark: quote.mark, index: quote.index, skew: quote.skew, at: now });
+        const { mark, index, skew } = quote;
+        setQuote(view, quote.symbol, { mark, index, skew, at: quote.at ?? now }); // restored: the time it was set
       }
       return view;
     },
 
     onMarket(state, update, ctx) {
       if (update.funding !== undefined) {
-        const funding = { type: "Funding", rates: update.funding, boundary: update.fundingBoundary } as const;
-        return decide(state, funding, marketContext(ctx)).events;
+        return decide(state, fundingCommand(shard, update, update.funding), marketContext(ctx)).events;
       }
       if (update.prices.length === 0) return [];
       if (shard.moved?.update !== update) {

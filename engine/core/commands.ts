@@ -62,7 +62,7 @@ export interface Flatten {
   type: "Flatten";
   request: FlattenRequest;
 }
-/** A funding tick: pay or charge every open position at the current marks. */
+/** A funding tick: pay or charge every open position at the boundary's prices (else the current marks). */
 export interface Funding {
   type: "Funding";
   rates: FundingRates;
@@ -71,6 +71,17 @@ export interface Funding {
    * a position opened at or after it is not charged for it. Without it, every open position pays.
    */
   boundary?: number;
+  /**
+   * The mark and index (ticks) the boundary is paid at, by symbol: the prices kept when the boundary came
+   * (docs/risk.md, "Funding"). A symbol not listed pays at the shard's current quote.
+   */
+  prices?: ReadonlyMap<string, FundingPrice>;
+}
+
+/** The prices one symbol's funding is paid at, in ticks of its tick size. */
+export interface FundingPrice {
+  readonly mark: number;
+  readonly index: number;
 }
 
 /** POST /v1/account/{id}/cancel-after: arm, re-arm or disarm the dead-man's switch. */

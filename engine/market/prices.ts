@@ -19,6 +19,11 @@ export interface TickQuote {
   mark: number;
   index: number;
   skew: number;
+  /**
+   * Epoch ms the prices were set, when older than the update that carries them: a quote restored at a start
+   * (docs/engine.md, "Restarts") keeps the time it was set before the stop. Absent: the time of the update.
+   */
+  at?: number;
 }
 
 /** The latest prices as the main thread knows them (for ListTickers), fed by the same updates as the shards. */

@@ -70,4 +70,22 @@ describe("price simulator", () => {
       expect(x >= 0 && x < 1).toBe(true);
     }
   });
+
+  it("continues its walk from restored prices instead of the reference prices", () => {
+    const before = new PriceSimulator(CATALOGUE, 5);
+    let moved: ReturnType<PriceSimulator["step"]> = [];
+    for (let i = 0; i < 50; i++) moved = before.step(60_000, WEDNESDAY_NOON + i * 60_000);
+    const kept = moved.map((quote) => ({ ...quote, at: WEDNESDAY_NOON + 49 * 60_000 }));
+    const after = new PriceSimulator(CATALOGUE, 5);
+    after.restore(kept);
+    const current = new Map(after.current().map((quote) => [quote.symbol, quote]));
+    for (const quote of kept) expect(current.get(quote.symbol)).toEqual(quote);
+    // The next step moves from the restored index, not from the reference price.
+    const btc = kept.find((quote) => quote.symbol === "BTC-USD");
+    const reference = tickerUnits(CATALOGUE.byKey("BTC-USD") ?? expect.fail("BTC-USD")).referenceTicks;
+    expect(btc?.index).not.toBe(reference);
+    const next = after.step(1000, WEDNESDAY_NOON + 50 * 60_000).find((quote) => quote.symbol === "BTC-USD");
+    expect(Math.abs((next?.index ?? 0) - (btc?.index ?? 0))).toBeLessThan(Math.abs(reference - (btc?.index ?? 0)));
+    expect(next?.at).toBeUndefined();
+  });
 });

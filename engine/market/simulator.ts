@@ -35,6 +35,8 @@ interface Walk {
   index: number;
   basis: number;
   skew: number;
+  /** The quote the walk was restored to, published as it was kept until the walk's next step. */
+  restored: TickQuote | undefined;
 }
 
 export class PriceSimulator {
@@ -48,12 +50,30 @@ export class PriceSimulator {
       index: tickerUnits(spec).referenceTicks,
       basis: 0,
       skew: 0,
+      restored: undefined,
     }));
   }
 
-  /** The prices before any step: every symbol at its reference price. */
+  /**
+   * Continues the walks from kept prices (a restart, docs/engine.md "Restarts"): each listed symbol's index,
+   * basis and skew are those of its kept quote, and `current` answers that quote exactly (with its time) until
+   * the walk's next step. Symbols not listed stay where they are.
+   */
+  restore(kept: readonly TickQuote[]): void {
+    const bySymbol = new Map(kept.map((quote) => [quote.symbol, quote]));
+    for (const walk of this.walks) {
+      const quote = bySymbol.get(walk.spec.symbol);
+      if (quote === undefined) continue;
+      walk.index = quote.index;
+      walk.basis = Math.max(-MAX_BASIS, Math.min(MAX_BASIS, quote.mark / quote.index - 1));
+      walk.skew = quote.skew;
+      walk.restored = { ...quote };
+    }
+  }
+
+  /** The prices before any step: every symbol at its reference price, or at its restored quote. */
   current(): PriceTick[] {
-    return this.walks.map((walk) => this.publish(walk));
+    return this.walks.map((walk) => (walk.restored === undefined ? this.publish(walk) : { ...walk.restored }));
   }
 
   /** Advances every open market by `elapsedMs` and returns the new prices of the symbols that moved. */
@@ -68,6 +88,7 @@ export class PriceSimulator {
         Math.min(MAX_BASIS, walk.basis * 0.9 + MAX_BASIS * 0.3 * gaussian(this.random)),
       );
       walk.skew = walk.skew * 0.98 + 50_000 * gaussian(this.random);
+      walk.restored = undefined;
       out.push(this.publish(walk));
     }
     return out;

@@ -41,10 +41,16 @@ export function nextFundingAt(nowMs: number, intervalMs: number): number {
 }
 
 /**
- * One FundingPaid per open position with a price and a non-zero amount. With a boundary: nothing when the account
- * was already paid for it (a retried tick), and only positions opened before it.
+ * One FundingPaid per open position with a price and a non-zero amount, at `prices` where they list its symbol
+ * (the prices kept at the boundary), else at the current quote. With a boundary: nothing when the account was
+ * already paid for it (a retried tick), and only positions opened before it.
  */
-export function payFunding(run: Run, rates: FundingRates, boundary?: number): void {
+export function payFunding(
+  run: Run,
+  rates: FundingRates,
+  boundary?: number,
+  prices?: ReadonlyMap<string, { readonly mark: number; readonly index: number }>,
+): void {
   if (boundary !== undefined && run.state.funded_through >= boundary) return;
   // Market hours are read at the boundary the tick pays for (a retry runs later), else at the tick's time.
   const at = boundary ?? run.now;
@@ -52,9 +58,10 @@ export function payFunding(run: Run, rates: FundingRates, boundary?: number): vo
     if (boundary !== undefined && position.opened_at >= boundary) continue;
     const quote = run.market.quotes.get(position.symbol);
     if (quote === undefined) continue;
-    const ratePpm = fundingRatePpm(quote.spec.asset_class, position.side, quote.mark, quote.index, rates, at);
+    const { mark, index } = prices?.get(position.symbol) ?? quote;
+    const ratePpm = fundingRatePpm(quote.spec.asset_class, position.side, mark, index, rates, at);
     if (ratePpm === 0) continue;
-    const notional = notionalOf(quote.mark, position.quantity, quote.units.unitsPerTickStep);
+    const notional = notionalOf(mark, position.quantity, quote.units.unitsPerTickStep);
     const magnitude = feeAt(notional, Math.abs(ratePpm));
     if (magnitude === 0) continue;
     run.emit({
