@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmbeddedDatabaseProcess } from "../test/harness/embedded.js";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 import { finalReadyStatus, scopeNames } from "./embedded-postgres/wire.js";
@@ -252,6 +252,76 @@ describe("the embedded database across restarts", () => {
       await again.stop();
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the embedded database on a data folder whose socket path is too long for a socket address", () => {
+  const longDataDir = (base: string): string => path.join(base, "d".repeat(Math.max(1, 120 - base.length - 1)));
+
+  it("listens on a Unix socket in a private folder of this user, never on a TCP port, and still locks the folder", async () => {
+    const base = mkdtempSync(path.join(tmpdir(), "fts-long-"));
+    const dir = longDataDir(base);
+    expect(dir.length).toBeGreaterThanOrEqual(120);
+    const listens = vi.spyOn(net.Server.prototype, "listen");
+    try {
+      const db = await startEmbeddedPostgres(dir, "pglite");
+      try {
+        // Every listen of the front took a socket path, none a port.
+        expect(listens.mock.calls.length).toBeGreaterThan(0);
+        for (const call of listens.mock.calls) expect(typeof call[0]).toBe("string");
+        const url = new URL(db.url);
+        expect(url.port).toBe("");
+        const folder = url.searchParams.get("host") ?? "";
+        expect(statSync(folder).mode & 0o777).toBe(0o700);
+        expect(statSync(folder).uid).toBe(process.getuid?.());
+        expect(statSync(path.join(folder, ".s.PGSQL.5432")).mode & 0o777).toBe(0o600);
+        const client = new pg.Client({ connectionString: db.url });
+        await client.connect();
+        expect((await client.query<{ one: number }>("SELECT 1 AS one")).rows[0]?.one).toBe(1);
+        await client.end();
+        await expect(startEmbeddedPostgres(dir, "pglite")).rejects.toThrow(/in use by another process/);
+      } finally {
+        await db.stop();
+      }
+    } finally {
+      listens.mockRestore();
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to start, naming the path, when the temporary folder's path is too long as well", async () => {
+    const base = mkdtempSync(path.join(tmpdir(), "fts-long-"));
+    const dir = longDataDir(base);
+    const longTmp = longDataDir(path.join(base, "t"));
+    mkdirSync(longTmp, { recursive: true });
+    vi.stubEnv("TMPDIR", longTmp);
+    try {
+      await expect(startEmbeddedPostgres(dir, "pglite")).rejects.toThrow(
+        `the embedded database's socket path ${path.join(dir, "pglite", ".s.PGSQL.5432")} is longer than a socket address holds`,
+      );
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a socket folder another user could open", async () => {
+    const base = mkdtempSync(path.join(tmpdir(), "fts-long-"));
+    const tmp = mkdtempSync(path.join(tmpdir(), "fts-t-"));
+    const dir = longDataDir(base);
+    vi.stubEnv("TMPDIR", tmp);
+    try {
+      const first = await startEmbeddedPostgres(dir, "pglite");
+      const folder = new URL(first.url).searchParams.get("host") ?? "";
+      await first.stop();
+      mkdirSync(folder, { recursive: true });
+      chmodSync(folder, 0o777);
+      await expect(startEmbeddedPostgres(dir, "pglite")).rejects.toThrow(`socket folder ${folder}`);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(base, { recursive: true, force: true });
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 });
