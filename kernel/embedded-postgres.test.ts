@@ -6,7 +6,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmbeddedDatabaseProcess } from "../test/harness/embedded.js";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
-import { finalReadyStatus, scopeNames } from "./embedded-postgres/wire.js";
+import { mayChangeSession } from "./embedded-postgres/session-state.js";
+import { MAX_MESSAGE_LENGTH, finalReadyStatus, scopeNames } from "./embedded-postgres/wire.js";
 
 const frame = (type: string, body: Buffer): Buffer => {
   const header = Buffer.alloc(5);
@@ -61,6 +62,39 @@ describe("scopeNames", () => {
     const close = scopeNames(message("C", Buffer.from("Ss\0")), "c1_");
     expect(close.closed).toBe("c1_s");
     expect(scopeNames(message("C", Buffer.from("Pp\0")), "c1_").closed).toBeUndefined();
+  });
+});
+
+describe("mayChangeSession", () => {
+  it("passes the statements the services send", () => {
+    for (const sql of [
+      "SELECT $1::int + $2::int AS s",
+      "INSERT INTO rows VALUES ($1, $2)",
+      "UPDATE counter SET v = $1 WHERE id = 1",
+      "BEGIN",
+      "COMMIT",
+      "SELECT set_config('jit', 'off', true), pg_advisory_xact_lock(hashtext($1))",
+      "WITH x AS (SELECT 1) SELECT * FROM x;",
+    ]) {
+      expect(mayChangeSession(sql), sql).toBe(false);
+    }
+  });
+
+  it("flags what may change the session beyond its transaction", () => {
+    for (const sql of [
+      "SET default_transaction_read_only = on",
+      "set local statement_timeout = 1",
+      "SELECT set_config('x.y', 'z', false)",
+      "SELECT pg_advisory_lock(1)",
+      "SELECT 1 INTO TEMP t",
+      "LISTEN channel",
+      "PREPARE p AS SELECT 1",
+      "DECLARE c CURSOR WITH HOLD FOR SELECT 1",
+      "SELECT 1; SET role = x",
+      "CREATE TEMP TABLE t (a int)",
+    ]) {
+      expect(mayChangeSession(sql), sql).toBe(true);
+    }
   });
 });
 
@@ -206,6 +240,59 @@ describe("the embedded database under concurrency", () => {
       "SELECT count(*) AS n FROM pg_prepared_statements WHERE name LIKE '%mine'",
     );
     expect(after.rows[0]?.n).toBe("0");
+  });
+
+  it("resets what one connection set in the session before the next gets it", async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query("SET default_transaction_read_only = on");
+      await client.query("CREATE TEMP TABLE mine (a int)");
+      await client.query("SELECT pg_advisory_lock(42)");
+      await client.query("PREPARE sqlprepared AS SELECT 1");
+      // The connection is still open: its session state must not outlive its hand-back.
+      await pool.query("INSERT INTO rows VALUES ($1, $2)", [10, "after-set"]);
+      const state = await pool.query<{ ro: string; temp: string | null; locks: string; prepared: string }>(
+        "SELECT current_setting('default_transaction_read_only') AS ro, to_regclass('pg_temp.mine')::text AS temp, " +
+          "(SELECT count(*) FROM pg_locks WHERE locktype = 'advisory') AS locks, " +
+          "(SELECT count(*) FROM pg_prepared_statements WHERE from_sql) AS prepared",
+      );
+      expect(state.rows[0]).toEqual({ ro: "off", temp: null, locks: "0", prepared: "0" });
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("refuses a message longer than the limit with 54000, and keeps serving", async () => {
+    const folder = new URL(db.url).searchParams.get("host") ?? "";
+    const socket = net.connect(path.join(folder, ".s.PGSQL.5432"));
+    const received: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise<void>((resolve) =>
+      socket.once("close", () => {
+        resolve();
+      }),
+    );
+    await new Promise<void>((resolve) =>
+      socket.once("connect", () => {
+        resolve();
+      }),
+    );
+    const startup = Buffer.concat([Buffer.alloc(8), Buffer.from("user\0postgres\0database\0postgres\0\0")]);
+    startup.writeInt32BE(startup.length, 0);
+    startup.writeInt32BE(196608, 4);
+    socket.write(startup);
+    // Only the header of a Query one byte over the limit: the front refuses before its body arrives.
+    const header = Buffer.alloc(5);
+    header.write("Q", 0, "latin1");
+    header.writeInt32BE(MAX_MESSAGE_LENGTH + 1, 1);
+    socket.write(header);
+    await closed;
+    const answer = Buffer.concat(received).toString("latin1");
+    expect(answer).toContain("C54000");
+    expect(answer).toContain(`longer than the embedded database accepts (${MAX_MESSAGE_LENGTH} bytes)`);
+    const result = await pool.query<{ one: number }>("SELECT 1 AS one");
+    expect(result.rows[0]?.one).toBe(1);
   });
 
   it("listens on a Unix socket only its user may open, and refuses a second server on the same folder", async () => {
