@@ -1,12 +1,13 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmbeddedDatabaseProcess } from "../test/harness/embedded.js";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
-import { finalReadyStatus, scopeNames } from "./embedded-postgres/wire.js";
+import { mayChangeSession } from "./embedded-postgres/session-state.js";
+import { MAX_MESSAGE_LENGTH, finalReadyStatus, scopeNames } from "./embedded-postgres/wire.js";
 
 const frame = (type: string, body: Buffer): Buffer => {
   const header = Buffer.alloc(5);
@@ -61,6 +62,39 @@ describe("scopeNames", () => {
     const close = scopeNames(message("C", Buffer.from("Ss\0")), "c1_");
     expect(close.closed).toBe("c1_s");
     expect(scopeNames(message("C", Buffer.from("Pp\0")), "c1_").closed).toBeUndefined();
+  });
+});
+
+describe("mayChangeSession", () => {
+  it("passes the statements the services send", () => {
+    for (const sql of [
+      "SELECT $1::int + $2::int AS s",
+      "INSERT INTO rows VALUES ($1, $2)",
+      "UPDATE counter SET v = $1 WHERE id = 1",
+      "BEGIN",
+      "COMMIT",
+      "SELECT set_config('jit', 'off', true), pg_advisory_xact_lock(hashtext($1))",
+      "WITH x AS (SELECT 1) SELECT * FROM x;",
+    ]) {
+      expect(mayChangeSession(sql), sql).toBe(false);
+    }
+  });
+
+  it("flags what may change the session beyond its transaction", () => {
+    for (const sql of [
+      "SET default_transaction_read_only = on",
+      "set local statement_timeout = 1",
+      "SELECT set_config('x.y', 'z', false)",
+      "SELECT pg_advisory_lock(1)",
+      "SELECT 1 INTO TEMP t",
+      "LISTEN channel",
+      "PREPARE p AS SELECT 1",
+      "DECLARE c CURSOR WITH HOLD FOR SELECT 1",
+      "SELECT 1; SET role = x",
+      "CREATE TEMP TABLE t (a int)",
+    ]) {
+      expect(mayChangeSession(sql), sql).toBe(true);
+    }
   });
 });
 
@@ -208,6 +242,59 @@ describe("the embedded database under concurrency", () => {
     expect(after.rows[0]?.n).toBe("0");
   });
 
+  it("resets what one connection set in the session before the next gets it", async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query("SET default_transaction_read_only = on");
+      await client.query("CREATE TEMP TABLE mine (a int)");
+      await client.query("SELECT pg_advisory_lock(42)");
+      await client.query("PREPARE sqlprepared AS SELECT 1");
+      // The connection is still open: its session state must not outlive its hand-back.
+      await pool.query("INSERT INTO rows VALUES ($1, $2)", [10, "after-set"]);
+      const state = await pool.query<{ ro: string; temp: string | null; locks: string; prepared: string }>(
+        "SELECT current_setting('default_transaction_read_only') AS ro, to_regclass('pg_temp.mine')::text AS temp, " +
+          "(SELECT count(*) FROM pg_locks WHERE locktype = 'advisory') AS locks, " +
+          "(SELECT count(*) FROM pg_prepared_statements WHERE from_sql) AS prepared",
+      );
+      expect(state.rows[0]).toEqual({ ro: "off", temp: null, locks: "0", prepared: "0" });
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("refuses a message longer than the limit with 54000, and keeps serving", async () => {
+    const folder = new URL(db.url).searchParams.get("host") ?? "";
+    const socket = net.connect(path.join(folder, ".s.PGSQL.5432"));
+    const received: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise<void>((resolve) =>
+      socket.once("close", () => {
+        resolve();
+      }),
+    );
+    await new Promise<void>((resolve) =>
+      socket.once("connect", () => {
+        resolve();
+      }),
+    );
+    const startup = Buffer.concat([Buffer.alloc(8), Buffer.from("user\0postgres\0database\0postgres\0\0")]);
+    startup.writeInt32BE(startup.length, 0);
+    startup.writeInt32BE(196608, 4);
+    socket.write(startup);
+    // Only the header of a Query one byte over the limit: the front refuses before its body arrives.
+    const header = Buffer.alloc(5);
+    header.write("Q", 0, "latin1");
+    header.writeInt32BE(MAX_MESSAGE_LENGTH + 1, 1);
+    socket.write(header);
+    await closed;
+    const answer = Buffer.concat(received).toString("latin1");
+    expect(answer).toContain("C54000");
+    expect(answer).toContain(`longer than the embedded database accepts (${MAX_MESSAGE_LENGTH} bytes)`);
+    const result = await pool.query<{ one: number }>("SELECT 1 AS one");
+    expect(result.rows[0]?.one).toBe(1);
+  });
+
   it("listens on a Unix socket only its user may open, and refuses a second server on the same folder", async () => {
     const folder = new URL(db.url).searchParams.get("host") ?? "";
     expect(folder).toBe(path.join(dir, "pglite"));
@@ -252,6 +339,76 @@ describe("the embedded database across restarts", () => {
       await again.stop();
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the embedded database on a data folder whose socket path is too long for a socket address", () => {
+  const longDataDir = (base: string): string => path.join(base, "d".repeat(Math.max(1, 120 - base.length - 1)));
+
+  it("listens on a Unix socket in a private folder of this user, never on a TCP port, and still locks the folder", async () => {
+    const base = mkdtempSync(path.join(tmpdir(), "fts-long-"));
+    const dir = longDataDir(base);
+    expect(dir.length).toBeGreaterThanOrEqual(120);
+    const listens = vi.spyOn(net.Server.prototype, "listen");
+    try {
+      const db = await startEmbeddedPostgres(dir, "pglite");
+      try {
+        // Every listen of the front took a socket path, none a port.
+        expect(listens.mock.calls.length).toBeGreaterThan(0);
+        for (const call of listens.mock.calls) expect(typeof call[0]).toBe("string");
+        const url = new URL(db.url);
+        expect(url.port).toBe("");
+        const folder = url.searchParams.get("host") ?? "";
+        expect(statSync(folder).mode & 0o777).toBe(0o700);
+        expect(statSync(folder).uid).toBe(process.getuid?.());
+        expect(statSync(path.join(folder, ".s.PGSQL.5432")).mode & 0o777).toBe(0o600);
+        const client = new pg.Client({ connectionString: db.url });
+        await client.connect();
+        expect((await client.query<{ one: number }>("SELECT 1 AS one")).rows[0]?.one).toBe(1);
+        await client.end();
+        await expect(startEmbeddedPostgres(dir, "pglite")).rejects.toThrow(/in use by another process/);
+      } finally {
+        await db.stop();
+      }
+    } finally {
+      listens.mockRestore();
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to start, naming the path, when the temporary folder's path is too long as well", async () => {
+    const base = mkdtempSync(path.join(tmpdir(), "fts-long-"));
+    const dir = longDataDir(base);
+    const longTmp = longDataDir(path.join(base, "t"));
+    mkdirSync(longTmp, { recursive: true });
+    vi.stubEnv("TMPDIR", longTmp);
+    try {
+      await expect(startEmbeddedPostgres(dir, "pglite")).rejects.toThrow(
+        `the embedded database's socket path ${path.join(dir, "pglite", ".s.PGSQL.5432")} is longer than a socket address holds`,
+      );
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a socket folder another user could open", async () => {
+    const base = mkdtempSync(path.join(tmpdir(), "fts-long-"));
+    const tmp = mkdtempSync(path.join(tmpdir(), "fts-t-"));
+    const dir = longDataDir(base);
+    vi.stubEnv("TMPDIR", tmp);
+    try {
+      const first = await startEmbeddedPostgres(dir, "pglite");
+      const folder = new URL(first.url).searchParams.get("host") ?? "";
+      await first.stop();
+      mkdirSync(folder, { recursive: true });
+      chmodSync(folder, 0o777);
+      await expect(startEmbeddedPostgres(dir, "pglite")).rejects.toThrow(`socket folder ${folder}`);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(base, { recursive: true, force: true });
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 });

@@ -1,12 +1,14 @@
 // The embedded default database: PGlite (PostgreSQL in WASM, one single-user session) served to every
-// process over a loopback socket that speaks the PostgreSQL wire protocol. PGlite has ONE session, so this
+// process over a Unix socket that speaks the PostgreSQL wire protocol. PGlite has ONE session, so this
 // front lends it to one connection at a time, from that connection's first message until PostgreSQL answers
 // ReadyForQuery with the transaction idle and no extended-query exchange open; the other connections wait
 // in line (docs/embedded-database.md). Each connection's named statements and portals get a prefix of their
 // own, and what a connection leaves behind when it goes (an open transaction, an unfinished extended-query
 // exchange, its prepared statements) is cleaned up before the next connection gets the session.
-import { chmodSync, existsSync, mkdirSync, unlinkSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, rmdirSync, unlinkSync } from "node:fs";
 import net from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { Connection } from "./embedded-postgres/connection.js";
 import { Session } from "./embedded-postgres/session.js";
@@ -36,17 +38,47 @@ export interface EmbeddedPostgresOptions {
    * idle_in_transaction_session_timeout does: one stuck client must not stop every other one.
    */
   idleInTransactionTimeoutMs?: number;
-  /**
-   * "socket" (the default): a Unix socket inside the data folder, mode 0600, so only this user's processes
-   * reach it and no port can clash; "tcp": a port on 127.0.0.1 (also used when the socket's path is too long).
-   */
-  listen?: "socket" | "tcp";
 }
 
 /** The name PostgreSQL gives its socket in a folder: `pg` connects to `<host>/.s.PGSQL.<port>`. */
 const SOCKET_NAME = ".s.PGSQL.5432";
 /** sockaddr_un holds 108 bytes on Linux, 104 on macOS. */
 const MAX_SOCKET_PATH = 100;
+
+/**
+ * The folder of the database's Unix socket: the data folder itself when the socket's path fits in a socket
+ * address, else a private folder (mode 0700, this user's) under the temporary folder, named after the data
+ * folder's real path so every server of one data folder finds the same socket. The database is never served
+ * on a TCP port: a port on 127.0.0.1 has no owner, and PGlite asks no password (docs/embedded-database.md).
+ */
+export function socketFolder(dir: string): string {
+  if (process.platform === "win32") {
+    throw new Error(
+      `the embedded database in ${dir} needs a Unix socket, which this platform does not offer: set DATABASE_URL`,
+    );
+  }
+  const inside = path.join(dir, SOCKET_NAME);
+  if (Buffer.byteLength(inside) <= MAX_SOCKET_PATH) return dir;
+  const digest = createHash("sha256").update(realpathSync(dir)).digest("hex").slice(0, 16);
+  const folder = path.join(tmpdir(), `fts-pglite-${digest}`);
+  const fallback = path.join(folder, SOCKET_NAME);
+  if (Buffer.byteLength(fallback) > MAX_SOCKET_PATH) {
+    throw new Error(
+      `the embedded database's socket path ${inside} is longer than a socket address holds (${MAX_SOCKET_PATH} bytes), ` +
+        `and so is ${fallback}: use a shorter DATA_DIR or TMPDIR`,
+    );
+  }
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(folder);
+  const ours = stat.isDirectory() && stat.uid === process.getuid?.() && (stat.mode & 0o077) === 0;
+  if (!ours) {
+    throw new Error(
+      `the embedded database's socket folder ${folder} (for ${inside}, longer than a socket address holds) ` +
+        `is not a folder of this user that only this user may open (mode 0700): remove it, or use a shorter DATA_DIR`,
+    );
+  }
+  return folder;
+}
 
 /**
  * Takes the socket path for this process: refuses when another process serves the same data folder (two
@@ -69,7 +101,7 @@ async function claimSocketPath(socketPath: string): Promise<void> {
 }
 
 /**
- * Starts PGlite on `dataDir/name` behind the session-lending front on a loopback port. Callers must never
+ * Starts PGlite on `dataDir/name` behind the session-lending front on a Unix socket. Callers must never
  * await a second connection while a transaction is open on a first: the second waits for the session
  * the first holds (docs/embedded-database.md).
  */
@@ -80,19 +112,18 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedPostgres> {
   const dir = path.resolve(dataDir, name);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const socketPath = path.join(dir, SOCKET_NAME);
-  const onSocket =
-    (options.listen ?? "socket") === "socket" &&
-    process.platform !== "win32" &&
-    Buffer.byteLength(socketPath) <= MAX_SOCKET_PATH;
-  if (onSocket) await claimSocketPath(socketPath);
+  // The socket may sit in this folder: only this user may open it, as PostgreSQL asks of its data folder.
+  chmodSync(dir, 0o700);
+  const folder = socketFolder(dir);
+  const socketPath = path.join(folder, SOCKET_NAME);
+  await claimSocketPath(socketPath);
   const { PGlite } = await import("@electric-sql/pglite");
   const db = await PGlite.create(dir);
   const session = new Session(db);
   const front = acceptConnections(session, options);
   let url: string;
   try {
-    url = await listen(front.server, dir, onSocket ? socketPath : undefined);
+    url = await listen(front.server, folder, socketPath);
   } catch (error) {
     await db.close();
     throw error;
@@ -117,6 +148,13 @@ export async function startEmbeddedPostgres(
         });
       });
       await db.close();
+      if (folder !== dir) {
+        try {
+          rmdirSync(folder);
+        } catch {
+          // Another file in it, or gone already: the folder stays, private to this user.
+        }
+      }
     },
   };
 }
@@ -160,23 +198,14 @@ function acceptConnections(
   return { server, sockets, stats };
 }
 
-/**
- * Listens on the Unix socket at `socketPath` (mode 0600), or without one on a free port of 127.0.0.1; answers
- * the URL a client connects with.
- */
-function listen(server: net.Server, dir: string, socketPath: string | undefined): Promise<string> {
+/** Listens on the Unix socket at `socketPath` (mode 0600); answers the URL a client connects with. */
+function listen(server: net.Server, folder: string, socketPath: string): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     server.once("error", reject);
-    const listening = (): void => {
+    server.listen(socketPath, () => {
       server.off("error", reject);
-      const address = server.address();
-      if (socketPath !== undefined) {
-        chmodSync(socketPath, 0o600);
-        resolve(`postgres://postgres@localhost/postgres?host=${encodeURIComponent(dir)}`);
-      } else if (address === null || typeof address === "string") reject(new Error("no port"));
-      else resolve(`postgres://postgres@127.0.0.1:${address.port}/postgres?sslmode=disable`);
-    };
-    if (socketPath !== undefined) server.listen(socketPath, listening);
-    else server.listen(0, "127.0.0.1", listening);
+      chmodSync(socketPath, 0o600);
+      resolve(`postgres://postgres@localhost/postgres?host=${encodeURIComponent(folder)}`);
+    });
   });
 }

@@ -2,8 +2,10 @@
 // DATABASE_URL this supervisor hosts the embedded PGlite database and hands its URL to the children.
 // SIGINT/SIGTERM stop the gateway first (draining requests), then the services, then the database. The
 // children leave signals to this process (a Ctrl-C reaches the whole group at once): each stops when told to
-// over its IPC channel, or when this process is gone.
+// over its IPC channel, or when this process is gone. Without INTERNAL_TOKEN it mints one for the processes it
+// starts, so no other local process can call their gRPC; it is never printed (README "Settings").
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../kernel/db.js";
@@ -22,6 +24,8 @@ function log(message: string): void {
 async function main(): Promise<void> {
   let embedded: EmbeddedPostgres | undefined;
   const env: NodeJS.ProcessEnv = { ...process.env };
+  if (env.INTERNAL_TOKEN === undefined || env.INTERNAL_TOKEN === "")
+    env.INTERNAL_TOKEN = randomBytes(32).toString("base64url");
   if (env.DATABASE_URL === undefined || env.DATABASE_URL === "") {
     embedded = await startEmbeddedPostgres(env.DATA_DIR ?? "./data");
     env.DATABASE_URL = embedded.url;

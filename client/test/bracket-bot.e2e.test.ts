@@ -18,7 +18,7 @@ let market: Market;
 
 beforeAll(async () => {
   stack = await servingNpmStart({ PRICE_FEED: "push" });
-  market = marketClient(stack.engineGrpc);
+  market = marketClient(stack.engineGrpc, stack.internalToken);
 });
 afterAll(async () => {
   market?.close();

@@ -47,7 +47,7 @@ async function json<T = Record<string, unknown>>(args: string[]): Promise<T> {
 
 beforeAll(async () => {
   stack = await servingNpmStart({ PRICE_FEED: "push" });
-  market = marketClient(stack.engineGrpc);
+  market = marketClient(stack.engineGrpc, stack.internalToken);
   await market.push({ "BTC-USD": 50_000, "ETH-USD": 2_500 });
   dir = mkdtempSync(path.join(tmpdir(), "ftrade-"));
   env = {

@@ -2,6 +2,7 @@
 // session in its turns, and what it leaves behind in the session undone once it goes.
 import type net from "node:net";
 import type { Session } from "./session.js";
+import { RESET_SESSION, mayChangeSession, sqlOf, startupMayChangeSession } from "./session-state.js";
 import {
   CANCEL_REQUEST,
   EXTENDED,
@@ -22,6 +23,16 @@ import {
 
 const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
+/** A frontend message the front refuses, with the SQLSTATE it answers. */
+class Refusal extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** One client socket: splits its bytes into messages and plays them against the session in its turns. */
 export class Connection {
   private buffer: Buffer = Buffer.alloc(0);
@@ -34,6 +45,13 @@ export class Connection {
   /** The last response ended outside an idle transaction (or with none): the session stays lent. */
   private inTransaction = false;
   private readonly statements = new Set<string>();
+  /**
+   * It sent SQL that may change the session beyond a transaction (session-state.ts): from then on, the session
+   * is reset each time this connection hands it back.
+   */
+  private dirty = false;
+  /** Bytes of the messages received and not yet played. */
+  private pendingBytes = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   readonly prefix: string;
 
@@ -64,9 +82,12 @@ export class Connection {
     try {
       this.split();
     } catch (error) {
-      this.refuse("08P01", error instanceof Error ? error.message : "protocol violation");
+      const code = error instanceof Refusal ? error.code : "08P01";
+      this.refuse(code, error instanceof Error ? error.message : "protocol violation");
       return;
     }
+    // Reading waits while the messages waiting to be played are more than one message may be.
+    if (this.pendingBytes > MAX_MESSAGE_LENGTH) this.socket.pause();
     if (this.pending.length > 0) this.session.request(this, () => this.play());
   }
 
@@ -92,18 +113,26 @@ export class Connection {
         }
         if (code !== PROTOCOL_3) throw new Error(`unsupported frontend protocol ${code}`);
         this.started = true;
+        this.dirty = startupMayChangeSession(packet);
         this.pending.push({ type: undefined, bytes: Uint8Array.from(packet) });
         continue;
       }
       if (this.buffer.length < 5) return;
       const length = this.buffer.readInt32BE(1);
-      if (length < 4 || length > MAX_MESSAGE_LENGTH) throw new Error("invalid message length");
+      if (length < 4) throw new Error("invalid message length");
+      if (length > MAX_MESSAGE_LENGTH) {
+        throw new Refusal(
+          "54000",
+          `message of ${length} bytes is longer than the embedded database accepts (${MAX_MESSAGE_LENGTH} bytes)`,
+        );
+      }
       if (this.buffer.length < length + 1) return;
       const type = this.buffer[0] as number;
       // A copy: the socket's chunk may be reused, and the rewrite below reads the bytes later.
       const bytes = Uint8Array.from(this.buffer.subarray(0, length + 1));
       this.buffer = this.buffer.subarray(length + 1);
       this.pending.push({ type, bytes });
+      this.pendingBytes += bytes.length;
     }
   }
 
@@ -120,6 +149,11 @@ export class Connection {
     let message: Message | undefined = first;
     let last = first.type;
     for (;;) {
+      this.pendingBytes -= message.bytes.length;
+      if (!this.dirty) {
+        const sql = sqlOf(message);
+        this.dirty = sql !== undefined && mayChangeSession(sql);
+      }
       const scoped = scopeNames(message, this.prefix);
       if (scoped.parsed !== undefined) this.statements.add(scoped.parsed);
       if (scoped.closed !== undefined) this.statements.delete(scoped.closed);
@@ -152,7 +186,7 @@ export class Connection {
         const status = finalReadyStatus(response);
         if (status !== undefined) this.inTransaction = status !== IDLE;
         // A copy: PGlite reuses the buffer it answered in, and the socket may not send at once.
-        if (response.length > 0 && !this.closed) this.socket.write(Buffer.from(response));
+        if (response.length > 0 && !this.closed) this.reply(response);
       }
     } catch (error) {
       // PGlite itself failed (an SQL error is an answer, not a throw): this connection cannot go on; its
@@ -167,8 +201,40 @@ export class Connection {
       void this.play();
       return;
     }
+    if (this.socket.isPaused() && !this.socket.writableNeedDrain) this.socket.resume();
     if (this.openExchange || this.inTransaction) this.armIdleTimer();
-    else this.session.release(this);
+    else void this.handBack();
+  }
+
+  /** Sends a response; reading waits while the client has not taken what was sent (backpressure). */
+  private reply(response: Uint8Array): void {
+    if (this.socket.write(Buffer.from(response)) || this.socket.isPaused()) return;
+    this.socket.pause();
+    this.socket.once("drain", () => {
+      if (this.pendingBytes <= MAX_MESSAGE_LENGTH) this.socket.resume();
+    });
+  }
+
+  /** Hands the session back, reset first when this connection may have changed it. */
+  private async handBack(): Promise<void> {
+    if (this.dirty) {
+      this.running = true;
+      try {
+        await this.session.exec(RESET_SESSION);
+      } catch (error) {
+        this.running = false;
+        this.refuse("XX000", error instanceof Error ? error.message : "embedded database failure");
+        return;
+      }
+      this.running = false;
+      // Closed meanwhile: its clean-up turn hands the session back. Messages that came meanwhile play first.
+      if (this.closed) return;
+      if (this.pending.length > 0) {
+        void this.play();
+        return;
+      }
+    }
+    this.session.release(this);
   }
 
   private armIdleTimer(): void {
@@ -201,17 +267,19 @@ export class Connection {
     this.closed = true;
     this.clearIdleTimer();
     this.pending.length = 0;
+    this.pendingBytes = 0;
     this.onGone(this);
     const cleanUp = async (): Promise<void> => {
       try {
         if (this.openExchange) await this.session.exec(SYNC_MESSAGE);
         if (this.inTransaction) await this.session.exec(simpleQuery("ROLLBACK"));
         for (const name of this.statements) await this.session.exec(simpleQuery(`DEALLOCATE ${quoteIdent(name)}`));
+        if (this.dirty) await this.session.exec(RESET_SESSION);
       } finally {
         this.session.release(this);
       }
     };
-    const dirty = this.openExchange || this.inTransaction || this.statements.size > 0;
+    const dirty = this.openExchange || this.inTransaction || this.statements.size > 0 || this.dirty;
     if (this.session.heldBy(this)) {
       // A turn in progress finishes its current message first; it sees `closed` and stops.
       const waitForTurn = async (): Promise<void> => {

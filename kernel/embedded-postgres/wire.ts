@@ -7,8 +7,11 @@ export const CANCEL_REQUEST = 80877102;
 export const PROTOCOL_3 = 196608;
 /** Startup packets are small; anything larger is not a PostgreSQL client. */
 export const MAX_STARTUP_LENGTH = 10_000;
-/** PostgreSQL's own bound on one message. */
-export const MAX_MESSAGE_LENGTH = 1 << 30;
+/**
+ * The longest message the front reads (PostgreSQL's own bound is 1 GiB): a longer one is refused with 54000
+ * before any of its body is buffered (docs/embedded-database.md).
+ */
+export const MAX_MESSAGE_LENGTH = 64 * 1024 * 1024;
 
 /** The protocol names each message type, transaction status and Close target by one ASCII letter. */
 const letter = (name: string): number => name.charCodeAt(0);

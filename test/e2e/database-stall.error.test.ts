@@ -29,8 +29,8 @@ interface Database {
 async function startDatabase(backend: (typeof BACKENDS)[number]): Promise<Database> {
   if (backend === "postgres") return startPostgres();
   const dir = mkdtempSync(path.join(tmpdir(), "fts-stall-pglite-"));
-  // On a loopback port, so the stall proxy can stand between it and the stack.
-  const embedded = await startEmbeddedPostgres(dir, "pglite", { listen: "tcp" });
+  // The stall proxy stands between its Unix socket and the stack, on a loopback port of its own.
+  const embedded = await startEmbeddedPostgres(dir, "pglite");
   return {
     url: embedded.url,
     async stop() {

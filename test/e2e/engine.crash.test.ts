@@ -86,6 +86,8 @@ interface Target {
   v1(): string;
   api(): string;
   engineGrpc(): string;
+  /** The INTERNAL_TOKEN its gRPC asks for, when it asks for one. */
+  internalToken: string | undefined;
   /** Kills with SIGKILL and starts again on the same data; resolves once the new processes listen. */
   crashAndRestart(): Promise<void>;
   /** The whole stack died with the crash, so requests in flight fail on the socket rather than with 5xx. */
@@ -102,6 +104,7 @@ async function postgresTarget(): Promise<Target> {
     v1: () => stack.gateways[0]?.v1 ?? "",
     api: () => stack.gateways[0]?.api ?? "",
     engineGrpc: () => stack.engineGrpc,
+    internalToken: undefined,
     crashAndRestart: () => stack.restartEngine({ signal: "SIGKILL" }),
     socketErrorsExpected: false,
     stop: () => stack.stop(),
@@ -109,7 +112,9 @@ async function postgresTarget(): Promise<Target> {
 }
 
 async function embeddedTarget(): Promise<Target> {
-  const env = { ...SETTINGS, ...GATEWAY_SETTINGS };
+  // npm start would mint a token of its own: this one lets the test push prices through market.v1.
+  const internalToken = "crash-test-internal-token-0123456789";
+  const env = { ...SETTINGS, ...GATEWAY_SETTINGS, INTERNAL_TOKEN: internalToken };
   let stack: NpmStart = await launchNpmStart({ env, detached: true });
   await stack.ready();
   const dataDir = stack.dataDir;
@@ -123,6 +128,7 @@ async function embeddedTarget(): Promise<Target> {
     v1: () => stack.v1Base,
     api: () => stack.api,
     engineGrpc: () => `127.0.0.1:${String(stack.ports.ENGINE_GRPC_PORT)}`,
+    internalToken,
     async crashAndRestart() {
       await killGroup();
       stack = await launchNpmStart({ env, detached: true, dataDir });
@@ -153,7 +159,7 @@ describe.each([
 
   beforeAll(async () => {
     target = await start();
-    market = marketClient(target.engineGrpc());
+    market = marketClient(target.engineGrpc(), target.internalToken);
     const api = target.api();
     const scopes = { label: "load", permissions: ["READ_ONLY", "TRADE", "MANAGE_ORDERS"] };
     keys.push(await newKey(api, "crash-a", scopes), await newKey(api, "crash-b", scopes));
@@ -237,7 +243,7 @@ describe.each([
     // The test's own market.v1 channel lost its connection too: retry until it has reconnected (to the new
     // engine's address when it moved).
     market.close();
-    market = marketClient(target.engineGrpc());
+    market = marketClient(target.engineGrpc(), target.internalToken);
     for (;;) {
       try {
         await market.push(PRICES);

@@ -3,11 +3,24 @@ import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { launchNpmStart } from "../harness/npm-start.js";
 import { newKey, request, v1 } from "../harness/client.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The status of a unary call with an empty request and no metadata (no internal token). */
+function callWithoutToken(target: string, method: string): Promise<grpc.StatusObject["code"] | "ok"> {
+  const client = new grpc.Client(target, grpc.credentials.createInsecure());
+  const bytes = (value: Buffer): Buffer => value;
+  return new Promise((resolve) => {
+    client.makeUnaryRequest(method, bytes, bytes, Buffer.alloc(0), new grpc.Metadata(), (error) => {
+      client.close();
+      resolve(error === null ? "ok" : error.code);
+    });
+  });
+}
 
 describe("npm start", () => {
   // The test's own timeout leaves room for the 60 s readiness wait to fail with the stack's output.
@@ -25,6 +38,13 @@ describe("npm start", () => {
         expect(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).toContain("process_cpu_seconds_total");
       }
       expect(await (await fetch(`${api}/metrics`)).text()).toContain("http_requests_total");
+      // Without INTERNAL_TOKEN, npm start minted one for its processes: another local process calling their
+      // gRPC without it is refused, while the REST API above served.
+      const wallet = `127.0.0.1:${String(ports.WALLET_GRPC_PORT)}`;
+      const engine = `127.0.0.1:${String(ports.ENGINE_GRPC_PORT)}`;
+      expect(await callWithoutToken(wallet, "/wallet.v1.Wallet/ListApiKeys")).toBe(grpc.status.UNAUTHENTICATED);
+      expect(await callWithoutToken(engine, "/engine.v1.Engine/ListTickers")).toBe(grpc.status.UNAUTHENTICATED);
+      expect(stack.output).not.toMatch(/INTERNAL_TOKEN|Bearer/);
     } finally {
       stack.child.kill("SIGTERM");
       const code = await stack.exited;

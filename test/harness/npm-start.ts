@@ -1,6 +1,7 @@
 // `npm start` (scripts/start.ts) as a test runs it: fresh ports, a DATA_DIR of its own (or a given one, to
 // start again on the same data), its output collected and its exit recorded.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -98,13 +99,19 @@ export interface ServingNpmStart {
   gateways: { v1: string; api: string }[];
   /** The engine's gRPC address (market data when PRICE_FEED=push). */
   engineGrpc: string;
+  /** The INTERNAL_TOKEN its gRPC asks for (npm start would mint one of its own, unknown to the test). */
+  internalToken: string;
   /** Stops the whole stack (SIGTERM to the supervisor) and removes its DATA_DIR. */
   stop(): Promise<void>;
 }
 
-/** `npm start` on fresh ports and a fresh DATA_DIR, resolved once it serves; `env` adds settings. */
+/**
+ * `npm start` on fresh ports and a fresh DATA_DIR, resolved once it serves; `env` adds settings. It runs with
+ * an INTERNAL_TOKEN of the test's, so the test can call the gRPC (market.v1 pushes).
+ */
 export async function servingNpmStart(env: Record<string, string> = {}): Promise<ServingNpmStart> {
-  const stack = await launchNpmStart({ env });
+  const internalToken = env.INTERNAL_TOKEN ?? randomBytes(24).toString("base64url");
+  const stack = await launchNpmStart({ env: { ...env, INTERNAL_TOKEN: internalToken } });
   const stop = async (): Promise<void> => {
     if (stack.exitCode === undefined) {
       stack.child.kill("SIGTERM");
@@ -122,6 +129,7 @@ export async function servingNpmStart(env: Record<string, string> = {}): Promise
   return {
     gateways: [{ v1: stack.v1Base, api: stack.api }],
     engineGrpc: `127.0.0.1:${String(stack.ports.ENGINE_GRPC_PORT)}`,
+    internalToken,
     stop,
   };
 }

@@ -1,12 +1,13 @@
-// A loopback TCP proxy in front of a database that can be told to stop answering: while stalled it forwards
+// A loopback TCP proxy in front of a database (on a host and port, or on a Unix socket: the embedded one) that can be told to stop answering: while stalled it forwards
 // nothing in either direction but keeps every socket open (bytes are held, new connections are accepted and
 // not connected onwards), as a database that hangs or a network that drops packets would. Resumed, it forwards
 // what it held on the connections still open and connects the new ones; a connection its client closed
 // meanwhile is closed onwards without its held bytes.
 import net from "node:net";
+import path from "node:path";
 
 export interface StallProxy {
-  /** `targetUrl` with its host and port replaced by the proxy's. */
+  /** `targetUrl` with its host and port (or socket folder) replaced by the proxy's. */
   url: string;
   port: number;
   /** Stops forwarding (idempotent). */
@@ -35,6 +36,12 @@ export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
   const target = new URL(targetUrl);
   const targetHost = target.hostname;
   const targetPort = Number(target.port === "" ? "5432" : target.port);
+  /** pg reads `?host=<folder>` as the folder of the socket `.s.PGSQL.<port>`. */
+  const socketFolder = target.searchParams.get("host");
+  const upstreamAddress =
+    socketFolder === null
+      ? { host: targetHost, port: targetPort }
+      : { path: path.join(socketFolder, `.s.PGSQL.${targetPort}`) };
   const pairs = new Set<Pair>();
   let stalled = false;
 
@@ -59,7 +66,7 @@ export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
   };
 
   const connect = (pair: Pair): void => {
-    const upstream = net.connect({ host: targetHost, port: targetPort });
+    const upstream = net.connect(upstreamAddress);
     pair.upstream = upstream;
     upstream.on("connect", () => {
       flush(pair);
@@ -109,6 +116,7 @@ export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("stall proxy has no port");
   const url = new URL(targetUrl);
+  url.searchParams.delete("host");
   url.hostname = "127.0.0.1";
   url.port = String(address.port);
 
