@@ -51,15 +51,25 @@ function decideAny(state: AccountState | undefined, command: Command, ctx: Decid
   // A quiet account on a price update (most of them, most of the time): nothing expires, triggers or fills,
   // and the monitor has nothing to record. Checked without building a decision.
   if (command.type === "MarketUpdate" && quietUpdate(state, command.symbols, ctx)) return QUIET;
-  const run = new DecisionRun(state, ctx);
+  const run = new DecisionRun(state, ctx, dayTimeOf(command, ctx.now));
   // The first decision of a new day: the old day judged and the new one started before anything else happens.
-  if (ctx.now >= state.next_day_at) startDay(run);
+  if (run.dayAt >= state.next_day_at) startDay(run);
   expireDue(run);
   // The dead-man's switch whose deadline came fires before anything else is decided (docs/risk.md).
   fireCancelAfter(run);
   // A fill moved equity: placing, closing and amending run the monitor on it before they answer, so the answer
   // shows what the fill caused (a termination among it).
   return { events: run.events, reply: answer(run, command) };
+}
+
+/**
+ * The time a command's daily reset is judged at: its market's time when that is earlier than now (a funding
+ * boundary paid late, the kept prices of a start), else now.
+ */
+function dayTimeOf(command: Exclude<Command, OpenAccount>, now: number): number {
+  const asOf =
+    command.type === "MarketUpdate" ? command.asOf : command.type === "Funding" ? command.boundary : undefined;
+  return asOf === undefined || asOf > now ? now : asOf;
 }
 
 /** The commands that carry a request of the trader's, each answered by one function of the decision and it. */

@@ -72,6 +72,14 @@ export async function startPrices(
   log: Logger,
 ): Promise<PricesPart> {
   const prices = new LivePrices(CATALOGUE);
+  const applyQuotes = async (quotes: TickQuote[], asOf?: number): Promise<void> => {
+    const applied = await runtime.market(asOf === undefined ? { prices: quotes } : { prices: quotes, asOf });
+    prices.update(quotes);
+    // Applied everywhere else, but an account's triggers or risk checks failed at these prices: not "applied".
+    if (applied.faults > 0) {
+      throw new ServiceError("engine_error", {}, `the prices failed to apply on ${String(applied.faults)} account(s)`);
+    }
+  };
   const publish = async (quotes: TickQuote[], keepFirst = false): Promise<void> => {
     if (quotes.length === 0) return;
     keeper.note(quotes, now());
@@ -80,21 +88,20 @@ export async function startPrices(
         log.warn({ err: error }, "keeping the last prices failed; tried again with the next change");
       });
     }
-    const applied = await runtime.market({ prices: quotes });
-    prices.update(quotes);
-    // Applied everywhere else, but an account's triggers or risk checks failed at these prices: not "applied".
-    if (applied.faults > 0) {
-      throw new ServiceError("engine_error", {}, `the prices failed to apply on ${String(applied.faults)} account(s)`);
-    }
+    await applyQuotes(quotes);
   };
+  // The kept prices are as of the latest of them: a midnight passed while down is crossed by the first decision
+  // after them, not by theirs (docs/risk.md, "Daily reset").
   const kept = await keeper.restore();
+  const asOf = kept.length === 0 ? undefined : Math.max(...kept.map((quote) => quote.at));
   if (settings.PRICE_FEED !== "simulator") {
-    await publish(kept);
+    if (kept.length > 0) await applyQuotes(kept, asOf);
     return { prices, publish, simulator: undefined };
   }
   const simulator = new PriceSimulator(CATALOGUE, settings.SIMULATOR_SEED);
   simulator.restore(kept);
-  await publish(simulator.current());
+  if (asOf === undefined) await publish(simulator.current());
+  else await applyQuotes(simulator.current(), asOf);
   return { prices, publish, simulator };
 }
 

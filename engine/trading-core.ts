@@ -30,7 +30,7 @@ import { unitsFor } from "./market/units.js";
 import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
 import type { ActorCore, CoreTypes, DecideContext } from "./shard/core-contract.js";
-import type { Funding as FundingCommand, FundingPrice } from "./core/commands.js";
+import type { Funding as FundingCommand, FundingPrice, MarketUpdate as MarketUpdateCommand } from "./core/commands.js";
 import { outboxEntries, outboxKinds } from "./webhooks/outbox.js";
 import { accountStateOf, tallyEvent } from "./telemetry.js";
 
@@ -71,6 +71,8 @@ export interface PriceUpdate {
   fundingBoundary?: number;
   /** The prices (ticks) the funding tick pays at, kept when its boundary came; others pay at the current quote. */
   fundingPrices?: TickQuote[];
+  /** The time the prices are as of when earlier than their publishing (the kept prices of a start). */
+  asOf?: number;
 }
 
 export interface EngineTypes extends CoreTypes {
@@ -239,6 +241,16 @@ interface PerShard {
   funding?: { update: PriceUpdate; prices: ReadonlyMap<string, FundingPrice> };
 }
 
+/** A price update's command; the set of its symbols is made once for every account the update reaches. */
+function priceCommand(shard: PerShard, update: PriceUpdate): MarketUpdateCommand {
+  if (shard.moved?.update !== update) {
+    shard.moved = { update, symbols: new Set(update.prices.map((quote) => quote.symbol)) };
+  }
+  const command: MarketUpdateCommand = { type: "MarketUpdate", symbols: shard.moved.symbols };
+  if (update.asOf !== undefined) command.asOf = update.asOf;
+  return command;
+}
+
 /** A funding tick's command; its prices by symbol are made once for every account the tick reaches. */
 function fundingCommand(shard: PerShard, update: PriceUpdate, rates: FundingRates): FundingCommand {
   const command: FundingCommand = { type: "Funding", rates };
@@ -311,10 +323,7 @@ export function createCore(): ActorCore<EngineTypes> {
         return decide(state, fundingCommand(shard, update, update.funding), marketContext(ctx)).events;
       }
       if (update.prices.length === 0) return [];
-      if (shard.moved?.update !== update) {
-        shard.moved = { update, symbols: new Set(update.prices.map((quote) => quote.symbol)) };
-      }
-      return decide(state, { type: "MarketUpdate", symbols: shard.moved.symbols }, marketContext(ctx)).events;
+      return decide(state, priceCommand(shard, update), marketContext(ctx)).events;
     },
 
     onClock(state, ctx) {

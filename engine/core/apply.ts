@@ -16,7 +16,6 @@ import type {
   OrderFilled,
 } from "../basics/events.js";
 import { idempotencyRecord } from "../orders/idempotency.js";
-import { utcDayStart } from "../basics/time.js";
 import { transition, UNPLACED } from "../orders/transitions.js";
 import { copyOrder, isWorking, type Order } from "../basics/order-types.js";
 import { applyFill } from "../positions/ledger.js";
@@ -209,7 +208,8 @@ function amended(state: AccountState, event: OrderAmended): void {
 
 function dayStarted(state: AccountState, event: DayStarted): void {
   state.day = event.day;
-  state.next_day_at = utcDayStart(event.at) + DAY_MS;
+  // The day it started (its `at` may be later: a day started as of a time before the decision).
+  state.next_day_at = Date.parse(event.day) + DAY_MS;
   state.day_start_equity = event.equity;
   state.daily_levels = 0;
   state.drawdown_levels = 0;

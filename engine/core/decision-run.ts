@@ -30,6 +30,7 @@ export class DecisionRun implements Run {
   constructor(
     private readonly base: AccountState,
     private readonly ctx: DecideContext,
+    readonly dayAt: number = ctx.now,
   ) {}
 
   get now(): number {

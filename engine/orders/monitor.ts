@@ -78,10 +78,10 @@ export function terminate(run: Run, rule: LimitRule, limit: number, value: numbe
  */
 export function startDay(run: Run): void {
   if (terminated(run)) return;
-  const equity = equityAtReset(run.state, run.market, utcDayStart(run.now));
+  const equity = equityAtReset(run.state, run.market, utcDayStart(run.dayAt));
   judge(run, equity);
   if (terminated(run)) return;
-  run.emit({ type: "DayStarted", at: run.now, day: utcDate(run.now), equity });
+  run.emit({ type: "DayStarted", at: run.now, day: utcDate(run.dayAt), equity });
 }
 
 const terminated = (run: Run): boolean => run.state.state === AccountStatus.TERMINATED;
@@ -93,7 +93,7 @@ const terminated = (run: Run): boolean => run.state.state === AccountStatus.TERM
 export function monitor(run: Run): number | undefined {
   if (terminated(run)) return undefined;
   const emitted = run.emitted;
-  if (run.now >= run.state.next_day_at) startDay(run);
+  if (run.dayAt >= run.state.next_day_at) startDay(run);
   if (terminated(run)) return undefined;
   // Positions past their liquidation price are closed first; the limits are judged on what is left.
   liquidate(run);

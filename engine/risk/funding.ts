@@ -75,7 +75,8 @@ export function payFunding(
         asset_class: quote.spec.asset_class,
         rate_ppm: ratePpm,
         amount: ratePpm > 0 ? magnitude : -magnitude,
-        paid_at: run.now,
+        // A payment for a boundary is dated at it, whenever its tick ran (a retry, a start after it).
+        paid_at: boundary ?? run.now,
       },
       ...(boundary === undefined ? {} : { boundary }),
     });
