@@ -209,7 +209,7 @@ describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
   });
 
   describe("POST /v1/account/:id/flatten", () => {
-    it("cancels every order and closes every position at the market in one call", async () => {
+    it("cancels every order and closes every position at the market in one call, a stop once its position closed", async () => {
       const key = await keyFor();
       const account = await openAccount(key);
       await place(key, account, { symbol: "SOL-USD", side: "BUY", kind: "MARKET", quantity: 2 });
@@ -222,19 +222,28 @@ describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
         trigger_price: 90,
         reduce_only: true,
       });
-      await place(key, account, restingBuy(account));
+      const resting = await place(key, account, restingBuy(account));
       const flat = await call(key, "POST", `/v1/account/${account}/flatten`);
       expect(flat.status).toBe(200);
       const canceled = flat.body.canceled as Row[];
-      expect(canceled.map((o) => o.status)).toEqual(["CANCELED", "CANCELED"]);
-      expect(canceled[0]?.order_id).toBe((stop.body.order as Row).order_id);
+      // The entry first; the stop protects SOL until SOL's close filled it whole.
+      const [restingId, stopId] = [resting, stop].map((r) => (r.body.order as Row).order_id);
+      expect(canceled.map((o) => [o.order_id, o.status])).toEqual([
+        [restingId, "CANCELED"],
+        [stopId, "CANCELED"],
+      ]);
       const closes = flat.body.closes as Row[];
       expect(closes.map((c) => c.symbol)).toEqual(["SOL-USD", "ETH-USD"]);
       for (const close of closes) {
         expect(close.order).toMatchObject({ kind: "MARKET", reduce_only: true, status: "FILLED" });
         expect((close.fills as Row[]).length).toBeGreaterThan(0);
-        expect(close).toMatchObject({ violations: [], issues: [] });
+        expect(close).toMatchObject({ violations: [], issues: [], kept_orders: [] });
       }
+      const cancels = (await events(key, account)).filter((e) => e.type === "order.cancel");
+      expect(cancels.map((e) => [e.data.order_id, e.data.reason])).toEqual([
+        [restingId, "user"],
+        [stopId, "reduce_only_no_position"],
+      ]);
       // SOL closed at 100 with the GMX fee of 0.06% on 200 USD.
       expect((closes[0]?.fills as Row[])[0]).toMatchObject({ price: 100, quantity: 2, fee: 0.12 });
       expect(flat.body.positions).toEqual([]);
