@@ -746,7 +746,9 @@ export interface paths {
          *     It takes no query parameter and no body (none or `{}`): any query parameter or body field is `400`
          *     (one issue per name) and nothing is canceled or closed.
          *
-         *     Scope: `TRADE` (granted by `TRADE` or `MANAGE_ORDERS`). An account of another user is `404`.
+         *     Scope: `MANAGE_ORDERS`, as every call that cancels orders (it also grants the closes). A key without it
+         *     (a `TRADE`-only key too) is `403 permission_denied`, and nothing is canceled or closed. An account of
+         *     another user is `404`.
          */
         post: operations["flattenAccount"];
         delete?: never;
@@ -1482,7 +1484,8 @@ export interface components {
         NullableTimestamp: string | null;
         /**
          * @description `READ_ONLY`: every GET endpoint. `TRADE`: also places orders and closes positions. `MANAGE_ORDERS`:
-         *     also cancels and amends orders (full order management). A key may hold several.
+         *     also cancels and amends orders, one or all, and flattens an account (full order management). A key may
+         *     hold several.
          * @enum {string}
          */
         Scope: "READ_ONLY" | "TRADE" | "MANAGE_ORDERS";
