@@ -451,11 +451,40 @@ class Session {
     expect([...this.account.working.values()].filter((o) => symbol === null || o.symbol === symbol)).toEqual([]);
   }
 
-  /** Flatten leaves no working order, and every position it leaves open has a close that says why. */
+  /**
+   * Flatten leaves working only the protective orders of the positions it left open, each answered as kept by its
+   * position's close; every order it canceled worked before it; and every position it leaves open has a close
+   * that says why.
+   */
   private flatten(): void {
+    const before = new Set(this.account.working.keys());
+    const from = this.journal.length;
     const reply = this.run({ type: "Flatten", request: { account_id: ACCOUNT_ID } });
     if (reply.kind !== "flattened") throw new Error(JSON.stringify(reply));
-    expect(this.account.working.size).toBe(0);
+    const kept = reply.closes.flatMap((close) => close.kept_orders.map((o) => o.order_id));
+    expect(kept.sort()).toEqual([...this.account.working.keys()].sort());
+    for (const order of reply.canceled) expect(before.has(order.order_id)).toBe(true);
+    for (const id of kept) expect(before.has(id)).toBe(true);
+    // Every order that worked before is canceled or kept by it, unless the decision ended it first (a GTD
+    // expiry, a dead-man's switch).
+    const answered = new Set([...kept, ...reply.canceled.map((o) => o.order_id)]);
+    expect(answered.size).toBe(kept.length + reply.canceled.length);
+    const endedFirst = new Set(
+      this.journal
+        .slice(from)
+        .flatMap((e) =>
+          e.type === "OrderExpired" || (e.type === "OrderCanceled" && e.reason === "cancel_after") ? [e.order_id] : [],
+        ),
+    );
+    for (const id of before) expect(answered.has(id) || endedFirst.has(id), `order ${id} unanswered`).toBe(true);
+    for (const close of reply.closes) {
+      const position = this.account.positions.get(positionKey(close.symbol, close.venue));
+      if (close.kept_orders.length > 0) expect(position?.position_id).toBe(close.position_id);
+      for (const order of close.kept_orders) {
+        expect(order).toMatchObject({ symbol: close.symbol, venue: close.venue, reduce_only: true });
+        expect(order.side).not.toBe(position?.side);
+      }
+    }
     expect(reply.positions.map((p) => p.position_id)).toEqual(
       [...this.account.positions.values()].map((p) => p.position_id),
     );

@@ -91,6 +91,7 @@ function flattenClose(close: FlattenClose) {
     fills: close.fills.map((fill) => message(fill)),
     violations: close.violations.map((v) => ({ ...v })),
     issues: close.issues.map((issue) => ({ path: issue.path, message: issue.message })),
+    kept_orders: close.kept_orders.map((order) => message(order)),
   };
 }
 

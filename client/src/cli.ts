@@ -210,7 +210,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
     );
   account
     .command("flatten <account_id>")
-    .description("cancel every order and close every position at the market, in one step (exit 2 if any stays open)")
+    .description(
+      "close every position at the market in one step, canceling the orders that protect none (exit 2 if any stays " +
+        "open: its protective orders keep working, counted under KEPT)",
+    )
     .action(async (id: string) => {
       const flat = await trading().flatten(id);
       if (flat.positions.length > 0) code = EXIT.rejected;
@@ -220,11 +223,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
           venue: c.venue,
           status: c.order?.status ?? "NOT_PLACED",
           filled: c.order?.filled_quantity ?? 0,
+          kept: c.kept_orders.length,
           why: [...c.violations.map((v) => v.message), ...c.issues.map((i) => i.message)].join("; "),
         }));
         return (
           `canceled ${flat.canceled.length} order(s)\n` +
-          (closes.length === 0 ? "" : table(closes, ["symbol", "venue", "status", "filled", "why"])) +
+          (closes.length === 0 ? "" : table(closes, ["symbol", "venue", "status", "filled", "kept", "why"])) +
           (flat.positions.length === 0
             ? "flat\n"
             : `still open:\n${table(flat.positions, ["position_id", "symbol", "side", "quantity", "venue"])}`)

@@ -489,8 +489,10 @@ export class TradingClient {
   }
 
   /**
-   * Cancels every working order and closes every position at the market, in one step. Retried after a lost
-   * answer: a second flatten has only what was placed since to cancel or close (the account's intent: flat).
+   * Closes every position at the market, in one step, after canceling every working order that protects no open
+   * position; a position whose close is rejected or partial keeps its protective orders working (its
+   * `closes[i].kept_orders`). Retried after a lost answer: a second flatten has only what was placed since, and
+   * what the first left open, to cancel or close (the account's intent: flat).
    */
   async flatten(accountId: string): Promise<FlattenResponse> {
     const answer = await this.transport.request<FlattenResponse>({

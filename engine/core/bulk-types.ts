@@ -3,6 +3,7 @@ import type { Issue } from "../../kernel/errors.js";
 import type { OrderRecord, FillRecord } from "../basics/order-records.js";
 import type { ErrorReply } from "../basics/replies.js";
 import type { Violation } from "../basics/risk-types.js";
+import type { Venue } from "../market/types.js";
 
 /** An open position as GET /v1/account/{id}/positions lists it. */
 type OpenPositionRow = ReturnType<typeof openPositions>["data"][number];
@@ -15,18 +16,21 @@ export interface CancelAllRequest {
   symbol?: string | null;
 }
 
-/** Flatten: every working order canceled, then every open position closed at the market. */
+/**
+ * Flatten: the working orders that protect no open position canceled, then every open position closed at the
+ * market, each keeping its protective orders until its close fills it completely.
+ */
 export interface FlattenRequest {
   account_id: string;
 }
 
 export type CancelAllReply = { kind: "canceled"; orders: OrderRecord[] } | ErrorReply;
 
-/** What flatten did for one position open once the orders were canceled. */
+/** What flatten did for one position open once the orders that protect none were canceled. */
 export interface FlattenClose {
   position_id: string;
   symbol: string;
-  venue: string;
+  venue: Venue;
   /** The closing MARKET order (FILLED, CANCELED with its IOC rest, or REJECTED); null when none was placed. */
   order: OrderRecord | null;
   fills: FillRecord[];
@@ -34,6 +38,12 @@ export interface FlattenClose {
   violations: Violation[];
   /** Why no closing order could be placed (the symbol has no price yet); empty otherwise. */
   issues: Issue[];
+  /**
+   * The position's protective orders (working reduce-only orders on its symbol and venue) still working after
+   * the flatten, in placement order: empty when its close filled it completely (they were canceled, and are in
+   * `canceled`) or a termination canceled them.
+   */
+  kept_orders: OrderRecord[];
 }
 
 export type FlattenReply =

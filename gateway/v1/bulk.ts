@@ -93,6 +93,7 @@ export function flattenJson(reply: FlattenResponse__Output): Record<string, unkn
       fills: close.fills.map(fillJson),
       violations: close.violations.map(violationJson),
       issues: close.issues.map((issue) => ({ path: issue.path, message: issue.message })),
+      kept_orders: close.kept_orders.map(orderJson),
     })),
     positions: reply.positions.map(positionJson),
   };

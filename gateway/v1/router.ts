@@ -85,7 +85,8 @@ export const V1_ROUTES: readonly V1Route[] = [
   { method: "post", path: "/account/:account_id/cancel-after", scope: "TRADE", body: true, handler: setCancelAfter },
   { method: "get", path: "/account/:account_id/cancel-after", scope: "READ_ONLY", handler: getCancelAfter },
   // Bulk calls: cancel-all and flatten count as one request; a batch as one per order. Cancel-all and flatten read
-  // their body only to refuse one that is not empty.
+  // their body only to refuse one that is not empty. Both cancel orders, so both need MANAGE_ORDERS, as a single
+  // cancel does (MANAGE_ORDERS grants the closes flatten also makes).
   {
     method: "delete",
     path: "/account/:account_id/orders",
@@ -93,7 +94,7 @@ export const V1_ROUTES: readonly V1Route[] = [
     body: true,
     handler: cancelAllOrders,
   },
-  { method: "post", path: "/account/:account_id/flatten", scope: "TRADE", body: true, handler: flatten },
+  { method: "post", path: "/account/:account_id/flatten", scope: "MANAGE_ORDERS", body: true, handler: flatten },
   { method: "post", path: "/orders/batch", scope: "TRADE", body: true, units: batchUnits, handler: placeBatch },
 ];
 

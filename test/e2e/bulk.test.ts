@@ -209,7 +209,7 @@ describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
   });
 
   describe("POST /v1/account/:id/flatten", () => {
-    it("cancels every order and closes every position at the market in one call", async () => {
+    it("cancels every order and closes every position at the market in one call, a stop once its position closed", async () => {
       const key = await keyFor();
       const account = await openAccount(key);
       await place(key, account, { symbol: "SOL-USD", side: "BUY", kind: "MARKET", quantity: 2 });
@@ -222,19 +222,28 @@ describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
         trigger_price: 90,
         reduce_only: true,
       });
-      await place(key, account, restingBuy(account));
+      const resting = await place(key, account, restingBuy(account));
       const flat = await call(key, "POST", `/v1/account/${account}/flatten`);
       expect(flat.status).toBe(200);
       const canceled = flat.body.canceled as Row[];
-      expect(canceled.map((o) => o.status)).toEqual(["CANCELED", "CANCELED"]);
-      expect(canceled[0]?.order_id).toBe((stop.body.order as Row).order_id);
+      // The entry first; the stop protects SOL until SOL's close filled it whole.
+      const [restingId, stopId] = [resting, stop].map((r) => (r.body.order as Row).order_id);
+      expect(canceled.map((o) => [o.order_id, o.status])).toEqual([
+        [restingId, "CANCELED"],
+        [stopId, "CANCELED"],
+      ]);
       const closes = flat.body.closes as Row[];
       expect(closes.map((c) => c.symbol)).toEqual(["SOL-USD", "ETH-USD"]);
       for (const close of closes) {
         expect(close.order).toMatchObject({ kind: "MARKET", reduce_only: true, status: "FILLED" });
         expect((close.fills as Row[]).length).toBeGreaterThan(0);
-        expect(close).toMatchObject({ violations: [], issues: [] });
+        expect(close).toMatchObject({ violations: [], issues: [], kept_orders: [] });
       }
+      const cancels = (await events(key, account)).filter((e) => e.type === "order.cancel");
+      expect(cancels.map((e) => [e.data.order_id, e.data.reason])).toEqual([
+        [restingId, "user"],
+        [stopId, "reduce_only_no_position"],
+      ]);
       // SOL closed at 100 with the GMX fee of 0.06% on 200 USD.
       expect((closes[0]?.fills as Row[])[0]).toMatchObject({ price: 100, quantity: 2, fee: 0.12 });
       expect(flat.body.positions).toEqual([]);
@@ -263,13 +272,56 @@ describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
       expect(await working(key, account)).toEqual([]);
     });
 
-    it("answers 404 for another user's account and 403 for a read-only key", async () => {
+    it("answers 404 for another user's account and 403 for a key without MANAGE_ORDERS", async () => {
       const key = await keyFor();
       const account = await openAccount(key);
       expect((await call(await keyFor(), "POST", `/v1/account/${account}/flatten`)).status).toBe(404);
       expect((await call(await keyFor(["READ_ONLY"]), "POST", `/v1/account/${account}/flatten`)).status).toBe(403);
-      // MANAGE_ORDERS alone passes the scope check (it grants TRADE): 404 here, for another user's account.
+      // MANAGE_ORDERS alone passes the scope check: 404 here, for another user's account.
       expect((await call(await keyFor(["MANAGE_ORDERS"]), "POST", `/v1/account/${account}/flatten`)).status).toBe(404);
+    });
+
+    it("is 403 for a TRADE-only key of the account's user, canceling and closing nothing, as a single cancel is", async () => {
+      const user = `bulk-user-${++users}`;
+      const trader = await newKey(api, user, { label: "trader", permissions: ["READ_ONLY", "TRADE"] });
+      const manager = await newKey(api, user, { label: "manager", permissions: ["MANAGE_ORDERS"] });
+      const account = await openAccount(trader);
+      expect(
+        (await place(trader, account, { symbol: "SOL-USD", side: "BUY", kind: "MARKET", quantity: 1 })).status,
+      ).toBe(201);
+      const stop = await place(trader, account, {
+        symbol: "SOL-USD",
+        side: "SELL",
+        kind: "STOP",
+        quantity: 1,
+        trigger_price: 90,
+        reduce_only: true,
+      });
+      const resting = await place(trader, account, restingBuy(account));
+      const ids = [stop, resting].map((r) => (r.body.order as Row).order_id);
+
+      const refused = await call(trader, "POST", `/v1/account/${account}/flatten`);
+      expect([refused.status, refused.body]).toEqual([403, { error: "permission_denied" }]);
+      // The same answer a TRADE-only key gets for a single cancel and for cancel-all.
+      const single = await call(trader, "DELETE", `/v1/order/${String(ids[0])}`);
+      const all = await call(trader, "DELETE", `/v1/account/${account}/orders`);
+      expect([single.status, single.body]).toEqual([refused.status, refused.body]);
+      expect([all.status, all.body]).toEqual([refused.status, refused.body]);
+      // Nothing was canceled or closed.
+      expect((await working(trader, account)).map((o) => [o.order_id, o.status])).toEqual([
+        [ids[0], "NEW"],
+        [ids[1], "NEW"],
+      ]);
+      expect(await positions(trader, account)).toHaveLength(1);
+      expect((await events(trader, account)).filter((e) => e.type === "order.cancel")).toEqual([]);
+
+      // A MANAGE_ORDERS key of the same user flattens it.
+      const flat = await call(manager, "POST", `/v1/account/${account}/flatten`);
+      expect(flat.status).toBe(200);
+      expect((flat.body.canceled as Row[]).map((o) => o.order_id)).toEqual([ids[1], ids[0]]);
+      expect(flat.body.closes).toMatchObject([{ symbol: "SOL-USD", order: { status: "FILLED" }, kept_orders: [] }]);
+      expect(await positions(trader, account)).toEqual([]);
+      expect(await working(trader, account)).toEqual([]);
     });
 
     it("raced against placements, leaves no order working and no position open at its step", async () => {
@@ -362,10 +414,14 @@ describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
       expect({ working: await working(key, account), positions: await positions(key, account) }).toEqual(before);
       expect((await events(key, account)).filter((e) => e.type === "order.cancel")).toEqual([]);
 
-      // The scope is checked first (403), the body before the engine looks the account up (as a query is): another
-      // user's account is 400 with a body, 404 with an empty one.
-      const reader = await keyFor(["READ_ONLY"]);
-      expect((await call(reader, "POST", `/v1/account/${account}/flatten`, { symbol: "ETH-USD" })).status).toBe(403);
+      // The scope is checked first (403 for a key without MANAGE_ORDERS, a TRADE-only one too), the body before the
+      // engine looks the account up (as a query is): another user's account is 400 with a body, 404 with an empty one.
+      for (const scopes of [["READ_ONLY"], ["READ_ONLY", "TRADE"]]) {
+        const refused = await call(await keyFor(scopes), "POST", `/v1/account/${account}/flatten`, {
+          symbol: "ETH-USD",
+        });
+        expect([refused.status, refused.body]).toEqual([403, { error: "permission_denied" }]);
+      }
       const other = await keyFor();
       expect((await call(other, "POST", `/v1/account/${account}/flatten`, { symbol: "ETH-USD" })).status).toBe(400);
       expect((await call(other, "POST", `/v1/account/${account}/flatten`, {})).status).toBe(404);

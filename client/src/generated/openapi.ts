@@ -694,41 +694,61 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel every order and close every position
-         * @description In **one step** of the account's actor: cancels every working order (as
-         *     `DELETE /v1/account/{account_id}/orders` does, stops and take-profits first of all, so none fires on a
-         *     position being closed), then closes each open position, oldest first, exactly as
-         *     `POST /v1/position/close` with only `symbol` and `position_id` would: a reduce-only MARKET order (IOC)
+         * Close every position, canceling every order that does not protect one still open
+         * @description In **one step** of the account's actor: cancels every working order that protects no open position (as
+         *     `DELETE /v1/account/{account_id}/orders` does: entries, resting or partially filled, a parent without
+         *     fills with its `HELD` children, and reduce-only orders of a symbol or venue without a position), so
+         *     nothing adds exposure while the positions close; then closes each open position, oldest first, exactly
+         *     as `POST /v1/position/close` with only `symbol` and `position_id` would: a reduce-only MARKET order (IOC)
          *     for the whole quantity, through the book's depth, with the venue's fees and the market's hours. An order
          *     placed at the same time is decided before the flatten (and canceled or closed by it) or after it (and
          *     judged on its own: it may open a new position).
          *
+         *     **A position is never left unprotected.** Its protective orders (the working reduce-only orders, not
+         *     `HELD`, that reduce it: its stop-losses, take-profits and reduce-only limits, the children of a parent
+         *     that filled; the orders a dead-man's switch keeps, docs/risk.md "Cancel-after") keep working until its
+         *     close has filled it completely. Then they are canceled as after any
+         *     close that leaves nothing to reduce (`order.cancel`, reason `reduce_only_no_position`), in the same step.
+         *     A position whose close is rejected (`market_closed`, a risk rule), only partly filled (a thin book) or
+         *     not placed (no price) keeps them working, and its entry in `closes` lists them (`kept_orders`).
+         *
          *     The answer says exactly what was and was not done:
          *
-         *     - `canceled`: the orders this call canceled (`order.cancel` webhooks, reason `user`, or
-         *       `parent_canceled` for the children of a parent without fills).
-         *     - `closes`: one entry per position open once the orders were canceled, with its closing `order`
+         *     - `canceled`: every order working before the call that this step canceled, in the order canceled: first
+         *       those protecting no open position (`order.cancel` reason `user`, or `parent_canceled` for the children
+         *       of a parent without fills, or `oco` for those of a parent whose fills they already closed), then, as
+         *       each position's close filled it completely, its protective orders (`reduce_only_no_position`).
+         *     - `closes`: one entry per position open once those orders were canceled, with its closing `order`
          *       and `fills` (`order.ack`, `order.fill` and, when closed whole, `position.close` webhooks):
-         *       - `FILLED`: the position is closed.
-         *       - `CANCELED` with fills: the book could not take the whole quantity; the rest stays open.
+         *       - `FILLED`: the position is closed; `kept_orders` is empty.
+         *       - `CANCELED` with fills: the book could not take the whole quantity; the rest stays open, protected by
+         *         `kept_orders`.
          *       - `REJECTED` with `violations`: nothing was closed. `market_closed` when the symbol's market is
          *         closed (OSTIUM non-crypto outside its hours, a halted symbol): flatten places **no** order that
-         *         waits for the open; close it later or with a resting `POST /v1/position/close` (LIMIT).
-         *       - `order: null` with `issues`: no order could be placed (the symbol has no price yet).
+         *         waits for the open; close it later or with a resting `POST /v1/position/close` (LIMIT). Its
+         *         protective orders stay in `kept_orders`.
+         *       - `order: null` with `issues`: no order could be placed (the symbol has no price yet); its
+         *         protective orders stay in `kept_orders`.
          *     - `positions`: the positions still open after the call, as `GET /v1/account/{account_id}/positions`
          *       shows them; empty when the account is flat.
          *
+         *     Every order working before the call is in exactly one of `canceled` and the `kept_orders` of the
+         *     `closes` (except those a dead-man's switch canceled first, below); after the call the account's working
+         *     orders are exactly the `kept_orders`.
+         *
          *     A flat account without working orders answers three empty lists and nothing happens. As for cancel-all, a
          *     dead-man's switch whose deadline had come fires first in the same step, and its cancels are not in
-         *     `canceled`. A close that ends
-         *     the account (a breach of the daily loss or drawdown limit) terminates it as any close would; the risk
-         *     system then closes what is left, which is not in `closes` and not in `positions`. One request against
-         *     the rate limit, whatever the number of orders and positions.
+         *     `canceled`. A close that ends the account (a breach of the daily loss or drawdown limit) terminates it as
+         *     any close would: the risk system cancels the orders still working (reason `risk`; they are in `canceled`)
+         *     and closes what is left, which is not in `closes` and not in `positions`. One request against the rate
+         *     limit, whatever the number of orders and positions.
          *
          *     It takes no query parameter and no body (none or `{}`): any query parameter or body field is `400`
          *     (one issue per name) and nothing is canceled or closed.
          *
-         *     Scope: `TRADE` (granted by `TRADE` or `MANAGE_ORDERS`). An account of another user is `404`.
+         *     Scope: `MANAGE_ORDERS`, as every call that cancels orders (it also grants the closes). A key without it
+         *     (a `TRADE`-only key too) is `403 permission_denied`, and nothing is canceled or closed. An account of
+         *     another user is `404`.
          */
         post: operations["flattenAccount"];
         delete?: never;
@@ -1464,7 +1484,8 @@ export interface components {
         NullableTimestamp: string | null;
         /**
          * @description `READ_ONLY`: every GET endpoint. `TRADE`: also places orders and closes positions. `MANAGE_ORDERS`:
-         *     also cancels and amends orders (full order management). A key may hold several.
+         *     also cancels and amends orders, one or all, and flattens an account (full order management). A key may
+         *     hold several.
          * @enum {string}
          */
         Scope: "READ_ONLY" | "TRADE" | "MANAGE_ORDERS";
@@ -1933,11 +1954,21 @@ export interface components {
             violations: components["schemas"]["Violation"][];
             /** @description Why no closing order could be placed (the symbol has no price yet); empty otherwise. */
             issues: components["schemas"]["Issue"][];
+            /**
+             * @description The position's protective orders (working reduce-only orders on its symbol and venue) still working
+             *     after the call, in placement order, as `GET /v1/account/{account_id}/orders` shows them: its close was
+             *     rejected, partial or not placed, so they were not canceled. Empty when the close filled the position
+             *     completely (they were canceled, and are in `canceled`) or a termination canceled them.
+             */
+            kept_orders: components["schemas"]["Order"][];
         };
         FlattenResponse: {
-            /** @description The orders this call canceled, in placement order. */
+            /**
+             * @description Every order working before the call that its step canceled, in the order canceled: those protecting
+             *     no open position first, then the protective orders of each position its close filled completely.
+             */
             canceled: components["schemas"]["Order"][];
-            /** @description One entry per position open once the orders were canceled, oldest first. */
+            /** @description One entry per position open once the orders protecting none were canceled, oldest first. */
             closes: components["schemas"]["FlattenClose"][];
             /** @description The positions still open after the call (empty when the account is flat). */
             positions: components["schemas"]["Position"][];

@@ -19,6 +19,7 @@ export interface FlattenClose {
   fills?: _engine_v1_Fill[];
   violations?: _engine_v1_Violation[];
   issues?: _engine_v1_FlattenIssue[];
+  kept_orders?: _engine_v1_Order[];
 }
 
 export interface FlattenClose__Output {
@@ -29,4 +30,5 @@ export interface FlattenClose__Output {
   fills: _engine_v1_Fill__Output[];
   violations: _engine_v1_Violation__Output[];
   issues: _engine_v1_FlattenIssue__Output[];
+  kept_orders: _engine_v1_Order__Output[];
 }
