@@ -1,12 +1,14 @@
 // The engine actor's limits (docs/engine.md, "Limits"): the cap on working orders, final orders leaving the
-// actor's memory after their retention (or past the count it keeps), and the client_id replay window. Driven
-// through the actor core as a shard drives it (decide, apply, forget), with the limits `configure` sets.
+// actor's memory after their retention (or past the count it keeps), and the client_id replay window, past
+// which a client_id stays spent (docs/engine.md, "Idempotency"). Driven through the actor core as a shard drives
+// it (recallKey, decide, apply, forget), with the limits `configure` sets; the table of spent client_ids is a Map.
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { retainedCounts } from "./accounts/retention.js";
-import { createCore } from "./trading-core.js";
+import { createCore, type EngineCommand } from "./trading-core.js";
 import type { AccountState, EngineEvent, Reply } from "./core.js";
 import type { MarketView } from "./market/book.js";
+import type { SpentKey } from "./shard/core-contract.js";
 
 const core = createCore();
 
@@ -29,6 +31,10 @@ class Account {
   state: AccountState | undefined;
   readonly journal: EngineEvent[] = [];
   readonly forgotten: string[] = [];
+  /** The table of spent client_ids, as the shard writes it from `forget`. */
+  readonly spent = new Map<string, SpentKey>();
+  /** The client_ids the shard looked up (`recallKey`) before deciding. */
+  readonly lookups: string[] = [];
 
   constructor() {
     const decision = core.decide(
@@ -48,18 +54,39 @@ class Account {
       this.state = core.apply(this.state, event);
       this.journal.push(event);
     }
-    if (this.state !== undefined) this.forgotten.push(...(core.forget?.(this.state) ?? []));
+    if (this.state === undefined) return;
+    const spend = (record: SpentKey): void => {
+      this.spent.set(record.key, record);
+    };
+    this.forgotten.push(...(core.forget?.(this.state, undefined, spend) ?? []));
   }
 
   place(request: Record<string, unknown>, now = NOW): Reply {
-    const decision = core.decide(
-      this.state,
-      {
-        userId: "u-1",
-        command: { type: "PlaceOrder", request: { account_id: this.id, symbol: "BTC-USD", ...request } as never },
-      },
-      { now, market: this.market, nextId: randomUUID },
+    return this.decideAsShard(
+      { type: "PlaceOrder", request: { account_id: this.id, symbol: "BTC-USD", ...request } as never },
+      now,
     );
+  }
+
+  close(request: Record<string, unknown>, now = NOW): Reply {
+    return this.decideAsShard({ type: "ClosePosition", request: { account_id: this.id, ...request } as never }, now);
+  }
+
+  /**
+   * A command decided as a shard decides it: when `recallKey` names a client_id, what the table holds under it
+   * (read back through JSON, as from the database) goes with the decision.
+   */
+  decideAsShard(command: EngineCommand["command"], now = NOW): Reply {
+    const full: EngineCommand = { userId: "u-1", command };
+    const key = core.recallKey?.(this.state, full);
+    const ctx = { now, market: this.market, nextId: randomUUID };
+    if (key !== undefined) this.lookups.push(key);
+    const spent = key === undefined ? undefined : this.spent.get(key);
+    const recalled =
+      key === undefined
+        ? undefined
+        : { key, record: spent === undefined ? undefined : { ...spent, data: JSON.parse(spent.data) as unknown } };
+    const decision = core.decide(this.state, full, recalled === undefined ? ctx : { ...ctx, recalled });
     this.run(decision.events);
     return decision.reply;
   }
@@ -236,22 +263,97 @@ describe("the client_id window", () => {
     });
   });
 
-  it("places a new order for a client_id reused after the window", () => {
+  it("replays the first answer for a client_id forgotten past the window, from the record the shard looks up", () => {
     core.configure?.({ clientIdWindowMs: 10 * MINUTE });
     const account = new Account();
-    const first = orderIdOf(account.place({ ...REFUSED, client_id: "c-1" }));
+    const first = account.place({ ...REFUSED, client_id: "c-1" });
     account.place(REFUSED, NOW + 10 * MINUTE);
-    const again = account.place({ ...REFUSED, client_id: "c-1" }, NOW + 10 * MINUTE);
+    expect((account.state as AccountState).client_ids.has("c-1")).toBe(false);
+    expect([...account.spent.keys()]).toEqual(["c-1"]);
+    expect(account.place({ ...REFUSED, client_id: "c-1" }, NOW + 20 * MINUTE)).toEqual({ ...first, kind: "replayed" });
+    expect(account.lookups).toEqual(["c-1"]);
+  });
+
+  it("keeps at most clientIdsKept records, the newest, and replays one forgotten past the count", () => {
+    core.configure?.({ clientIdsKept: 100 });
+    const account = new Account();
+    const answers = Array.from({ length: 150 }, (_, i) => account.place({ ...REFUSED, client_id: `c-${i}` }, NOW + i));
+    const kept = [...(account.state as AccountState).client_ids.keys()];
+    expect(kept).toEqual(Array.from({ length: 100 }, (_, i) => `c-${i + 50}`));
+    expect(account.spent.size).toBe(50);
+    expect(account.place({ ...REFUSED, client_id: "c-7" }, NOW + 200)).toEqual({ ...answers[7], kind: "replayed" });
+  });
+
+  it("answers 409 with the client_id and its order for a forgotten client_id sent with another body", () => {
+    core.configure?.({ clientIdsKept: 1 });
+    const account = new Account();
+    const first = orderIdOf(account.place({ ...RESTING, client_id: "c-1" }));
+    account.place({ ...REFUSED, client_id: "c-2" });
+    expect(account.place({ ...RESTING, quantity: "0.002", client_id: "c-1" })).toEqual({
+      kind: "error",
+      code: "conflict",
+      fields: { client_id: "c-1", order_id: first },
+    });
+  });
+
+  it("replays a close-position retry of a client_id forgotten since", () => {
+    core.configure?.({ clientIdsKept: 1 });
+    const account = new Account();
+    account.place({ side: "BUY", kind: "MARKET", quantity: "0.002" });
+    const first = account.close({ symbol: "BTC-USD", quantity: "0.001", client_id: "close-1" });
+    expect(first.kind).toBe("created");
+    account.place({ ...REFUSED, client_id: "c-2" });
+    expect(account.spent.has("close-1")).toBe(true);
+    expect(account.close({ symbol: "BTC-USD", quantity: "0.001", client_id: "close-1" })).toEqual({
+      ...first,
+      kind: "replayed",
+    });
+    expect(account.close({ symbol: "BTC-USD", quantity: "0.002", client_id: "close-1" })).toMatchObject({
+      code: "conflict",
+    });
+  });
+
+  it("looks up no client_id the account never forgot, nor one it still holds", () => {
+    core.configure?.({ clientIdsKept: 2 });
+    const account = new Account();
+    for (let i = 0; i < 5; i++) account.place({ ...REFUSED, client_id: `c-${i}` });
+    account.place({ ...REFUSED, client_id: "c-4" });
+    account.place({ ...REFUSED, client_id: "fresh" });
+    account.place(REFUSED);
+    expect(account.lookups).toEqual([]);
+  });
+
+  it("decides a new order when the table holds nothing under a client_id the filter matched (a false positive)", () => {
+    core.configure?.({ clientIdsKept: 1 });
+    const account = new Account();
+    const first = orderIdOf(account.place({ ...REFUSED, client_id: "c-1" }));
+    account.place(REFUSED);
+    account.place({ ...REFUSED, client_id: "c-2" });
+    account.spent.delete("c-1");
+    const again = account.place({ ...REFUSED, client_id: "c-1" });
+    expect(account.lookups).toEqual(["c-1"]);
     expect(again.kind).toBe("rejected");
     expect(orderIdOf(again)).not.toBe(first);
   });
 
-  it("keeps at most clientIdsKept records, the newest", () => {
-    core.configure?.({ clientIdsKept: 100 });
+  it("keeps the filter of forgotten client_ids through a replay of the journal and through a snapshot", () => {
+    core.configure?.({ clientIdsKept: 3 });
     const account = new Account();
-    for (let i = 0; i < 150; i++) account.place({ ...REFUSED, client_id: `c-${i}` }, NOW + i);
-    const kept = [...(account.state as AccountState).client_ids.keys()];
-    expect(kept).toEqual(Array.from({ length: 100 }, (_, i) => `c-${i + 50}`));
+    for (let i = 0; i < 40; i++) account.place({ ...REFUSED, client_id: `c-${i}` }, NOW + i);
+    const live = account.state as AccountState;
+    const retry: EngineCommand = {
+      userId: "u-1",
+      command: {
+        type: "PlaceOrder",
+        request: { account_id: account.id, symbol: "BTC-USD", client_id: "c-0" } as never,
+      },
+    };
+    const replayed = account.replayed();
+    expect(replayed.retention.forgotten).toEqual(live.retention.forgotten);
+    expect(core.recallKey?.(replayed, retry)).toBe("c-0");
+    const restored = core.restore?.(JSON.parse(JSON.stringify(core.snapshot?.(live))) as unknown);
+    expect(restored?.retention.forgotten).toEqual(live.retention.forgotten);
+    expect(core.recallKey?.(restored, retry)).toBe("c-0");
   });
 });
 

@@ -20,17 +20,20 @@ import { analytics, breaches, fundingReport, violations } from "./accounts/risk-
 import { DEFAULT_ACTOR_LIMITS, type ActorLimits } from "./accounts/limits.js";
 import { forgetExpired, noteApplied } from "./accounts/retention.js";
 import { restoreState, snapshotOf, type AccountSnapshot } from "./accounts/snapshot.js";
-import type { AccountState } from "./basics/account-state.js";
+import type { AccountState, IdempotencyRecord } from "./basics/account-state.js";
 import { cancelAfterRecord } from "./basics/cancel-after.js";
 import { archivedOrder } from "./basics/order-records.js";
+import { recalledRecord, spentClientId } from "./orders/idempotency.js";
 import type { FundingRates } from "./risk/funding.js";
 import { apply, consumeFills, decide, releaseFills, type Command, type EngineEvent, type Reply } from "./core.js";
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";
 import { unitsFor } from "./market/units.js";
 import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
-import type { ActorCore, CoreTypes, DecideContext } from "./shard/core-contract.js";
+import type { ActorCore, ArchivedRecord, CoreTypes, DecideContext, Recalled, SpentKey } from "./shard/core-contract.js";
 import type { Funding as FundingCommand, FundingPrice, MarketUpdate as MarketUpdateCommand } from "./core/commands.js";
+import type { Catalogue } from "./market/catalogue.js";
+import type { Order } from "./basics/order-types.js";
 import { outboxEntries, outboxKinds } from "./webhooks/outbox.js";
 import { accountStateOf, tallyEvent } from "./telemetry.js";
 
@@ -222,7 +225,53 @@ const ACCOUNT_HOOKS = {
   eventTime(event) {
     return event.at;
   },
+
+  // A client_id is spent forever (docs/engine.md, "Idempotency"): a placement or a close naming one the account
+  // no longer holds but its filter of forgotten ones may is looked up in the table of spent client_ids first.
+  // One filter probe per command with a client_id; a fresh id (the filter says no) costs no read.
+  recallKey(state, { userId, command }) {
+    if (state === undefined || (command.type !== "PlaceOrder" && command.type !== "ClosePosition")) return undefined;
+    const clientId = command.request.client_id;
+    if (typeof clientId !== "string" || !state.retention.forgotten.mayHold(clientId)) return undefined;
+    return state.client_ids.has(clientId) || !owned(state, userId) ? undefined : clientId;
+  },
 } satisfies Partial<ActorCore<EngineTypes>>;
+
+/**
+ * `forget` of a shard's core: each order dropped rendered for the order archive, each client_id record for the
+ * table of spent client_ids (in the units of the shard's catalogue).
+ */
+function forgetRendered(
+  state: AccountState,
+  limits: ActorLimits,
+  catalogueOf: () => Catalogue,
+  archive: ((record: ArchivedRecord) => void) | undefined,
+  spend: ((record: SpentKey) => void) | undefined,
+): readonly string[] {
+  if (archive === undefined && spend === undefined) return forgetExpired(state, limits);
+  const catalogue = catalogueOf();
+  const onOrder =
+    archive === undefined
+      ? undefined
+      : (order: Order) => {
+          archive(archivedOrder(order, unitsFor(catalogue, order.symbol)));
+        };
+  const onRecord =
+    spend === undefined
+      ? undefined
+      : (clientId: string, record: IdempotencyRecord) => {
+          spend(spentClientId(clientId, record, state.account_id, catalogue));
+        };
+  return forgetExpired(state, limits, onOrder, onRecord);
+}
+
+/** The spent client_id the shell looked up, as the core's decision reads it. */
+function recalledClientId(recalled: Recalled) {
+  return {
+    clientId: recalled.key,
+    record: recalled.record === undefined ? undefined : recalledRecord(recalled.record),
+  };
+}
 
 /** What one shard's core keeps between calls. */
 interface PerShard {
@@ -282,25 +331,23 @@ export function createCore(): ActorCore<EngineTypes> {
       if (command.type !== "OpenAccount" && !owned(state, userId)) {
         return { events: [], reply: { kind: "error", code: "not_found", fields: {} } };
       }
-      return decide(state, command, {
+      const decideContext = {
         now: ctx.now,
         market: viewOf(ctx.market),
         nextId: ctx.nextId,
         calendar: shard.calendar,
         maxWorkingOrders: shard.limits.maxWorkingOrders,
-      });
+      };
+      if (ctx.recalled === undefined) return decide(state, command, decideContext);
+      return decide(state, command, { ...decideContext, recalled: recalledClientId(ctx.recalled) });
     },
 
     configure(settings) {
       shard.limits = parseActorLimits(settings);
     },
 
-    forget(state, archive) {
-      if (archive === undefined) return forgetExpired(state, shard.limits);
-      const catalogue = viewOf(undefined).catalogue;
-      return forgetExpired(state, shard.limits, (order) => {
-        archive(archivedOrder(order, unitsFor(catalogue, order.symbol)));
-      });
+    forget(state, archive, spend) {
+      return forgetRendered(state, shard.limits, () => viewOf(undefined).catalogue, archive, spend);
     },
 
     query(state, { userId, query }, ctx) {

@@ -10,8 +10,9 @@
 //                renews the book (updateMarket + onMarket over every account, as a shard does);
 //   mix          per account, of every 10 commands: 5 resting LIMIT, 4 MARKET (alternating), 1 cancel of
 //                its oldest working LIMIT; price updates as in `market`;
-//   limit+shell  `limit` plus the shard shell's own per-command work besides I/O: JSON.stringify of every
-//                event (the journal rows), the order-id index, structuredClone of the reply.
+//   limit+shell  `limit` plus the shard shell's own per-command work besides I/O: the forgotten client_id probe
+//                (`recallKey`), JSON.stringify of every event (the journal rows), the order-id index,
+//                structuredClone of the reply.
 // With `baseline` (a checkout of an earlier commit, `--baseline=REV`), every scenario's measured rounds
 // alternate between this tree's engine and the baseline's, loaded side by side in this thread (ABBA order,
 // fresh accounts each round), and each round pair gives a ratio: both figures come from the same thread in the
@@ -421,6 +422,8 @@ async function runRound(
       const orderId = account.resting[account.restingHead++] ?? "00000000-0000-4000-8000-000000000000";
       command = { userId: account.userId, command: { type: "CancelOrder", request: { order_id: orderId } } };
     }
+    // The shard asks before each command whether a forgotten client_id must be looked up (one filter probe).
+    if (shell) sink += core.recallKey?.(account.state, command)?.length ?? 0;
     const decision = core.decide(account.state, command, contextFor(account, market));
     applyAll(engine, account, decision.events, market);
     events += decision.events.length;

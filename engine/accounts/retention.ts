@@ -1,13 +1,15 @@
 // What an account actor keeps in memory (docs/engine.md, "Limits"): final orders leave it once final for longer
 // than the retention, or when the account holds more final orders than it keeps (oldest first); `client_id`
-// records leave it after the replay window, or when the account holds more than it keeps. Everything stays
-// in the journal. The bookkeeping is folded from the applied events only (their `at`, never a clock), so a
+// records leave it after the replay window, or when the account holds more than it keeps, and their ids join
+// the account's filter of forgotten client_ids (basics/key-filter.ts) while the shard keeps what a retry needs
+// in the table of spent client_ids (docs/engine.md, "Idempotency"). Everything stays in the journal. The bookkeeping is folded from the applied events only (their `at`, never a clock), so a
 // replay of the journal forgets exactly what the live actor forgot.
 import { isWorking, type Order } from "../basics/order-types.js";
 import type { EngineEvent } from "../basics/events.js";
 import type { ActorLimits } from "./limits.js";
-import type { AccountState, Retention } from "../basics/account-state.js";
+import type { AccountState, IdempotencyRecord, Retention } from "../basics/account-state.js";
 import { FinalQueue } from "../basics/final-queue.js";
+import { KeyFilter } from "../basics/key-filter.js";
 
 /** The order an event made final, if it did (as the state holds it after the event). */
 function finalOrderOf(state: AccountState, event: EngineEvent): Order | undefined {
@@ -77,9 +79,16 @@ export function noteApplied(state: AccountState, event: EngineEvent): void {
 /**
  * Drops from `state` the final orders and `client_id` records it no longer keeps, as of the latest event
  * applied; returns the ids of the orders dropped (no longer addressable). `onForget` sees each order just before
- * it leaves (the order archive keeps it). Cheap when nothing is due: a look at the oldest entry of each table.
+ * it leaves (the order archive keeps it), `onForgetRecord` each `client_id` record (the table of spent client_ids
+ * keeps it); a forgotten client_id joins the filter. Cheap when nothing is due: a look at the oldest entry of
+ * each table.
  */
-export function forgetExpired(state: AccountState, limits: ActorLimits, onForget?: (order: Order) => void): string[] {
+export function forgetExpired(
+  state: AccountState,
+  limits: ActorLimits,
+  onForget?: (order: Order) => void,
+  onForgetRecord?: (clientId: string, record: IdempotencyRecord) => void,
+): string[] {
   const retention = state.retention;
   const now = retention.lastAt;
   const forgotten: string[] = [];
@@ -96,6 +105,8 @@ export function forgetExpired(state: AccountState, limits: ActorLimits, onForget
   const clientIds = state.client_ids;
   for (const [clientId, record] of clientIds) {
     if (record.recorded_at > now - limits.clientIdWindowMs && clientIds.size <= limits.clientIdsKept) break;
+    onForgetRecord?.(clientId, record);
+    retention.forgotten.add(clientId);
     clientIds.delete(clientId);
   }
   return forgotten;
@@ -116,14 +127,39 @@ export interface RetentionSnapshot {
    */
   clientIds?: [string, number][];
   lastAt: number;
+  /**
+   * The filter of forgotten client_ids: its 32-bit hashes, little-endian, in base64. Absent from a snapshot of an
+   * engine without it, which restores with an empty filter (docs/engine.md, "Idempotency").
+   */
+  forgotten?: string;
 }
 
 export function exportRetention(state: AccountState): RetentionSnapshot {
   const clientIds: [string, number][] = [];
   for (const [clientId, record] of state.client_ids) clientIds.push([clientId, record.recorded_at]);
-  return { finals: state.retention.finals.entries(), clientIds, lastAt: state.retention.lastAt };
+  const retention = state.retention;
+  const snapshot: RetentionSnapshot = { finals: retention.finals.entries(), clientIds, lastAt: retention.lastAt };
+  if (retention.forgotten.size > 0) snapshot.forgotten = hashesText(retention.forgotten.hashes());
+  return snapshot;
 }
 
 export function importRetention(snapshot: RetentionSnapshot): Retention {
-  return { finals: FinalQueue.from(snapshot.finals), lastAt: snapshot.lastAt };
+  const forgotten =
+    snapshot.forgotten === undefined ? new KeyFilter() : KeyFilter.fromHashes(hashesOf(snapshot.forgotten));
+  return { finals: FinalQueue.from(snapshot.finals), lastAt: snapshot.lastAt, forgotten };
+}
+
+/** 32-bit hashes as base64 of their little-endian bytes: about 5.3 characters a hash. */
+function hashesText(hashes: readonly number[]): string {
+  const bytes = Buffer.alloc(hashes.length * 4);
+  hashes.forEach((hash, i) => bytes.writeUInt32LE(hash, i * 4));
+  return bytes.toString("base64");
+}
+
+function hashesOf(text: string): number[] {
+  const bytes = Buffer.from(text, "base64");
+  if (bytes.length % 4 !== 0) throw new Error("snapshot: the forgotten client_id filter is not a list of hashes");
+  const hashes: number[] = [];
+  for (let at = 0; at < bytes.length; at += 4) hashes.push(bytes.readUInt32LE(at));
+  return hashes;
 }

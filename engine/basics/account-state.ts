@@ -12,6 +12,7 @@ import { DAY_MS } from "../../kernel/time.js";
 
 import { OverlayTable, type Table } from "./overlay-table.js";
 import { FinalQueue } from "./final-queue.js";
+import { KeyFilter } from "./key-filter.js";
 import type { CancelAfter } from "./cancel-after.js";
 import type { Plan } from "./plans.js";
 
@@ -141,6 +142,8 @@ export interface Retention {
   readonly finals: FinalQueue;
   /** The latest event time applied to the account. */
   lastAt: number;
+  /** The client_ids whose records the account forgot (docs/engine.md, "Idempotency"). */
+  readonly forgotten: KeyFilter;
 }
 
 /** Working-order notional of one symbol (units); replaced, never mutated (drafts share the base's values). */
@@ -212,7 +215,7 @@ export function accountStateFrom(event: AccountOpened): AccountState {
     funded_through: 0,
     cancel_after: null,
     seq: 0,
-    retention: { finals: new FinalQueue(), lastAt: 0 },
+    retention: { finals: new FinalQueue(), lastAt: 0, forgotten: new KeyFilter() },
   };
 }
 

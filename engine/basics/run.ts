@@ -1,7 +1,7 @@
 // One decision in progress, as the execution modules see it: the clock, prices and ids it was given, the
 // state as of the events emitted so far, and `emit`. The core implements it (emit = record the event and
 // apply it to a draft), so placement and execution code never import the core.
-import type { AccountState } from "./account-state.js";
+import type { AccountState, IdempotencyRecord } from "./account-state.js";
 import type { BookSide, MarketView } from "../market/book.js";
 import type { NewsEvent } from "../market/calendar.js";
 import type { EngineEvent } from "./events.js";
@@ -31,4 +31,9 @@ export interface Run {
   localTaken(symbol: string, side: BookSide): number;
   /** HELD children activated by fills in this decision, in order. */
   readonly activated: string[];
+  /**
+   * The record of a client_id the account forgot, when the shell looked it up for this decision (docs/engine.md,
+   * "Idempotency"); undefined otherwise, or when the table of spent client_ids does not hold it.
+   */
+  recalled(clientId: string): IdempotencyRecord | undefined;
 }

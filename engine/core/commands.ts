@@ -1,6 +1,7 @@
 // What the core is asked and what it answers (docs/engine.md, "Commands and events"): one command type per
 // engine request, the reply each gets, and the context a decision runs in (the shell's clock, prices, ids).
 import type { PlanCatalogue } from "../basics/plans.js";
+import type { IdempotencyRecord } from "../basics/account-state.js";
 import type { AccountRecord } from "../accounts/queries.js";
 import type { MarketView } from "../market/book.js";
 import type { NewsEvent } from "../market/calendar.js";
@@ -142,6 +143,16 @@ export interface DecideContext {
   calendar?: readonly NewsEvent[];
   /** The most working orders an account may hold (default DEFAULT_MAX_WORKING_ORDERS). */
   maxWorkingOrders?: number;
+  /**
+   * A client_id the account forgot, looked up by the shell in the table of spent client_ids before this command
+   * (docs/engine.md, "Idempotency"): its record, or undefined when the table does not hold it.
+   */
+  recalled?: RecalledClientId;
+}
+
+export interface RecalledClientId {
+  clientId: string;
+  record: IdempotencyRecord | undefined;
 }
 
 export interface Decision<R extends Reply = Reply> {

@@ -3,7 +3,7 @@
 // so execution sees its own fills exactly as a replay will; it counts the book depth the decision's own fills
 // took, which the shard's market view does not show until the decision is journaled.
 import { DEFAULT_MAX_WORKING_ORDERS } from "../accounts/limits.js";
-import { forkState, type AccountState } from "../basics/account-state.js";
+import { forkState, type AccountState, type IdempotencyRecord } from "../basics/account-state.js";
 import type { BookSide, MarketView } from "../market/book.js";
 import type { NewsEvent } from "../market/calendar.js";
 import type { EngineEvent } from "../basics/events.js";
@@ -52,6 +52,11 @@ export class DecisionRun implements Run {
   /** Whether the decision has filled anything (equity moved: the limits must be looked at). */
   get filled(): boolean {
     return this.fills > 0;
+  }
+
+  recalled(clientId: string): IdempotencyRecord | undefined {
+    const recalled = this.ctx.recalled;
+    return recalled !== undefined && recalled.clientId === clientId ? recalled.record : undefined;
   }
 
   /** Made on first use: only a parent's first fill activates children. */

@@ -77,3 +77,43 @@ export function recordedResponse(
     risk_headroom: record.risk_headroom,
   };
 }
+
+/** What the table of spent client_ids keeps of a record its account forgot (docs/engine.md, "Idempotency"). */
+export interface SpentClientId {
+  key: string;
+  /** The order it placed. */
+  id: string;
+  at: number;
+  fingerprint: string;
+  /** The first answer, as `recordedResponse` rebuilds it, in JSON. */
+  data: string;
+}
+
+/**
+ * A forgotten record as the table of spent client_ids keeps it: the first answer rendered now, as a retry within
+ * the window answers it, so a retry after it gets the same JSON.
+ */
+export function spentClientId(
+  clientId: string,
+  record: IdempotencyRecord,
+  accountId: string,
+  catalogue: Catalogue,
+): SpentClientId {
+  const data = JSON.stringify(recordedResponse(record, accountId, catalogue));
+  return { key: clientId, id: record.order_id, at: record.recorded_at, fingerprint: record.fingerprint, data };
+}
+
+/** A row of the table read back, as the record a retry is judged against (its answer kept whole). */
+export function recalledRecord(spent: {
+  id: string;
+  at: number;
+  fingerprint: string;
+  data: unknown;
+}): IdempotencyRecord {
+  return {
+    order_id: spent.id,
+    fingerprint: spent.fingerprint,
+    recorded_at: spent.at,
+    response: spent.data as PlaceOrderResponse,
+  };
+}

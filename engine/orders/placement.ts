@@ -4,7 +4,6 @@
 // same path after its own lookup.
 import type { AccountState, IdempotencyRecord } from "../basics/account-state.js";
 import type { SymbolQuote } from "../market/book.js";
-import type { Catalogue } from "../market/catalogue.js";
 import type { Venue } from "../market/types.js";
 import { notionalOf, type TickerUnits } from "../market/units.js";
 import { positionKey, type Position } from "../basics/position-types.js";
@@ -71,16 +70,14 @@ function place(run: Run, request: PlaceOrderRequest, test: boolean): PlaceOrderR
   if (request.account_id !== state.account_id) return notFound();
   // A retry of a known client_id is judged against its first body, not the clock: a GTD retried after
   // its expire_at still replays instead of failing "must be in the future".
-  const retry = !test && typeof request.client_id === "string" && state.client_ids.has(request.client_id);
+  const retry = !test && typeof request.client_id === "string" && recordOf(run, request.client_id) !== undefined;
   const normalized = normalizePlaceOrder(request, run.market.catalogue, retry ? null : run.now);
   if (!normalized.ok) return invalid(normalized.issues);
   const intent = normalized.value;
   const fingerprint = intent.client_id === null ? null : orderFingerprint(intent, state.default_venue);
   // `retry` already looked the client_id up: an unknown one has nothing to replay.
   const replay = retry
-    ? replayed(state, run.market.catalogue, intent.client_id, (record) =>
-        orderRetryMatches(record, intent, state.default_venue),
-      )
+    ? replayed(run, intent.client_id, (record) => orderRetryMatches(record, intent, state.default_venue))
     : undefined;
   if (replay !== undefined) return replay;
   // The cap on working orders (docs/engine.md, "Limits"): refused before anything is emitted, so a refused order
@@ -128,7 +125,7 @@ export function closePosition(run: Run, request: ClosePositionRequest): PlaceOrd
   if (!normalized.ok) return invalid(normalized.issues);
   const close = normalized.value;
   const fingerprint = close.client_id === null ? null : closeFingerprint(close);
-  const replay = replayed(state, run.market.catalogue, close.client_id, (record) => closeRetryMatches(record, close));
+  const replay = replayed(run, close.client_id, (record) => closeRetryMatches(record, close));
   if (replay !== undefined) return replay;
 
   let position: Position | undefined;
@@ -184,22 +181,29 @@ function findPosition(state: AccountState, positionId: string): Position | undef
 }
 
 /**
+ * A used client_id's record: the account's, or one it forgot that the shell looked up in the table of spent
+ * client_ids for this decision (docs/engine.md, "Idempotency").
+ */
+function recordOf(run: Run, clientId: string): IdempotencyRecord | undefined {
+  return run.state.client_ids.get(clientId) ?? run.recalled(clientId);
+}
+
+/**
  * Rule 1: a used client_id answers the original response, or 409 when the body differs (`matches`, from
  * orders/fingerprint.ts, compares the retry with the record as both were placed).
  */
 function replayed(
-  state: AccountState,
-  catalogue: Catalogue,
+  run: Run,
   clientId: string | null,
   matches: (record: IdempotencyRecord) => boolean,
 ): PlaceOrderReply | undefined {
   if (clientId === null) return undefined;
-  const record = state.client_ids.get(clientId);
+  const record = recordOf(run, clientId);
   if (record === undefined) return undefined;
   if (!matches(record)) {
     return conflict({ client_id: clientId, order_id: record.order_id });
   }
-  return { kind: "replayed", ...recordedResponse(record, state.account_id, catalogue) };
+  return { kind: "replayed", ...recordedResponse(record, run.state.account_id, run.market.catalogue) };
 }
 
 /** Rules 4 to 7 and the immediate execution, for a normalised order whose venue is settled. */

@@ -4,15 +4,16 @@
 // the accounts it touched; they are reloaded from the journal before they are used again, so no uncommitted
 // event survives. A commit that timed out may still land on the server: the reload then finds its events, and a
 // batch decided before it landed collides with it on (account_id, seq) and is refused whole, so nothing is
-// applied twice.
+// applied twice. A batch ends before a command that needs a spent key looked up (`RecallNeeded`): the messages
+// before it are committed and answered, and the shard looks the key up and decides the rest after (shard.ts).
 import { performance } from "node:perf_hooks";
 import { isDatabaseUnavailable } from "../../kernel/db-deadline.js";
 import { ServiceError, errorText } from "../../kernel/errors.js";
 import { endSpan } from "../../kernel/tracing.js";
 import { isDuplicateSeq, type OutboxRow } from "../store/journal.js";
 import { isFenced } from "../store/leases.js";
-import type { CoreTypes } from "./core-contract.js";
-import type { Decider, Pending } from "./decide.js";
+import type { CoreTypes, Recalled } from "./core-contract.js";
+import type { Decider, Pending, RecallNeeded } from "./decide.js";
 import { failed, STOPPED, toWireError } from "./failures.js";
 import type { MailboxRequest, ShardResponse } from "./protocol.js";
 import type { AccountReload, ShardJournal } from "./reload.js";
@@ -22,6 +23,17 @@ import { endShardSpan, startCommitSpan, startDecideSpan } from "./tracing.js";
 
 export interface BatchItem<T extends CoreTypes> {
   request: MailboxRequest<T>;
+  /** The spent key looked up for this command (`RecallNeeded`), once it was. */
+  recalled?: Recalled;
+}
+
+/**
+ * A batch's answers, in order. With `recall`, only the first `responses.length` messages were decided (and
+ * committed): the next one needs that key looked up, and it and the ones after it are still to decide.
+ */
+export interface BatchResult<T extends CoreTypes> {
+  responses: ShardResponse<T>[];
+  recall?: RecallNeeded;
 }
 
 export interface GroupCommitOptions<T extends CoreTypes> {
@@ -77,41 +89,49 @@ export class GroupCommit<T extends CoreTypes> {
   constructor(private readonly options: GroupCommitOptions<T>) {}
 
   /** The responses of a batch, in order; all of them failures when the batch could not be committed. */
-  async run(items: readonly BatchItem<T>[], depth: number): Promise<ShardResponse<T>[]> {
+  async run(items: readonly BatchItem<T>[], depth: number): Promise<BatchResult<T>> {
     const { reload, decider, stats } = this.options;
     try {
       await reload.ensureCurrent();
     } catch (error) {
       this.options.log("error", "shard cannot load its accounts", { err: errorText(error) });
       stats.batches.observe(depth, items.length, 0, null, false);
-      return isDatabaseUnavailable(error)
+      const responses = isDatabaseUnavailable(error)
         ? failAll(items, "database did not answer: shard cannot load its accounts", "engine_unavailable")
         : failAll(items, "shard cannot load its accounts");
+      return { responses };
     }
     const pending: Pending = {
       events: [],
       outbox: [],
       archived: [],
+      spent: [],
       accounts: [],
       touched: new Set(),
       decided: [],
       applying: undefined,
       tallies: stats.batchTallies(),
     };
-    let responses: ShardResponse<T>[];
+    let decided: BatchResult<T>;
     try {
-      responses = this.decideAll(items, pending);
+      decided = this.decideAll(items, pending);
     } catch (error) {
       this.drop(pending, error);
       stats.batches.observe(depth, items.length, 0, null, false);
-      return failAll(items, "engine fault");
+      return { responses: failAll(items, "engine fault") };
     }
     let commitMs: number | null = null;
     if (pending.events.length > 0 || pending.accounts.length > 0) {
       const started = performance.now();
       const span = startCommitSpan(items, pending.events.length, pending.accounts.length);
       try {
-        await this.options.journal.append(pending.accounts, pending.events, pending.outbox, pending.archived);
+        await this.options.journal.append(
+          pending.accounts,
+          pending.events,
+          pending.outbox,
+          pending.archived,
+          pending.spent,
+        );
         commitMs = performance.now() - started;
         span?.end();
       } catch (error) {
@@ -122,7 +142,7 @@ export class GroupCommit<T extends CoreTypes> {
         const failure = commitFailure(error);
         this.options.log("error", failure.log, { err: errorText(error), events: pending.events.length });
         stats.batches.observe(depth, items.length, pending.events.length, performance.now() - started, false);
-        return failAll(items, failure.answer, failure.code);
+        return { responses: failAll(items, failure.answer, failure.code) };
       }
     }
     if (commitMs !== null) {
@@ -130,24 +150,33 @@ export class GroupCommit<T extends CoreTypes> {
       this.options.snapshots.write(pending.touched);
     }
     stats.committed(pending.tallies);
-    stats.batches.observe(depth, items.length, pending.events.length, commitMs, true);
-    return responses;
+    stats.batches.observe(depth, decided.responses.length, pending.events.length, commitMs, true);
+    return decided;
   }
 
-  /** Decides every message in order; nothing after a stop request runs. Throws when the core's `apply` threw. */
-  private decideAll(items: readonly BatchItem<T>[], pending: Pending): ShardResponse<T>[] {
+  /**
+   * Decides every message in order, up to one that needs a spent key looked up; nothing after a stop request runs.
+   * Throws when the core's `apply` threw.
+   */
+  private decideAll(items: readonly BatchItem<T>[], pending: Pending): BatchResult<T> {
     const responses: ShardResponse<T>[] = [];
     const stopAt = items.findIndex((item) => item.request.kind === "stop");
-    items.forEach((item, index) => {
-      if (stopAt >= 0 && index > stopAt) responses.push(failed(item.request.requestId, STOPPED));
-      else {
-        const span = startDecideSpan(item.request);
-        const response = this.options.decider.decide(item.request, pending, index < items.length - 1);
-        if (span !== undefined) endShardSpan(span, response);
-        responses.push(response);
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index] as BatchItem<T>;
+      if (stopAt >= 0 && index > stopAt) {
+        responses.push(failed(item.request.requestId, STOPPED));
+        continue;
       }
-    });
-    return responses;
+      const span = startDecideSpan(item.request);
+      const response = this.options.decider.decide(item.request, pending, index < items.length - 1, item.recalled);
+      if (response.kind === "recall") {
+        span?.end();
+        return { responses, recall: response };
+      }
+      if (span !== undefined) endShardSpan(span, response);
+      responses.push(response);
+    }
+    return { responses };
   }
 
   /**

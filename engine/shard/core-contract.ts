@@ -29,6 +29,17 @@ export interface DecideContext<Market> {
   market: Market | undefined;
   /** A fresh UUID (the shell's randomness; replay never calls it). */
   nextId: () => string;
+  /**
+   * For a command `recallKey` named a key for: what the table of spent keys holds under it (undefined: nothing, a
+   * filter false positive). Absent for every other command.
+   */
+  recalled?: Recalled;
+}
+
+/** A spent key the shell looked up for a command before it was decided (`recallKey`). */
+export interface Recalled {
+  readonly key: string;
+  readonly record: RecalledKey | undefined;
 }
 
 export interface QueryContext<Market> {
@@ -62,11 +73,24 @@ export interface ActorCore<T extends CoreTypes> {
    * keeps them) and returns the ids `keys` made addressable that no longer are. The shell calls it after each
    * decision's events applied to an account, and on replay where a decision ends (the next event has another
    * `eventTime`) and after the last one; it must depend on the applied events only, so a replay forgets what
-   * the live actor forgot. The core hands `archive` the record of each order it drops: live, the shell journals
-   * it with the decision's events; on replay, it makes sure the order archive holds it before the account serves
-   * (docs/engine.md, "The order archive"), so a forgotten record stays readable.
+   * the live actor forgot. The core hands `archive` the record of each order it drops and `spend` each key record
+   * (a client_id's) it drops: live, the shell journals them with the decision's events; on replay, it makes sure
+   * the order archive and the table of spent keys hold them before the account serves (docs/engine.md, "The
+   * order archive", "Idempotency"), so a forgotten record stays readable and a forgotten key stays spent.
    */
-  forget?(state: T["state"], archive?: (record: ArchivedRecord) => void): readonly string[];
+  forget?(
+    state: T["state"],
+    archive?: (record: ArchivedRecord) => void,
+    spend?: (record: SpentKey) => void,
+  ): readonly string[];
+  /**
+   * The key of a record the account forgot that deciding this command needs (a client_id the account no longer
+   * holds but its filter of forgotten ones may), or undefined: the shell then looks it up in the table of spent
+   * keys (the `spend` records of `forget`) and decides the command with what it found (`ctx.recalled`), after the
+   * commands before it and before the account's later ones. Called before every command is decided: one filter
+   * probe at most.
+   */
+  recallKey?(state: T["state"] | undefined, command: T["command"]): string | undefined;
   /**
    * The account's state as JSON-safe data, restorable by `restore` into a state equal to it (docs/engine.md,
    * "Snapshots"): the shard stores one every so many events so a restart replays only the events after it.
@@ -160,6 +184,27 @@ export interface ArchivedRecord {
   readonly clientId: string | null;
   /** The record as JSON text. */
   readonly data: string;
+}
+
+/**
+ * A key (a client_id) whose record a core dropped from memory: what a later command naming it needs, kept in the
+ * table of spent keys (docs/engine.md, "Idempotency").
+ */
+export interface SpentKey {
+  readonly key: string;
+  /** The id of what the key named (an order's). */
+  readonly id: string;
+  /** Epoch ms the key was recorded. */
+  readonly at: number;
+  /** What a later command naming the key is compared with (its request's fingerprint). */
+  readonly fingerprint: string;
+  /** The answer recorded for it, as JSON text. */
+  readonly data: string;
+}
+
+/** A spent key as read back from the table: its answer parsed. */
+export interface RecalledKey extends Omit<SpentKey, "data"> {
+  readonly data: unknown;
 }
 
 /** One outbox entry as a core renders it. */

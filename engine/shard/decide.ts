@@ -2,14 +2,16 @@
 // of the batch may mutate objects this one points to), applies them to the account in memory (the next
 // message sees them) and queues their journal and outbox rows in the batch's `Pending`. A market update and a
 // clock tick decide each account they concern the same way. Nothing here waits: the batch is committed whole
-// by the group commit (batch.ts).
+// by the group commit (batch.ts). A command whose spent key must be looked up first (`core.recallKey`) is not
+// decided: the batch ends before it, and the shard decides it after the lookup (shard.ts).
 import { randomUUID } from "node:crypto";
 import { threadId } from "node:worker_threads";
 import { errorText } from "../../kernel/errors.js";
 import { idInPartition, mintIdInPartition, partitionOf } from "../../kernel/partition.js";
 import type { EventRow, NewAccountRow, OutboxRow } from "../store/journal.js";
 import type { ArchivedRow } from "../store/order-archive.js";
-import type { ActorCore, CoreTypes, DecideContext } from "./core-contract.js";
+import type { SpentRow } from "../store/spent-keys.js";
+import type { ActorCore, CoreTypes, DecideContext, Recalled } from "./core-contract.js";
 import type { ShardClock } from "./clock.js";
 import type { AccountMemory, Entry } from "./memory.js";
 import { failed, toWireError } from "./failures.js";
@@ -22,6 +24,8 @@ export interface Pending {
   outbox: OutboxRow[];
   /** The records the decisions' forgetting dropped (the order archive). */
   archived: ArchivedRow[];
+  /** The key records the decisions' forgetting dropped (the table of spent keys). */
+  spent: SpentRow[];
   accounts: NewAccountRow[];
   touched: Set<string>;
   /** The event lists handed to `core.onDecided`, given back through `core.onUndecided` if the batch fails. */
@@ -30,6 +34,13 @@ export interface Pending {
   applying: string | undefined;
   /** The batch's tallies, added to the shard's once it committed. */
   tallies: Map<string, number> | undefined;
+}
+
+/** A command that needs a spent key looked up before it is decided (`core.recallKey`): not decided yet. */
+export interface RecallNeeded {
+  kind: "recall";
+  accountId: string;
+  key: string;
 }
 
 type Request<T extends CoreTypes, K extends MailboxRequest["kind"]> = Extract<MailboxRequest<T>, { kind: K }>;
@@ -66,8 +77,17 @@ export class Decider<T extends CoreTypes> {
     this.nextId = options.nextId ?? randomUUID;
   }
 
-  /** Decides one message; `copy` when later messages of the batch may still mutate what the answer points to. */
-  decide(request: MailboxRequest<T>, pending: Pending, copy: boolean): ShardResponse<T> {
+  /**
+   * Decides one message; `copy` when later messages of the batch may still mutate what the answer points to.
+   * `recalled`: the spent key looked up for this command; without it, a command that needs one is not decided
+   * (`RecallNeeded`).
+   */
+  decide(
+    request: MailboxRequest<T>,
+    pending: Pending,
+    copy: boolean,
+    recalled?: Recalled,
+  ): ShardResponse<T> | RecallNeeded {
     switch (request.kind) {
       case "start":
         return {
@@ -83,7 +103,7 @@ export class Decider<T extends CoreTypes> {
       case "query":
         return this.query(request, copy);
       case "command":
-        return this.command(request, pending, copy);
+        return this.command(request, pending, copy, recalled);
       case "market":
         return this.marketUpdate(request, pending);
       case "clock":
@@ -112,7 +132,12 @@ export class Decider<T extends CoreTypes> {
     }
   }
 
-  private command(request: Request<T, "command">, pending: Pending, copy: boolean): ShardResponse<T> {
+  private command(
+    request: Request<T, "command">,
+    pending: Pending,
+    copy: boolean,
+    recalled: Recalled | undefined,
+  ): ShardResponse<T> | RecallNeeded {
     const requestId = request.requestId;
     let accountId: string;
     let entry: Entry<T["state"]> | undefined;
@@ -122,7 +147,16 @@ export class Decider<T extends CoreTypes> {
     try {
       accountId = this.memory.resolve(request.to);
       entry = this.memory.accounts.get(accountId);
-      const decision = this.core.decide(entry?.state, request.command, this.context(accountId));
+      if (recalled === undefined) {
+        const key = this.core.recallKey?.(entry?.state, request.command);
+        if (key !== undefined) return { kind: "recall", accountId, key };
+      }
+      const context = this.context(accountId);
+      const decision = this.core.decide(
+        entry?.state,
+        request.command,
+        recalled === undefined ? context : { ...context, recalled },
+      );
       events = decision.events;
       // Serialised now: a later event of the batch may mutate objects this one points to.
       rows = events.map((event) => JSON.stringify(event));
@@ -255,7 +289,11 @@ export class Decider<T extends CoreTypes> {
       outbox = this.queueOutbox(accountId, state, event, outbox, pending);
     } while (++index < events.length);
     pending.applying = undefined;
-    this.memory.forget(state, (record) => pending.archived.push({ accountId, ...record }));
+    this.memory.forget(
+      state,
+      (record) => pending.archived.push({ accountId, ...record }),
+      (record) => pending.spent.push({ accountId, ...record }),
+    );
     if (this.core.onDecided !== undefined) {
       this.core.onDecided(this.market, events);
       if (this.core.onUndecided !== undefined) pending.decided.push(events);

@@ -2,7 +2,7 @@
 // addressable (`core.keys`: an order's id → its account) and the symbols each account is interested in
 // (`core.symbolsOf`: a market update visits only the accounts listed under a symbol it moves).
 import { ServiceError } from "../../kernel/errors.js";
-import type { ActorCore, ArchivedRecord, CoreTypes } from "./core-contract.js";
+import type { ActorCore, ArchivedRecord, CoreTypes, SpentKey } from "./core-contract.js";
 import type { Address } from "./protocol.js";
 
 export interface Entry<State> {
@@ -74,10 +74,10 @@ export class AccountMemory<T extends CoreTypes> {
 
   /**
    * Lets the core drop what the account no longer keeps, and unindexes the ids it forgot; `archive` receives the
-   * records it drops (the order archive).
+   * records it drops (the order archive), `spend` the key records (the table of spent keys).
    */
-  forget(state: T["state"], archive?: (record: ArchivedRecord) => void): void {
-    const forgotten = this.core.forget?.(state, archive);
+  forget(state: T["state"], archive?: (record: ArchivedRecord) => void, spend?: (record: SpentKey) => void): void {
+    const forgotten = this.core.forget?.(state, archive, spend);
     if (forgotten !== undefined) for (const key of forgotten) this.byKey.delete(key);
   }
 

@@ -16,6 +16,7 @@ import type {
   StoredSnapshot,
 } from "../store/journal.js";
 import type { ArchivedRow } from "../store/order-archive.js";
+import type { SpentRecord, SpentRow } from "../store/spent-keys.js";
 import type { ActorCore, CoreTypes } from "./core-contract.js";
 import type { ShardClock } from "./clock.js";
 import type { AccountMemory } from "./memory.js";
@@ -28,6 +29,7 @@ export interface ShardJournal {
     events: readonly EventRow[],
     outbox: readonly OutboxRow[],
     archived?: readonly ArchivedRow[],
+    spent?: readonly SpentRow[],
   ): Promise<void>;
   /**
    * Streams the accounts' latest snapshots (`onSnapshot`, when given) and then their events after them (all of
@@ -47,6 +49,10 @@ export interface ShardJournal {
   saveSnapshots?(rows: readonly SnapshotRow[]): Promise<void>;
   /** Makes sure the order archive holds these forgotten records (those it holds stay as they are). */
   archive?(rows: readonly ArchivedRow[]): Promise<void>;
+  /** Makes sure the table of spent keys holds these forgotten key records (those it holds stay as they are). */
+  spend?(rows: readonly SpentRow[]): Promise<void>;
+  /** An account's spent key (docs/engine.md, "Idempotency"), or undefined when the table does not hold it. */
+  recall?(accountId: string, key: string): Promise<SpentRecord | undefined>;
 }
 
 export interface AccountReloadOptions<T extends CoreTypes> {
@@ -77,6 +83,8 @@ export class AccountReload<T extends CoreTypes> {
   private rebuilt: ReadCounts | undefined;
   /** What the replay in progress forgot, for the order archive (written before the accounts serve). */
   private forgotten: ArchivedRow[] = [];
+  /** The key records the replay in progress forgot, for the table of spent keys (the same). */
+  private spent: SpentRow[] = [];
 
   constructor(private readonly options: AccountReloadOptions<T>) {}
 
@@ -124,6 +132,7 @@ export class AccountReload<T extends CoreTypes> {
     this.stale.clear();
     clock.clear();
     this.forgotten = [];
+    this.spent = [];
     const started = performance.now();
     const counts = await journal.readPartitions(
       partitionsOfShard(shard, shards, engine, engines),
@@ -150,6 +159,7 @@ export class AccountReload<T extends CoreTypes> {
     const ids = [...this.stale];
     for (const id of ids) memory.accounts.delete(id);
     this.forgotten = [];
+    this.spent = [];
     await this.options.journal.readAccounts(
       ids,
       (event) => {
@@ -221,19 +231,26 @@ export class AccountReload<T extends CoreTypes> {
     }
   }
 
-  /** A replay's forgetting: what the core drops is noted for the archive. */
+  /** A replay's forgetting: what the core drops is noted for the archive and the table of spent keys. */
   private forget(accountId: string, state: T["state"]): void {
-    this.options.memory.forget(state, (record) => this.forgotten.push({ accountId, ...record }));
+    this.options.memory.forget(
+      state,
+      (record) => this.forgotten.push({ accountId, ...record }),
+      (record) => this.spent.push({ accountId, ...record }),
+    );
   }
 
   /**
-   * The orders the replay forgot, made sure of in the archive: the live actor archived those it forgot, and a
-   * replay under a lower retention forgets more, which no lookup may lose. A failure leaves the shard unloaded
-   * (the next batch tries again).
+   * The orders and key records the replay forgot, made sure of in the archive and the table of spent keys: the
+   * live actor wrote those it forgot, and a replay under a lower retention forgets more, which no lookup may
+   * lose. A failure leaves the shard unloaded (the next batch tries again).
    */
   private async archiveForgotten(): Promise<void> {
     const rows = this.forgotten;
+    const spent = this.spent;
     this.forgotten = [];
+    this.spent = [];
     if (rows.length > 0) await this.options.journal.archive?.(rows);
+    if (spent.length > 0) await this.options.journal.spend?.(spent);
   }
 }

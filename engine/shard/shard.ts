@@ -3,12 +3,15 @@
 // (batch.ts); a `stop` request answers the ones before it, closes the shard's database pool and refuses the
 // rest. The parts, each a file: the accounts in memory and their indexes (memory.ts), deciding a message
 // (decide.ts), the time and the wake clock (clock.ts), eviction, parking and reload (reload.ts), snapshots
-// (snapshots.ts), and the figures of the stats notice (stats.ts).
-import { errorText } from "../../kernel/errors.js";
+// (snapshots.ts), and the figures of the stats notice (stats.ts). A command whose spent key must be looked up
+// first ends its batch (batch.ts): the shard reads the key, then decides that command and the ones after it,
+// so no later message (of its account or any other) is decided before it.
+import { isDatabaseUnavailable } from "../../kernel/db-deadline.js";
+import { errorText, ServiceError } from "../../kernel/errors.js";
 import type { ActorCore, CoreTypes } from "./core-contract.js";
 import { GroupCommit, type BatchItem } from "./batch.js";
 import { ShardClock } from "./clock.js";
-import { Decider } from "./decide.js";
+import { Decider, type RecallNeeded } from "./decide.js";
 import { failed, STOPPED, toWireError } from "./failures.js";
 import { AccountMemory } from "./memory.js";
 import type { MailboxRequest, ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
@@ -166,12 +169,14 @@ export class Shard<T extends CoreTypes> {
       for (const item of items) item.resolve(failed(item.request.requestId, STOPPED));
       return;
     }
-    const responses = await this.commit.run(items, depth);
-    const stopAt = items.findIndex((item) => item.request.kind === "stop");
-    items.forEach((item, index) => {
+    const { responses, recall } = await this.commit.run(items, depth);
+    const decided = recall === undefined ? items : items.slice(0, responses.length);
+    const stopAt = decided.findIndex((item) => item.request.kind === "stop");
+    decided.forEach((item, index) => {
       if (index !== stopAt) item.resolve(responses[index] ?? failed(item.request.requestId, STOPPED));
     });
-    const stopItem = items[stopAt];
+    if (recall !== undefined) await this.recall(recall, items.slice(responses.length));
+    const stopItem = decided[stopAt];
     if (stopItem !== undefined) {
       this.stopped = true;
       this.clock.stop();
@@ -182,6 +187,28 @@ export class Shard<T extends CoreTypes> {
         this.log("warn", "closing the shard's database pool failed", { err: errorText(error) });
       }
       stopItem.resolve({ kind: "stopped", requestId: stopItem.request.requestId, shard: this.options.shard });
+    }
+  }
+
+  /**
+   * Looks up the spent key the first of `rest` needs and puts `rest` back at the head of the mailbox, that one
+   * carrying what was found: it is decided next, before anything that came after it. A failed read answers that
+   * command alone (engine_unavailable when the database did not answer in time).
+   */
+  private async recall(recall: RecallNeeded, rest: Item<T>[]): Promise<void> {
+    const [first, ...others] = rest;
+    if (first === undefined) return;
+    try {
+      const record = await this.options.journal.recall?.(recall.accountId, recall.key);
+      first.recalled = { key: recall.key, record };
+      this.mailbox = [...rest, ...this.mailbox];
+    } catch (error) {
+      this.log("error", "spent key lookup failed", { accountId: recall.accountId, err: errorText(error) });
+      const code = isDatabaseUnavailable(error) ? "engine_unavailable" : "engine_error";
+      first.resolve(
+        failed(first.request.requestId, toWireError(new ServiceError(code, {}, "spent key lookup failed"))),
+      );
+      this.mailbox = [...others, ...this.mailbox];
     }
   }
 

@@ -53,6 +53,7 @@ describe("migrations", () => {
       { version: 8, name: "snapshots" },
       { version: 9, name: "order_archive" },
       { version: 10, name: "kept_prices" },
+      { version: 11, name: "spent_client_ids" },
     ]);
   });
 
@@ -75,7 +76,7 @@ describe("migrations", () => {
         );
       }
 
-      expect(await migrateEngine(pool)).toEqual([5, 6, 7, 8, 9, 10]);
+      expect(await migrateEngine(pool)).toEqual([5, 6, 7, 8, 9, 10, 11]);
       const pending = await pool.query<{ event_id: string; user_id: string; created_at: string }>(
         "SELECT event_id, user_id, created_at::text FROM engine_outbox_pending ORDER BY created_at",
       );
@@ -117,7 +118,7 @@ describe("migrations", () => {
         ]);
       }
 
-      expect(await migrateEngine(pool)).toEqual([6, 7, 8, 9, 10]);
+      expect(await migrateEngine(pool)).toEqual([6, 7, 8, 9, 10, 11]);
       const column = await pool.query<{ data_type: string }>(
         "SELECT data_type FROM information_schema.columns WHERE table_name = 'engine_events' AND column_name = 'payload'",
       );

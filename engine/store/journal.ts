@@ -10,7 +10,8 @@ import { bounded } from "../../kernel/db-deadline.js";
 import { partitionOf } from "../../kernel/partition.js";
 import { columnsOf } from "./columns.js";
 import { upgradeEvent } from "./event-upgrade.js";
-import type { ArchivedRow } from "./order-archive.js";
+import { insertArchived, type ArchivedRow } from "./order-archive.js";
+import { findSpent, insertSpent, insertSpentSql, spentValues, type SpentRecord, type SpentRow } from "./spent-keys.js";
 import type { Fence } from "./leases.js";
 
 export interface NewAccountRow {
@@ -123,7 +124,7 @@ const INSERT_ACCOUNTS_AND_OUTBOX = `new_accounts AS (
       FROM unnest($15::uuid[], $16::uuid[], $17::bigint[], $18::text[]) WITH ORDINALITY AS x(o, a, c, k, i)
       JOIN json_array_elements($19::json) WITH ORDINALITY AS j(r, i) ON j.i = x.i
     ON CONFLICT (order_id) DO NOTHING
-  )`;
+  ), new_spent AS (${insertSpentSql(20)})`;
 
 // The JSON payloads travel as ONE array document ($7, $14), not as jsonb[]/json[] parameters: pg escapes an
 // array parameter element by element, character by character, which cost the shard threads 7% of their time.
@@ -140,7 +141,7 @@ function jsonArray(texts: readonly string[]): string {
 const APPEND = `WITH ${INSERT_ACCOUNTS_AND_OUTBOX} ${INSERT_EVENTS}`;
 
 /** The same, checked by the lease fence; the outer SELECT reads the fence, so the check always runs. */
-const FENCED_APPEND = `WITH fence AS MATERIALIZED (SELECT engine_fence($20::text, $21::int[], $22::bigint[]) AS held),
+const FENCED_APPEND = `WITH fence AS MATERIALIZED (SELECT engine_fence($26::text, $27::int[], $28::bigint[]) AS held),
   ${INSERT_ACCOUNTS_AND_OUTBOX}, new_events AS (${INSERT_EVENTS})
   SELECT held FROM fence`;
 
@@ -148,16 +149,6 @@ const APPEND_STATEMENT = { name: "engine_journal_append", text: APPEND } as cons
 const FENCED_APPEND_STATEMENT = { name: "engine_journal_append_fenced", text: FENCED_APPEND } as const;
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
-
-/** Orders a rebuild found forgotten, for the archive: those already there are left as they are. */
-const INSERT_ARCHIVED = `INSERT INTO engine_orders (order_id, account_id, created_at, client_id, record)
-  SELECT x.o, x.a, x.c, x.k, j.r
-    FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[]) WITH ORDINALITY AS x(o, a, c, k, i)
-    JOIN json_array_elements($5::json) WITH ORDINALITY AS j(r, i) ON j.i = x.i
-  ON CONFLICT (order_id) DO NOTHING`;
-
-/** Rows of one archive statement. */
-const ARCHIVE_CHUNK = 2_000;
 
 const UPSERT_SNAPSHOTS = `INSERT INTO engine_snapshots (account_id, seq, outbox, at, payload)
   SELECT x.a, x.s, x.o, x.t, j.p
@@ -201,8 +192,9 @@ export class Journal {
   }
 
   /**
-   * Appends new accounts, events, their outbox rows and the orders the decisions forgot atomically in ONE statement (data-modifying CTEs insert
-   * the accounts, the outbox rows and their fan-out queue entries, the outer INSERT the events): one round trip
+   * Appends new accounts, events, their outbox rows, the orders and the client_ids the decisions forgot atomically
+   * in ONE statement (data-modifying CTEs insert the accounts, the outbox rows and their fan-out queue entries,
+   * the archived orders and the spent client_ids, the outer INSERT the events): one round trip
    * per batch instead of BEGIN, several INSERTs and COMMIT, which cost the shard threads more in socket writes
    * than the batch itself. A duplicate (account_id, seq) fails the whole statement: it means two writers own the
    * account. The foreign keys see the accounts the CTE inserted (constraints are checked at the end of the
@@ -215,6 +207,7 @@ export class Journal {
     events: readonly EventRow[],
     outbox: readonly OutboxRow[] = [],
     archived: readonly ArchivedRow[] = [],
+    spent: readonly SpentRow[] = [],
   ): Promise<void> {
     if (accounts.length === 0 && events.length === 0) return;
     const fence = this.fence;
@@ -228,6 +221,7 @@ export class Journal {
       jsonArray(outbox.map((o) => o.data)),
       ...columnsOf(archived, ["id", "accountId", "createdAt", "clientId"]),
       jsonArray(archived.map((o) => o.data)),
+      ...spentValues(spent),
       ...(guard === undefined ? [] : [guard.owner, guard.partitions, guard.epochs]),
     ];
     if (!this.named) {
@@ -282,16 +276,18 @@ export class Journal {
    * what the live actor forgot, and more when the retention was lowered since. Rows already there stay as they
    * are (a forgotten order's record never changes), so no fence is needed: any writer writes the same rows.
    */
-  async archive(rows: readonly ArchivedRow[]): Promise<void> {
-    for (let start = 0; start < rows.length; start += ARCHIVE_CHUNK) {
-      const chunk = rows.slice(start, start + ARCHIVE_CHUNK);
-      await this.pool.query(
-        this.query(INSERT_ARCHIVED, [
-          ...columnsOf(chunk, ["id", "accountId", "createdAt", "clientId"]),
-          jsonArray(chunk.map((r) => r.data)),
-        ]),
-      );
-    }
+  archive(rows: readonly ArchivedRow[]): Promise<void> {
+    return insertArchived((text, values) => this.pool.query(this.query(text, values)), rows);
+  }
+
+  /** Makes sure the table of spent client_ids holds these forgotten records (a replay's; see `archive`). */
+  spend(rows: readonly SpentRow[]): Promise<void> {
+    return insertSpent((text, values) => this.pool.query(this.query(text, values)), rows);
+  }
+
+  /** An account's spent client_id (bounded by the timeout), or undefined when it is not spent. */
+  recall(accountId: string, key: string): Promise<SpentRecord | undefined> {
+    return findSpent((text, values) => this.pool.query(this.query(text, values)), accountId, key);
   }
 
   /**

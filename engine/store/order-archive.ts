@@ -4,6 +4,8 @@
 // by the deadline when there is one.
 import type pg from "pg";
 import { bounded } from "../../kernel/db-deadline.js";
+import { columnsOf } from "./columns.js";
+import type { RunQuery } from "./spent-keys.js";
 
 /**
  * One order the actor forgot, for the order archive: written in the same statement as the events of the
@@ -18,6 +20,28 @@ export interface ArchivedRow {
   clientId: string | null;
   /** The order record as JSON text. */
   data: string;
+}
+
+/** Orders a rebuild found forgotten, for the archive: those already there are left as they are. */
+const INSERT_ARCHIVED = `INSERT INTO engine_orders (order_id, account_id, created_at, client_id, record)
+  SELECT x.o, x.a, x.c, x.k, j.r
+    FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[]) WITH ORDINALITY AS x(o, a, c, k, i)
+    JOIN json_array_elements($5::json) WITH ORDINALITY AS j(r, i) ON j.i = x.i
+  ON CONFLICT (order_id) DO NOTHING`;
+
+/** Rows of one archive statement. */
+const ARCHIVE_CHUNK = 2_000;
+
+/** Makes sure the archive holds these forgotten orders (a rebuild's), a chunk a statement. */
+export async function insertArchived(run: RunQuery, rows: readonly ArchivedRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += ARCHIVE_CHUNK) {
+    const chunk = rows.slice(start, start + ARCHIVE_CHUNK);
+    const data = chunk.map((r) => r.data);
+    await run(INSERT_ARCHIVED, [
+      ...columnsOf(chunk, ["id", "accountId", "createdAt", "clientId"]),
+      data.length === 0 ? "[]" : `[${data.join(",")}]`,
+    ]);
+  }
 }
 
 /** An archived order as read back: its account, the account's owner and the record. */

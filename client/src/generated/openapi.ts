@@ -577,10 +577,10 @@ export interface paths {
          *     With `client_id`: the order placed with that `client_id`, in any state (working, `FILLED`,
          *     `CANCELED`, `EXPIRED` or `REJECTED`), as `data` with one element, or none when the account has no
          *     order with it. Orders the engine no longer keeps in memory are found too (from the order archive,
-         *     docs/engine.md). A `client_id` names one order within its replay window (24 hours, or the account's
-         *     10,000 most recent `client_id`s); after that the same `client_id` may be used again and names a new
-         *     order: the answer is then the newest order placed with it (by `created_at`, ties by `order_id`). Read
-         *     it right after the placement it names: the order is there as soon as `POST /v1/order` answered.
+         *     docs/engine.md). A `client_id` names one order for the account's whole life (engines before spent
+         *     client_ids let a `client_id` be used again after 24 hours: for such a one the answer is the newest order
+         *     placed with it, by `created_at`, ties by `order_id`). Read it right after the placement it names: the
+         *     order is there as soon as `POST /v1/order` answered.
          *
          *     An unknown query parameter or a malformed `client_id` is `400`.
          *
@@ -1102,9 +1102,9 @@ export interface paths {
          *       future, a MARKET order with GTC/GTD/GTX or `post_only`, a MARKET order on a symbol that has no price
          *       yet.
          *
-         *     Idempotency: `client_id` is unique per account within its replay window (24 hours, at most the
-         *     account's 10,000 most recent). Set one stable `client_id` per trading intent and retry a timeout or a
-         *     `500` with the same body within the window: you get the original answer and never a second order.
+         *     Idempotency: `client_id` is unique per account forever. Set one stable `client_id` per trading intent
+         *     and retry a timeout or a `500` with the same body, at any time: you get the original answer and never
+         *     a second order.
          *
          *     Headroom: every answer (`201` and `200`) carries `risk_headroom`, the room left under the daily loss
          *     limit, the drawdown floor and the symbol and total exposure caps after the order (for a rejected order,
