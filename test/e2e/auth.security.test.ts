@@ -136,6 +136,51 @@ describe("/v1 authentication", () => {
     expect(listed.body.apiKeys).toEqual([]);
   });
 
+  it("answers 400 to a JSON body nested 30,000 deep on every route that reads one, on /v1 and on /api (never 500)", async () => {
+    const key = remember(
+      await newKey(api, "u-deep", { label: "bot", permissions: ["READ_ONLY", "TRADE", "MANAGE_ORDERS"] }),
+    );
+    const account = "00000000-0000-4000-8000-000000000000";
+    const deep = "[".repeat(30_000) + "]".repeat(30_000);
+    const tooDeep = {
+      error: "invalid_payload",
+      issues: [{ path: "", message: "request body is nested too deeply (limit 64 levels)" }],
+    };
+    const json = { "content-type": "application/json" };
+    const v1Routes = [
+      ["POST", "/v1/account"],
+      ["POST", "/v1/order"],
+      ["POST", "/v1/order/test"],
+      ["PATCH", `/v1/order/${account}`],
+      ["POST", "/v1/position/close"],
+      ["POST", `/v1/account/${account}/cancel-after`],
+      ["DELETE", `/v1/account/${account}/orders`],
+      ["POST", `/v1/account/${account}/flatten`],
+      ["POST", "/v1/orders/batch"],
+    ] as const;
+    for (const [method, path] of v1Routes) {
+      for (const body of [deep, `{"symbol":${deep}}`]) {
+        const response = await v1(base, path, key, { method, headers: json, body });
+        expect({ method, path, status: response.status, body: response.body }).toEqual({
+          method,
+          path,
+          status: 400,
+          body: tooDeep,
+        });
+      }
+    }
+    const apiCalls = [
+      ["/api/api-keys", { ...json, "x-user-id": "u-deep" }],
+      ["/api/api-keys/validate", json],
+    ] as const;
+    for (const [path, headers] of apiCalls) {
+      for (const body of [deep, `{"label":${deep}}`]) {
+        const response = await request(`${api}${path}`, { method: "POST", headers, body });
+        expect({ path, status: response.status, body: response.body }).toEqual({ path, status: 400, body: tooDeep });
+      }
+    }
+  });
+
   it("never writes a key, secret or webhook secret to any log line", async () => {
     const withHook = await createKey(api, "u-logs", {
       label: "hook",
