@@ -83,12 +83,13 @@ const schema = z
     KEY_CACHE_TTL_MS: integer({ min: 1_000 }, 60_000),
     KEY_CACHE_MAX_ENTRIES: integer({ min: 1 }, 100_000),
     /**
-     * Failed /v1 authentications per source address per AUTH_FAILURE_WINDOW_MS; past it the address gets 429
-     * `rate_limited` until its window ends (gateway/v1/auth-failures.ts). 0 turns the limit off.
+     * Failed /v1 authentications per source (an IPv4 address, an IPv6 /64) per AUTH_FAILURE_WINDOW_MS, counted in
+     * Redis too when REDIS_URL is set; past it the source gets 429 `rate_limited` until its window ends
+     * (gateway/v1/auth-failures.ts). 0 turns the limit off.
      */
     AUTH_FAILURE_LIMIT: integer({ min: 0 }, 30),
     AUTH_FAILURE_WINDOW_MS: integer({ min: 1_000, max: DAY_MS }, 60_000),
-    /** Source addresses whose failures are tracked per gateway (least recently failing forgotten first). */
+    /** Sources whose failures are tracked in each gateway's memory (least recently failing forgotten first). */
     AUTH_FAILURE_MAX_ADDRESSES: integer({ min: 1 }, 100_000),
     /** GET /v1/stream (docs/streaming.md): open sockets per API key on this gateway; past it 409. */
     STREAM_MAX_SOCKETS_PER_KEY: integer({ min: 1 }, 10),

@@ -6,6 +6,7 @@ import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, scrapeCounter } from "../kernel/metrics.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import type { Registry } from "prom-client";
+import type { Redis } from "ioredis";
 import { buildApiApp, buildV1App, type AppOptions } from "./app.js";
 import { createClients, reachable, type Clients } from "./clients.js";
 import { KeyCache } from "../kernel/key-cache.js";
@@ -16,6 +17,7 @@ import { warnInsecureListen } from "../kernel/listen-guard.js";
 import { startParts, type StopStack } from "../kernel/stop-stack.js";
 import { MemoryRateLimiter, RedisRateLimiter, createGatewayRedis, type RateLimiter } from "./ratelimit/index.js";
 import { AuthFailureLimiter } from "./v1/auth-failures.js";
+import { RedisFailureCount } from "./v1/auth-failures-redis.js";
 import { RevocationRelay, startStreams, withStreamRevocation } from "./stream/start.js";
 import type { StreamServer } from "./stream/server.js";
 
@@ -97,7 +99,7 @@ function startLimiter(
   settings: GatewaySettings,
   log: Logger,
   stack: StopStack,
-): { limiter: RateLimiter; redis: boolean } {
+): { limiter: RateLimiter; redis: Redis | undefined } {
   const redis = settings.REDIS_URL === undefined ? undefined : createGatewayRedis(settings.REDIS_URL);
   if (redis !== undefined) {
     redis.on("error", (error) => {
@@ -115,7 +117,7 @@ function startLimiter(
   const limiter: RateLimiter =
     redis === undefined ? new MemoryRateLimiter(limits) : new RedisRateLimiter({ redis, ...limits });
   stack.push(() => limiter.close());
-  return { limiter, redis: redis !== undefined };
+  return { limiter, redis };
 }
 
 /** The local key cache (KEY_CACHE): validations answered while the wallet's lease runs; revocations pushed. */
@@ -213,14 +215,31 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     const { limiter, redis } = startLimiter(settings, log, stack);
     const revoked = new RevocationRelay();
     const keyCache = startKeyCache(settings, clients, limiter, log, stack, revoked);
-    const options = appOptions(settings, log, registry, clients, limiter, keyCache, counters);
+    const failures = authFailures(settings, redis, log);
+    const options = appOptions(settings, log, registry, clients, { limiter, keyCache, failures }, counters);
     const streams = startStreams(settings, options, clients, limiter, log, stack);
     revoked.target = streams;
     const ports = await listenBoth(settings, withStreamRevocation(options, streams), streams, stack);
-    log.info({ ...ports, redis }, "gateway listening");
+    log.info({ ...ports, redis: redis !== undefined }, "gateway listening");
     return ports;
   });
   return { ...started, stop };
+}
+
+/**
+ * Failed authentications per source: counted in Redis too when REDIS_URL is set, so every gateway refuses a
+ * source that failed too often on any of them; this gateway's own count decides while Redis does not answer.
+ */
+function authFailures(settings: GatewaySettings, redis: Redis | undefined, log: Logger): AuthFailureLimiter {
+  return new AuthFailureLimiter({
+    limit: settings.AUTH_FAILURE_LIMIT,
+    windowMs: settings.AUTH_FAILURE_WINDOW_MS,
+    maxAddresses: settings.AUTH_FAILURE_MAX_ADDRESSES,
+    shared: redis === undefined ? undefined : new RedisFailureCount(redis),
+    onSharedError: (error) => {
+      log.debug({ err: error }, "shared failed-authentication count unavailable; the local count decides");
+    },
+  });
 }
 
 /** What both apps are built from. */
@@ -229,10 +248,10 @@ function appOptions(
   log: Logger,
   registry: Registry,
   clients: Clients,
-  limiter: RateLimiter,
-  keyCache: KeyCache | undefined,
+  auth: { limiter: RateLimiter; keyCache: KeyCache | undefined; failures: AuthFailureLimiter },
   counters: ReturnType<typeof gatewayCounters>,
 ): AppOptions {
+  const { limiter, keyCache, failures } = auth;
   return {
     clients,
     registry,
@@ -245,11 +264,7 @@ function appOptions(
       limiter,
       windowMs: settings.RATE_LIMIT_WINDOW_MS,
       onDecision: counters.decided,
-      failures: new AuthFailureLimiter({
-        limit: settings.AUTH_FAILURE_LIMIT,
-        windowMs: settings.AUTH_FAILURE_WINDOW_MS,
-        maxAddresses: settings.AUTH_FAILURE_MAX_ADDRESSES,
-      }),
+      failures,
       onAddressLimited: () => {
         counters.addressLimited("v1");
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkEntry, compileAllowList, unmapIPv4 } from "./ip.js";
+import { checkEntry, compileAllowList, sourceBlock, unmapIPv4 } from "./ip.js";
 
 const NOT_AN_ADDRESS = "must be an IP address or CIDR range";
 const NOT_A_NUMBER = "CIDR prefix length must be a number";
@@ -187,5 +187,37 @@ describe("compileAllowList", () => {
 describe("checkEntry zone ids", () => {
   it("refuses an IPv6 entry with a zone id, which BlockList would silently ignore", () => {
     expect(checkEntry("fe80::1%eth0")).toBe("must not carry an IPv6 zone id");
+  });
+});
+
+describe("sourceBlock", () => {
+  it.each([
+    ["1.2.3.4", "1.2.3.4"],
+    ["::ffff:1.2.3.4", "1.2.3.4"],
+    ["::FFFF:10.0.0.1", "10.0.0.1"],
+    ["::ffff:a01:203", "10.1.2.3"],
+    ["0:0:0:0:0:ffff:0a01:0203", "10.1.2.3"],
+    ["2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"],
+    ["2001:DB8:1:2::ffff", "2001:db8:1:2::/64"],
+    ["2001:0db8:0001:0002:abcd::", "2001:db8:1:2::/64"],
+    ["2001:db8::1", "2001:db8:0:0::/64"],
+    ["2001:db8:0:1::1", "2001:db8:0:1::/64"],
+    ["::1", "0:0:0:0::/64"],
+    ["::", "0:0:0:0::/64"],
+    ["::1.2.3.4", "0:0:0:0::/64"],
+    ["64:ff9b::1.2.3.4", "64:ff9b:0:0::/64"],
+    ["fe80::1%eth0", "fe80:0:0:0::/64"],
+    ["not an address", "not an address"],
+    ["", ""],
+  ])("counts %j as %j", (address, block) => {
+    expect(sourceBlock(address)).toBe(block);
+  });
+
+  it("counts every address of one /64 as one source, and the next /64 as another", () => {
+    const blocks = new Set(
+      ["2001:db8:7:9::1", "2001:db8:7:9:ffff:ffff:ffff:ffff", "2001:db8:7:9:1234::"].map(sourceBlock),
+    );
+    expect(blocks).toEqual(new Set(["2001:db8:7:9::/64"]));
+    expect(sourceBlock("2001:db8:7:a::1")).not.toBe(sourceBlock("2001:db8:7:9::1"));
   });
 });

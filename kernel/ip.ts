@@ -61,3 +61,40 @@ export function compileAllowList(entries: readonly string[]): AllowList {
     },
   };
 }
+
+/**
+ * The block a client address is counted as when limiting by source: an IPv4 address itself (also when IPv4-mapped,
+ * `::ffff:1.2.3.4` or `::ffff:102:304`), an IPv6 address's /64 (`2001:db8:0:1::/64`: one host, one customer link,
+ * is handed a whole /64, so its 2^64 addresses are one source), zone id ignored. Anything else is itself.
+ */
+export function sourceBlock(address: string): string {
+  const plain = unmapIPv4(address);
+  if (isIP(plain) === 4) return plain;
+  const groups = ipv6Groups(address.split("%")[0] ?? "");
+  if (groups === undefined) return address;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address (`::` and a dotted IPv4 tail expanded), or undefined if it is none. */
+function ipv6Groups(address: string): number[] | undefined {
+  if (isIP(address) !== 6) return undefined;
+  let text = address;
+  const tail = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (tail !== null) {
+    const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = "", rest] = text.split("::");
+  const split = (part: string): string[] => (part === "" ? [] : part.split(":"));
+  const before = split(head);
+  const after = rest === undefined ? [] : split(rest);
+  const zeros = 8 - before.length - after.length;
+  return [...before, ...Array<string>(zeros).fill("0"), ...after].map((g) => parseInt(g, 16));
+}

@@ -17,3 +17,9 @@ export const REVOKED_MARKER_TTL_SECONDS = 7 * 24 * 3600;
 
 export const REVOCATION_CHANNEL = `${REDIS_PREFIX}wallet:revocations`;
 export const REVOCATION_ACK_CHANNEL = `${REDIS_PREFIX}wallet:revocation-acks`;
+
+/**
+ * Failed /v1 authentications from one source (an IPv4 address or an IPv6 /64, kernel/ip.ts `sourceBlock`),
+ * counted by every gateway (gateway/v1/auth-failures-redis.ts); it expires with its window.
+ */
+export const authFailureKey = (source: string, prefix = REDIS_PREFIX): string => `${prefix}authfail:${source}`;

@@ -238,7 +238,8 @@ export class TradingClient {
     const { apiKey, apiSecret, ...rest } = options;
     const credentials = (): Record<string, string> => ({ "x-api-key": apiKey, "x-api-secret": apiSecret });
     const streamUrl = new URL("/v1/stream", options.baseUrl.replace(/^http/, "ws")).toString();
-    this.openStream = () => new WebSocket(streamUrl, { headers: credentials() });
+    // No redirect is followed, here as in the transport: the credentials would go with it.
+    this.openStream = () => new WebSocket(streamUrl, { headers: credentials(), followRedirects: false });
     this.transport = new Transport({ ...rest, pacer: rest.pacer ?? new Pacer(), headers: credentials });
   }
 

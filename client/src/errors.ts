@@ -1,5 +1,6 @@
 // Errors the client raises: an `ApiError` for every non-success answer, typed by the service's error registry
-// (kernel/errors.ts; docs/openapi.yaml lists each route's codes), and a `NetworkError` when no answer came.
+// (kernel/errors.ts; docs/openapi.yaml lists each route's codes), a `RedirectError` for a redirect (never
+// followed), and a `NetworkError` when no answer came.
 // A risk rejection is not an error: placement methods return it as a result (client/src/results.ts).
 
 /** The `error` strings the service answers, one per registry code (the drift test compares them). */
@@ -71,5 +72,25 @@ export class NetworkError extends Error {
       cause,
     });
     this.attempts = attempts;
+  }
+}
+
+/**
+ * A redirect (3xx) answer. The client follows none: the request's credentials (X-API-Key and X-API-Secret, or
+ * the admin token) would go with it to wherever it points, another origin included.
+ */
+export class RedirectError extends Error {
+  override readonly name = "RedirectError";
+  readonly status: number;
+  /** Where the answer pointed (its `Location`, resolved against the request's URL), or null when it named none. */
+  readonly location: string | null;
+
+  constructor(status: number, location: string | null) {
+    super(
+      `${status} redirect to ${location ?? "(no Location header)"} not followed: the client follows no redirect, ` +
+        "which would send its credentials there; point the client at that address if it is the service",
+    );
+    this.status = status;
+    this.location = location;
   }
 }

@@ -1,7 +1,7 @@
 // The client's public surface: import from "@funded-trading/client" (or client/src/index.ts).
 export { KeysClient, OPERATIONS, TradingClient } from "./client.js";
 export type { KeysClientOptions, PlaceOptions, TradingClientOptions } from "./client.js";
-export { ApiError, ERROR_CODES, NetworkError, isErrorCode } from "./errors.js";
+export { ApiError, ERROR_CODES, NetworkError, RedirectError, isErrorCode } from "./errors.js";
 export type { ErrorCode } from "./errors.js";
 export { roundPrice, roundQuantity, roundToStep, toDecimal } from "./decimal.js";
 export type { Rounding } from "./decimal.js";

@@ -3,8 +3,9 @@
 // `Retry-After` (or the `RateLimit` reset); every other status is final and never repeated. Waits are jittered
 // exponential backoff from 1 s doubling to 30 s. A request that is not safe to repeat once the server may have
 // handled it (opening an account, creating a key) is retried only on what the gateway refuses before handling
-// anything: 429 and 503 rate_limiter_unavailable.
-import { ApiError, NetworkError } from "./errors.js";
+// anything: 429 and 503 rate_limiter_unavailable. A redirect is never followed (the credentials would go with it):
+// it is a RedirectError naming where it pointed.
+import { ApiError, NetworkError, RedirectError } from "./errors.js";
 import type { Pacer } from "./pacer.js";
 import { parseRateLimit } from "./pacer.js";
 
@@ -108,6 +109,7 @@ export class Transport {
           method: spec.method,
           headers,
           body,
+          redirect: "manual",
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
         });
         text = await response.text();
@@ -118,6 +120,9 @@ export class Transport {
         continue;
       }
       this.pacer?.release(response.headers, spec.units);
+      if (response.status >= 300 && response.status < 400) {
+        throw new RedirectError(response.status, locationOf(response, url));
+      }
       const parsed = parseBody(text);
       if (response.ok) {
         return { status: response.status, body: parsed as T, text, headers: response.headers, attempts: attempt };
@@ -155,6 +160,17 @@ function serverDelay(headers: Headers, body: Record<string, unknown>): number {
   const state = parseRateLimit(headers.get("ratelimit"));
   if (state !== undefined && state.remaining === 0) return state.resetMs;
   return 0;
+}
+
+/** A redirect's `Location`, resolved against the URL asked for; as sent when it does not resolve. */
+function locationOf(response: Response, url: URL): string | null {
+  const location = response.headers.get("location");
+  if (location === null) return null;
+  try {
+    return new URL(location, url).href;
+  } catch {
+    return location;
+  }
 }
 
 function parseBody(text: string): Record<string, unknown> {

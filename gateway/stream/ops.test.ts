@@ -55,4 +55,11 @@ describe("parseOp", () => {
       issues: [{ path: "symbols" }],
     });
   });
+
+  it("answers a message nested 30,000 deep as any other message, without walking into it", () => {
+    const deep = "[".repeat(30_000) + "]".repeat(30_000);
+    expect(issues(deep)).toMatchObject({ code: "invalid_payload", issues: [{ path: "" }] });
+    expect(parseOp(`{"op":"ping","id":1,"extra":${deep}}`)).toEqual({ op: { op: "ping", echo: { id: 1 } } });
+    expect(issues(`{"op":${deep}}`)).toMatchObject({ issues: [{ path: "op" }] });
+  });
 });

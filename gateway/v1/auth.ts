@@ -1,9 +1,9 @@
 // Authentication, per-key rate limiting and scope checks for every /v1 request, in that order:
-// an address that failed authentication too often → 429 (the wallet is not asked); bad credentials → 401
-// (nothing charged to a key, one failure counted for the address); then the key's budget is charged (429 when
-// spent, 401 when the key was revoked a moment ago on another replica; a request whose slot frees within
-// RATE_LIMIT_MAX_DELAY_MS is held until then instead, and its key checked again once the hold is over); then
-// IP allow-list and scope → 403. Every response to an authenticated key carries the RateLimit headers.
+// a source (an address; an IPv6 /64) that failed authentication too often → 429 (the wallet is not asked); bad
+// credentials → 401 (nothing charged to a key, one failure counted for the source); then the key's budget is
+// charged (429 when spent, 401 when the key was revoked a moment ago on another replica; a request whose slot
+// frees within RATE_LIMIT_MAX_DELAY_MS is held until then instead, and its key checked again once the hold is
+// over); then IP allow-list and scope → 403. Every response to an authenticated key carries the RateLimit headers.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Request, RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
@@ -41,7 +41,7 @@ export interface AuthDeps {
   onDecision?: (decision: "allowed" | "held" | "limited" | "revoked") => void;
   /** Waits out a held request's delay; tests inject their own. Default: a timer (`holdFor`). */
   hold?: (ms: number) => Promise<void>;
-  /** Failed authentications per source address (gateway/v1/auth-failures.ts); absent: not limited. */
+  /** Failed authentications per source (gateway/v1/auth-failures.ts); absent: not limited. */
   failures?: AuthFailureLimiter | undefined;
   /** Counts a request refused 429 because its address failed authentication too often. */
   onAddressLimited?: () => void;
@@ -117,9 +117,9 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope, cost?: Reques
       return;
     }
     const ip = req.ip ?? "";
-    const blockedMs = deps.failures?.blockedFor(ip, key) ?? 0;
+    const blockedMs = (await deps.failures?.blockedFor(ip, key)) ?? 0;
     if (blockedMs > 0) {
-      // Too many failed authentications from this address: refused before the wallet is asked.
+      // Too many failed authentications from this source: refused before the wallet is asked.
       deps.onAddressLimited?.();
       res.set("Retry-After", String(Math.max(1, Math.ceil(blockedMs / 1000))));
       res.status(429).json({ error: "rate_limited", retry_after_ms: blockedMs });
@@ -127,7 +127,7 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope, cost?: Reques
     }
     let result = await validate(res, key, secret, ip);
     if (refusesCredentials(result)) {
-      deps.failures?.failed(ip, key);
+      await deps.failures?.failed(ip, key);
       sendError(res, new ServiceError("unauthorized"));
       return;
     }

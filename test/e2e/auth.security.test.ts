@@ -1,6 +1,7 @@
 // Authentication on /v1 through the real processes (docs/decisions.md, "Authentication and limits"): credentials, IP
 // allow-lists behind trusted proxies, expiry, revocation across replicas sharing Redis, and secrets never reaching a
 // log line.
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { createKey, flipLast, newKey, request, revoke, v1, type CreatedKey } from "../harness/client.js";
@@ -136,6 +137,51 @@ describe("/v1 authentication", () => {
     expect(listed.body.apiKeys).toEqual([]);
   });
 
+  it("answers 400 to a JSON body nested 30,000 deep on every route that reads one, on /v1 and on /api (never 500)", async () => {
+    const key = remember(
+      await newKey(api, "u-deep", { label: "bot", permissions: ["READ_ONLY", "TRADE", "MANAGE_ORDERS"] }),
+    );
+    const account = "00000000-0000-4000-8000-000000000000";
+    const deep = "[".repeat(30_000) + "]".repeat(30_000);
+    const tooDeep = {
+      error: "invalid_payload",
+      issues: [{ path: "", message: "request body is nested too deeply (limit 64 levels)" }],
+    };
+    const json = { "content-type": "application/json" };
+    const v1Routes = [
+      ["POST", "/v1/account"],
+      ["POST", "/v1/order"],
+      ["POST", "/v1/order/test"],
+      ["PATCH", `/v1/order/${account}`],
+      ["POST", "/v1/position/close"],
+      ["POST", `/v1/account/${account}/cancel-after`],
+      ["DELETE", `/v1/account/${account}/orders`],
+      ["POST", `/v1/account/${account}/flatten`],
+      ["POST", "/v1/orders/batch"],
+    ] as const;
+    for (const [method, path] of v1Routes) {
+      for (const body of [deep, `{"symbol":${deep}}`]) {
+        const response = await v1(base, path, key, { method, headers: json, body });
+        expect({ method, path, status: response.status, body: response.body }).toEqual({
+          method,
+          path,
+          status: 400,
+          body: tooDeep,
+        });
+      }
+    }
+    const apiCalls = [
+      ["/api/api-keys", { ...json, "x-user-id": "u-deep" }],
+      ["/api/api-keys/validate", json],
+    ] as const;
+    for (const [path, headers] of apiCalls) {
+      for (const body of [deep, `{"label":${deep}}`]) {
+        const response = await request(`${api}${path}`, { method: "POST", headers, body });
+        expect({ path, status: response.status, body: response.body }).toEqual({ path, status: 400, body: tooDeep });
+      }
+    }
+  });
+
   it("never writes a key, secret or webhook secret to any log line", async () => {
     const withHook = await createKey(api, "u-logs", {
       label: "hook",
@@ -173,7 +219,12 @@ describe("revocation across replicas sharing Redis", () => {
   let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await stackOn("postgres", { redis: true, wallets: 2, gateways: 2 });
+    stack = await stackOn("postgres", {
+      redis: true,
+      wallets: 2,
+      gateways: 2,
+      gatewayEnv: { TRUSTED_PROXIES: "127.0.0.1" },
+    });
   });
   afterAll(async () => {
     await stack.stop();
@@ -214,5 +265,28 @@ describe("revocation across replicas sharing Redis", () => {
       Array.from({ length: 40 }, (_, i) => createKey(i % 2 === 0 ? a.api : b.api, "u-two-replicas")),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
+  });
+
+  it("counts failed authentications per IPv6 /64 across both gateways: its 31st try is 429 on either", async () => {
+    const [a, b] = [stack.gateways[0]?.v1 ?? "", stack.gateways[1]?.v1 ?? ""];
+    const random = () => ({
+      key: `svc_ak_${randomBytes(24).toString("hex")}`,
+      secret: `svc_sk_${randomBytes(24).toString("hex")}`,
+    });
+    const from = (address: string) => ({ headers: { "x-forwarded-for": address } });
+    // AUTH_FAILURE_LIMIT (30) failures, from 10 addresses of one /64, half through each gateway.
+    for (let i = 0; i < 30; i++) {
+      const response = await v1(i % 2 === 0 ? a : b, "/v1/tickers", random(), from(`2001:db8:e2e:1::${i % 10}`));
+      expect(response.status).toBe(401);
+    }
+    for (const base of [a, b]) {
+      const refused = await v1(base, "/v1/tickers", random(), from("2001:db8:e2e:1:abcd::99"));
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toBe("rate_limited");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    }
+    // The next /64 over is another source, as is an IPv4 address.
+    expect((await v1(a, "/v1/tickers", random(), from("2001:db8:e2e:2::1"))).status).toBe(401);
+    expect((await v1(b, "/v1/tickers", random(), from("192.0.2.77"))).status).toBe(401);
   });
 });

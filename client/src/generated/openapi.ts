@@ -2871,8 +2871,9 @@ export interface components {
         };
         /**
          * @description The key already had its 1,200 accepted requests in the last 60 s (with the RateLimit headers); or the
-         *     client address failed authentication 30 times in 60 s (`AUTH_FAILURE_LIMIT`, `AUTH_FAILURE_WINDOW_MS`)
-         *     with keys this gateway had not seen authenticate, and the request was refused before its key was
+         *     client address (an IPv6 address: its /64) failed authentication 30 times in 60 s (`AUTH_FAILURE_LIMIT`,
+         *     `AUTH_FAILURE_WINDOW_MS`; across every gateway when they share Redis) with keys this gateway had not seen
+         *     authenticate, and the request was refused before its key was
          *     checked (no RateLimit headers: no key was counted). Wait `Retry-After` seconds (`retry_after_ms` is
          *     exact); refused requests do not count.
          */
