@@ -211,4 +211,39 @@ describe('across a restart (docs/engine.md, "Restarts")', () => {
     // 0.1 BTC from 50,000 (plus the entry's fee, already in the balance) valued at the kept 49,000.
     expect(started.equity).toBe(entryEquity - 10_000_000_000);
   });
+
+  it("pays the boundaries a start caught up in their own days: the old day's before midnight, then the new day", () => {
+    const account = new Account();
+    account.place({ side: "BUY", kind: "MARKET", quantity: "0.1", client_id: "open" });
+    if (account.state === undefined) throw new Error("no account");
+    const midnight = Date.UTC(2026, 10, 24);
+    const restartAt = midnight + 10 * 60_000;
+    const restarted = createCore();
+    // The start's publish: the kept prices, as of 23:50 (mark 1% over the index: longs pay).
+    const kept = { symbol: "BTC-USD", mark: 505_000, index: 500_000, skew: 0, at: midnight - 10 * 60_000 };
+    const restore = { prices: [kept], asOf: kept.at };
+    const view = restarted.updateMarket?.(undefined, restore, restartAt);
+    const ctx = { now: restartAt, market: view, nextId: randomUUID };
+    let state: AccountState = account.state;
+    const balance = state.balance;
+    const run = (update: Parameters<NonNullable<typeof restarted.onMarket>>[1]): EngineEvent[] => {
+      const events = restarted.onMarket?.(state, update, ctx) ?? [];
+      for (const event of events) state = restarted.apply(state, event);
+      return events;
+    };
+    expect(run(restore).map((event) => event.type)).not.toContain("DayStarted");
+    // 16:00 of the old day, then 00:00 of the new one, both after the start.
+    const sixteen = midnight - 8 * 3_600_000;
+    const fundingPrices = [kept];
+    const first = run({ prices: [], funding, fundingBoundary: sixteen, fundingPrices });
+    expect(first.map((event) => event.type)).toEqual(["FundingPaid"]);
+    const paid = first[0]?.type === "FundingPaid" ? first[0].payment : expect.fail("no payment");
+    expect(paid.paid_at).toBe(sixteen);
+    const second = run({ prices: [], funding, fundingBoundary: midnight, fundingPrices });
+    expect(second.map((event) => event.type)).toEqual(["DayStarted", "FundingPaid"]);
+    const started = second[0]?.type === "DayStarted" ? second[0] : expect.fail("no day");
+    expect(started.day).toBe("2026-11-24");
+    // The new day starts with the old day's payment in its equity, at the kept mark (0.1 BTC from 50,000 to 50,500).
+    expect(started.equity).toBe(balance + paid.amount + 5_000_000_000);
+  });
 });
