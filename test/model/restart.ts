@@ -12,9 +12,11 @@
 // once, oldest first, each as of its own time) against a runtime that does what a shard does for this one
 // account; then the shard's clock decides the account at the restart time.
 //
-// Model side. At the stop: a price update of every priced symbol at its prices (the start's publish is a price
-// update: the book's depth is fresh); then a funding tick at each boundary passed while down, at the boundary,
-// at the rates the engine's settings hold; then the shard's clock at the restart time.
+// Model side: a running engine over the same downtime, whose market sends no price while the engine is down: a
+// funding tick at each boundary passed, at the boundary, on the positions as they were, at the rates the
+// engine's settings hold; then, at the restart, the same prices again as one price update of every priced symbol
+// (the start's publish is a price update: the book's depth is fresh), then the shard's clock. The restart step's
+// effects are those of all of these, joined, against every event the start emitted.
 import { pino } from "pino";
 import { restoreState, snapshotOf, type AccountSnapshot } from "../../engine/accounts/snapshot.js";
 import { loadEngineSettings } from "../../engine/config.js";
@@ -187,12 +189,13 @@ function rebuild(
   return state;
 }
 
-/** Waits (a macrotask at a time: the funding clock's timers are due at once) until `done`. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (let turns = 0; !done(); turns++) {
-    if (turns > 10_000) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
+/**
+ * Waits a macrotask at a time (the funding clock's timers for boundaries already passed are due at once) until
+ * `done`, at most `turns` of them: a catch-up that never comes shows as the payments the model made and the
+ * engine did not.
+ */
+async function until(done: () => boolean, turns: number): Promise<void> {
+  for (let turn = 0; turn < turns && !done(); turn++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 export class RestartLockstep extends Lockstep {
@@ -360,7 +363,7 @@ export class RestartLockstep extends Lockstep {
     const stop = await startFunding(settings, { runtime, keeper }, () => h.now, log);
     try {
       const last = boundaryAtOrBefore(restartAt);
-      await until(() => (this.kept.funded.get(0) ?? -Infinity) >= last || warnings.length > 0, "the funding catch-up");
+      await until(() => (this.kept.funded.get(0) ?? -Infinity) >= last || warnings.length > 0, 200);
     } finally {
       stop();
     }
