@@ -7,7 +7,14 @@ import { accountSummary } from "../../engine/accounts/queries.js";
 import type { EngineEvent, PlaceOrderReply } from "../../engine/core.js";
 import type { NewsEvent } from "../../engine/market/calendar.js";
 import { ACCOUNT_ID, Harness, WEDNESDAY_NOON } from "../../engine/core.testing.js";
-import { AccountModel, type CalendarEvent, type Headroom, type ModelPosition, type PlaceResult } from "./model.js";
+import {
+  AccountModel,
+  type CalendarEvent,
+  type Effects,
+  type Headroom,
+  type ModelPosition,
+  type PlaceResult,
+} from "./model.js";
 import {
   DAY_MS,
   HOUR_MS,
@@ -42,7 +49,7 @@ const EDGES: readonly (readonly [number | null, number])[] = [
 ];
 
 /** Funding boundaries: every 8 hours from the epoch (00:00, 08:00, 16:00 UTC). */
-const FUNDING_INTERVAL_MS = 8 * HOUR_MS;
+export const FUNDING_INTERVAL_MS = 8 * HOUR_MS;
 
 /** The first instant after `now` that is `hour`:00 UTC on `weekday` (any day when null). */
 function nextEdge(now: number, weekday: number | null, hour: number): number {
@@ -172,6 +179,19 @@ export function addCounters(into: LockstepCounters, from: LockstepCounters): voi
       for (const [k, n] of Object.entries(value as Record<string, number>))
         bump(into[key] as Record<string, number>, k, n);
   }
+}
+
+/** What a step's record needs of it: its kind (and a midnight's `then`); the rest is shown as JSON. */
+export interface StepLabel {
+  readonly t: string;
+  readonly then?: string;
+}
+
+/** The model before a step, for the counters of what it did. */
+export interface StepStart {
+  readonly dayBefore: number;
+  readonly positionsBefore: number;
+  readonly fillsBefore: ReadonlySet<number>;
 }
 
 export class Lockstep {
@@ -310,18 +330,9 @@ export class Lockstep {
   }
 
   run(step: Step): void {
-    this.index++;
-    this.counters.steps++;
-    if (this.m.status !== "TERMINATED") this.counters.liveSteps++;
-    this.history.push(`#${this.index} ${JSON.stringify(step)}`);
-    if (this.history.length > 12) this.history.shift();
+    const start = this.enter(step);
     const h = this.h;
     const m = this.m;
-    h.lastEvents = [];
-    m.idle();
-    const dayBefore = m.day;
-    const positionsBefore = m.positions.size;
-    const fillsBefore = new Set(m.working.filter((o) => o.ref > 0 && o.filled > 0n).map((o) => o.ref));
     switch (step.t) {
       case "price":
         this.movePrice(step.sym, step.bp, step.indexBp, step.skew, step.thin ?? 0);
@@ -435,7 +446,7 @@ export class Lockstep {
           `${a.symbol}|${a.venue}` < `${b.symbol}|${b.venue}` ? -1 : 1,
         );
         positions.forEach((p, i) => {
-          if (i > 0) this.compareEffects(false);
+          if (i > 0) this.compareEffects(false, this.m.last);
           this.closePosition(p.symbol, p.venue, 0);
         });
         break;
@@ -541,7 +552,9 @@ export class Lockstep {
         break;
       }
     }
-    this.compareEffects(
+    this.settle(
+      step,
+      start,
       step.t === "wait" ||
         step.t === "day" ||
         step.t === "news" ||
@@ -549,16 +562,41 @@ export class Lockstep {
         step.t === "boundary" ||
         (step.t === "midnight" && step.then === "none"),
     );
-    if (m.day !== dayBefore && m.last.dayStarted !== null) {
-      if (h.now % DAY_MS === 0)
+  }
+
+  /** Starts a step: counted, remembered for the failure message, nothing emitted yet on either side. */
+  protected enter(step: StepLabel): StepStart {
+    this.index++;
+    this.counters.steps++;
+    if (this.m.status !== "TERMINATED") this.counters.liveSteps++;
+    this.history.push(`#${this.index} ${JSON.stringify(step)}`);
+    if (this.history.length > 12) this.history.shift();
+    this.h.lastEvents = [];
+    this.m.idle();
+    return {
+      dayBefore: this.m.day,
+      positionsBefore: this.m.positions.size,
+      fillsBefore: new Set(this.m.working.filter((o) => o.ref > 0 && o.filled > 0n).map((o) => o.ref)),
+    };
+  }
+
+  /**
+   * Ends a step: compares what it emitted (the engine's `h.lastEvents` against the model's `effects`; nothing but
+   * fills when `idle`) and the account after it. Throws on a mismatch.
+   */
+  protected settle(step: StepLabel, start: StepStart, idle: boolean, effects: Effects = this.m.last): void {
+    const m = this.m;
+    this.compareEffects(idle, effects);
+    if (m.day !== start.dayBefore && effects.dayStarted !== null) {
+      if (this.h.now % DAY_MS === 0)
         bump(this.counters.midnightExact, step.t === "midnight" ? `midnight:${step.then}` : step.t);
-      if (positionsBefore > 0) this.counters.daysWithPositions++;
-      if (positionsBefore > 0 && (step.t === "price" || (step.t === "midnight" && step.then === "price"))) {
+      if (start.positionsBefore > 0) this.counters.daysWithPositions++;
+      if (start.positionsBefore > 0 && (step.t === "price" || (step.t === "midnight" && step.then === "price"))) {
         this.counters.daysStartedByPrice++;
       }
     }
     for (const o of m.working) {
-      if (o.ref <= 0 || o.filled === 0n || fillsBefore.has(o.ref)) continue;
+      if (o.ref <= 0 || o.filled === 0n || start.fillsBefore.has(o.ref)) continue;
       this.counters.partialFills++;
       if (o.children.length > 0) this.counters.partialParents++;
     }
@@ -615,7 +653,7 @@ export class Lockstep {
     const sl = entry - (long ? 1n : -1n) * this.offset(entry, step.slBp);
     if (step.slBp !== 0 && sl > 0n) children.push({ kind: "STOP", price: sl });
     for (const child of children) {
-      this.compareEffects(false);
+      this.compareEffects(false, this.m.last);
       const priced = child.kind === "LIMIT" ? { limit: child.price } : { trigger: child.price };
       const model = m.place(h.now, {
         symbol,
@@ -743,9 +781,8 @@ export class Lockstep {
   }
 
   /** What the step emitted: day start, fills, cancels, breaches, termination, passing, funding. */
-  private compareEffects(idle: boolean): void {
+  private compareEffects(idle: boolean, effects: Effects): void {
     const events: readonly EngineEvent[] = this.h.lastEvents;
-    const effects = this.m.last;
     const fills: string[] = [];
     const cancels: string[] = [];
     const breaches: string[] = [];

@@ -179,6 +179,15 @@ export interface OrderRequest {
   readonly parent?: number;
 }
 
+/** One symbol's prices in a price update (ticks); the book's depth per level (steps) when not the usual. */
+export interface PriceIn {
+  symbol: string;
+  mark: bigint;
+  index: bigint;
+  skew: number;
+  depth?: bigint | undefined;
+}
+
 export interface CalendarEvent {
   readonly at: number;
   readonly symbols: readonly string[];
@@ -428,14 +437,25 @@ export class AccountModel {
 
   /** A price update of one symbol: trigger and fill its working orders, then monitor. */
   price(now: number, symbol: string, mark: bigint, index: bigint, skew: number, depth?: bigint): void {
+    this.prices(now, [{ symbol, mark, index, skew, depth }]);
+  }
+
+  /**
+   * A price update of several symbols at once (a start's kept prices): each gets its new quote and a fresh book,
+   * then their working orders are decided in placement order, then the monitor.
+   */
+  prices(now: number, updates: readonly PriceIn[]): void {
     const resetEquity = this.equity();
-    const fresh = { mark, index, skew, takenBuy: 0n, takenSell: 0n, depth: depth ?? tickerOf(symbol).depthSteps };
-    const existing = this.quotes.get(symbol);
-    if (existing === undefined) this.quotes.set(symbol, fresh);
-    else Object.assign(existing, fresh);
+    for (const { symbol, mark, index, skew, depth } of updates) {
+      const fresh = { mark, index, skew, takenBuy: 0n, takenSell: 0n, depth: depth ?? tickerOf(symbol).depthSteps };
+      const existing = this.quotes.get(symbol);
+      if (existing === undefined) this.quotes.set(symbol, fresh);
+      else Object.assign(existing, fresh);
+    }
     this.begin(now, resetEquity);
     if (this.status === "TERMINATED") return;
-    for (const order of this.working.filter((o) => o.symbol === symbol && !o.held)) {
+    const symbols = new Set(updates.map((u) => u.symbol));
+    for (const order of this.working.filter((o) => symbols.has(o.symbol) && !o.held)) {
       if (this.working.includes(order)) this.executeOrder(order, "update");
     }
     this.monitor();
