@@ -63,13 +63,12 @@ function decideAny(state: AccountState | undefined, command: Command, ctx: Decid
 }
 
 /**
- * The time a command's daily reset is judged at: its market's time when that is earlier than now (a funding
- * boundary paid late, the kept prices of a start), else now.
+ * The time a command's daily reset is judged at: a funding boundary paid after its time (a start that caught it
+ * up) is paid in the boundary's day; everything else at now.
  */
 function dayTimeOf(command: Exclude<Command, OpenAccount>, now: number): number {
-  const asOf =
-    command.type === "MarketUpdate" ? command.asOf : command.type === "Funding" ? command.boundary : undefined;
-  return asOf === undefined || asOf > now ? now : asOf;
+  const boundary = command.type === "Funding" ? command.boundary : undefined;
+  return boundary === undefined || boundary > now ? now : boundary;
 }
 
 /** The commands that carry a request of the trader's, each answered by one function of the decision and it. */

@@ -56,13 +56,19 @@ export interface PricesPart {
    * tried again with the next one: prices never wait for the database).
    */
   publish: (quotes: TickQuote[], keepFirst?: boolean) => Promise<void>;
-  /** The simulator under PRICE_FEED=simulator, its first prices published. */
+  /**
+   * Decides the first prices (the kept ones, or the simulator's reference prices) as a price update: called once
+   * the funding boundaries missed while down are paid (docs/engine.md, "Restarts").
+   */
+  resume: () => Promise<void>;
+  /** The simulator under PRICE_FEED=simulator. */
   simulator: PriceSimulator | undefined;
 }
 
 /**
- * The prices: the kept ones (the last of each symbol before the stop, with the time each was set) are published
- * first, with either feed; the simulator continues its walk from them.
+ * The prices. The kept ones (the last of each symbol before the stop, with the time each was set) reach every
+ * shard's view first, with either feed, without deciding anything: the funding boundaries missed while down are
+ * paid at them before they trade (`resume` decides them). The simulator continues its walk from them.
  */
 export async function startPrices(
   settings: EngineSettings,
@@ -72,8 +78,8 @@ export async function startPrices(
   log: Logger,
 ): Promise<PricesPart> {
   const prices = new LivePrices(CATALOGUE);
-  const applyQuotes = async (quotes: TickQuote[], asOf?: number): Promise<void> => {
-    const applied = await runtime.market(asOf === undefined ? { prices: quotes } : { prices: quotes, asOf });
+  const applyQuotes = async (quotes: TickQuote[], restoring = false): Promise<void> => {
+    const applied = await runtime.market(restoring ? { prices: quotes, restoring } : { prices: quotes });
     prices.update(quotes);
     // Applied everywhere else, but an account's triggers or risk checks failed at these prices: not "applied".
     if (applied.faults > 0) {
@@ -90,19 +96,13 @@ export async function startPrices(
     }
     await applyQuotes(quotes);
   };
-  // The kept prices are as of the latest of them: a midnight passed while down is crossed by the first decision
-  // after them, not by theirs (docs/risk.md, "Daily reset").
   const kept = await keeper.restore();
-  const asOf = kept.length === 0 ? undefined : Math.max(...kept.map((quote) => quote.at));
-  if (settings.PRICE_FEED !== "simulator") {
-    if (kept.length > 0) await applyQuotes(kept, asOf);
-    return { prices, publish, simulator: undefined };
-  }
-  const simulator = new PriceSimulator(CATALOGUE, settings.SIMULATOR_SEED);
-  simulator.restore(kept);
-  if (asOf === undefined) await publish(simulator.current());
-  else await applyQuotes(simulator.current(), asOf);
-  return { prices, publish, simulator };
+  if (kept.length > 0) await applyQuotes(kept, true);
+  const simulator =
+    settings.PRICE_FEED === "simulator" ? new PriceSimulator(CATALOGUE, settings.SIMULATOR_SEED) : undefined;
+  simulator?.restore(kept);
+  const first = simulator?.current() ?? kept;
+  return { prices, publish, resume: () => publish(first), simulator };
 }
 
 /** The simulator's steps every SIMULATOR_INTERVAL_MS; returns how it stops. */
@@ -140,6 +140,11 @@ export function startSimulatorFeed(
 export interface FundingDeps {
   runtime: Runtime;
   keeper: PriceKeeper;
+  /**
+   * Runs once the boundaries missed while down are paid, before the clock starts: the kept prices are decided
+   * then (`PricesPart.resume`), so they trade only after the boundaries paid at them (docs/engine.md "Restarts").
+   */
+  then?: () => Promise<void>;
 }
 
 /**
@@ -166,20 +171,33 @@ export async function startFunding(
     after = nextFundingAt(now(), settings.FUNDING_INTERVAL_MS) - settings.FUNDING_INTERVAL_MS;
     await store.recordFunded(partitions, after);
   }
+  const tick = async (boundary: number): Promise<void> => {
+    const fundingPrices = await keeper.fundingPrices(boundary);
+    await runtime.market({ prices: [], funding: rates, fundingBoundary: boundary, fundingPrices });
+    await store.recordFunded(partitions, boundary);
+    // The last prices too, at every boundary (a failure here is no failure of the tick: they are written again
+    // with the next change).
+    await keeper.flush().catch((error: unknown) => {
+      log.warn({ err: error }, "keeping the last prices failed; tried again with the next change");
+    });
+  };
+  // The boundaries missed while down, paid before anything else is decided; one that fails is left to the clock.
+  const interval = settings.FUNDING_INTERVAL_MS;
+  for (let boundary = after + interval; boundary <= now(); boundary += interval) {
+    try {
+      await tick(boundary);
+      after = boundary;
+    } catch (error) {
+      log.warn({ err: error, boundary }, "funding tick failed");
+      break;
+    }
+  }
+  await deps.then?.();
   const clock = startFundingClock({
-    intervalMs: settings.FUNDING_INTERVAL_MS,
+    intervalMs: interval,
     after,
     now,
-    tick: async (boundary) => {
-      const fundingPrices = await keeper.fundingPrices(boundary);
-      await runtime.market({ prices: [], funding: rates, fundingBoundary: boundary, fundingPrices });
-      await store.recordFunded(partitions, boundary);
-      // The last prices too, at every boundary (a failure here is no failure of the tick: they are written
-      // again with the next change).
-      await keeper.flush().catch((error: unknown) => {
-        log.warn({ err: error }, "keeping the last prices failed; tried again with the next change");
-      });
-    },
+    tick,
     onError: (error) => {
       log.warn({ err: error }, "funding tick failed");
     },

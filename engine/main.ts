@@ -94,6 +94,7 @@ export async function startEngine(
     const keeper = new PriceKeeper(new KeptPriceStore(db.pool, CATALOGUE), log);
     parts.push(() => keeper.stop()); // after the feed and funding: the last prices are written at a clean stop
     const feed = await startPrices(settings, runtime, keeper, now, log);
+    parts.push(await startFunding(settings, { runtime, keeper, then: feed.resume }, now, log));
     const webhooks = webhookParts(settings, db, registry, log);
     parts.push(webhooks.close);
     const watches = new AccountWatches({ source: runtime, store: webhooks.store, log });
@@ -118,7 +119,6 @@ export async function startEngine(
       dispatcher.start();
       parts.push(() => dispatcher.stop());
     }
-    parts.push(await startFunding(settings, { runtime, keeper }, now, log));
     if (feed.simulator !== undefined) parts.push(startSimulatorFeed(settings, feed.simulator, feed.publish, now, log));
     return { owner: shards.owner, ports: listeners.ports };
   });

@@ -219,9 +219,9 @@ describe('across a restart (docs/engine.md, "Restarts")', () => {
     const midnight = Date.UTC(2026, 10, 24);
     const restartAt = midnight + 10 * 60_000;
     const restarted = createCore();
-    // The start's publish: the kept prices, as of 23:50 (mark 1% over the index: longs pay).
+    // The start's restore: the kept prices of 23:50 (mark 1% over the index: longs pay), deciding nothing.
     const kept = { symbol: "BTC-USD", mark: 505_000, index: 500_000, skew: 0, at: midnight - 10 * 60_000 };
-    const restore = { prices: [kept], asOf: kept.at };
+    const restore = { prices: [kept], restoring: true };
     const view = restarted.updateMarket?.(undefined, restore, restartAt);
     const ctx = { now: restartAt, market: view, nextId: randomUUID };
     let state: AccountState = account.state;
@@ -231,12 +231,12 @@ describe('across a restart (docs/engine.md, "Restarts")', () => {
       for (const event of events) state = restarted.apply(state, event);
       return events;
     };
-    expect(run(restore).map((event) => event.type)).not.toContain("DayStarted");
+    expect(run(restore)).toEqual([]);
     // 16:00 of the old day, then 00:00 of the new one, both after the start.
     const sixteen = midnight - 8 * 3_600_000;
     const fundingPrices = [kept];
     const first = run({ prices: [], funding, fundingBoundary: sixteen, fundingPrices });
-    expect(first.map((event) => event.type)).toEqual(["FundingPaid"]);
+    expect(first.map((event) => event.type)).toEqual(["FundingPaid", "HighWaterMarkRaised"]);
     const paid = first[0]?.type === "FundingPaid" ? first[0].payment : expect.fail("no payment");
     expect(paid.paid_at).toBe(sixteen);
     const second = run({ prices: [], funding, fundingBoundary: midnight, fundingPrices });

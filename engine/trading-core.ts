@@ -74,8 +74,11 @@ export interface PriceUpdate {
   fundingBoundary?: number;
   /** The prices (ticks) the funding tick pays at, kept when its boundary came; others pay at the current quote. */
   fundingPrices?: TickQuote[];
-  /** The time the prices are as of when earlier than their publishing (the kept prices of a start). */
-  asOf?: number;
+  /**
+   * The kept prices of a start (docs/engine.md, "Restarts"): they set the shard's view and decide nothing (they
+   * are decided by a price update of their own once the funding boundaries missed while down are paid).
+   */
+  restoring?: boolean;
 }
 
 export interface EngineTypes extends CoreTypes {
@@ -295,9 +298,7 @@ function priceCommand(shard: PerShard, update: PriceUpdate): MarketUpdateCommand
   if (shard.moved?.update !== update) {
     shard.moved = { update, symbols: new Set(update.prices.map((quote) => quote.symbol)) };
   }
-  const command: MarketUpdateCommand = { type: "MarketUpdate", symbols: shard.moved.symbols };
-  if (update.asOf !== undefined) command.asOf = update.asOf;
-  return command;
+  return { type: "MarketUpdate", symbols: shard.moved.symbols };
 }
 
 /** A funding tick's command; its prices by symbol are made once for every account the tick reaches. */
@@ -369,7 +370,7 @@ export function createCore(): ActorCore<EngineTypes> {
       if (update.funding !== undefined) {
         return decide(state, fundingCommand(shard, update, update.funding), marketContext(ctx)).events;
       }
-      if (update.prices.length === 0) return [];
+      if (update.prices.length === 0 || update.restoring === true) return [];
       return decide(state, priceCommand(shard, update), marketContext(ctx)).events;
     },
 

@@ -9,8 +9,8 @@ import type { EngineEvent } from "./events.js";
 export interface Run {
   readonly now: number;
   /**
-   * The time the daily reset is judged at: `now`, or the earlier time the decision's market is as of (a funding
-   * boundary paid after a start, the kept prices a start publishes; docs/risk.md "Daily reset").
+   * The time the daily reset is judged at: `now`, or the earlier funding boundary the decision pays for (a start
+   * that caught it up; docs/risk.md "Daily reset").
    */
   readonly dayAt: number;
   readonly market: MarketView;

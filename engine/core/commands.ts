@@ -47,12 +47,6 @@ export interface MarketUpdate {
   type: "MarketUpdate";
   /** The symbols whose quotes changed; all when absent. */
   symbols?: ReadonlySet<string>;
-  /**
-   * The time the prices are as of, when earlier than the decision (the kept prices a start publishes, docs/engine.md
-   * "Restarts"): the daily reset is judged at it, so a midnight that passed while the engine was down is not
-   * crossed before the boundaries paid after the start.
-   */
-  asOf?: number;
 }
 /** POST /v1/order/test: every check, nothing placed. */
 export interface TestOrder {

@@ -99,60 +99,49 @@ describe("reference model across restarts", () => {
   });
 });
 
-describe("reference model across restarts: where the engine's start differs from a running engine", () => {
-  // A start decides the kept prices at the restart time before the funding boundaries that passed while it was
-  // down are paid (engine/feeds.ts: startPrices, then startFunding), and as of the day of the kept prices. When
-  // those prices trade (the book's depth is fresh, or a market opened while down), the boundaries pay on the
-  // positions after the trade and the days they start count its fee and P&L; a running engine, which sees no
-  // price while the market sends none, pays them on the positions as they were and trades afterwards. The
-  // random sequences above restart such a start before the next boundary, and make no restart when a midnight
-  // passed since the kept prices were set (RestartLockstep.avoidTradingStarts).
-  it.fails(
-    "a BUY LIMIT left partly filled by a thin book is filled at a restart after the boundaries are paid",
-    async () => {
-      // 100K: a BUY LIMIT of SPX 8.96% under the mark, then the mark 0.21% past it on a thin book (one per mille of
-      // its depth per level): a part fills, the rest works. Down 23 hours (Wednesday 12:00 to Thursday 11:09): the
-      // boundaries 16:00, 00:00 and 08:00 charge rollover on the part that filled, the day starts at 00:00 at the
-      // equity of the marks then; the rest fills at the restart (the kept prices' fresh book). The engine fills
-      // the rest first: it charges the three boundaries on the whole order and counts the rest's fee in Thursday's
-      // day start.
-      const steps: AnyStep[] = [
-        {
-          t: "limit",
-          sym: 3,
-          alt: false,
-          side: "BUY",
-          size: 121,
-          distBp: 896,
-          cross: false,
-          postOnly: true,
-          tif: "GTC",
-        },
-        { t: "reach", pick: 11, beyondBp: 21, thin: 1 },
-        { t: "restart", downMs: 83_397_855, snapshot: false, snapshotAt: 0, cryptoPpm: 100, rolloverPpm: 80 },
-      ];
-      const failure = await replayRestarts(PLANS.c100kOstium, steps, false);
-      expect(failure?.message).toBeUndefined();
-    },
-  );
+describe("reference model across restarts: starts whose kept prices trade", () => {
+  // A start sets the kept prices in every shard's view without deciding them, pays the funding boundaries that
+  // passed while it was down at them, each in its own day, then decides them as a price update (engine/feeds.ts:
+  // startPrices, startFunding, PricesPart.resume): a running engine, which sees no price while the market sends
+  // none, pays the boundaries on the positions as they were and trades afterwards.
+  it("a BUY LIMIT left partly filled by a thin book is filled at a restart after the boundaries are paid", async () => {
+    // 100K: a BUY LIMIT of SPX 8.96% under the mark, then the mark 0.21% past it on a thin book (one per mille of
+    // its depth per level): a part fills, the rest works. Down 23 hours (Wednesday 12:00 to Thursday 11:09): the
+    // boundaries 16:00, 00:00 and 08:00 charge rollover on the part that filled, the day starts at 00:00 at the
+    // equity of the marks then; the rest fills at the restart (the kept prices' fresh book), after them. A start
+    // that decided the kept prices first charged the three boundaries on the whole order.
+    const steps: AnyStep[] = [
+      {
+        t: "limit",
+        sym: 3,
+        alt: false,
+        side: "BUY",
+        size: 121,
+        distBp: 896,
+        cross: false,
+        postOnly: true,
+        tif: "GTC",
+      },
+      { t: "reach", pick: 11, beyondBp: 21, thin: 1 },
+      { t: "restart", downMs: 83_397_855, snapshot: false, snapshotAt: 0, cryptoPpm: 100, rolloverPpm: 80 },
+    ];
+    const failure = await replayRestarts(PLANS.c100kOstium, steps);
+    expect(failure?.message).toBeUndefined();
+  });
 
-  it.fails(
-    "an entry stop left partly filled before midnight is filled at a restart after midnight in the new day",
-    async () => {
-      // 50K: an entry SELL STOP of SPX 0.24% under the mark, triggered 0.35% past it on a thin book (20 per mille
-      // of its depth per level): a part fills, the rest works. No decision after midnight until the engine stops
-      // at 00:42; it restarts at 00:44. A running engine's first decision after midnight (the same prices at
-      // 00:44) starts the new day at the equity of the marks at midnight, then fills the rest, whose fee counts in
-      // the new day. The engine decides the kept prices as of their time (the day before): the rest fills there,
-      // and the day the shard's clock starts after it counts the rest's fee in its start.
-      const steps: AnyStep[] = [
-        { t: "entryStop", sym: 3, alt: false, side: "SELL", size: 1600, distBp: 24 },
-        { t: "reach", pick: 14, beyondBp: 35, thin: 20 },
-        { t: "day", minutes: 42 },
-        { t: "restart", downMs: 120_009, snapshot: false, snapshotAt: 0, cryptoPpm: 300, rolloverPpm: 0 },
-      ];
-      const failure = await replayRestarts(PLANS.c50kTrailing, steps, false);
-      expect(failure?.message).toBeUndefined();
-    },
-  );
+  it("an entry stop left partly filled before midnight is filled at a restart after midnight in the new day", async () => {
+    // 50K: an entry SELL STOP of SPX 0.24% under the mark, triggered 0.35% past it on a thin book (20 per mille
+    // of its depth per level): a part fills, the rest works. No decision after midnight until the engine stops
+    // at 00:42; it restarts at 00:44. A running engine's first decision after midnight (the same prices at
+    // 00:44) starts the new day at the equity of the marks at midnight, then fills the rest, whose fee counts in
+    // the new day. So does the start: the kept prices are decided at the restart, after the day started.
+    const steps: AnyStep[] = [
+      { t: "entryStop", sym: 3, alt: false, side: "SELL", size: 1600, distBp: 24 },
+      { t: "reach", pick: 14, beyondBp: 35, thin: 20 },
+      { t: "day", minutes: 42 },
+      { t: "restart", downMs: 120_009, snapshot: false, snapshotAt: 0, cryptoPpm: 300, rolloverPpm: 0 },
+    ];
+    const failure = await replayRestarts(PLANS.c50kTrailing, steps);
+    expect(failure?.message).toBeUndefined();
+  });
 });

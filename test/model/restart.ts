@@ -67,10 +67,8 @@ export interface RestartCounters {
   boundaryThenMidnight: number;
   /** Fills made by a restart step (the kept prices' fresh depth, the clock). */
   fills: number;
-  /** Starts whose kept prices traded (restarted before the next boundary). */
+  /** Starts whose kept prices traded (fresh depth, a market that opened while down). */
   tradingStarts: number;
-  /** Restarts not made: their start would have traded, and a midnight passed since the kept prices were set. */
-  tradingStartsSkipped: number;
 }
 
 export function newRestartCounters(): RestartCounters {
@@ -86,7 +84,6 @@ export function newRestartCounters(): RestartCounters {
     boundaryThenMidnight: 0,
     fills: 0,
     tradingStarts: 0,
-    tradingStartsSkipped: 0,
   };
 }
 
@@ -206,14 +203,6 @@ export class RestartLockstep extends Lockstep {
     plan: PlanSpec,
     counters: LockstepCounters = newCounters(),
     readonly restarts: RestartCounters = newRestartCounters(),
-    /**
-     * A start whose kept prices would trade restarts before the next funding boundary, and not at all when a
-     * midnight passed since the kept prices were set: the engine decides those trades at the restart time but
-     * before the boundaries passed while down are paid, and as of the day of the kept prices, where a running
-     * engine would have paid the boundaries on the positions as they were and started the new day first
-     * (restart.test.ts pins the difference).
-     */
-    readonly avoidTradingStarts = true,
   ) {
     super(plan, counters);
   }
@@ -225,20 +214,10 @@ export class RestartLockstep extends Lockstep {
     }
     const start = this.enter(step);
     const stopAt = this.h.now;
-    let restartAt = stopAt + step.downMs;
+    const restartAt = stopAt + step.downMs;
     this.kept.keepView(this.h.market);
-    if (this.avoidTradingStarts && this.startTrades(restartAt)) {
-      // See `avoidTradingStarts`: no restart when a midnight passed since the kept prices were set, else one
-      // before the next boundary (and midnight).
-      const keptAt = Math.max(...[...this.kept.prices.values()].map((quote) => quote.at));
-      if (Math.floor(keptAt / DAY_MS) < Math.floor(stopAt / DAY_MS)) {
-        this.restarts.tradingStartsSkipped++;
-        this.settle(step, start, true);
-        return;
-      }
-      this.restarts.tradingStarts++;
-      restartAt = Math.min(restartAt, boundaryAtOrBefore(stopAt) + FUNDING_INTERVAL_MS - 1);
-    }
+    // Starts whose kept prices trade (fresh depth, a market that opened while down): after the boundaries.
+    if (this.startTrades(restartAt)) this.restarts.tradingStarts++;
     this.count(step, stopAt, restartAt);
     const effects = this.restartModel(step, stopAt, restartAt);
     this.h.lastEvents = await this.restartEngine(step, stopAt, restartAt);
@@ -359,8 +338,8 @@ export class RestartLockstep extends Lockstep {
     // The calendar is loaded before the prices (engine/feeds.ts, startCalendar).
     await runtime.market({ prices: [], calendar: h.calendar });
     const keeper = new PriceKeeper(this.kept, log);
-    await startPrices(settings, runtime, keeper, () => h.now, log);
-    const stop = await startFunding(settings, { runtime, keeper }, () => h.now, log);
+    const feed = await startPrices(settings, runtime, keeper, () => h.now, log);
+    const stop = await startFunding(settings, { runtime, keeper, then: feed.resume }, () => h.now, log);
     try {
       const last = boundaryAtOrBefore(restartAt);
       await until(() => (this.kept.funded.get(0) ?? -Infinity) >= last || warnings.length > 0, 200);
@@ -377,9 +356,9 @@ export class RestartLockstep extends Lockstep {
 }
 
 /** Runs steps in lockstep; the first disagreement, or undefined when they agree throughout. */
-export async function replayRestarts(plan: PlanSpec, steps: readonly AnyStep[], avoidTradingStarts = true) {
+export async function replayRestarts(plan: PlanSpec, steps: readonly AnyStep[]) {
   try {
-    const lockstep = new RestartLockstep(plan, newCounters(), newRestartCounters(), avoidTradingStarts);
+    const lockstep = new RestartLockstep(plan, newCounters(), newRestartCounters());
     for (const step of steps) await lockstep.step(step);
     return undefined;
   } catch (error) {
@@ -389,12 +368,7 @@ export async function replayRestarts(plan: PlanSpec, steps: readonly AnyStep[], 
 }
 
 /** Shrinks a failing sequence as driver.ts `minimize` does (cut after the failure, drop ever smaller chunks). */
-export async function minimizeRestarts(
-  plan: PlanSpec,
-  steps: readonly AnyStep[],
-  failure: ModelMismatch,
-  avoidTradingStarts = true,
-) {
+export async function minimizeRestarts(plan: PlanSpec, steps: readonly AnyStep[], failure: ModelMismatch) {
   const same = (other: ModelMismatch | undefined): other is ModelMismatch =>
     other !== undefined && other.what.join() === failure.what.join();
   let current = steps.slice(0, failure.step);
@@ -406,7 +380,7 @@ export async function minimizeRestarts(
   ) {
     for (let i = current.length - size; i >= 0; i -= size) {
       const candidate = [...current.slice(0, i), ...current.slice(i + size)];
-      const outcome = await replayRestarts(plan, candidate, avoidTradingStarts);
+      const outcome = await replayRestarts(plan, candidate);
       if (same(outcome)) {
         current = candidate.slice(0, outcome.step);
         last = outcome;
