@@ -105,7 +105,7 @@ describe("the embedded database under concurrency", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "fts-embedded-"));
-    db = await startEmbeddedPostgres(dir, "pglite", { idleInTransactionTimeoutMs: 1_000, maxConnections: 40 });
+    db = await startEmbeddedPostgres(dir, "pglite", { maxConnections: 40 });
     pool = new pg.Pool({ connectionString: db.url, max: 16 });
     await pool.query("CREATE TABLE counter (id int PRIMARY KEY, v int NOT NULL)");
     await pool.query("INSERT INTO counter VALUES (1, 0)");
@@ -212,19 +212,6 @@ describe("the embedded database under concurrency", () => {
     socket.destroy();
     const result = await waiting;
     expect(result.rows[0]?.n).toBe("0");
-  });
-
-  it("closes a connection idle inside a transaction past the timeout, rolls it back, and serves the others", async () => {
-    const client = new pg.Client({ connectionString: db.url });
-    const failed = new Promise<Error>((resolve) => client.on("error", resolve));
-    await client.connect();
-    await client.query("BEGIN");
-    await client.query("INSERT INTO rows VALUES ($1, $2)", [3, "idle"]);
-    const before = db.stats().idleInTransactionKills;
-    const result = await pool.query<{ n: string }>("SELECT count(*) AS n FROM rows WHERE id = 3");
-    expect(result.rows[0]?.n).toBe("0");
-    expect(db.stats().idleInTransactionKills).toBe(before + 1);
-    expect((await failed).message).toMatch(/idle-in-transaction timeout|Connection terminated/);
   });
 
   it("deallocates the prepared statements of a connection that goes", async () => {

@@ -34,11 +34,15 @@ export interface EmbeddedPostgresOptions {
   maxConnections?: number;
   /**
    * A connection that holds the session inside a transaction (or an unfinished extended-query exchange) and
-   * sends nothing for this long is closed and its transaction rolled back, as PostgreSQL's
-   * idle_in_transaction_session_timeout does: one stuck client must not stop every other one.
+   * sends no complete message for this long is closed with FATAL 25P03 and its transaction rolled back, as
+   * PostgreSQL's idle_in_transaction_session_timeout does: one stuck client must not stop every other one.
+   * Default IDLE_IN_TRANSACTION_TIMEOUT_MS; 0 turns it off.
    */
   idleInTransactionTimeoutMs?: number;
 }
+
+/** The default idle-in-transaction timeout (docs/embedded-database.md). */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 
 /** The name PostgreSQL gives its socket in a folder: `pg` connects to `<host>/.s.PGSQL.<port>`. */
 const SOCKET_NAME = ".s.PGSQL.5432";
@@ -165,7 +169,7 @@ function acceptConnections(
   options: EmbeddedPostgresOptions,
 ): { server: net.Server; sockets: Set<net.Socket>; stats: () => EmbeddedStats } {
   const maxConnections = options.maxConnections ?? 64;
-  const idleTimeout = options.idleInTransactionTimeoutMs ?? 30_000;
+  const idleTimeout = options.idleInTransactionTimeoutMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS;
   const connections = new Set<Connection>();
   const sockets = new Set<net.Socket>();
   let idleInTransactionKills = 0;

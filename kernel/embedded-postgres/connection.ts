@@ -52,6 +52,10 @@ export class Connection {
   private dirty = false;
   /** Bytes of the messages received and not yet played. */
   private pendingBytes = 0;
+  /**
+   * Runs while this connection holds the session between turns inside a transaction or an unfinished
+   * exchange; it closes the connection when it fires (armIdleTimer).
+   */
   private idleTimer: NodeJS.Timeout | undefined;
   readonly prefix: string;
 
@@ -77,7 +81,6 @@ export class Connection {
   }
 
   private receive(chunk: Buffer): void {
-    this.clearIdleTimer();
     this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
     try {
       this.split();
@@ -88,7 +91,11 @@ export class Connection {
     }
     // Reading waits while the messages waiting to be played are more than one message may be.
     if (this.pendingBytes > MAX_MESSAGE_LENGTH) this.socket.pause();
-    if (this.pending.length > 0) this.session.request(this, () => this.play());
+    if (this.pending.length === 0) return;
+    // Only a complete message stops the idle-in-transaction clock, as in PostgreSQL: a client that sends part
+    // of one and goes silent still holds the session idle.
+    this.clearIdleTimer();
+    this.session.request(this, () => this.play());
   }
 
   /** Moves every complete message out of the buffer; answers SSL and GSSAPI requests itself. */
@@ -237,6 +244,10 @@ export class Connection {
     this.session.release(this);
   }
 
+  /**
+   * Only the time between statements can be bounded: while a statement runs, PGlite holds this process's
+   * event loop and no timer fires (docs/embedded-database.md, "No statement timeout").
+   */
   private armIdleTimer(): void {
     if (this.idleInTransactionTimeoutMs <= 0) return;
     this.clearIdleTimer();
