@@ -13,6 +13,7 @@ import {
   type Effects,
   type Headroom,
   type ModelPosition,
+  type OrderRequest,
   type PlaceResult,
 } from "./model.js";
 import {
@@ -187,6 +188,30 @@ export interface StepLabel {
   readonly then?: string;
 }
 
+/** A placement's body as the Harness sends it. */
+type PlaceBody = Parameters<Harness["place"]>[0];
+
+/** A placement or a close sent with a client_id (`clientIds`), for a `retry` to send again. */
+type Sent =
+  | { clientId: string; what: "place"; request: OrderRequest; body: PlaceBody }
+  | { clientId: string; what: "close"; symbol: string; venue: Venue; quantity: bigint | null };
+
+/**
+ * A retry of the `pick`-th placement sent with a client_id (none when nothing was): the same body, or with
+ * `other` another one (the quantity one step larger; a close of the whole position made a close of the least).
+ */
+export interface RetryStep {
+  t: "retry";
+  pick: number;
+  other: boolean;
+}
+
+/** A retry's engine reply, and the place of the placement it retried among those sent with a client_id. */
+export interface Retried {
+  reply: PlaceOrderReply;
+  index: number;
+}
+
 /** The model before a step, for the counters of what it did. */
 export interface StepStart {
   readonly dayBefore: number;
@@ -202,12 +227,20 @@ export class Lockstep {
   private readonly history: string[] = [];
   private index = 0;
   private mismatches: Mismatch[] = [];
+  /** Placements sent with a client_id, in order (only with `clientIds`). */
+  protected readonly sent: Sent[] = [];
 
+  /**
+   * `harness`: the engine side (a plain Harness unless given); `clientIds`: the market, limit, entry-stop and
+   * close placements carry a client_id each, which a `retry` step sends again.
+   */
   constructor(
     readonly plan: PlanSpec,
     readonly counters: LockstepCounters = newCounters(),
+    harness: Harness = new Harness(WEDNESDAY_NOON),
+    private readonly clientIds = false,
   ) {
-    this.h = new Harness(WEDNESDAY_NOON).open(plan.planId);
+    this.h = harness.open(plan.planId);
     this.m = new AccountModel(plan, WEDNESDAY_NOON, []);
     for (const symbol of SYMBOLS) {
       const spec = tickerOf(symbol);
@@ -348,7 +381,8 @@ export class Lockstep {
           const model = m.place(h.now, request, true);
           this.compareTest(model, reply);
         } else {
-          this.comparePlace(m.place(h.now, request), h.place(body));
+          const clientId = this.send({ what: "place", request, body });
+          this.comparePlace(m.place(h.now, request, false, clientId), h.place(withClientId(body, clientId)));
         }
         break;
       }
@@ -362,7 +396,7 @@ export class Lockstep {
         if (limit <= 0n) break;
         const tif = step.tif ?? "GTC";
         const postOnly = step.postOnly && tif === "GTC";
-        const model = m.place(h.now, {
+        const request: OrderRequest = {
           symbol,
           venue,
           side: step.side,
@@ -371,8 +405,8 @@ export class Lockstep {
           limit,
           postOnly,
           timeInForce: tif,
-        });
-        const reply = h.place({
+        };
+        const body: PlaceBody = {
           symbol,
           venue,
           side: step.side,
@@ -381,7 +415,10 @@ export class Lockstep {
           limit_price: this.priceText(symbol, limit),
           post_only: postOnly,
           time_in_force: tif,
-        });
+        };
+        const clientId = this.send({ what: "place", request, body });
+        const model = m.place(h.now, request, false, clientId);
+        const reply = h.place(withClientId(body, clientId));
         this.comparePlace(model, reply);
         if (model.kind === "rejected" && model.rule === "market_closed") this.counters.closedImmediateLimits++;
         break;
@@ -420,17 +457,16 @@ export class Lockstep {
         const trigger = step.side === "BUY" ? mark + away : mark - away;
         if (trigger <= 0n) break;
         const request = { symbol, venue, side: step.side, kind: "STOP" as const, quantity, trigger };
-        this.comparePlace(
-          m.place(h.now, request),
-          h.place({
-            symbol,
-            venue,
-            side: step.side,
-            kind: "STOP",
-            quantity: this.qtyText(symbol, quantity),
-            trigger_price: this.priceText(symbol, trigger),
-          }),
-        );
+        const body: PlaceBody = {
+          symbol,
+          venue,
+          side: step.side,
+          kind: "STOP",
+          quantity: this.qtyText(symbol, quantity),
+          trigger_price: this.priceText(symbol, trigger),
+        };
+        const clientId = this.send({ what: "place", request, body });
+        this.comparePlace(m.place(h.now, request, false, clientId), h.place(withClientId(body, clientId)));
         break;
       }
       case "bracket":
@@ -703,11 +739,70 @@ export class Lockstep {
       if (quantity < spec.minSteps) quantity = spec.minSteps;
       if (quantity > position.quantity) quantity = null;
     }
-    const model = this.m.close(this.h.now, symbol, venue, quantity);
-    const reply = this.h.close(
-      quantity === null ? { symbol, venue } : { symbol, venue, quantity: this.qtyText(symbol, quantity) },
+    this.comparePlace(
+      ...this.closeBoth(symbol, venue, quantity, this.send({ what: "close", symbol, venue, quantity })),
     );
+  }
+
+  /** A close on both sides, with a client_id when given. */
+  private closeBoth(
+    symbol: string,
+    venue: Venue,
+    quantity: bigint | null,
+    clientId: string | undefined,
+  ): [PlaceResult, PlaceOrderReply] {
+    const model = this.m.close(this.h.now, symbol, venue, quantity, clientId);
+    const body = quantity === null ? { symbol, venue } : { symbol, venue, quantity: this.qtyText(symbol, quantity) };
+    return [model, this.h.close(clientId === undefined ? body : { ...body, client_id: clientId })];
+  }
+
+  /** The client_id of a placement about to be sent (recorded for `retry`), or none without `clientIds`. */
+  private send(sent: DistributiveOmit<Sent, "clientId">): string | undefined {
+    if (!this.clientIds) return undefined;
+    const clientId = `c-${this.sent.length + 1}`;
+    this.sent.push({ ...sent, clientId });
+    return clientId;
+  }
+
+  /**
+   * A `retry` step: the placement it picks sent again with its client_id, the same body or another. The model
+   * (which never forgets a client_id) answers the first answer or a conflict naming its order, or decides it anew
+   * when the first placed nothing; the engine must agree, whatever it forgot since. Undefined when nothing was
+   * sent with a client_id yet.
+   */
+  retry(step: RetryStep): Retried | undefined {
+    const start = this.enter(step);
+    const index = this.sent.length === 0 ? -1 : step.pick % this.sent.length;
+    const sent = this.sent[index];
+    let reply: PlaceOrderReply | undefined;
+    if (sent?.what === "place") {
+      const { request, body, clientId } = sent;
+      const other = step.other ? request.quantity + 1n : request.quantity;
+      const model = this.m.place(this.h.now, { ...request, quantity: other }, false, clientId);
+      reply = this.h.place({ ...body, quantity: this.qtyText(request.symbol, other), client_id: clientId });
+      this.compareRetry(model, reply, clientId);
+    } else if (sent?.what === "close") {
+      const { symbol, venue, quantity, clientId } = sent;
+      const other = !step.other ? quantity : quantity === null ? tickerOf(symbol).minSteps : quantity + 1n;
+      const [model, closeReply] = this.closeBoth(symbol, venue, other, clientId);
+      reply = closeReply;
+      this.compareRetry(model, reply, clientId);
+    }
+    this.settle(step, start, false);
+    return reply === undefined ? undefined : { reply, index };
+  }
+
+  /** A retry's answer: as any placement's, and a replay or a conflict names the first answer's order. */
+  private compareRetry(model: PlaceResult, reply: PlaceOrderReply, clientId: string): void {
     this.comparePlace(model, reply);
+    if (!("first" in model)) return;
+    const firstId = this.refToId.get(model.first.ref) ?? `ref ${model.first.ref}`;
+    if (model.kind === "replayed") {
+      this.check("replayed order", firstId, reply.kind === "error" ? null : reply.order.order_id);
+      if (reply.kind !== "error") this.checkHeadroom(model.first.headroom, { ...reply.risk_headroom });
+    } else {
+      this.check("conflict", { client_id: clientId, order_id: firstId }, reply.kind === "error" ? reply.fields : null);
+    }
   }
 
   private clock(): void {
@@ -746,14 +841,7 @@ export class Lockstep {
     this.counters.orders++;
     const engineRule = reply.kind === "error" ? undefined : reply.violations[0]?.rule;
     const engineOutcome = reply.kind === "error" ? `error:${reply.code}` : `${reply.kind}:${engineRule ?? "-"}`;
-    const modelOutcome =
-      model.kind === "error"
-        ? `error:${model.code}`
-        : model.kind === "rejected"
-          ? `rejected:${model.rule}`
-          : model.kind === "created"
-            ? `created:${model.terminatedBy ?? "-"}`
-            : `${model.kind}:-`;
+    const modelOutcome = outcomeOf(model);
     if (model.kind === "created" && model.terminatedBy !== undefined) {
       bump(this.counters.ownFillTerminations, model.terminatedBy);
     }
@@ -935,6 +1023,32 @@ export class Lockstep {
         what,
       );
     }
+  }
+}
+
+/** `Omit` over each member of a union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A body with its client_id, when it has one. */
+function withClientId(body: PlaceBody, clientId: string | undefined): PlaceBody {
+  return clientId === undefined ? body : { ...body, client_id: clientId };
+}
+
+/** What a placement answered, as its reply's kind and first violation read. */
+function outcomeOf(model: PlaceResult): string {
+  switch (model.kind) {
+    case "error":
+      return `error:${model.code}`;
+    case "rejected":
+      return `rejected:${model.rule}`;
+    case "created":
+      return `created:${model.terminatedBy ?? "-"}`;
+    case "replayed": {
+      const first = model.first;
+      return `replayed:${(first.kind === "rejected" ? first.rule : first.terminatedBy) ?? "-"}`;
+    }
+    case "tested":
+      return "tested:-";
   }
 }
 

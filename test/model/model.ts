@@ -161,7 +161,14 @@ export type PlaceResult =
   | { kind: "created"; ref: number; headroom: Headroom; terminatedBy?: LimitRuleOrExposure }
   | { kind: "rejected"; ref: number; rule: Rule; headroom: Headroom }
   | { kind: "tested"; rules: Rule[]; headroom: Headroom }
-  | { kind: "error"; code: "conflict" | "not_found" };
+  | { kind: "error"; code: "conflict" | "not_found" }
+  /** A retry of a used client_id with the same body: the first answer again (its order, rule and headroom). */
+  | { kind: "replayed"; first: Recorded }
+  /** A retry of a used client_id with another body: 409 naming the first answer's order. */
+  | { kind: "error"; code: "conflict"; first: Recorded };
+
+/** What a client_id's first answer was: an order placed (created or rejected). */
+export type Recorded = Extract<PlaceResult, { kind: "created" | "rejected" }>;
 
 export interface OrderRequest {
   readonly symbol: string;
@@ -252,6 +259,11 @@ export class AccountModel {
   /** Children a parent's first fill activated during the current execution. */
   private activated: ModelOrder[] = [];
   private effects: Effects = AccountModel.noEffects();
+  /**
+   * Every client_id that placed an order (created or rejected), with the body it came with and the first answer:
+   * a client_id is unique per account forever (docs/engine.md, "Idempotency"), so this is never pruned.
+   */
+  private readonly clientIds = new Map<string, { body: string; first: Recorded }>();
 
   constructor(
     readonly plan: PlanSpec,
@@ -474,26 +486,49 @@ export class AccountModel {
     this.monitor();
   }
 
-  place(now: number, request: OrderRequest, test = false): PlaceResult {
+  place(now: number, request: OrderRequest, test = false, clientId?: string): PlaceResult {
     this.begin(now);
-    return this.submit(request, test);
+    if (test || clientId === undefined) return this.submit(request, test);
+    const body = JSON.stringify(request, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value));
+    return this.once(clientId, `order ${body}`, () => this.submit(request, false));
   }
 
-  close(now: number, symbol: string, venue: Venue, quantity: bigint | null): PlaceResult {
+  close(now: number, symbol: string, venue: Venue, quantity: bigint | null, clientId?: string): PlaceResult {
     this.begin(now);
-    const position = this.positions.get(keyOf(symbol, venue));
-    if (position === undefined) return { kind: "error", code: "not_found" };
-    return this.submit(
-      {
-        symbol,
-        venue,
-        side: opposite(position.side),
-        kind: "MARKET",
-        quantity: quantity ?? position.quantity,
-        reduceOnly: true,
-      },
-      false,
-    );
+    const submit = (): PlaceResult => {
+      const position = this.positions.get(keyOf(symbol, venue));
+      if (position === undefined) return { kind: "error", code: "not_found" };
+      return this.submit(
+        {
+          symbol,
+          venue,
+          side: opposite(position.side),
+          kind: "MARKET",
+          quantity: quantity ?? position.quantity,
+          reduceOnly: true,
+        },
+        false,
+      );
+    };
+    if (clientId === undefined) return submit();
+    return this.once(clientId, `close ${symbol} ${venue} ${quantity ?? "all"}`, submit);
+  }
+
+  /**
+   * A placement with a client_id: a used one answers its first answer (the same body) or a conflict (another
+   * body) before anything else is looked at, even on a terminated account; a new one is decided and, when it
+   * placed an order (created or rejected), recorded. An error records nothing: the client_id stays unused.
+   */
+  private once(clientId: string, body: string, submit: () => PlaceResult): PlaceResult {
+    const used = this.clientIds.get(clientId);
+    if (used !== undefined) {
+      return used.body === body
+        ? { kind: "replayed", first: used.first }
+        : { kind: "error", code: "conflict", first: used.first };
+    }
+    const result = submit();
+    if (result.kind === "created" || result.kind === "rejected") this.clientIds.set(clientId, { body, first: result });
+    return result;
   }
 
   cancel(now: number, ref: number): "ok" | "not_found" {

@@ -5,9 +5,15 @@
 // the model sees only what a running engine would have done meanwhile. Engine and model must agree to the unit
 // after every step, restarts included: a restart is invisible in the books. The counters check that restarts
 // happened, and that they passed funding boundaries with positions open, midnights, and used both rebuilds.
+//
+// The engine side runs as a shard runs its account (test/model/shard-harness.ts): through the trading core with
+// small client_id limits, forgetting after each decision and on every rebuild, the records it drops written to a
+// table of spent client_ids that outlives the restarts. Placements carry client_ids, and `retry` steps send one
+// again, with the same body or another: the model never forgets one (docs/engine.md, "Idempotency"), so the
+// engine must answer a forgotten one from the table as it answered it first, before and after restarts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ModelMismatch, addCounters, newCounters, type LockstepCounters } from "./driver.js";
+import { ModelMismatch, addCounters, newCounters, type LockstepCounters, type RetryStep } from "./driver.js";
 import {
   RestartLockstep,
   addRestartCounters,
@@ -18,14 +24,40 @@ import {
   type RestartCounters,
   type RestartStep,
 } from "./restart.js";
-import { DAY_MS, HOUR_MS, PLANS, type PlanSpec } from "./spec.js";
+import type { ClientIdLimits } from "./shard-harness.js";
+import { DAY_MS, HOUR_MS, MINUTE_MS, PLANS, type PlanSpec } from "./spec.js";
 import { stepArb } from "./steps.js";
 
-const RUNS: readonly { name: string; plan: PlanSpec; seed: number; numRuns: number }[] = [
-  { name: "10K static (GMX + OSTIUM)", plan: PLANS.c10k, seed: 5_001, numRuns: 48 },
-  { name: "200K trailing (GMX + OSTIUM)", plan: PLANS.c200kTrailing, seed: 5_002, numRuns: 48 },
-  { name: "50K trailing (GMX + OSTIUM)", plan: PLANS.c50kTrailing, seed: 5_003, numRuns: 32 },
-  { name: "100K static (OSTIUM only)", plan: PLANS.c100kOstium, seed: 5_004, numRuns: 32 },
+/** Each run's client_id limits: a few records kept, a window of minutes to hours (steps wait, restarts are down). */
+const RUNS: readonly { name: string; plan: PlanSpec; seed: number; numRuns: number; limits: ClientIdLimits }[] = [
+  {
+    name: "10K static (GMX + OSTIUM)",
+    plan: PLANS.c10k,
+    seed: 5_001,
+    numRuns: 48,
+    limits: { clientIdsKept: 2, clientIdWindowMs: 6 * HOUR_MS },
+  },
+  {
+    name: "200K trailing (GMX + OSTIUM)",
+    plan: PLANS.c200kTrailing,
+    seed: 5_002,
+    numRuns: 48,
+    limits: { clientIdsKept: 5, clientIdWindowMs: 10 * MINUTE_MS },
+  },
+  {
+    name: "50K trailing (GMX + OSTIUM)",
+    plan: PLANS.c50kTrailing,
+    seed: 5_003,
+    numRuns: 32,
+    limits: { clientIdsKept: 3, clientIdWindowMs: HOUR_MS },
+  },
+  {
+    name: "100K static (OSTIUM only)",
+    plan: PLANS.c100kOstium,
+    seed: 5_004,
+    numRuns: 32,
+    limits: { clientIdsKept: 4, clientIdWindowMs: 2 * HOUR_MS },
+  },
 ];
 const MAX_STEPS = 150;
 
@@ -42,28 +74,35 @@ const restart: fc.Arbitrary<RestartStep> = fc.record({
   rolloverPpm: fc.constantFrom(0, 20, 80),
 });
 
-/** `length` steps, one in about fifteen a restart. */
+/** A retry of an earlier placement's client_id: the same body three times in four. */
+const retry: fc.Arbitrary<RetryStep> = fc.record({
+  t: fc.constant("retry" as const),
+  pick: fc.nat({ max: 1000 }),
+  other: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+});
+
+/** `length` steps, one in about seventeen a restart, two in seventeen a retry. */
 const stepsArb = (length: number): fc.Arbitrary<AnyStep[]> =>
-  fc.array(fc.oneof({ weight: 14, arbitrary: stepArb }, { weight: 1, arbitrary: restart }), {
-    minLength: length,
-    maxLength: length,
-  });
+  fc.array(
+    fc.oneof({ weight: 14, arbitrary: stepArb }, { weight: 1, arbitrary: restart }, { weight: 2, arbitrary: retry }),
+    { minLength: length, maxLength: length },
+  );
 
 describe("reference model across restarts", () => {
   const totals: LockstepCounters = newCounters();
   const restarts: RestartCounters = newRestartCounters();
-  for (const { name, plan, seed, numRuns } of RUNS) {
+  for (const { name, plan, seed, numRuns, limits } of RUNS) {
     it(`agrees with the engine to 1e-8 USD after every step, restarts included: ${name}`, async () => {
       const counters = newCounters();
       const own = newRestartCounters();
       await fc.assert(
         fc.asyncProperty(stepsArb(MAX_STEPS), async (steps) => {
           try {
-            const lockstep = new RestartLockstep(plan, counters, own);
+            const lockstep = new RestartLockstep(plan, counters, own, limits);
             for (const step of steps) await lockstep.step(step);
           } catch (error) {
             if (!(error instanceof ModelMismatch)) throw error;
-            const minimal = await minimizeRestarts(plan, steps, error);
+            const minimal = await minimizeRestarts(plan, steps, error, limits);
             throw new Error(
               `${minimal.failure.message}\nminimal sequence (${minimal.steps.length} steps, plan ${plan.planId}):\n` +
                 JSON.stringify(minimal.steps),
@@ -91,6 +130,10 @@ describe("reference model across restarts", () => {
       "downtime passed a boundary, then a midnight, with a position open": restarts.boundaryThenMidnight,
       "the start's kept prices traded (fresh depth, a market opened while down)": restarts.tradingStarts,
       "fills made by a restart": restarts.fills,
+      "a forgotten client_id retried with its body, replayed from the table": restarts.forgottenReplayed,
+      "the same after a restart since its placement": restarts.forgottenReplayedAcrossRestart,
+      "a forgotten client_id retried with another body, 409 from the table": restarts.forgottenConflicts,
+      "a client_id still held, retried and replayed": restarts.keptReplayed,
     };
     const missed = Object.entries(reached)
       .filter(([, count]) => count < 10)

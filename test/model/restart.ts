@@ -4,13 +4,15 @@
 // reset").
 //
 // Engine side. What the stopped engine left durable: the Harness's journal (replayed whole, or restored from a
-// snapshot taken somewhere in it, JSON round trip included, and the events after it replayed), the kept prices
-// (the latest quote of every symbol with the time it was set, as the running engine's keeper wrote them) and the
-// funding record (the last boundary the running engine's funding clock passed). The shard's market view is
-// emptied, the clock moves on by the downtime, and engine/feeds.ts starts the prices (PRICE_FEED=push: the
+// snapshot taken where a decision ends in it, JSON round trip included, and the events after it replayed), the
+// kept prices (the latest quote of every symbol with the time it was set, as the running engine's keeper wrote
+// them) and the funding record (the last boundary the running engine's funding clock passed). The shard's market
+// view is emptied, the clock moves on by the downtime, and engine/feeds.ts starts the prices (PRICE_FEED=push: the
 // kept prices published first, as of their time) and the funding clock (every boundary since the record paid
 // once, oldest first, each as of its own time) against a runtime that does what a shard does for this one
-// account; then the shard's clock decides the account at the restart time.
+// account; then the shard's clock decides the account at the restart time. The engine side is a shard's trading
+// core (test/model/shard-harness.ts): a new process gets a new core with the same limits, its rebuild forgets
+// where each decision ends as a shard's does, and the table of spent client_ids outlives it.
 //
 // Model side: a running engine over the same downtime, whose market sends no price while the engine is down: a
 // funding tick at each boundary passed, at the boundary, on the positions as they were, at the rates the
@@ -18,7 +20,6 @@
 // (the start's publish is a price update: the book's depth is fresh), then the shard's clock. The restart step's
 // effects are those of all of these, joined, against every event the start emitted.
 import { pino } from "pino";
-import { restoreState, snapshotOf, type AccountSnapshot } from "../../engine/accounts/snapshot.js";
 import { loadEngineSettings } from "../../engine/config.js";
 import { PriceKeeper } from "../../engine/continuity/price-keeper.js";
 import { decide, type AccountState, type EngineEvent } from "../../engine/core.js";
@@ -27,11 +28,20 @@ import { createMarketView, setQuote, type MarketView } from "../../engine/market
 import type { TickQuote } from "../../engine/market/prices.js";
 import type { MarketApplied } from "../../engine/shard/runtime.js";
 import type { KeptPriceStore, KeptQuote } from "../../engine/store/kept-prices.js";
-import { createCore, type PriceUpdate } from "../../engine/trading-core.js";
+import type { PriceUpdate } from "../../engine/trading-core.js";
+import { WEDNESDAY_NOON } from "../../engine/core.testing.js";
 import { partitionsOfEngine } from "../../kernel/partition.js";
-import { FUNDING_INTERVAL_MS, Lockstep, ModelMismatch, newCounters, type LockstepCounters } from "./driver.js";
+import {
+  FUNDING_INTERVAL_MS,
+  Lockstep,
+  ModelMismatch,
+  newCounters,
+  type LockstepCounters,
+  type RetryStep,
+} from "./driver.js";
 import { AccountModel, type Effects } from "./model.js";
-import { DAY_MS, SYMBOLS, type PlanSpec } from "./spec.js";
+import { ShardHarness, type ClientIdLimits } from "./shard-harness.js";
+import { DAY_MS, HOUR_MS, SYMBOLS, type PlanSpec } from "./spec.js";
 import type { Step } from "./steps.js";
 
 /**
@@ -48,7 +58,10 @@ export interface RestartStep {
   rolloverPpm: number;
 }
 
-export type AnyStep = Step | RestartStep;
+export type AnyStep = Step | RestartStep | RetryStep;
+
+/** The client_id limits of a lockstep unless given. */
+export const SMALL_LIMITS: ClientIdLimits = { clientIdsKept: 3, clientIdWindowMs: HOUR_MS };
 
 export interface RestartCounters {
   restarts: number;
@@ -69,6 +82,15 @@ export interface RestartCounters {
   fills: number;
   /** Starts whose kept prices traded (fresh depth, a market that opened while down). */
   tradingStarts: number;
+  /** Retries of a client_id (`retry` steps that sent one again). */
+  retries: number;
+  /** Retries of a client_id the engine had forgotten, decided with the table's record: replayed, 409. */
+  forgottenReplayed: number;
+  forgottenConflicts: number;
+  /** Of those replayed, the retries of a client_id sent before a restart since. */
+  forgottenReplayedAcrossRestart: number;
+  /** Retries of a client_id the engine still held, replayed. */
+  keptReplayed: number;
 }
 
 export function newRestartCounters(): RestartCounters {
@@ -84,6 +106,11 @@ export function newRestartCounters(): RestartCounters {
     boundaryThenMidnight: 0,
     fills: 0,
     tradingStarts: 0,
+    retries: 0,
+    forgottenReplayed: 0,
+    forgottenConflicts: 0,
+    forgottenReplayedAcrossRestart: 0,
+    keptReplayed: 0,
   };
 }
 
@@ -165,23 +192,39 @@ function joined(list: readonly Effects[]): Effects {
   return all;
 }
 
-/** A state rebuilt from the journal as a shard does at a start: whole, or from a snapshot and the rest. */
-function rebuild(
-  apply: (s: AccountState | undefined, e: EngineEvent) => AccountState,
-  journal: EngineEvent[],
-  from?: number,
-) {
+/**
+ * Replays events onto a state as a shard's rebuild does (engine/shard/reload.ts): the core forgets where a
+ * decision ends (the next event has another time) and after the last, writing what it drops to the table.
+ */
+function replayOnto(h: ShardHarness, state: AccountState | undefined, events: readonly EngineEvent[]) {
+  let at: number | undefined;
+  for (const event of events) {
+    if (state !== undefined && at !== undefined && event.at !== at) h.forget(state);
+    state = h.core.apply(state, event);
+    at = event.at;
+  }
+  if (state !== undefined) h.forget(state);
+  return state;
+}
+
+/**
+ * A state rebuilt from the journal as a shard does at a start: whole, or from a snapshot taken after the events
+ * before `from` (moved on to where a decision ends, as a shard snapshots after a batch) and the rest.
+ */
+function rebuild(h: ShardHarness, journal: readonly EngineEvent[], from?: number): AccountState {
   let state: AccountState | undefined;
   let rest = journal;
   if (from !== undefined) {
-    for (const event of journal.slice(0, from)) state = apply(state, event);
+    let cut = from;
+    while (cut < journal.length && journal[cut]?.at === journal[cut - 1]?.at) cut++;
+    state = replayOnto(h, undefined, journal.slice(0, cut));
     if (state === undefined) throw new Error("no state to snapshot");
-    const snapshot = JSON.parse(JSON.stringify(snapshotOf(state))) as AccountSnapshot;
-    state = restoreState(snapshot);
+    const snapshot = JSON.parse(JSON.stringify(h.core.snapshot?.(state))) as unknown;
+    state = h.core.restore?.(snapshot);
     if (state === undefined) throw new Error("the snapshot did not restore");
-    rest = journal.slice(from);
+    rest = journal.slice(cut);
   }
-  for (const event of rest) state = apply(state, event);
+  state = replayOnto(h, state, rest);
   if (state === undefined) throw new Error("an empty journal");
   return state;
 }
@@ -198,20 +241,32 @@ async function until(done: () => boolean, turns: number): Promise<void> {
 export class RestartLockstep extends Lockstep {
   /** The kept prices and the funding record: they outlive every restart. */
   readonly kept = new MemoryKeptPrices();
+  /** The engine side: a shard's trading core, its forgetting and its table of spent client_ids. */
+  readonly shard: ShardHarness;
+  /** How many placements had been sent with a client_id at the latest restart. */
+  private sentAtRestart = 0;
 
   constructor(
     plan: PlanSpec,
     counters: LockstepCounters = newCounters(),
     readonly restarts: RestartCounters = newRestartCounters(),
+    limits: ClientIdLimits = SMALL_LIMITS,
   ) {
-    super(plan, counters);
+    const shard = new ShardHarness(limits, WEDNESDAY_NOON);
+    super(plan, counters, shard, true);
+    this.shard = shard;
   }
 
   async step(step: AnyStep): Promise<void> {
+    if (step.t === "retry") {
+      this.retried(step);
+      return;
+    }
     if (step.t !== "restart") {
       this.run(step);
       return;
     }
+    this.sentAtRestart = this.sent.length;
     const start = this.enter(step);
     const stopAt = this.h.now;
     const restartAt = stopAt + step.downMs;
@@ -225,6 +280,24 @@ export class RestartLockstep extends Lockstep {
     this.restarts.fundingPayments += effects.funding.length;
     if (effects.dayStarted !== null) this.restarts.daysStarted++;
     this.settle(step, start, false, effects);
+  }
+
+  /** A `retry` step, counted by what the engine did: replayed or refused from memory or from the table. */
+  private retried(step: RetryStep): void {
+    const retried = this.retry(step);
+    if (retried === undefined) return;
+    const r = this.restarts;
+    r.retries++;
+    const kind = retried.reply.kind === "error" ? retried.reply.code : retried.reply.kind;
+    const recall = this.shard.lastRecall;
+    if (recall?.found !== true) {
+      if (kind === "replayed") r.keptReplayed++;
+      return;
+    }
+    if (kind === "conflict") r.forgottenConflicts++;
+    if (kind !== "replayed") return;
+    r.forgottenReplayed++;
+    if (retried.index < this.sentAtRestart) r.forgottenReplayedAcrossRestart++;
   }
 
   /**
@@ -293,15 +366,15 @@ export class RestartLockstep extends Lockstep {
 
   /** Stops the engine side and starts it again from durable data only; the events the start emitted. */
   private async restartEngine(step: RestartStep, stopAt: number, restartAt: number): Promise<EngineEvent[]> {
-    const h = this.h;
-    // What the running engine left: its keeper's prices (kept by `step`), its funding clock's record, its journal.
+    const h = this.shard;
+    // What the running engine left: its keeper's prices (kept by `step`), its funding clock's record, its journal,
+    // its table of spent client_ids.
     await this.kept.recordFunded(PARTITIONS, boundaryAtOrBefore(stopAt));
     const journal = [...h.journal];
-    // A new process: a new core, the state rebuilt, no prices, the clock on by the downtime.
-    const core = createCore();
-    const apply = (state: AccountState | undefined, event: EngineEvent): AccountState => core.apply(state, event);
+    // A new process: a new core, the state rebuilt (forgetting as it goes), no prices, the clock on by the downtime.
+    const core = h.newProcess();
     const from = step.snapshot ? Math.max(1, Math.round((journal.length * step.snapshotAt) / 1000)) : undefined;
-    h.state = rebuild(apply, journal, from);
+    h.state = rebuild(h, journal, from);
     h.market.quotes.clear();
     h.now = restartAt;
     const emitted: EngineEvent[] = [];
@@ -318,11 +391,7 @@ export class RestartLockstep extends Lockstep {
           return Promise.resolve({ accounts: 0, events: 0, faults: 0 });
         }
         const events = core.onMarket(state, update, { now: h.now, market: view, nextId: h.nextId });
-        let next = state;
-        for (const event of events) next = core.apply(next, event);
-        h.state = next;
-        core.onDecided?.(view, events);
-        h.journal.push(...events);
+        h.applyDecided(events);
         emitted.push(...events);
         return Promise.resolve({ accounts: 1, events: events.length, faults: 0 });
       },
@@ -356,9 +425,9 @@ export class RestartLockstep extends Lockstep {
 }
 
 /** Runs steps in lockstep; the first disagreement, or undefined when they agree throughout. */
-export async function replayRestarts(plan: PlanSpec, steps: readonly AnyStep[]) {
+export async function replayRestarts(plan: PlanSpec, steps: readonly AnyStep[], limits = SMALL_LIMITS) {
   try {
-    const lockstep = new RestartLockstep(plan, newCounters(), newRestartCounters());
+    const lockstep = new RestartLockstep(plan, newCounters(), newRestartCounters(), limits);
     for (const step of steps) await lockstep.step(step);
     return undefined;
   } catch (error) {
@@ -368,7 +437,12 @@ export async function replayRestarts(plan: PlanSpec, steps: readonly AnyStep[]) 
 }
 
 /** Shrinks a failing sequence as driver.ts `minimize` does (cut after the failure, drop ever smaller chunks). */
-export async function minimizeRestarts(plan: PlanSpec, steps: readonly AnyStep[], failure: ModelMismatch) {
+export async function minimizeRestarts(
+  plan: PlanSpec,
+  steps: readonly AnyStep[],
+  failure: ModelMismatch,
+  limits = SMALL_LIMITS,
+) {
   const same = (other: ModelMismatch | undefined): other is ModelMismatch =>
     other !== undefined && other.what.join() === failure.what.join();
   let current = steps.slice(0, failure.step);
@@ -380,7 +454,7 @@ export async function minimizeRestarts(plan: PlanSpec, steps: readonly AnyStep[]
   ) {
     for (let i = current.length - size; i >= 0; i -= size) {
       const candidate = [...current.slice(0, i), ...current.slice(i + size)];
-      const outcome = await replayRestarts(plan, candidate);
+      const outcome = await replayRestarts(plan, candidate, limits);
       if (same(outcome)) {
         current = candidate.slice(0, outcome.step);
         last = outcome;
