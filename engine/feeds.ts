@@ -181,20 +181,8 @@ export async function startFunding(
       log.warn({ err: error }, "keeping the last prices failed; tried again with the next change");
     });
   };
-  // The boundaries missed while down, paid before anything else is decided; one that fails is left to the clock.
-  const interval = settings.FUNDING_INTERVAL_MS;
-  for (let boundary = after + interval; boundary <= now(); boundary += interval) {
-    try {
-      await tick(boundary);
-      after = boundary;
-    } catch (error) {
-      log.warn({ err: error, boundary }, "funding tick failed");
-      break;
-    }
-  }
-  await deps.then?.();
   const clock = startFundingClock({
-    intervalMs: interval,
+    intervalMs: settings.FUNDING_INTERVAL_MS,
     after,
     now,
     tick,
@@ -202,6 +190,15 @@ export async function startFunding(
       log.warn({ err: error }, "funding tick failed");
     },
   });
+  // The boundaries missed while down are paid before anything else is decided (one that fails is left to the
+  // clock's retries), then the kept prices.
+  try {
+    await clock.caughtUp;
+    await deps.then?.();
+  } catch (error) {
+    clock.stop();
+    throw error;
+  }
   return () => {
     clock.stop();
   };

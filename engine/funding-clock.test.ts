@@ -114,6 +114,35 @@ describe("the funding clock", () => {
     expect(h.clock.nextAt).toBe(AT_16 + EIGHT_HOURS);
   });
 
+  it("continues on the grid of its own interval after a boundary paid on another one", async () => {
+    // Paid through 16:00 on an 8 h grid; the interval is 3 h now: the next boundaries are 18:00, 21:00, 00:00.
+    const h = harness(AT_16 + 8 * HOUR + 1, 3 * HOUR, AT_16);
+    await h.finishTicks();
+    await h.finishTicks();
+    await h.finishTicks();
+    expect(h.ticks.map((t) => t.boundary - AT_16)).toEqual([2 * HOUR, 5 * HOUR, 8 * HOUR]);
+  });
+
+  it("says when it caught up: once the boundaries missed are paid, or one of them failed", async () => {
+    const yesterday16 = AT_8 - 16 * HOUR;
+    const h = harness(AT_16 + HOUR, EIGHT_HOURS, yesterday16);
+    let caughtUp = false;
+    void h.clock.caughtUp.then(() => (caughtUp = true));
+    await h.finishTicks();
+    await h.finishTicks();
+    expect(caughtUp).toBe(false);
+    await h.finishTicks();
+    await Promise.resolve();
+    expect(caughtUp).toBe(true);
+    const failing = harness(AT_16 + HOUR, EIGHT_HOURS, yesterday16);
+    let failed = false;
+    void failing.clock.caughtUp.then(() => (failed = true));
+    await failing.failTicks();
+    await Promise.resolve();
+    expect(failed).toBe(true);
+    expect(failing.delay).toBe(5_000);
+  });
+
   it("starts with the next boundary when the latest boundary paid is the last one before now", () => {
     const h = harness(AT_8 + HOUR, EIGHT_HOURS, AT_8);
     expect(h.ticks).toEqual([]);

@@ -37,6 +37,11 @@ export interface FundingClockDeps {
 export interface FundingClock {
   /** The boundary the clock waits for: the oldest one not paid yet. */
   readonly nextAt: number;
+  /**
+   * Resolves once the boundaries that had come when the clock started are paid, or one of them failed (the clock
+   * tries it again): a start pays what it missed before it decides anything else.
+   */
+  readonly caughtUp: Promise<void>;
   stop(): void;
 }
 
@@ -55,12 +60,16 @@ function timersOf(deps: FundingClockDeps): Required<Pick<FundingClockDeps, "setT
 export function startFundingClock(deps: FundingClockDeps): FundingClock {
   const { setTimer, clearTimer } = timersOf(deps);
   const retryMs = deps.retryMs ?? FUNDING_RETRY_MS;
-  let nextAt = deps.after === undefined ? nextFundingAt(deps.now(), deps.intervalMs) : deps.after + deps.intervalMs;
+  let nextAt = nextFundingAt(deps.after ?? deps.now(), deps.intervalMs);
   /** Set after a failed tick: the same boundary is not tried again before then. */
   let retryAt: number | undefined;
   let timer: unknown;
   let running = false;
   let stopped = false;
+  let caughtUp = (): void => undefined;
+  const caughtUpOnce = new Promise<void>((resolve) => {
+    caughtUp = resolve;
+  });
 
   const arm = (): void => {
     clearTimer(timer);
@@ -74,6 +83,7 @@ export function startFundingClock(deps: FundingClockDeps): FundingClock {
     const now = deps.now();
     if (now < nextAt || (retryAt !== undefined && now < retryAt)) {
       // Woken before the boundary (timer slack, or a clock step back) or before the retry: wait for the rest.
+      caughtUp();
       arm();
       return;
     }
@@ -89,6 +99,7 @@ export function startFundingClock(deps: FundingClockDeps): FundingClock {
         (error: unknown) => {
           // Set before reporting: a report that throws must not make the retry immediate.
           retryAt = deps.now() + retryMs;
+          caughtUp();
           try {
             deps.onError(error);
           } catch {
@@ -107,9 +118,11 @@ export function startFundingClock(deps: FundingClockDeps): FundingClock {
     get nextAt() {
       return nextAt;
     },
+    caughtUp: caughtUpOnce,
     stop() {
       stopped = true;
       clearTimer(timer);
+      caughtUp();
     },
   };
 }
