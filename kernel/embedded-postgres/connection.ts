@@ -196,18 +196,10 @@ export class Connection {
         if (response.length > 0 && !this.closed) this.reply(response);
       }
     } catch (error) {
-      // PGlite itself failed (an SQL error is an answer, not a throw): this connection cannot go on; its
-      // clean-up runs once the socket has closed.
-      this.running = false;
-      this.refuse("XX000", error instanceof Error ? error.message : "embedded database failure");
+      this.sessionFailed(error);
       return;
     }
-    this.running = false;
-    if (this.closed) return;
-    if (this.pending.length > 0) {
-      void this.play();
-      return;
-    }
+    if (!this.turnEnded()) return;
     if (this.socket.isPaused() && !this.socket.writableNeedDrain) this.socket.resume();
     if (this.openExchange || this.inTransaction) this.armIdleTimer();
     else void this.handBack();
@@ -229,19 +221,34 @@ export class Connection {
       try {
         await this.session.exec(RESET_SESSION);
       } catch (error) {
-        this.running = false;
-        this.refuse("XX000", error instanceof Error ? error.message : "embedded database failure");
+        this.sessionFailed(error);
         return;
       }
-      this.running = false;
       // Closed meanwhile: its clean-up turn hands the session back. Messages that came meanwhile play first.
-      if (this.closed) return;
-      if (this.pending.length > 0) {
-        void this.play();
-        return;
-      }
+      if (!this.turnEnded()) return;
     }
     this.session.release(this);
+  }
+
+  /**
+   * PGlite itself failed (an SQL error is an answer, not a throw): this connection cannot go on; its clean-up
+   * runs once the socket has closed.
+   */
+  private sessionFailed(error: unknown): void {
+    this.running = false;
+    this.refuse("XX000", error instanceof Error ? error.message : "embedded database failure");
+  }
+
+  /**
+   * Ends a turn on the session; false when there is nothing more to do here: the connection closed meanwhile, or
+   * messages that came meanwhile play first.
+   */
+  private turnEnded(): boolean {
+    this.running = false;
+    if (this.closed) return false;
+    if (this.pending.length === 0) return true;
+    void this.play();
+    return false;
   }
 
   /**
