@@ -1068,11 +1068,21 @@ export function replay(plan: PlanSpec, steps: readonly Step[]): ModelMismatch | 
   }
 }
 
+/** A shrunk failing sequence and its failure. */
+export interface Shrunk<S> {
+  steps: S[];
+  failure: ModelMismatch;
+}
+
 /**
  * Shrinks a failing sequence to a small one failing the same way (same fields differing): cut after the
- * failing step, then drop chunks of steps, halving the chunk size down to single steps.
+ * failing step, then drop chunks of steps, halving the chunk size down to single steps. It yields each candidate
+ * and is given back the candidate's failure (or undefined), so a synchronous and an asynchronous replay share it.
  */
-export function minimize(plan: PlanSpec, steps: readonly Step[], failure: ModelMismatch) {
+export function* shrinking<S>(
+  steps: readonly S[],
+  failure: ModelMismatch,
+): Generator<S[], Shrunk<S>, ModelMismatch | undefined> {
   const same = (other: ModelMismatch | undefined): other is ModelMismatch =>
     other !== undefined && other.what.join() === failure.what.join();
   let current = steps.slice(0, failure.step);
@@ -1084,7 +1094,7 @@ export function minimize(plan: PlanSpec, steps: readonly Step[], failure: ModelM
   ) {
     for (let i = current.length - size; i >= 0; i -= size) {
       const candidate = [...current.slice(0, i), ...current.slice(i + size)];
-      const outcome = replay(plan, candidate);
+      const outcome = yield candidate;
       if (same(outcome)) {
         current = candidate.slice(0, outcome.step);
         last = outcome;
@@ -1093,4 +1103,12 @@ export function minimize(plan: PlanSpec, steps: readonly Step[], failure: ModelM
     }
   }
   return { steps: current, failure: last };
+}
+
+/** `shrinking` with the lockstep replay. */
+export function minimize(plan: PlanSpec, steps: readonly Step[], failure: ModelMismatch): Shrunk<Step> {
+  const shrink = shrinking(steps, failure);
+  let next = shrink.next(undefined);
+  while (next.done !== true) next = shrink.next(replay(plan, next.value));
+  return next.value;
 }

@@ -36,8 +36,10 @@ import {
   Lockstep,
   ModelMismatch,
   newCounters,
+  shrinking,
   type LockstepCounters,
   type RetryStep,
+  type Shrunk,
 } from "./driver.js";
 import { AccountModel, type Effects } from "./model.js";
 import { ShardHarness, type ClientIdLimits } from "./shard-harness.js";
@@ -436,31 +438,15 @@ export async function replayRestarts(plan: PlanSpec, steps: readonly AnyStep[], 
   }
 }
 
-/** Shrinks a failing sequence as driver.ts `minimize` does (cut after the failure, drop ever smaller chunks). */
+/** driver.ts `shrinking` with the restart lockstep's replay. */
 export async function minimizeRestarts(
   plan: PlanSpec,
   steps: readonly AnyStep[],
   failure: ModelMismatch,
   limits = SMALL_LIMITS,
-) {
-  const same = (other: ModelMismatch | undefined): other is ModelMismatch =>
-    other !== undefined && other.what.join() === failure.what.join();
-  let current = steps.slice(0, failure.step);
-  let last = failure;
-  for (
-    let size = Math.max(1, Math.floor(current.length / 2));
-    size >= 1;
-    size = size === 1 ? 0 : Math.floor(size / 2)
-  ) {
-    for (let i = current.length - size; i >= 0; i -= size) {
-      const candidate = [...current.slice(0, i), ...current.slice(i + size)];
-      const outcome = await replayRestarts(plan, candidate, limits);
-      if (same(outcome)) {
-        current = candidate.slice(0, outcome.step);
-        last = outcome;
-        i = Math.min(i, current.length);
-      }
-    }
-  }
-  return { steps: current, failure: last };
+): Promise<Shrunk<AnyStep>> {
+  const shrink = shrinking(steps, failure);
+  let next = shrink.next(undefined);
+  while (next.done !== true) next = shrink.next(await replayRestarts(plan, next.value, limits));
+  return next.value;
 }
