@@ -24,14 +24,14 @@ import type { AccountState, IdempotencyRecord } from "./basics/account-state.js"
 import { cancelAfterRecord } from "./basics/cancel-after.js";
 import { archivedOrder } from "./basics/order-records.js";
 import { recalledRecord, spentClientId } from "./orders/idempotency.js";
-import type { FundingRates } from "./risk/funding.js";
+import type { FundingPrice, FundingRates } from "./risk/funding.js";
 import { apply, consumeFills, decide, releaseFills, type Command, type EngineEvent, type Reply } from "./core.js";
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";
 import { unitsFor } from "./market/units.js";
 import type { NewsEvent } from "./market/calendar.js";
 import type { TickQuote } from "./market/prices.js";
 import type { ActorCore, ArchivedRecord, CoreTypes, DecideContext, Recalled, SpentKey } from "./shard/core-contract.js";
-import type { Funding as FundingCommand, FundingPrice, MarketUpdate as MarketUpdateCommand } from "./core/commands.js";
+import type { Funding as FundingCommand, MarketUpdate as MarketUpdateCommand } from "./core/commands.js";
 import type { Catalogue } from "./market/catalogue.js";
 import type { Order } from "./basics/order-types.js";
 import { outboxEntries, outboxKinds } from "./webhooks/outbox.js";

@@ -9,7 +9,7 @@ import type { EngineEvent } from "../basics/events.js";
 import type { AmendOrderRequest, CancelOrderRequest } from "../orders/manage.js";
 import type { ErrorReply, OrderReply, PlaceOrderReply, TestOrderReply } from "../basics/replies.js";
 import type { ClosePositionRequest, PlaceOrderRequest } from "../orders/request.js";
-import type { FundingRates } from "../risk/funding.js";
+import type { FundingPrice, FundingRates } from "../risk/funding.js";
 import type { CancelAfterReply, SetCancelAfterRequest } from "../orders/cancel-after.js";
 import type { CancelAllReply, CancelAllRequest, FlattenReply, FlattenRequest } from "./bulk-types.js";
 
@@ -77,12 +77,6 @@ export interface Funding {
    * (docs/risk.md, "Funding"). A symbol not listed pays at the shard's current quote.
    */
   prices?: ReadonlyMap<string, FundingPrice>;
-}
-
-/** The prices one symbol's funding is paid at, in ticks of its tick size. */
-export interface FundingPrice {
-  readonly mark: number;
-  readonly index: number;
 }
 
 /** POST /v1/account/{id}/cancel-after: arm, re-arm or disarm the dead-man's switch. */

@@ -7,6 +7,12 @@ import { feeAt, notionalOf } from "../market/units.js";
 import type { AssetClass } from "../market/types.js";
 import type { Run } from "../basics/run.js";
 
+/** The prices one symbol's funding is paid at, in ticks of its tick size. */
+export interface FundingPrice {
+  readonly mark: number;
+  readonly index: number;
+}
+
 /** Per funding interval, in parts per million of the position's notional at the mark. */
 export interface FundingRates {
   readonly cryptoPpm: number;
@@ -49,7 +55,7 @@ export function payFunding(
   run: Run,
   rates: FundingRates,
   boundary?: number,
-  prices?: ReadonlyMap<string, { readonly mark: number; readonly index: number }>,
+  prices?: ReadonlyMap<string, FundingPrice>,
 ): void {
   if (boundary !== undefined && run.state.funded_through >= boundary) return;
   // Market hours are read at the boundary the tick pays for (a retry runs later), else at the tick's time.
