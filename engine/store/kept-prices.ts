@@ -18,9 +18,15 @@ interface PriceRow {
   set_at: string;
 }
 
-/** The text columns of quotes of listed symbols (others are left out). */
+/** The columns of quotes of listed symbols (others are left out); `times` holds each quote's `at` (0 when absent). */
 function priceColumns(catalogue: Catalogue, quotes: readonly TickQuote[]) {
-  const columns = { symbols: [] as string[], marks: [] as string[], indexes: [] as string[], skews: [] as number[] };
+  const columns = {
+    symbols: [] as string[],
+    marks: [] as string[],
+    indexes: [] as string[],
+    skews: [] as number[],
+    times: [] as number[],
+  };
   for (const quote of quotes) {
     const spec = catalogue.byKey(quote.symbol);
     if (spec === undefined) continue;
@@ -29,6 +35,7 @@ function priceColumns(catalogue: Catalogue, quotes: readonly TickQuote[]) {
     columns.marks.push(toDecimalString(quote.mark, grid));
     columns.indexes.push(toDecimalString(quote.index, grid));
     columns.skews.push(Math.round(quote.skew));
+    columns.times.push(quote.at ?? 0);
   }
   return columns;
 }
@@ -67,7 +74,6 @@ export class KeptPriceStore {
   async keep(quotes: readonly KeptQuote[]): Promise<void> {
     if (quotes.length === 0) return;
     const columns = priceColumns(this.catalogue, quotes);
-    const times = quotes.filter((quote) => this.catalogue.byKey(quote.symbol) !== undefined).map((q) => q.at);
     await this.pool.query(
       `INSERT INTO engine_prices (symbol, mark_price, index_price, skew, set_at)
        SELECT * FROM unnest($1::text[], $2::numeric[], $3::numeric[], $4::bigint[], $5::bigint[])
@@ -75,7 +81,7 @@ export class KeptPriceStore {
          SET mark_price = EXCLUDED.mark_price, index_price = EXCLUDED.index_price, skew = EXCLUDED.skew,
              set_at = EXCLUDED.set_at
        WHERE engine_prices.set_at <= EXCLUDED.set_at`,
-      [columns.symbols, columns.marks, columns.indexes, columns.skews, times],
+      [columns.symbols, columns.marks, columns.indexes, columns.skews, columns.times],
     );
   }
 
