@@ -52,7 +52,7 @@ function base(options: AppOptions, listener: string): Express {
 }
 
 const metricsByRegistry = new WeakMap<Registry, ReturnType<typeof createHttpMetrics>>();
-function createHttpMetricsOnce(registry: Registry): ReturnType<typeof createHttpMetrics> {
+export function createHttpMetricsOnce(registry: Registry): ReturnType<typeof createHttpMetrics> {
   let metrics = metricsByRegistry.get(registry);
   if (metrics === undefined) {
     metrics = createHttpMetrics(registry);

@@ -91,6 +91,18 @@ const schema = z
     AUTH_FAILURE_WINDOW_MS: integer({ min: 1_000, max: DAY_MS }, 60_000),
     /** Sources whose failures are tracked in each gateway's memory (least recently failing forgotten first). */
     AUTH_FAILURE_MAX_ADDRESSES: integer({ min: 1 }, 100_000),
+    /**
+     * Admission control of /v1 (docs/overload.md): the bound on requests in flight is found from their latency
+     * between ADMISSION_LIMIT_MIN and ADMISSION_LIMIT_MAX; one key has at most ADMISSION_PER_KEY in flight; at
+     * most ADMISSION_QUEUE requests (ADMISSION_PER_KEY_QUEUE of one key) wait, each at most
+     * ADMISSION_QUEUE_TIMEOUT_MS; past these a request is answered 503 `overloaded` at once.
+     */
+    ADMISSION_LIMIT_MIN: integer({ min: 1 }, 16),
+    ADMISSION_LIMIT_MAX: integer({ min: 1 }, 1_024),
+    ADMISSION_PER_KEY: integer({ min: 1 }, 64),
+    ADMISSION_QUEUE: integer({ min: 0 }, 2_048),
+    ADMISSION_PER_KEY_QUEUE: integer({ min: 0 }, 256),
+    ADMISSION_QUEUE_TIMEOUT_MS: integer({ min: 0, max: 10_000 }, 25),
     /** GET /v1/stream (docs/streaming.md): open sockets per API key on this gateway; past it 409. */
     STREAM_MAX_SOCKETS_PER_KEY: integer({ min: 1 }, 10),
     /** Unsent bytes a socket may hold; past it the socket is closed 4008 (slow consumer). */
@@ -105,6 +117,10 @@ const schema = z
   .refine((s) => s.RATE_LIMIT_MAX_DELAY_MS < s.RATE_LIMIT_WINDOW_MS, {
     message: "must be below RATE_LIMIT_WINDOW_MS",
     path: ["RATE_LIMIT_MAX_DELAY_MS"],
+  })
+  .refine((s) => s.ADMISSION_LIMIT_MIN <= s.ADMISSION_LIMIT_MAX, {
+    message: "must not exceed ADMISSION_LIMIT_MAX",
+    path: ["ADMISSION_LIMIT_MIN"],
   })
   .superRefine(listenGuard(GATEWAY_LISTEN_SECRETS))
   .transform((s) => {

@@ -7,7 +7,10 @@ import { createRegistry, scrapeCounter } from "../kernel/metrics.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import type { Registry } from "prom-client";
 import type { Redis } from "ioredis";
-import { buildApiApp, buildV1App, type AppOptions } from "./app.js";
+import { buildApiApp, buildV1App, createHttpMetricsOnce, type AppOptions } from "./app.js";
+import { Admission } from "./http/admission.js";
+import { admissionGate } from "./http/admission-gate.js";
+import { admissionMetrics } from "./http/admission-metrics.js";
 import { createClients, reachable, type Clients } from "./clients.js";
 import { KeyCache } from "../kernel/key-cache.js";
 import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
@@ -27,10 +30,17 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
+/**
+ * Connections the kernel holds for the gateway to accept (capped by net.core.somaxconn). Node's default, 511,
+ * overflows under a burst of new connections while the event loop is busy: the kernel drops the handshakes'
+ * last step, and a client that already sent its request is reset (ECONNRESET) instead of being served or shed.
+ */
+const LISTEN_BACKLOG = 8_192;
+
 async function listen(server: http.Server, host: string, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       resolve();
     });
   });
@@ -167,6 +177,25 @@ function readiness(clients: Clients): () => Promise<boolean> {
   };
 }
 
+/** The /v1 listener's admission control (docs/overload.md), from the ADMISSION_* settings. */
+function startAdmission(settings: GatewaySettings, options: AppOptions): http.RequestListener {
+  const admission = new Admission({
+    limit: {
+      initial: Math.min(Math.max(64, settings.ADMISSION_LIMIT_MIN), settings.ADMISSION_LIMIT_MAX),
+      min: settings.ADMISSION_LIMIT_MIN,
+      max: settings.ADMISSION_LIMIT_MAX,
+    },
+    perKey: settings.ADMISSION_PER_KEY,
+    maxQueue: settings.ADMISSION_QUEUE,
+    perKeyQueue: settings.ADMISSION_PER_KEY_QUEUE,
+    queueTimeoutMs: settings.ADMISSION_QUEUE_TIMEOUT_MS,
+  });
+  const onShed = options.metricsEnabled
+    ? admissionMetrics(admission, options.registry, createHttpMetricsOnce(options.registry))
+    : undefined;
+  return admissionGate(admission, buildV1App(options), { onShed });
+}
+
 /** Both listeners, drained together on stop. */
 async function listenBoth(
   settings: GatewaySettings,
@@ -174,7 +203,7 @@ async function listenBoth(
   streams: StreamServer,
   stack: StopStack,
 ): Promise<{ httpPort: number; walletHttpPort: number }> {
-  const v1Server = http.createServer(buildV1App(options));
+  const v1Server = http.createServer(startAdmission(settings, options));
   const apiServer = http.createServer(buildApiApp(options));
   v1Server.on("upgrade", streams.upgrade);
   for (const server of [v1Server, apiServer]) {

@@ -38,6 +38,11 @@ export const ERROR_CODES = {
    * no request is let through uncounted.
    */
   rate_limiter_unavailable: { grpc: status.UNAVAILABLE, http: 503, wire: "rate_limiter_unavailable" },
+  /**
+   * The gateway shed the request before doing anything for it (docs/overload.md): answered by its admission
+   * control (gateway/http/admission-gate.ts) with `retry_after_ms` and Retry-After; safe to send again unchanged.
+   */
+  overloaded: { grpc: status.UNAVAILABLE, http: 503, wire: "overloaded" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,0 +1,40 @@
+// The admission control's metrics (docs/overload.md): its bound and what it holds, read at scrape time, and
+// the requests it shed by reason; a shed answer is counted in the HTTP metrics too, as route `shed`.
+import { Gauge, type Registry } from "prom-client";
+import { scrapeCounter } from "../../kernel/metrics.js";
+import type { Admission, ShedReason } from "./admission.js";
+import type { GateOptions } from "./admission-gate.js";
+import type { HttpMetrics } from "./metrics.js";
+
+export function admissionMetrics(admission: Admission, registry: Registry, http: HttpMetrics): GateOptions["onShed"] {
+  const gauges = [
+    [
+      "gateway_admission_limit",
+      "Requests /v1 admits in flight (the bound found from their latency).",
+      () => admission.limit,
+    ],
+    ["gateway_admission_in_flight", "Admitted /v1 requests not yet answered.", () => admission.inFlight],
+    ["gateway_admission_waiting", "/v1 requests waiting for admission.", () => admission.waiting],
+  ] as const;
+  for (const [name, help, read] of gauges) {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  }
+  const shed = scrapeCounter<ShedReason>({
+    name: "gateway_admission_shed_total",
+    help: "/v1 requests answered 503 overloaded before any work, by reason.",
+    label: "reason",
+    values: ["queue_full", "key_queue_full", "queue_timeout"],
+    registers: [registry],
+  });
+  return (reason, seconds, method) => {
+    shed(reason);
+    http.duration.child({ listener: "v1", method, route: "shed", status: "503" }).observe(seconds);
+  };
+}

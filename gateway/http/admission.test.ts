@@ -1,0 +1,142 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Admission, type AdmissionOptions, type Permit } from "./admission.js";
+import type { ShedReason } from "./admission.js";
+
+type Result = Permit | ShedReason | undefined;
+
+function admission(overrides: Partial<AdmissionOptions> = {}, limit = 2): Admission {
+  return new Admission({
+    limit: { initial: limit, min: limit, max: limit },
+    perKey: 2,
+    maxQueue: 10,
+    perKeyQueue: 3,
+    queueTimeoutMs: 25,
+    now: () => 0,
+    ...overrides,
+  });
+}
+
+/** Admits one request and returns a getter of its outcome (undefined while it waits). */
+function ask(control: Admission, key: string, critical = false): () => Result {
+  let result: Result;
+  control.admit(key, critical, (outcome) => {
+    result = outcome;
+  });
+  return () => result;
+}
+
+const permit = (result: Result): Permit => {
+  if (result === undefined || typeof result === "string") throw new Error(`not admitted: ${String(result)}`);
+  return result;
+};
+
+describe("Admission", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("admits at once while there is room, then queues, then sheds when the queue is full", () => {
+    const control = admission({ maxQueue: 2, perKeyQueue: 5 }, 2);
+    const a = ask(control, "a");
+    const b = ask(control, "b");
+    expect(typeof a()).toBe("object");
+    expect(typeof b()).toBe("object");
+    const c = ask(control, "c");
+    const d = ask(control, "d");
+    expect([c(), d()]).toEqual([undefined, undefined]);
+    expect(control.waiting).toBe(2);
+    expect(ask(control, "e")()).toBe("queue_full");
+    permit(a()).release(true);
+    expect(typeof c()).toBe("object");
+    expect(d()).toBeUndefined();
+    expect(control.inFlight).toBe(2);
+  });
+
+  it("sheds a waiting request at its deadline, and never admits it afterwards", () => {
+    const control = admission({}, 1);
+    const first = ask(control, "a");
+    const second = ask(control, "b");
+    vi.advanceTimersByTime(24);
+    expect(second()).toBeUndefined();
+    vi.advanceTimersByTime(1);
+    expect(second()).toBe("queue_timeout");
+    permit(first()).release(true);
+    expect(control.inFlight).toBe(0);
+    expect(control.waiting).toBe(0);
+  });
+
+  it("holds one key to its own bound in flight and its own queue", () => {
+    const control = admission({ perKey: 2, perKeyQueue: 1 }, 10);
+    const [one, two] = [ask(control, "a"), ask(control, "a")];
+    expect(typeof one()).toBe("object");
+    expect(typeof two()).toBe("object");
+    const three = ask(control, "a");
+    expect(three()).toBeUndefined();
+    expect(ask(control, "a")()).toBe("key_queue_full");
+    // Another key is not held back by the first one's flood.
+    expect(typeof ask(control, "b")()).toBe("object");
+    permit(one()).release(true);
+    expect(typeof three()).toBe("object");
+  });
+
+  it("serves waiting keys in turn, one request each, whatever order they arrived in", () => {
+    const control = admission({ perKey: 10, perKeyQueue: 10 }, 1);
+    let current = permit(ask(control, "x")());
+    const order: string[] = [];
+    const wait = (key: string): void => {
+      control.admit(key, false, (outcome) => {
+        order.push(key);
+        current = permit(outcome);
+      });
+    };
+    for (const key of ["a", "a", "a", "a", "b", "c", "c"]) wait(key);
+    for (let i = 0; i < 7; i++) current.release(true);
+    expect(order).toEqual(["a", "b", "c", "a", "c", "a", "a"]);
+  });
+
+  it("admits requests that reduce risk before the others, beyond the key's own bound", () => {
+    const control = admission({ perKey: 1 }, 1);
+    const held = permit(ask(control, "a")());
+    const read = ask(control, "b");
+    const cancel = ask(control, "a", true);
+    held.release(true);
+    expect(typeof cancel()).toBe("object");
+    expect(read()).toBeUndefined();
+  });
+
+  it("releases a permit once, however often it is released", () => {
+    const control = admission({}, 2);
+    const one = permit(ask(control, "a")());
+    one.release(true);
+    one.release(false);
+    expect(control.inFlight).toBe(0);
+    expect(typeof ask(control, "a")()).toBe("object");
+    expect(typeof ask(control, "a")()).toBe("object");
+    expect(control.inFlight).toBe(2);
+  });
+
+  it("forgets a key once it has nothing in flight or waiting", () => {
+    const control = admission({}, 1);
+    const held = permit(ask(control, "a")());
+    for (let i = 0; i < 3; i++) ask(control, `k${i}`);
+    vi.advanceTimersByTime(25);
+    held.release(true);
+    const keys = (control as unknown as { keys: Map<string, unknown>; turns: Map<string, unknown> }).keys;
+    const turns = (control as unknown as { turns: Map<string, unknown> }).turns;
+    expect(keys.size).toBe(0);
+    expect(turns.size).toBe(0);
+  });
+
+  it("refuses settings that cannot work", () => {
+    expect(() => admission({ perKey: 0 })).toThrow(RangeError);
+    expect(() => admission({ queueTimeoutMs: -1 })).toThrow(RangeError);
+    expect(() => new Admission({ ...baseOptions(), limit: { initial: 1, min: 2, max: 3 } })).toThrow(RangeError);
+  });
+});
+
+function baseOptions(): AdmissionOptions {
+  return { limit: { initial: 2, min: 1, max: 4 }, perKey: 1, maxQueue: 1, perKeyQueue: 1, queueTimeoutMs: 1 };
+}
