@@ -80,7 +80,7 @@ export function errorResponder(
         log.warn(
           {
             request_id: requestIdOf(res),
-            service: unavailable,
+            upstream: unavailable,
             code: serviceError.code,
             reason: serviceError.message,
             method: req.method,

@@ -97,7 +97,8 @@ describe("the gateway with its Redis down", () => {
     for (let i = 0; i < 5; i++) await expectUnavailable();
     expect(counted).toEqual(["redis", "redis", "redis", "redis", "redis"]);
     expect(lines.filter((line) => line.msg === "redis unavailable")).toHaveLength(5);
-    expect(lines[0]).toMatchObject({ level: 40, service: "redis", code: "rate_limiter_unavailable" });
+    expect(lines[0]).toMatchObject({ level: 40, upstream: "redis", code: "rate_limiter_unavailable" });
+    expect(lines[0]).not.toHaveProperty("service");
   });
 
   it("serves again once Redis is back on its address, with the same client", async () => {

@@ -73,7 +73,8 @@ describe("placeBatch", () => {
     expect(placeOrder.mock.calls[0]?.[0]).toMatchObject({ ...order, user_id: "u" });
     expect(unavailable).toEqual(["engine"]);
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]?.[0]).toMatchObject({ order_index: 1, code: "engine_unavailable" });
+    expect(warn.mock.calls[0]?.[0]).toMatchObject({ order_index: 1, code: "engine_unavailable", upstream: "engine" });
+    expect(warn.mock.calls[0]?.[0]).not.toHaveProperty("service");
     expect(error).toHaveBeenCalledTimes(1);
     expect(error.mock.calls[0]?.[0]).toMatchObject({ order_index: 2, code: "engine_error" });
   });

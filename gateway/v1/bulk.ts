@@ -133,7 +133,7 @@ function reportFailure(failures: BatchFailures, res: Response, failure: ServiceE
   };
   if (unavailable !== undefined) {
     failures.onUnavailable?.(unavailable);
-    failures.log.warn({ ...fields, service: unavailable, reason: failure.message }, `${unavailable} unavailable`);
+    failures.log.warn({ ...fields, upstream: unavailable, reason: failure.message }, `${unavailable} unavailable`);
   } else if (failure.httpStatus >= 500) {
     failures.log.error({ ...fields, err: failure }, "batch order failed");
   }

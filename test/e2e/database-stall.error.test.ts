@@ -145,8 +145,9 @@ describe.each(BACKENDS)("a database that stops answering, on %s", (backend) => {
     expect(counted(after, "wallet") - counted(before, "wallet")).toBe(2);
     expect(counted(after, "engine") - counted(before, "engine")).toBe(1);
 
-    // One warn line per failed request at the gateway, with its request id, naming the service; no secret. The
-    // gateway's output reaches this process through a pipe, after the answers may have: wait for each line.
+    // One warn line per failed request at the gateway, with its request id, naming the service that did not
+    // answer as `upstream` (`service` is the gateway's own); no secret. The gateway's output reaches this process
+    // through a pipe, after the answers may have: wait for each line.
     const linesOf = (id: string): string[] =>
       stack
         .output()
@@ -161,7 +162,11 @@ describe.each(BACKENDS)("a database that stops answering, on %s", (backend) => {
       await expect.poll(() => linesOf(id).length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0);
       const mine = linesOf(id);
       expect(mine).toHaveLength(1);
-      expect(JSON.parse(mine[0] ?? "{}")).toMatchObject({ service, code: `${service}_unavailable` });
+      expect(JSON.parse(mine[0] ?? "{}")).toMatchObject({
+        service: "gateway",
+        upstream: service,
+        code: `${service}_unavailable`,
+      });
     }
     expect(stack.output()).not.toContain(key.secret);
 

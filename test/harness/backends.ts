@@ -27,9 +27,12 @@ export async function stackOn(backend: Backend, options: StackOptions & { redis?
       backend,
       redis,
       async stop() {
-        await stack.stop();
-        await redis?.stop();
-        await postgres?.stop();
+        try {
+          await stack.stop();
+        } finally {
+          await redis?.stop();
+          await postgres?.stop();
+        }
       },
     };
   } catch (error) {

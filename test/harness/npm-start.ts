@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { LogLines } from "./log-lines.js";
 import { freePort } from "./ports.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -69,6 +70,8 @@ export async function launchNpmStart(options: LaunchOptions = {}) {
     ports,
     dataDir,
     output: "",
+    /** Its output line by line (every process of the stack writes to the supervisor's stdout and stderr). */
+    lines: new LogLines(),
     exitCode: undefined as number | null | undefined,
     v1Base: `http://127.0.0.1:${String(ports.HTTP_PORT)}`,
     api: `http://127.0.0.1:${String(ports.WALLET_HTTP_PORT)}`,
@@ -85,6 +88,8 @@ export async function launchNpmStart(options: LaunchOptions = {}) {
   };
   child.stdout.on("data", (chunk: Buffer) => (stack.output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stack.output += chunk.toString()));
+  stack.lines.watch("npm start", child.stdout);
+  stack.lines.watch("npm start", child.stderr);
   stack.exited = new Promise<number | null>((resolve) =>
     child.once("exit", (code) => {
       stack.exitCode = code;
@@ -101,7 +106,10 @@ export interface ServingNpmStart {
   engineGrpc: string;
   /** The INTERNAL_TOKEN its gRPC asks for (npm start would mint one of its own, unknown to the test). */
   internalToken: string;
-  /** Stops the whole stack (SIGTERM to the supervisor) and removes its DATA_DIR. */
+  /**
+   * Stops the whole stack (SIGTERM to the supervisor) and removes its DATA_DIR; then rejects, naming the key and
+   * line, if a JSON log line it printed wrote a key twice.
+   */
   stop(): Promise<void>;
 }
 
@@ -118,6 +126,7 @@ export async function servingNpmStart(env: Record<string, string> = {}): Promise
       await stack.exited;
     }
     rmSync(stack.dataDir, { recursive: true, force: true });
+    stack.lines.assertEachKeyOnce();
   };
   try {
     await stack.ready();

@@ -1,11 +1,13 @@
 // Starts the real processes (wallet(s), engine(s), gateway(s)) on random loopback ports, as `npm start` would,
-// and keeps everything they print so tests can inspect the logs. Gateway i talks to wallet i % wallets and to
+// and keeps everything they print so tests can inspect the logs; stopping the stack fails if a JSON log line
+// wrote a key twice (test/harness/log-lines.ts). Gateway i talks to wallet i % wallets and to
 // every engine (engine k with ENGINE_INDEX=k of ENGINE_COUNT, docs/scale-out.md).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { LogLines } from "./log-lines.js";
 import { freePort } from "./ports.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -65,6 +67,10 @@ export interface Stack {
   restartEngine(options?: RestartOptions): Promise<void>;
   /** Stops engine `index` with `signal` (default SIGKILL) and resolves once it exited; nothing restarts it. */
   killEngine(index: number, signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * Stops every process; then rejects, naming the process, key and line, if any JSON log line any of them
+   * printed wrote a key twice.
+   */
   stop(): Promise<void>;
 }
 
@@ -105,6 +111,7 @@ const engineName = (index: number): string => (index === 0 ? "engine" : `engine-
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "fts-stack-"));
   const chunks: string[] = [];
+  const lines = new LogLines();
   const started: Started[] = [];
   const output = (): string => chunks.join("");
 
@@ -119,33 +126,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     });
     // Processes other than the engines bind port 0 and log the ports they got: no window in which another
     // process takes a port.
-    let pending = "";
     let announce: (line: Record<string, unknown>) => void = () => undefined;
     let fail: (error: Error) => void = () => undefined;
     const listening = new Promise<Record<string, unknown>>((resolve, reject) => {
       announce = resolve;
       fail = reject;
     });
-    child.stdout?.on("data", (chunk: Buffer) => {
-      const text = chunk.toString("utf8");
-      chunks.push(text);
-      pending += text;
-      let newline = pending.indexOf("\n");
-      while (newline >= 0) {
-        const line = pending.slice(0, newline);
-        pending = pending.slice(newline + 1);
-        if (line.includes("listening")) {
-          try {
-            const parsed = JSON.parse(line) as Record<string, unknown>;
-            if (typeof parsed.msg === "string" && parsed.msg.endsWith("listening")) announce(parsed);
-          } catch {
-            // not a JSON log line
-          }
-        }
-        newline = pending.indexOf("\n");
+    child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
+    child.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
+    lines.watch(name, child.stdout, (line) => {
+      if (!line.includes("listening")) return;
+      try {
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        if (typeof parsed.msg === "string" && parsed.msg.endsWith("listening")) announce(parsed);
+      } catch {
+        // not a JSON log line
       }
     });
-    child.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
+    lines.watch(name, child.stderr);
     child.once("exit", (code, signal) => {
       fail(new Error(`${name} exited (${signal ?? String(code)}) before listening\n${output()}`));
     });
@@ -240,10 +238,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     );
   };
   // The services stop before the database they drain into.
-  const stop = async (): Promise<void> => {
+  const stopAll = async (): Promise<void> => {
     await stopProcesses(started.filter((s) => s.name !== "database"));
     await stopProcesses(started.filter((s) => s.name === "database"));
     rmSync(dataDir, { recursive: true, force: true });
+  };
+  const stop = async (): Promise<void> => {
+    await stopAll();
+    lines.assertEachKeyOnce();
   };
 
   const walletGrpc: number[] = [];
@@ -286,7 +288,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       });
     }
   } catch (error) {
-    await stop();
+    await stopAll();
     throw error;
   }
 
@@ -333,7 +335,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await Promise.all(waits);
     await Promise.all(gateways.map((g) => waitHttp(`${g.v1}/readyz`, 120_000, output)));
   } catch (error) {
-    await stop();
+    await stopAll();
     throw error;
   }
 
