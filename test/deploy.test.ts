@@ -141,6 +141,7 @@ describe("deploy/grafana", () => {
     ["shard health", /engine_shard_mailbox_depth/],
     ["journal", /engine_journal_commit_duration_seconds_bucket/],
     ["webhook backlog", /webhook_outbox_backlog/],
+    ["load shedding", /gateway_admission_shed_total/],
   ])("shows %s", (_topic, pattern) => {
     expect(dashboardQueries().some(({ expr }) => pattern.test(expr))).toBe(true);
   });
