@@ -8,48 +8,49 @@ function throttle(draw = 0.5) {
   return { t, clock };
 }
 
-const times = (n: number, f: () => void): void => {
-  for (let i = 0; i < n; i++) f();
-};
+/** Counts `n` answered requests, accepted or refused as overloaded. */
+function answers(t: AdaptiveThrottle, n: number, accepted: boolean): void {
+  for (let i = 0; i < n; i++) t.record(accepted);
+}
 
 describe("AdaptiveThrottle", () => {
   it("refuses nothing while the service accepts", () => {
     const { t } = throttle(0);
-    times(1_000, () => t.record(true));
+    answers(t, 1_000, true);
     expect(t.stats.probability).toBe(0);
     expect(t.admit()).toBe(true);
   });
 
   it("refuses with probability (requests − 2·accepts) / (requests + 1) when accepts collapse", () => {
     const { t } = throttle(0.5);
-    times(10, () => t.record(true));
-    times(90, () => t.record(false));
+    answers(t, 10, true);
+    answers(t, 90, false);
     expect(t.stats.probability).toBeCloseTo((100 - 20) / 101, 10);
     expect(t.admit()).toBe(false);
     // The refusal is counted as a request that was not accepted.
     expect(t.stats).toMatchObject({ requests: 101, accepts: 10, refused: 1 });
     const lucky = throttle(0.9);
-    times(10, () => lucky.t.record(true));
-    times(90, () => lucky.t.record(false));
+    answers(lucky.t, 10, true);
+    answers(lucky.t, 90, false);
     expect(lucky.t.admit()).toBe(true);
   });
 
   it("refuses at most nine requests in ten, however few are accepted", () => {
     const { t } = throttle(0.89);
-    times(10_000, () => t.record(false));
+    answers(t, 10_000, false);
     expect(t.stats.probability).toBe(0.9);
     expect(t.admit()).toBe(false);
     const lucky = throttle(0.9);
-    times(10_000, () => lucky.t.record(false));
+    answers(lucky.t, 10_000, false);
     expect(lucky.t.admit()).toBe(true);
   });
 
   it("stops refusing once accepts are back to half the requests", () => {
     const { t } = throttle(0);
-    times(10, () => t.record(true));
-    times(90, () => t.record(false));
+    answers(t, 10, true);
+    answers(t, 90, false);
     expect(t.admit()).toBe(false);
-    times(90, () => t.record(true));
+    answers(t, 90, true);
     expect(t.stats).toMatchObject({ requests: 191, accepts: 100 });
     expect(t.stats.probability).toBe(0);
     expect(t.admit()).toBe(true);
@@ -57,9 +58,9 @@ describe("AdaptiveThrottle", () => {
 
   it("forgets what is older than its two-minute window", () => {
     const { t, clock } = throttle(0);
-    times(100, () => t.record(false));
+    answers(t, 100, false);
     clock.now = 60_000;
-    times(50, () => t.record(false));
+    answers(t, 50, false);
     expect(t.stats.requests).toBe(150);
     clock.now = 121_000;
     expect(t.stats.requests).toBe(50);
