@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   "engine_unavailable",
   "wallet_unavailable",
   "rate_limiter_unavailable",
+  "overloaded",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

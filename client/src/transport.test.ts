@@ -126,7 +126,7 @@ describe("Transport on 503 overloaded", () => {
     const { transport, sent } = scripted(Array<Scripted>(7).fill("overloaded"), 0.5, unthrottled);
     const error = await transport.request(order()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 503, body: { error: "overloaded" }, attempts: 6 });
+    expect(error).toMatchObject({ status: 503, code: "overloaded", attempts: 6 });
     expect(sent).toHaveLength(6);
   });
 });
