@@ -3,7 +3,7 @@
 // prints a key and secret, the ones it just made (the service shows them once).
 import { Command, CommanderError, Option } from "commander";
 import { KeysClient, TradingClient } from "./client.js";
-import { ApiError, NetworkError, RedirectError } from "./errors.js";
+import { ApiError, NetworkError, RedirectError, ThrottledError } from "./errors.js";
 import { loadProfile, ProfileError, type Profile } from "./profile.js";
 import type { Placement } from "./results.js";
 import type { RetryEvent } from "./transport.js";
@@ -378,7 +378,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
         `error: ${error.status} ${error.code}${error.requestId ? ` (request ${error.requestId})` : ""}\n${detail}`,
       );
       if (json) io.stdout.write(`${JSON.stringify({ status: error.status, ...error.body })}\n`);
-    } else if (error instanceof NetworkError || error instanceof ProfileError || error instanceof RedirectError) {
+    } else if (
+      error instanceof NetworkError ||
+      error instanceof ProfileError ||
+      error instanceof RedirectError ||
+      error instanceof ThrottledError
+    ) {
       io.stderr.write(`error: ${error.message}\n`);
     } else {
       throw error;

@@ -1,6 +1,7 @@
 // Errors the client raises: an `ApiError` for every non-success answer, typed by the service's error registry
 // (kernel/errors.ts; docs/openapi.yaml lists each route's codes), a `RedirectError` for a redirect (never
-// followed), and a `NetworkError` when no answer came.
+// followed), a `NetworkError` when no answer came, and a `ThrottledError` when the client's own throttle kept a
+// request off the network (client/src/throttle.ts).
 // A risk rejection is not an error: placement methods return it as a result (client/src/results.ts).
 
 /** The `error` strings the service answers, one per registry code (the drift test compares them). */
@@ -22,6 +23,7 @@ export const ERROR_CODES = [
   "engine_unavailable",
   "wallet_unavailable",
   "rate_limiter_unavailable",
+  "overloaded",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -71,6 +73,26 @@ export class NetworkError extends Error {
     super(`no answer after ${attempts} attempt(s): ${cause instanceof Error ? cause.message : String(cause)}`, {
       cause,
     });
+    this.attempts = attempts;
+  }
+}
+
+/**
+ * A request the client's adaptive throttle refused on its last attempt: nothing was sent on that attempt
+ * (docs/client.md, Overload). `code` is `overloaded`, as on the service's own `503 overloaded`; `cause` is the
+ * last answer the service gave the request, when an earlier attempt was sent.
+ */
+export class ThrottledError extends Error {
+  override readonly name = "ThrottledError";
+  readonly code = "overloaded";
+  readonly attempts: number;
+
+  constructor(attempts: number, lastAnswer: ApiError | undefined) {
+    super(
+      `overloaded: refused by the client's adaptive throttle after ${attempts} attempt(s), not sent ` +
+        "(the service has been answering 503 overloaded to most recent requests)",
+      lastAnswer === undefined ? undefined : { cause: lastAnswer },
+    );
     this.attempts = attempts;
   }
 }

@@ -3,11 +3,15 @@
 // `Retry-After` (or the `RateLimit` reset); every other status is final and never repeated. Waits are jittered
 // exponential backoff from 1 s doubling to 30 s. A request that is not safe to repeat once the server may have
 // handled it (opening an account, creating a key) is retried only on what the gateway refuses before handling
-// anything: 429 and 503 rate_limiter_unavailable. A redirect is never followed (the credentials would go with it):
-// it is a RedirectError naming where it pointed.
-import { ApiError, NetworkError, RedirectError } from "./errors.js";
+// anything: 429, 503 rate_limiter_unavailable and 503 overloaded. A `503 overloaded` waits the server's
+// `retry_after_ms` (else `Retry-After`) stretched by up to half again at random. Every attempt first asks the
+// client's adaptive throttle (client/src/throttle.ts); an attempt it refuses is not sent and is waited out like a
+// shed answer, and a request whose last attempt it refuses is a ThrottledError. A redirect is never followed
+// (the credentials would go with it): it is a RedirectError naming where it pointed.
+import { ApiError, NetworkError, RedirectError, ThrottledError } from "./errors.js";
 import type { Pacer } from "./pacer.js";
 import { parseRateLimit } from "./pacer.js";
+import { AdaptiveThrottle } from "./throttle.js";
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 6). */
@@ -27,6 +31,11 @@ export interface TransportOptions {
   timeoutMs?: number;
   /** Space requests by the `RateLimit` headers (default on for /v1, where the gateway sends them). */
   pacer?: Pacer | false;
+  /**
+   * Client-side adaptive throttling on `503 overloaded` (default: one throttle per transport, so per client
+   * instance; pass one instance to several clients to share it). `false` turns it off.
+   */
+  throttle?: AdaptiveThrottle | false;
   fetch?: typeof fetch;
   /** How waits are made; tests record them instead of sleeping. */
   sleep?: (ms: number) => Promise<void>;
@@ -72,6 +81,7 @@ export class Transport {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   readonly pacer: Pacer | undefined;
+  readonly throttle: AdaptiveThrottle | undefined;
 
   constructor(options: TransportOptions) {
     this.options = options;
@@ -79,6 +89,8 @@ export class Transport {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;
     this.pacer = options.pacer === false ? undefined : (options.pacer ?? undefined);
+    this.throttle =
+      options.throttle === false ? undefined : (options.throttle ?? new AdaptiveThrottle({ random: this.random }));
   }
 
   /** The backoff before retry number `retry` (1-based): 1 s, 2 s, 4 s … up to 30 s, jittered to 50–100 %. */
@@ -100,7 +112,13 @@ export class Transport {
     const headers: Record<string, string> = { ...this.options.headers?.(), ...spec.headers };
     if (body !== undefined) headers["content-type"] = "application/json";
 
+    let lastAnswer: ApiError | undefined;
     for (let attempt = 1; ; attempt++) {
+      if (this.throttle !== undefined && !this.throttle.admit()) {
+        if (attempt >= maxAttempts) throw new ThrottledError(attempt, lastAnswer);
+        await this.wait(spec, attempt, this.backoff(attempt), "throttled");
+        continue;
+      }
       let response: Response;
       let text: string;
       await this.pacer?.acquire(spec.units);
@@ -120,28 +138,46 @@ export class Transport {
         continue;
       }
       this.pacer?.release(response.headers, spec.units);
+      const parsed = parseBody(text);
+      const overloaded = response.status === 503 && parsed.error === "overloaded";
+      this.throttle?.record(!overloaded);
       if (response.status >= 300 && response.status < 400) {
         throw new RedirectError(response.status, locationOf(response, url));
       }
-      const parsed = parseBody(text);
       if (response.ok) {
         return { status: response.status, body: parsed as T, text, headers: response.headers, attempts: attempt };
       }
 
-      // 429 and 503 rate_limiter_unavailable are answered before the request is handled: safe for any request.
+      // 429, 503 rate_limiter_unavailable and 503 overloaded are answered before the request is handled: safe
+      // for any request.
       const refused =
-        response.status === 429 || (response.status === 503 && parsed.error === "rate_limiter_unavailable");
+        overloaded ||
+        response.status === 429 ||
+        (response.status === 503 && parsed.error === "rate_limiter_unavailable");
       const retryable = refused || (spec.idempotent && RETRY_STATUSES.has(response.status));
-      if (!retryable || attempt >= maxAttempts) {
-        throw new ApiError(response.status, parsed, response.headers.get("x-request-id"), attempt);
+      lastAnswer = new ApiError(response.status, parsed, response.headers.get("x-request-id"), attempt);
+      if (!retryable || attempt >= maxAttempts) throw lastAnswer;
+      if (overloaded) {
+        await this.wait(spec, attempt, this.overloadDelay(response.headers, parsed, attempt), "503 overloaded");
+      } else {
+        const delay = Math.max(this.backoff(attempt), serverDelay(response.headers, parsed));
+        await this.wait(spec, attempt, delay, String(response.status));
       }
-      await this.wait(
-        spec,
-        attempt,
-        Math.max(this.backoff(attempt), serverDelay(response.headers, parsed)),
-        String(response.status),
-      );
     }
+  }
+
+  /**
+   * The wait after `503 overloaded`: the body's `retry_after_ms` (else `Retry-After` seconds, else the backoff),
+   * stretched to between 1 and 1.5 times, so the requests one overload shed do not all come back at once.
+   */
+  overloadDelay(headers: Headers, body: Record<string, unknown>, attempt: number): number {
+    const exact = body.retry_after_ms;
+    const retryAfter = headers.get("retry-after")?.trim() ?? "";
+    let asked: number;
+    if (typeof exact === "number" && Number.isFinite(exact) && exact >= 0) asked = exact;
+    else if (/^\d+$/.test(retryAfter)) asked = Number(retryAfter) * 1000;
+    else return this.backoff(attempt);
+    return Math.round(asked * (1 + this.random() / 2));
   }
 
   private async wait(spec: RequestSpec, attempt: number, delayMs: number, reason: string): Promise<void> {
