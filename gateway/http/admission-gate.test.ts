@@ -121,7 +121,7 @@ describe("admission gate", () => {
     expect(shed.headers.get("retry-after")).toBe("2");
     expect(shed.headers.get("x-request-id")).toBe("shed-1");
     expect(shed.headers.get("ratelimit")).toBeNull();
-    expect(await shed.json()).toEqual({ error: "overloaded", retry_after_ms: 1_250 });
+    expect(await shed.json()).toEqual({ error: "overloaded", retry_after_ms: 2_000 });
     expect(sheds).toEqual(["queue_full"]);
     // Only the first request was authenticated, charged and sent to the engine.
     expect(calls).toEqual({ wallet: 1, engine: 1, charged: 1 });

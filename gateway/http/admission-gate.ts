@@ -10,7 +10,7 @@ import type { Admission, ShedReason } from "./admission.js";
 /** What a shed request is told to wait before it tries again (Retry-After is this, rounded up to seconds). */
 export const OVERLOADED_RETRY_AFTER_MS = 1_000;
 /** Spread added to `retry_after_ms` so that shed clients do not all come back in the same instant. */
-export const OVERLOADED_JITTER_MS = 500;
+export const OVERLOADED_JITTER_MS = 2_000;
 
 export interface GateOptions {
   /** A shed request: why, how long it waited (seconds) before it was answered, and its method. */
