@@ -2763,6 +2763,12 @@ export interface components {
             /** @constant */
             error: "rate_limiter_unavailable";
         };
+        Overloaded: {
+            /** @constant */
+            error: "overloaded";
+            /** @description Milliseconds to wait before sending the request again (jittered to spread the retries). */
+            retry_after_ms: number;
+        };
     };
     responses: {
         /** @description The request failed validation; one issue per failed field. */
@@ -2912,19 +2918,25 @@ export interface components {
          *     (Redis) cannot be reached or did not answer within 500 ms, so the key could not be counted (no RateLimit
          *     headers; nothing reached the engine). Safe to retry after `Retry-After` seconds, with the same
          *     `client_id` for orders: a write answered `engine_unavailable` may or may not have happened.
+         *     `overloaded`: the gateway is serving all it can and shed the request before doing anything for it
+         *     (docs/overload.md): nothing was authenticated, counted against the key or sent to the engine, so any
+         *     request, an order without `client_id` included, is safe to send again after `retry_after_ms` (exact,
+         *     with jitter; `Retry-After` is it rounded up to seconds). Answered within milliseconds of its arrival
+         *     (at most `ADMISSION_QUEUE_TIMEOUT_MS`, 25 ms, of waiting for a slot). Requests that reduce risk (cancels,
+         *     cancel-all, flatten, closes) are admitted first.
          */
         V1EngineUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                /** @description As on every answer to a counted key; present with `engine_unavailable`, absent with `wallet_unavailable` and `rate_limiter_unavailable`. */
+                /** @description As on every answer to a counted key; present with `engine_unavailable`, absent with `wallet_unavailable`, `rate_limiter_unavailable` and `overloaded`. */
                 "RateLimit-Policy"?: string;
-                /** @description As on every answer to a counted key; present with `engine_unavailable`, absent with `wallet_unavailable` and `rate_limiter_unavailable`. */
+                /** @description As on every answer to a counted key; present with `engine_unavailable`, absent with `wallet_unavailable`, `rate_limiter_unavailable` and `overloaded`. */
                 RateLimit?: string;
                 "Retry-After": components["headers"]["Retry-After-Unavailable"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["EngineUnavailable"] | components["schemas"]["WalletUnavailable"] | components["schemas"]["RateLimiterUnavailable"];
+                "application/json": components["schemas"]["EngineUnavailable"] | components["schemas"]["WalletUnavailable"] | components["schemas"]["RateLimiterUnavailable"] | components["schemas"]["Overloaded"];
             };
         };
         /** @description The request failed validation; one issue per failed field. Counted against the key's rate limit. */
