@@ -49,6 +49,7 @@ describe("npm start's embedded database under concurrent writes", () => {
     stack.child.kill("SIGTERM");
     await stack.exited;
     rmSync(stack.dataDir, { recursive: true, force: true });
+    stack.lines.assertEachKeyOnce();
   });
 
   it("answers 100 parallel key creates for 5 users with exactly 50 × 201 and 50 × 409 key_limit_reached", async () => {

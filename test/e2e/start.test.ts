@@ -50,6 +50,7 @@ describe("npm start", () => {
       const code = await stack.exited;
       rmSync(stack.dataDir, { recursive: true, force: true });
       expect(code, stack.output).toBe(0);
+      stack.lines.assertEachKeyOnce();
     }
   });
 
