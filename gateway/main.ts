@@ -19,6 +19,7 @@ import { MemoryRateLimiter, RedisRateLimiter, createGatewayRedis, type RateLimit
 import { AuthFailureLimiter } from "./v1/auth-failures.js";
 import { RedisFailureCount } from "./v1/auth-failures-redis.js";
 import { RevocationRelay, startStreams, withStreamRevocation } from "./stream/start.js";
+import { CatalogueCache, catalogueStreams } from "./v1/catalogue-cache.js";
 import type { StreamServer } from "./stream/server.js";
 
 export interface RunningGateway {
@@ -210,6 +211,16 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     );
     stack.push(() => {
       clients.close();
+    });
+    // GET /v1/tickers, /v1/plans and /v1/calendar from memory (docs/engine.md, "Catalogue reads").
+    const catalogue = new CatalogueCache(
+      catalogueStreams(clients.engine.engines, () => outgoingMetadata(undefined, settings.INTERNAL_TOKEN)),
+      log,
+    );
+    catalogue.start();
+    clients.catalogue = catalogue;
+    stack.push(() => {
+      catalogue.close();
     });
     const counters = gatewayCounters(registry, metricsOn);
     const { limiter, redis } = startLimiter(settings, log, stack);
