@@ -213,14 +213,17 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
       clients.close();
     });
     // GET /v1/tickers, /v1/plans and /v1/calendar from memory (docs/engine.md, "Catalogue reads").
-    const catalogue = new CatalogueCache(
-      catalogueStreams(clients.engine.engines, () => outgoingMetadata(undefined, settings.INTERNAL_TOKEN)),
-      log,
+    const catalogueChannels = catalogueStreams(
+      settings.ENGINE_GRPC_TARGETS,
+      channelCredentials(settings.GRPC_TLS_CA_FILE),
+      () => outgoingMetadata(undefined, settings.INTERNAL_TOKEN),
     );
+    const catalogue = new CatalogueCache(catalogueChannels.open, log);
     catalogue.start();
     clients.catalogue = catalogue;
     stack.push(() => {
       catalogue.close();
+      catalogueChannels.close();
     });
     const counters = gatewayCounters(registry, metricsOn);
     const { limiter, redis } = startLimiter(settings, log, stack);

@@ -4,10 +4,10 @@
 // engine's hours (kernel/market-hours.ts) at the read, the calendar filtered by kernel/calendar-filter.ts. Until
 // the stream's first (whole) reply, after it breaks, and when nothing came for STALE_MS, every read answers
 // undefined and the caller asks the engine instead.
-import type * as grpc from "@grpc/grpc-js";
+import * as grpc from "@grpc/grpc-js";
 import { readCalendarFilter, selectCalendar, type CalendarQuery } from "../../kernel/calendar-filter.js";
 import { fromGrpcError, ServiceError } from "../../kernel/errors.js";
-import { loadEngineProto } from "../../kernel/grpc.js";
+import { CHANNEL_OPTIONS, loadEngineProto } from "../../kernel/grpc.js";
 import type { Logger } from "../../kernel/log.js";
 import { isMarketOpen, type MarketClass } from "../../kernel/market-hours.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
@@ -164,21 +164,27 @@ export class CatalogueCache implements CatalogueReads {
   }
 }
 
-/** WatchCatalogue on the gateway's engine channels, engine `attempt` modulo their number. */
+/**
+ * WatchCatalogue over channels of its own, one per engine target (`close` closes them): its reopens while an
+ * engine is down put only these channels into reconnect backoff, never the ones the requests use (those stay idle
+ * and connect on the next call, as without the copy).
+ */
 export function catalogueStreams(
-  engines: readonly { client: grpc.Client }[],
+  targets: readonly string[],
+  credentials: grpc.ChannelCredentials,
   metadata: () => grpc.Metadata,
-): OpenCatalogue {
+): { open: OpenCatalogue; close: () => void } {
   const def = loadEngineProto().engine.v1.Engine.service.WatchCatalogue;
-  return (attempt) => {
-    const engine = engines[attempt % engines.length];
-    if (engine === undefined) throw new Error("no engine");
-    return engine.client.makeServerStreamRequest(
-      def.path,
-      def.requestSerialize,
-      def.responseDeserialize,
-      {},
-      metadata(),
-    );
+  const options = { ...CHANNEL_OPTIONS, "grpc.max_reconnect_backoff_ms": 2_000, "grpc.use_local_subchannel_pool": 1 };
+  const clients = targets.map((target) => new grpc.Client(target, credentials, options));
+  return {
+    open: (attempt) => {
+      const client = clients[attempt % clients.length];
+      if (client === undefined) throw new Error("no engine");
+      return client.makeServerStreamRequest(def.path, def.requestSerialize, def.responseDeserialize, {}, metadata());
+    },
+    close: () => {
+      for (const client of clients) client.close();
+    },
   };
 }
