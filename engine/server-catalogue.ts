@@ -11,7 +11,7 @@ import type { Ticker } from "../proto/gen/engine/v1/Ticker.js";
 import type { Plan } from "./basics/plans.js";
 import { parseCalendarFilter, type NewsEvent } from "./market/calendar.js";
 import type { TickerSpec } from "./market/catalogue.js";
-import { isMarketOpen } from "./market/hours.js";
+import { isMarketOpen } from "../kernel/market-hours.js";
 import type { PriceSource } from "./market/prices.js";
 import type { EngineServerDeps } from "./server-deps.js";
 
@@ -43,7 +43,8 @@ export function planMessage(plan: Plan): PlanMessage {
   };
 }
 
-function calendarMessage(events: readonly NewsEvent[]): Calendar {
+/** The wire form of calendar events (GetCalendar's answer, WatchCatalogue's calendar). */
+export function calendarMessage(events: readonly NewsEvent[]): Calendar {
   return {
     events: events.map((event) => ({
       id: event.id,

@@ -1,6 +1,6 @@
 // engine.v1's server-streaming calls (docs/streaming.md): WatchAccount, an account's webhook events from a
 // sequence on, committed then live (engine/webhooks/watch.ts), and WatchTickers, the tickers as their prices
-// change. Internal token required like every call; a failure ends the stream with the registry's status (its
+// change, and WatchCatalogue, the catalogue reads (tickers, plans, calendar) as they change. Internal token required like every call; a failure ends the stream with the registry's status (its
 // `fts-error-bin` trailer). On shutdown every open stream ends UNAVAILABLE: its caller reopens it elsewhere or
 // later from the last sequence it got.
 import type * as grpc from "@grpc/grpc-js";
@@ -12,10 +12,14 @@ import type { Ticker } from "../proto/gen/engine/v1/Ticker.js";
 import type { WatchAccountReply } from "../proto/gen/engine/v1/WatchAccountReply.js";
 import type { WatchAccountRequest__Output } from "../proto/gen/engine/v1/WatchAccountRequest.js";
 import type { WatchTickersRequest__Output } from "../proto/gen/engine/v1/WatchTickersRequest.js";
+import type { CatalogueUpdate } from "../proto/gen/engine/v1/CatalogueUpdate.js";
+import type { WatchCatalogueRequest__Output } from "../proto/gen/engine/v1/WatchCatalogueRequest.js";
+import type { PlanCatalogue } from "./basics/plans.js";
+import type { NewsCalendar } from "./market/calendar.js";
 import type { Catalogue, TickerSpec } from "./market/catalogue.js";
 import type { LivePrices } from "./market/prices.js";
 import { normalizeSymbol } from "./market/symbols.js";
-import { tickerMessage } from "./server-catalogue.js";
+import { calendarMessage, planMessage, tickerMessage } from "./server-catalogue.js";
 import { accountIdOf, requireUser } from "./server-wire.js";
 import { eventMessage } from "./webhooks/handlers.js";
 import type { AccountWatches } from "./webhooks/watch.js";
@@ -23,6 +27,8 @@ import type { AccountWatches } from "./webhooks/watch.js";
 export interface StreamDeps {
   watches: AccountWatches;
   catalogue: Catalogue;
+  plans: PlanCatalogue;
+  calendar: NewsCalendar;
   prices: LivePrices;
   now: () => number;
   internalToken: string | undefined;
@@ -144,9 +150,55 @@ function watchTickers(deps: StreamDeps, open: OpenStreams): EngineHandlers["Watc
   });
 }
 
-export function streamHandlers(
-  deps: StreamDeps,
-  open: OpenStreams,
-): Pick<EngineHandlers, "WatchAccount" | "WatchTickers"> {
-  return { WatchAccount: watchAccount(deps, open), WatchTickers: watchTickers(deps, open) };
+/** How long WatchCatalogue stays silent at most: an empty reply says the stream is alive. */
+export const CATALOGUE_HEARTBEAT_MS = 1_000;
+
+function watchCatalogue(deps: StreamDeps, open: OpenStreams): EngineHandlers["WatchCatalogue"] {
+  return guarded(deps, (call: Stream<WatchCatalogueRequest__Output, CatalogueUpdate>) => {
+    let quiet = true;
+    const update = (message: CatalogueUpdate): void => {
+      quiet = false;
+      send(call, message);
+    };
+    const stopPrices = deps.prices.onUpdate((symbols) => {
+      const nowMs = deps.now();
+      const tickers: Ticker[] = [];
+      for (const symbol of symbols) {
+        const spec = deps.catalogue.byKey(symbol);
+        if (spec !== undefined) tickers.push(tickerMessage(spec, deps.prices, nowMs));
+      }
+      if (tickers.length > 0) update({ whole: false, tickers });
+    });
+    const stopCalendar = deps.calendar.onReplace((events) => {
+      update({ whole: false, calendar: calendarMessage(events) });
+    });
+    const heartbeat = setInterval(() => {
+      if (quiet) send(call, { whole: false });
+      quiet = true;
+    }, CATALOGUE_HEARTBEAT_MS);
+    heartbeat.unref();
+    open.hold(call, () => {
+      clearInterval(heartbeat);
+      stopPrices();
+      stopCalendar();
+    });
+    const nowMs = deps.now();
+    update({
+      whole: true,
+      tickers: deps.catalogue.rows.map((spec) => tickerMessage(spec, deps.prices, nowMs)),
+      plans: deps.plans.rows.map(planMessage),
+      calendar: calendarMessage(deps.calendar.events()),
+    });
+  });
+}
+
+/** The server-streaming methods (not served on the session stream). */
+export type StreamMethod = "WatchAccount" | "WatchTickers" | "WatchCatalogue";
+
+export function streamHandlers(deps: StreamDeps, open: OpenStreams): Pick<EngineHandlers, StreamMethod> {
+  return {
+    WatchAccount: watchAccount(deps, open),
+    WatchTickers: watchTickers(deps, open),
+    WatchCatalogue: watchCatalogue(deps, open),
+  };
 }

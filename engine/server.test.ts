@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import * as grpc from "@grpc/grpc-js";
 import { CHANNEL_OPTIONS, call, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
 import type { EngineClient } from "../proto/gen/engine/v1/Engine.js";
+import type { Calendar__Output } from "../proto/gen/engine/v1/Calendar.js";
+import type { GetCalendarRequest } from "../proto/gen/engine/v1/GetCalendarRequest.js";
 import type { ListPlansRequest } from "../proto/gen/engine/v1/ListPlansRequest.js";
 import type { ListPlansResponse__Output } from "../proto/gen/engine/v1/ListPlansResponse.js";
 import type { ListTickersRequest } from "../proto/gen/engine/v1/ListTickersRequest.js";
@@ -138,6 +140,7 @@ function firstOf<T>(stream: grpc.ClientReadableStream<T>): Promise<T> {
 describe("engine.v1's streaming calls", () => {
   it.each<[string, (metadata: grpc.Metadata) => grpc.ClientReadableStream<unknown>]>([
     ["WatchTickers", (metadata) => client.WatchTickers({ symbols: [] }, metadata)],
+    ["WatchCatalogue", (metadata) => client.WatchCatalogue({}, metadata)],
     [
       "WatchAccount",
       (metadata) =>
@@ -158,6 +161,63 @@ describe("engine.v1's streaming calls", () => {
     await expect(firstOf(client.WatchTickers({ symbols: ["BTC-USD", "NOPE"] }, authorized()))).rejects.toMatchObject({
       code: grpc.status.INVALID_ARGUMENT,
     });
+  });
+});
+
+/** Reads a server stream's replies one at a time; cancelled when the test ends. */
+function repliesOf<T>(stream: grpc.ClientReadableStream<T>): () => Promise<T> {
+  const queued: T[] = [];
+  const waiting: ((reply: T) => void)[] = [];
+  stream.on("data", (reply: T) => {
+    const next = waiting.shift();
+    if (next === undefined) queued.push(reply);
+    else next(reply);
+  });
+  stream.on("error", () => undefined);
+  onTestFinished(() => {
+    stream.cancel();
+  });
+  return () => {
+    const reply = queued.shift();
+    return reply === undefined ? new Promise<T>((resolve) => waiting.push(resolve)) : Promise.resolve(reply);
+  };
+}
+
+describe("engine.v1.Engine/WatchCatalogue", () => {
+  it("sends the catalogue reads whole first, then each price change and calendar, and heartbeats", async () => {
+    const next = repliesOf(client.WatchCatalogue({}, authorized()));
+    const whole = await next();
+    const getCalendar = (): Promise<Calendar__Output> =>
+      call<GetCalendarRequest, Calendar__Output>(
+        client.GetCalendar.bind(client),
+        { from: "", to: "", symbol: "" },
+        authorized(),
+      );
+    const calendar = await getCalendar();
+    expect(whole).toEqual({
+      whole: true,
+      tickers: (await listTickers(authorized())).data,
+      plans: (await listPlans(authorized())).data,
+      calendar,
+    });
+
+    const market = marketClient(`127.0.0.1:${engine.grpcPort}`, TOKEN);
+    onTestFinished(() => {
+      market.close();
+    });
+    await market.push({ "ETH-USD": 3_100 });
+    const ticker = (await listTickers(authorized())).data.find((t) => t.symbol === "ETH-USD");
+    expect(await next()).toEqual({ whole: false, tickers: [ticker], plans: [], calendar: null });
+
+    const events = [
+      { id: "x", title: "CPI", scheduled_at: "2027-01-13T13:30:00Z", symbols: [], asset_classes: ["forex"] },
+    ];
+    await market.setCalendar(events);
+    const replaced = await getCalendar();
+    expect(await next()).toEqual({ whole: false, tickers: [], plans: [], calendar: replaced });
+    expect(replaced.events.map((e) => e.id)).toEqual(["x"]);
+    // Nothing changes from here: the next reply is a heartbeat.
+    expect(await next()).toEqual({ whole: false, tickers: [], plans: [], calendar: null });
   });
 });
 

@@ -19,7 +19,7 @@ import { bulkHandlers, orderHandlers } from "./server-orders.js";
 import { accountCalls } from "./server-wire.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import { AccountWatches } from "./webhooks/watch.js";
-import { OpenStreams, streamHandlers, type StreamDeps } from "./server-stream.js";
+import { OpenStreams, streamHandlers, type StreamDeps, type StreamMethod } from "./server-stream.js";
 import { ServiceError } from "../kernel/errors.js";
 
 export type { AccountSlotStore, EngineServerDeps } from "./server-deps.js";
@@ -37,6 +37,8 @@ function streamDeps(deps: EngineServerDeps): StreamDeps {
   return {
     watches: deps.watches ?? new AccountWatches({ source: unwatchable, store: deps.webhooks, log: deps.log }),
     catalogue: deps.catalogue,
+    plans: deps.plans,
+    calendar: deps.calendar,
     prices: deps.prices,
     now: deps.now,
     internalToken: deps.internalToken,
@@ -54,7 +56,7 @@ const unwatchable = {
  */
 function sessionMethods(
   service: grpc.ServiceDefinition,
-  handlers: Omit<EngineHandlers, "WatchAccount" | "WatchTickers">,
+  handlers: Omit<EngineHandlers, StreamMethod>,
 ): Map<string, SessionMethod> {
   const methods = new Map<string, SessionMethod>();
   for (const [name, handler] of Object.entries(handlers)) {
@@ -81,7 +83,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     },
   };
   const calls = accountCalls(deps.runtime);
-  const handlers: Omit<EngineHandlers, "WatchAccount" | "WatchTickers"> = {
+  const handlers: Omit<EngineHandlers, StreamMethod> = {
     ...webhookHandlers(deps.webhooks, deps.now, options),
     ...catalogueHandlers(deps, options),
     ...accountHandlers(deps, calls, options),

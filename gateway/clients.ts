@@ -8,6 +8,7 @@ import { createWalletClient } from "../kernel/wallet-codec.js";
 import { EngineRouter, type EngineCalls } from "./engine-router.js";
 import { endSpan, ROOT_CONTEXT, startCarriedClientSpan, startClientSpan, tracingOn } from "../kernel/tracing.js";
 import type { Origin } from "./origin.js";
+import type { CatalogueReads } from "./v1/catalogue-cache.js";
 import { SessionClient } from "../kernel/session-client.js";
 import { ENGINE_SESSION_PATH } from "../kernel/session-codec.js";
 import type { WalletClient } from "../proto/gen/wallet/v1/Wallet.js";
@@ -245,6 +246,8 @@ export interface Clients {
   wallet: WalletApi;
   /** Every engine process, each call routed to the one owning its account (gateway/engine-router.ts). */
   engine: EngineRouter;
+  /** The catalogue reads served from memory (gateway/v1/catalogue-cache.ts); absent: each asks the engine. */
+  catalogue?: CatalogueReads;
   close(): void;
 }
 

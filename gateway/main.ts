@@ -22,6 +22,7 @@ import { MemoryRateLimiter, RedisRateLimiter, createGatewayRedis, type RateLimit
 import { AuthFailureLimiter } from "./v1/auth-failures.js";
 import { RedisFailureCount } from "./v1/auth-failures-redis.js";
 import { RevocationRelay, startStreams, withStreamRevocation } from "./stream/start.js";
+import { CatalogueCache, catalogueStreams } from "./v1/catalogue-cache.js";
 import type { StreamServer } from "./stream/server.js";
 
 export interface RunningGateway {
@@ -239,6 +240,19 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     );
     stack.push(() => {
       clients.close();
+    });
+    // GET /v1/tickers, /v1/plans and /v1/calendar from memory (docs/engine.md, "Catalogue reads").
+    const catalogueChannels = catalogueStreams(
+      settings.ENGINE_GRPC_TARGETS,
+      channelCredentials(settings.GRPC_TLS_CA_FILE),
+      () => outgoingMetadata(undefined, settings.INTERNAL_TOKEN),
+    );
+    const catalogue = new CatalogueCache(catalogueChannels.open, log);
+    catalogue.start();
+    clients.catalogue = catalogue;
+    stack.push(() => {
+      catalogue.close();
+      catalogueChannels.close();
     });
     const counters = gatewayCounters(registry, metricsOn);
     const { limiter, redis } = startLimiter(settings, log, stack);

@@ -11,7 +11,7 @@
 // Inside one decide, the core adds its own fills to `taken` so later fills see the rest of the book.
 import { DAY_MS } from "../../kernel/time.js";
 import { CATALOGUE, type Catalogue, type TickerSpec } from "./catalogue.js";
-import { isMarketOpen } from "./hours.js";
+import { isMarketOpen } from "../../kernel/market-hours.js";
 import { divRound, mulSafe, roundToGrid, tickerUnits, type TickerUnits } from "./units.js";
 
 export const BOOK_LEVELS = 5;

@@ -1,6 +1,13 @@
 // The high-impact news calendar (market.v1 SetCalendar replaces it as a whole). Each event names the
 // symbols or asset classes it affects; the news-freeze rule reads it.
 import calendarJson from "./calendar.json" with { type: "json" };
+import {
+  concerns,
+  readCalendarFilter,
+  selectCalendar,
+  type CalendarFilter as SharedFilter,
+  type CalendarQuery,
+} from "../../kernel/calendar-filter.js";
 import type { Issue } from "../../kernel/errors.js";
 import { unreadableText } from "../../kernel/text.js";
 import { parseIsoDateTime } from "../../kernel/time.js";
@@ -86,61 +93,23 @@ export function shippedCalendar(catalogue: Catalogue): NewsEvent[] {
 
 /** Does the event concern this ticker (by symbol or by asset class)? */
 export function affects(event: NewsEvent, spec: TickerSpec): boolean {
-  return event.symbols.includes(spec.symbol) || event.asset_classes.includes(spec.asset_class);
+  return concerns(event, spec);
 }
 
-export interface CalendarFilter {
-  /** Epoch ms, inclusive; absent: unbounded. */
-  from?: number;
-  to?: number;
-  spec?: TickerSpec;
-}
+export type CalendarFilter = SharedFilter<TickerSpec>;
+export type { CalendarQuery };
 
-/** GetCalendar's filter as it arrives: each field empty when absent. */
-export interface CalendarQuery {
-  from: string;
-  to: string;
-  symbol: string;
-}
-
-/**
- * Reads GetCalendar's filter: `from` and `to` ISO 8601 date-times with a time zone (`from` not after `to`) and a
- * symbol of the catalogue, each optional; every problem is reported with its path.
- */
+/** Reads GetCalendar's filter against the catalogue (kernel/calendar-filter.ts, shared with the gateway). */
 export function parseCalendarFilter(
   query: CalendarQuery,
   catalogue: Catalogue,
 ): { ok: CalendarFilter } | { issues: Issue[] } {
-  const issues: Issue[] = [];
-  const bound = (name: "from" | "to"): number | undefined => {
-    const text = query[name];
-    if (text === "") return undefined;
-    const at = parseIsoDateTime(text);
-    if (Number.isNaN(at)) issues.push({ path: name, message: "must be an ISO 8601 date-time with a time zone" });
-    return at;
-  };
-  const from = bound("from");
-  const to = bound("to");
-  if (from !== undefined && to !== undefined && from > to)
-    issues.push({ path: "from", message: "must not be after to" });
-  let spec: TickerSpec | undefined;
-  if (query.symbol !== "") {
-    const symbol = normalizeSymbol(query.symbol, catalogue);
-    spec = symbol === undefined ? undefined : catalogue.byKey(symbol);
-    if (spec === undefined) issues.push({ path: "symbol", message: "unknown symbol" });
-  }
-  if (issues.length > 0) return { issues };
-  return {
-    ok: {
-      ...(from === undefined ? {} : { from }),
-      ...(to === undefined ? {} : { to }),
-      ...(spec === undefined ? {} : { spec }),
-    },
-  };
+  return readCalendarFilter(query, (symbol) => catalogue.byKey(symbol));
 }
 
 export class NewsCalendar {
   private current: readonly NewsEvent[];
+  private readonly listeners = new Set<(events: readonly NewsEvent[]) => void>();
 
   constructor(events: readonly NewsEvent[] = []) {
     this.current = Object.freeze([...events]);
@@ -148,6 +117,15 @@ export class NewsCalendar {
 
   replace(events: readonly NewsEvent[]): void {
     this.current = Object.freeze([...events]);
+    for (const listener of this.listeners) listener(this.current);
+  }
+
+  /** Calls `listener` with the calendar after every replacement from now on; returns how to stop. */
+  onReplace(listener: (events: readonly NewsEvent[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
   events(): readonly NewsEvent[] {
@@ -156,12 +134,6 @@ export class NewsCalendar {
 
   /** The events in [from, to] that concern `spec` (each bound optional), in time order. */
   select(filter: CalendarFilter): NewsEvent[] {
-    const { from, to, spec } = filter;
-    return this.current.filter(
-      (event) =>
-        (from === undefined || event.at >= from) &&
-        (to === undefined || event.at <= to) &&
-        (spec === undefined || affects(event, spec)),
-    );
+    return selectCalendar(this.current, filter);
   }
 }

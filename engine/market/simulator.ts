@@ -2,7 +2,7 @@
 // with a volatility per asset class, a mark price near the index (a small basis that mean-reverts) and a
 // venue open-interest skew that wanders. Prices are whole ticks; closed markets do not move.
 import type { Catalogue, TickerSpec } from "./catalogue.js";
-import { isMarketOpen } from "./hours.js";
+import { isMarketOpen } from "../../kernel/market-hours.js";
 import type { TickQuote } from "./prices.js";
 import type { AssetClass } from "./types.js";
 import { tickerUnits } from "./units.js";

@@ -2,7 +2,7 @@
 // marks: crypto pays by the sign of the premium (mark above index: longs are the larger side and pay the
 // shorts; below: the reverse; equal: nothing), the other classes pay a rollover fee on both sides, only at a
 // boundary their market is open at (no rollover for the hours a market is closed).
-import { isMarketOpen } from "../market/hours.js";
+import { isMarketOpen } from "../../kernel/market-hours.js";
 import { feeAt, notionalOf } from "../market/units.js";
 import type { AssetClass } from "../market/types.js";
 import type { Run } from "../basics/run.js";
@@ -21,7 +21,7 @@ export interface FundingRates {
 
 /**
  * The signed rate (ppm, positive = received) for a position on a quote at the boundary `at`, or 0 when nothing
- * is due: rollover is charged only when the asset class's market is open at `at` (market/hours.ts).
+ * is due: rollover is charged only when the asset class's market is open at `at` (kernel/market-hours.ts).
  */
 export function fundingRatePpm(
   assetClass: AssetClass,

@@ -39,6 +39,10 @@ import type {
   CancelAllResponse__Output as _engine_v1_CancelAllResponse__Output,
 } from "./engine/v1/CancelAllResponse.js";
 import type {
+  CatalogueUpdate as _engine_v1_CatalogueUpdate,
+  CatalogueUpdate__Output as _engine_v1_CatalogueUpdate__Output,
+} from "./engine/v1/CatalogueUpdate.js";
+import type {
   ClientOrderRef as _engine_v1_ClientOrderRef,
   ClientOrderRef__Output as _engine_v1_ClientOrderRef__Output,
 } from "./engine/v1/ClientOrderRef.js";
@@ -247,6 +251,10 @@ import type {
   WatchAccountRequest__Output as _engine_v1_WatchAccountRequest__Output,
 } from "./engine/v1/WatchAccountRequest.js";
 import type {
+  WatchCatalogueRequest as _engine_v1_WatchCatalogueRequest,
+  WatchCatalogueRequest__Output as _engine_v1_WatchCatalogueRequest__Output,
+} from "./engine/v1/WatchCatalogueRequest.js";
+import type {
   WatchTickersRequest as _engine_v1_WatchTickersRequest,
   WatchTickersRequest__Output as _engine_v1_WatchTickersRequest__Output,
 } from "./engine/v1/WatchTickersRequest.js";
@@ -272,6 +280,7 @@ export interface ProtoGrpcType {
       CancelAfter: MessageTypeDefinition<_engine_v1_CancelAfter, _engine_v1_CancelAfter__Output>;
       CancelAllRequest: MessageTypeDefinition<_engine_v1_CancelAllRequest, _engine_v1_CancelAllRequest__Output>;
       CancelAllResponse: MessageTypeDefinition<_engine_v1_CancelAllResponse, _engine_v1_CancelAllResponse__Output>;
+      CatalogueUpdate: MessageTypeDefinition<_engine_v1_CatalogueUpdate, _engine_v1_CatalogueUpdate__Output>;
       ClientOrderRef: MessageTypeDefinition<_engine_v1_ClientOrderRef, _engine_v1_ClientOrderRef__Output>;
       ClosePositionRequest: MessageTypeDefinition<
         _engine_v1_ClosePositionRequest,
@@ -369,6 +378,10 @@ export interface ProtoGrpcType {
       WatchAccountRequest: MessageTypeDefinition<
         _engine_v1_WatchAccountRequest,
         _engine_v1_WatchAccountRequest__Output
+      >;
+      WatchCatalogueRequest: MessageTypeDefinition<
+        _engine_v1_WatchCatalogueRequest,
+        _engine_v1_WatchCatalogueRequest__Output
       >;
       WatchTickersRequest: MessageTypeDefinition<
         _engine_v1_WatchTickersRequest,

@@ -1,8 +1,17 @@
 // The news calendar's life cycle: shipped by default, replaced through market.v1 SetCalendar (validated as a
-// whole: a bad calendar changes nothing), and the last one set survives an engine crash.
+// whole: a bad calendar changes nothing), and the last one set survives an engine crash. GET /v1/calendar is
+// answered from the gateway's copy (docs/engine.md, "Catalogue reads"): after a replacement the test reads until
+// the copy holds what the engine serves.
+import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { calendarEventJson } from "../../gateway/v1/records.js";
+import { call, loadEngineProto, outgoingMetadata } from "../../kernel/grpc.js";
+import type { Calendar__Output } from "../../proto/gen/engine/v1/Calendar.js";
+import type { EngineClient } from "../../proto/gen/engine/v1/Engine.js";
+import type { GetCalendarRequest } from "../../proto/gen/engine/v1/GetCalendarRequest.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey } from "../harness/client.js";
+import { eventually } from "../harness/eventually.js";
 import { marketClient, type Market } from "../harness/market.js";
 
 interface Row {
@@ -16,6 +25,7 @@ interface Row {
 describe("news calendar", () => {
   let stack: TestStack;
   let market: Market;
+  let engine: EngineClient;
   let key: CreatedKey;
   let base: string;
 
@@ -23,6 +33,18 @@ describe("news calendar", () => {
     const reply = await v1(base, `/v1/calendar${query}`, key);
     expect(reply.status).toBe(200);
     return reply.body.data as Row[];
+  };
+  /** Resolves once GET /v1/calendar answers what the engine's GetCalendar does (through the gateway's JSON). */
+  const settled = async (): Promise<void> => {
+    const request = { from: "", to: "", symbol: "" };
+    await eventually(async () => {
+      const served = await call<GetCalendarRequest, Calendar__Output>(
+        engine.GetCalendar.bind(engine),
+        request,
+        outgoingMetadata(undefined, undefined),
+      );
+      return JSON.stringify(await calendar()) === JSON.stringify(served.events.map(calendarEventJson));
+    }, "the gateway's calendar is the engine's");
   };
 
   beforeAll(async () => {
@@ -32,8 +54,10 @@ describe("news calendar", () => {
     base = gateway.v1;
     key = await newKey(gateway.api, "u-calendar", { label: "reader", permissions: ["READ_ONLY"] });
     market = marketClient(stack.engineGrpc);
+    engine = new (loadEngineProto().engine.v1.Engine)(stack.engineGrpc, grpc.credentials.createInsecure());
   });
   afterAll(async () => {
+    engine.close();
     market.close();
     await stack.stop();
   });
@@ -53,6 +77,7 @@ describe("news calendar", () => {
       { id: "a", title: "Gold", scheduled_at: "2027-01-13T03:30:00.000Z", symbols: ["XAU-USD"], asset_classes: [] },
       { id: "b", title: "CPI", scheduled_at: "2027-01-13T13:30:00.000Z", symbols: [], asset_classes: ["forex"] },
     ];
+    await settled();
     expect(await calendar()).toEqual(expected);
     expect(await calendar("?symbol=EUR-USD")).toEqual([expected[1]]);
 
@@ -92,6 +117,7 @@ describe("news calendar", () => {
     ];
     for (let round = 0; round < 3; round++) {
       await Promise.all(Array.from({ length: 12 }, (_, n) => market.setCalendar(one(round * 100 + n))));
+      await settled();
       const served = await calendar();
       await stack.restartEngine();
       expect(await calendar(), `round ${String(round)}`).toEqual(served);

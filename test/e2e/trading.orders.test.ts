@@ -5,7 +5,7 @@
 // Fees used below: pushed prices leave the GMX skew at zero, so GMX charges 0.06% on open and close; OSTIUM
 // crypto charges 0.10% taker / 0.08% maker on open and nothing on close.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isMarketOpen } from "../../engine/market/hours.js";
+import { isMarketOpen } from "../../kernel/market-hours.js";
 import { AssetClass } from "../../engine/market/types.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";

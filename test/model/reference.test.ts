@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isMarketOpen } from "../../engine/market/hours.js";
+import { isMarketOpen } from "../../kernel/market-hours.js";
 import { AssetClass } from "../../engine/market/types.js";
 import {
   Lockstep,

@@ -35,6 +35,10 @@ import type {
   CancelAllResponse__Output as _engine_v1_CancelAllResponse__Output,
 } from "../../engine/v1/CancelAllResponse.js";
 import type {
+  CatalogueUpdate as _engine_v1_CatalogueUpdate,
+  CatalogueUpdate__Output as _engine_v1_CatalogueUpdate__Output,
+} from "../../engine/v1/CatalogueUpdate.js";
+import type {
   ClientOrderRef as _engine_v1_ClientOrderRef,
   ClientOrderRef__Output as _engine_v1_ClientOrderRef__Output,
 } from "../../engine/v1/ClientOrderRef.js";
@@ -170,6 +174,10 @@ import type {
   WatchAccountRequest as _engine_v1_WatchAccountRequest,
   WatchAccountRequest__Output as _engine_v1_WatchAccountRequest__Output,
 } from "../../engine/v1/WatchAccountRequest.js";
+import type {
+  WatchCatalogueRequest as _engine_v1_WatchCatalogueRequest,
+  WatchCatalogueRequest__Output as _engine_v1_WatchCatalogueRequest__Output,
+} from "../../engine/v1/WatchCatalogueRequest.js";
 import type {
   WatchTickersRequest as _engine_v1_WatchTickersRequest,
   WatchTickersRequest__Output as _engine_v1_WatchTickersRequest__Output,
@@ -1384,6 +1392,25 @@ export interface EngineClient extends grpc.Client {
     options?: grpc.CallOptions,
   ): grpc.ClientReadableStream<_engine_v1_WatchAccountReply__Output>;
 
+  WatchCatalogue(
+    argument: _engine_v1_WatchCatalogueRequest,
+    metadata: grpc.Metadata,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_CatalogueUpdate__Output>;
+  WatchCatalogue(
+    argument: _engine_v1_WatchCatalogueRequest,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_CatalogueUpdate__Output>;
+  watchCatalogue(
+    argument: _engine_v1_WatchCatalogueRequest,
+    metadata: grpc.Metadata,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_CatalogueUpdate__Output>;
+  watchCatalogue(
+    argument: _engine_v1_WatchCatalogueRequest,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<_engine_v1_CatalogueUpdate__Output>;
+
   WatchTickers(
     argument: _engine_v1_WatchTickersRequest,
     metadata: grpc.Metadata,
@@ -1467,6 +1494,8 @@ export interface EngineHandlers extends grpc.UntypedServiceImplementation {
   TestOrder: grpc.handleUnaryCall<_engine_v1_PlaceOrderRequest__Output, _engine_v1_OrderTestResponse>;
 
   WatchAccount: grpc.handleServerStreamingCall<_engine_v1_WatchAccountRequest__Output, _engine_v1_WatchAccountReply>;
+
+  WatchCatalogue: grpc.handleServerStreamingCall<_engine_v1_WatchCatalogueRequest__Output, _engine_v1_CatalogueUpdate>;
 
   WatchTickers: grpc.handleServerStreamingCall<_engine_v1_WatchTickersRequest__Output, _engine_v1_Ticker>;
 }
@@ -1651,6 +1680,12 @@ export interface EngineDefinition extends grpc.ServiceDefinition {
     _engine_v1_WatchAccountReply,
     _engine_v1_WatchAccountRequest__Output,
     _engine_v1_WatchAccountReply__Output
+  >;
+  WatchCatalogue: MethodDefinition<
+    _engine_v1_WatchCatalogueRequest,
+    _engine_v1_CatalogueUpdate,
+    _engine_v1_WatchCatalogueRequest__Output,
+    _engine_v1_CatalogueUpdate__Output
   >;
   WatchTickers: MethodDefinition<
     _engine_v1_WatchTickersRequest,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isMarketOpen } from "./hours.js";
-import type { AssetClass } from "./types.js";
+import { isMarketOpen, type MarketClass } from "./market-hours.js";
 
 // 2026-11-22 is a Sunday; the week runs Sunday 22nd to Saturday 28th.
 const at = (iso: string): number => Date.parse(iso);
@@ -29,7 +28,7 @@ describe("isMarketOpen", () => {
     expect(isMarketOpen("forex", nowMs)).toBe(open);
   });
 
-  describe.each<AssetClass>(["commodities", "indices"])("%s", (assetClass) => {
+  describe.each<MarketClass>(["commodities", "indices"])("%s", (assetClass) => {
     it.each<[string, number, boolean]>([
       ["Sunday 22:00 (forex already open)", at("2026-11-22T22:00:00.000Z"), false],
       ["Sunday just before 23:00", justBefore("2026-11-22T23:00:00.000Z"), false],

@@ -1,4 +1,6 @@
-// When each asset class trades. Pure: the caller passes the time, so the engine core stays deterministic.
+// When each asset class trades, for the engine (orders, prices, funding) and the gateway (a ticker's market_open
+// when it serves GET /v1/tickers from its cache, docs/engine.md "Catalogue reads"). Pure: the caller passes the
+// time, so the engine core stays deterministic.
 //
 // Hours (UTC, fixed all year: the simulated venues do not follow daylight-saving shifts):
 // - crypto: always open.
@@ -6,7 +8,6 @@
 // - commodities and indices: Sunday 23:00 to Friday 22:00, with a daily break 22:00-23:00
 //   Monday to Thursday.
 // Each window opens at its start instant and closes at its end instant (start inclusive, end exclusive).
-import { AssetClass } from "./types.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -34,12 +35,15 @@ const SESSIONS_WITH_DAILY_BREAK: readonly Window[] = [
   [at(THU, 23), at(FRI, 22)],
 ];
 
+/** The asset classes (engine/market/types.ts's AssetClass). */
+export type MarketClass = "crypto" | "forex" | "commodities" | "indices";
+
 /** The weekly trading windows per asset class; undefined means always open. */
-export const TRADING_WINDOWS: Readonly<Record<AssetClass, readonly Window[] | undefined>> = {
-  [AssetClass.crypto]: undefined,
-  [AssetClass.forex]: [[at(SUN, 22), at(FRI, 22)]],
-  [AssetClass.commodities]: SESSIONS_WITH_DAILY_BREAK,
-  [AssetClass.indices]: SESSIONS_WITH_DAILY_BREAK,
+export const TRADING_WINDOWS: Readonly<Record<MarketClass, readonly Window[] | undefined>> = {
+  crypto: undefined,
+  forex: [[at(SUN, 22), at(FRI, 22)]],
+  commodities: SESSIONS_WITH_DAILY_BREAK,
+  indices: SESSIONS_WITH_DAILY_BREAK,
 };
 
 /** Milliseconds since the most recent Sunday 00:00 UTC. */
@@ -49,7 +53,7 @@ function offsetInWeek(nowMs: number): number {
 }
 
 /** Whether `assetClass` trades at the instant `nowMs` (Unix epoch milliseconds). */
-export function isMarketOpen(assetClass: AssetClass, nowMs: number): boolean {
+export function isMarketOpen(assetClass: MarketClass, nowMs: number): boolean {
   const windows = TRADING_WINDOWS[assetClass];
   if (windows === undefined) return true;
   const offset = offsetInWeek(nowMs);

@@ -1,0 +1,5 @@
+// Original file: proto/engine/v1/engine.proto
+
+export interface WatchCatalogueRequest {}
+
+export interface WatchCatalogueRequest__Output {}
