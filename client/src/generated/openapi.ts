@@ -206,6 +206,13 @@ export interface paths {
          *     all four asset classes. Prices are `null` while a symbol has no price yet (`PRICE_FEED=push` before
          *     the first push). `market_open` is evaluated at the time of the request.
          *
+         *     Freshness: the gateway answers from its copy of the engine's tickers, kept current by an engine
+         *     stream (docs/engine.md, "Catalogue reads"): a price change shows here as soon as the stream carries it
+         *     to the gateway (typically within milliseconds of the engine applying it; a client that just pushed a
+         *     price reads until it shows). The copy is never more than 5 s behind: while the gateway starts, while
+         *     the stream reopens after an engine restart, and when the engine has not been heard from for 5 s, the
+         *     gateway asks the engine instead (same answer, same errors, including `503 engine_unavailable`).
+         *
          *     Scope: any (`READ_ONLY` or higher). Counts against the key's rate limit.
          */
         get: operations["listTickers"];
@@ -236,6 +243,9 @@ export interface paths {
          *     limits (percent of the starting balance; `5` means 5%), leverage caps per asset class, exposure
          *     caps in USD, the news freeze window and the venues allowed. Daily limits reset at `00:00Z`.
          *     `rules_version` names the rule set a plan is enforced with.
+         *
+         *     Freshness: the plans are the engine's configuration; the gateway answers from its copy, taken when its
+         *     engine stream opens (docs/engine.md, "Catalogue reads"), and asks the engine while it has none.
          *
          *     Scope: any (`READ_ONLY` or higher). Counts against the key's rate limit.
          */
@@ -277,6 +287,12 @@ export interface paths {
          *     and closes are not. The engine ships a calendar; internal services replace it through market.v1
          *     `SetCalendar`, and the last one set survives restarts. An unknown query parameter, a bad `from`/`to`,
          *     `from` after `to`, or an unknown `symbol` is `400`.
+         *
+         *     Freshness: the gateway answers from its copy of the calendar, filtered and validated by the engine's
+         *     own code, kept current by an engine stream (docs/engine.md, "Catalogue reads"): a calendar set through
+         *     `SetCalendar` shows here as soon as the stream carries it to the gateway (typically within
+         *     milliseconds). The copy is never more than 5 s behind: while it has none or has not heard from the
+         *     engine for 5 s, the gateway asks the engine instead (same answer, same errors).
          *
          *     Scope: any (`READ_ONLY` or higher). Counts against the key's rate limit.
          */
