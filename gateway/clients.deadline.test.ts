@@ -96,7 +96,7 @@ describe("a wedged backend", () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({
       level: "warn",
-      service,
+      upstream: service,
       code: `${service}_unavailable`,
       msg: `${service} unavailable`,
     });
