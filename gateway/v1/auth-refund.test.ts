@@ -1,9 +1,11 @@
 // A request charged to its key and answered 503 gives its units back (docs/openapi.yaml, rate limits): its retry
 // is served, not refused 429. Any other answer keeps the charge (200, 400, 500), a 429 stays a 429, and a client
 // that hangs up before its 503 is sent keeps the charge too. A fake wallet accepts every key as its own key id; the
-// routes stand in for an engine that answers, fails or does not answer.
+// routes stand in for an engine that answers, fails or does not answer. Run on the in-process limiter and on the
+// Redis one (a throwaway redis-server; fails, never skips, without one), whose refund is asynchronous.
 import http from "node:http";
 import express from "express";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Validation } from "../../kernel/key-cache.js";
@@ -11,12 +13,35 @@ import { createLogger } from "../../kernel/log.js";
 import type { Clients } from "../clients.js";
 import { errorResponder } from "../http/errors.js";
 import { requestId } from "../http/request.js";
-import { MemoryRateLimiter } from "../ratelimit/index.js";
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "../ratelimit/index.js";
+import { startRedis, type RedisServer } from "../../test/harness/redis.js";
 import { authenticate } from "./auth.js";
 
 const LIMIT = 3;
+const OPTIONS = { limit: LIMIT, windowMs: 60_000, maxDelayMs: 0 };
 
-describe("authenticate: a charged request answered 503 gives its units back", () => {
+let redisServer: RedisServer | undefined;
+let redis: Redis | undefined;
+
+/** Limiters on a clock that stands still: nothing leaves the window during a test. */
+const LIMITERS: [string, () => Promise<RateLimiter>][] = [
+  ["in process", () => Promise.resolve(new MemoryRateLimiter({ ...OPTIONS, now: () => 1_000_000 }))],
+  [
+    "in Redis",
+    async () => {
+      redisServer = await startRedis();
+      redis = new Redis(redisServer.url, { enableAutoPipelining: true, maxRetriesPerRequest: 1 });
+      return new RedisRateLimiter({ ...OPTIONS, redis, clockUs: () => 1_800_000_000_000_000 });
+    },
+  ],
+];
+
+afterAll(async () => {
+  await redis?.quit();
+  await redisServer?.stop();
+});
+
+describe.each(LIMITERS)("authenticate, limiter %s: a charged request answered 503 gives its units back", (_, make) => {
   let server: http.Server;
   let base = "";
   const decisions: string[] = [];
@@ -26,9 +51,10 @@ describe("authenticate: a charged request answered 503 gives its units back", ()
   let slowArrived = false;
   /** Set once the error responder has written the slow request's 503 (to a closed connection). */
   let slowAnswered = false;
-  const limiter = new MemoryRateLimiter({ limit: LIMIT, windowMs: 60_000, maxDelayMs: 0, now: () => 1_000_000 });
+  let limiter: RateLimiter;
 
   beforeAll(async () => {
+    limiter = await make();
     const wallet = {
       validateApiKey: ({ key }: { key: string }): Promise<Validation> =>
         Promise.resolve({
@@ -113,7 +139,10 @@ describe("authenticate: a charged request answered 503 gives its units back", ()
       const response = await call("engine-down", "/fail/engine_unavailable");
       expect(response.status).toBe(503);
     }
-    expect(decisions.filter((d) => d === "refunded")).toHaveLength(2 * LIMIT);
+    // The Redis limiter's refund resolves after the answer is done; the next request's charge comes after it.
+    await vi.waitFor(() => {
+      expect(decisions.filter((d) => d === "refunded")).toHaveLength(2 * LIMIT);
+    });
     expect(await spend("engine-down", LIMIT + 1)).toEqual([200, 200, 200, 429]);
   });
 
