@@ -4,7 +4,7 @@
 //
 // The limiter does not own the connection. Create the client with `createGatewayRedis` (redis-client.ts:
 // auto-pipelining, so concurrent requests share round trips, and bounded waits), and quit it yourself after
-// `close()`. When Redis cannot answer, `consume` and `markRevoked` reject with `rate_limiter_unavailable`.
+// `close()`. When Redis cannot answer, `consume`, `refund` and `markRevoked` reject with `rate_limiter_unavailable`.
 
 import { randomBytes } from "node:crypto";
 import type { ClientContext, Redis, RedisKey, Result } from "ioredis";

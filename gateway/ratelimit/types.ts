@@ -37,11 +37,11 @@
 // only reads the kept entries, and its argument holds for any sorted log within the bound. What a refund does
 // not restore is that T is never later than needed: the `newest entry` term keeps the log sorted, so a request
 // that comes after a refund is placed no earlier than the newest slot already reserved (at most maxDelay
-// ahead), though a refunded slot might have let it go sooner. Refusals stay exact: a refusal comes from
-// e + window > now + maxDelay, and then every t up to now + maxDelay has a window holding e, the entries after
-// e and the u new ones, limit + 1 in all. Requests already held keep their slot: a refund never moves an entry.
-// A grant whose entries left the window, were refunded already or went with the key's log (revocation, an
-// evicted in-process log) removes nothing.
+// ahead), though a refunded slot might have let it go sooner. Refusals stay exact: newest <= now + maxDelay, so
+// a refusal comes from e + window > now + maxDelay, and then u new entries at any t <= now + maxDelay leave the
+// window ending at max(t, newest) holding e, the limit - u entries after it and the u new ones: limit + 1.
+// Requests already held keep their slot: a refund never moves an entry. A grant whose entries left the window,
+// were refunded already or went with the key's log (in process: a revocation, an evicted log) removes nothing.
 
 /** Outcome of one `consume()` call; everything the HTTP layer needs for a 429 and the RateLimit headers. */
 export interface RateLimitDecision {
