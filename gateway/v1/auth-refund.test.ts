@@ -2,7 +2,8 @@
 // is served, not refused 429. Any other answer keeps the charge (200, 400, 500), a 429 stays a 429, and a client
 // that hangs up before its 503 is sent keeps the charge too. A fake wallet accepts every key as its own key id; the
 // routes stand in for an engine that answers, fails or does not answer. Run on the in-process limiter and on the
-// Redis one (a throwaway redis-server; fails, never skips, without one), whose refund is asynchronous.
+// Redis one (a throwaway redis-server; fails, never skips, without one), whose refund is asynchronous. A refund
+// that fails leaves the charge and nothing unhandled.
 import http from "node:http";
 import express from "express";
 import { Redis } from "ioredis";
@@ -191,5 +192,48 @@ describe.each(LIMITERS)("authenticate, limiter %s: a charged request answered 50
     // The 503 goes to a closed connection: no 'finish', no refund.
     expect(await spend("gone", LIMIT)).toEqual([200, 200, 429]);
     expect(decisions).not.toContain("refunded");
+  });
+});
+
+describe("authenticate: a refund that fails", () => {
+  it("leaves the charge and the 503 as answered, with nothing unhandled", async () => {
+    const memory = new MemoryRateLimiter({ ...OPTIONS, now: () => 1_000_000 });
+    const tried: string[] = [];
+    const limiter: RateLimiter = {
+      consume: (keyId, units) => memory.consume(keyId, units),
+      refund: (grant) => {
+        tried.push(grant.keyId);
+        return Promise.reject(new ServiceError("rate_limiter_unavailable"));
+      },
+      markRevoked: (keyId) => memory.markRevoked(keyId),
+      isMarkedRevoked: (keyId) => memory.isMarkedRevoked(keyId),
+      close: () => memory.close(),
+    };
+    const wallet = {
+      validateApiKey: (): Promise<Validation> =>
+        Promise.resolve({ valid: true, code: "", user_id: "u1", key_id: "k", permissions: [], expires_at_ms: 0 }),
+    };
+    const app = express();
+    app.get("/", authenticate({ clients: { wallet } as unknown as Clients, limiter, windowMs: 60_000 }, ""), () => {
+      throw new ServiceError("engine_unavailable");
+    });
+    app.use(errorResponder(createLogger("test", "silent")));
+    const server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/`;
+    try {
+      const response = await fetch(url, { headers: { "x-api-key": "k", "x-api-secret": "s" } });
+      expect(response.status).toBe(503);
+      await vi.waitFor(() => {
+        expect(tried).toEqual(["k"]);
+      });
+      expect((await memory.consume("k", LIMIT)).allowed).toBe(false);
+      expect((await memory.consume("k", LIMIT - 1)).allowed).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await memory.close();
+    }
   });
 });
