@@ -69,9 +69,9 @@ function gatewayCounters(registry: Registry, metricsOn: boolean) {
   const decided = metricsOn
     ? scrapeCounter({
         name: "gateway_rate_limit_decisions_total",
-        help: "Per-key rate-limit decisions (held: accepted after waiting for a slot that freed within RATE_LIMIT_MAX_DELAY_MS).",
+        help: "Per-key rate-limit decisions (held: accepted after waiting for a slot that freed within RATE_LIMIT_MAX_DELAY_MS; refunded: an accepted request answered 503 whose units were given back).",
         label: "decision",
-        values: ["allowed", "held", "limited", "revoked"] as const,
+        values: ["allowed", "held", "limited", "revoked", "refunded"] as const,
         registers: [registry],
       })
     : noCount;

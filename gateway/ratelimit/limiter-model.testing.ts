@@ -1,6 +1,10 @@
 // Test-only: the limiter's promise stated without its algorithm (the busiest rolling window over acceptance
 // times, and whether a request could be accepted at a given ms), and the arrival patterns the property tests
-// replay against the in-process and the Redis limiter.
+// replay against the in-process and the Redis limiter, and a replay of consumes and refunds checked against that
+// promise.
+
+import { expect } from "vitest";
+import type { RateLimitDecision, RateLimitGrant } from "./types.js";
 
 /** Index of the first element of the ascending `times` that is > t. */
 function firstAfter(times: readonly number[], t: number): number {
@@ -95,4 +99,81 @@ export function arrivals(
     }
   }
   return out.sort((a, b) => a - b);
+}
+
+/** A limiter under test on a clock the test sets, in whole ms; `at` of its grants converted to ms. */
+export interface ModelSubject {
+  setNow(ms: number): void;
+  consume(units: number): Promise<RateLimitDecision>;
+  refund(grant: RateLimitGrant): Promise<number>;
+  /** The grant's recorded time in ms (the Redis limiter records µs). */
+  grantMs(grant: RateLimitGrant): number;
+}
+
+interface ModelGrant {
+  grant: RateLimitGrant;
+  at: number;
+  units: number;
+  refunded: boolean;
+}
+
+/** Whether `units` more entries at t keep every rolling window at most `limit` (fitsAt for several). */
+function fitsUnitsAt(accepted: readonly number[], t: number, units: number, limit: number, windowMs: number): boolean {
+  const withOthers = [...accepted];
+  for (let i = 1; i < units; i++) insertSorted(withOthers, t);
+  return fitsAt(withOthers, t, limit, windowMs);
+}
+
+/**
+ * Replays a random interleaving of consumes (1 to limit + 1 units) and refunds (of a recent grant, refunded or
+ * not, its entries in the window or gone) against `subject`, checking each answer against the model: the entries
+ * accepted and not refunded, as times. After every step no rolling window holds more than `limit`; a consume is
+ * refused exactly when no whole ms within `maxDelayMs` fits it, and an accepted one is recorded at a ms that fits
+ * with the remaining count the model has; a refund removes the grant's units once, while they are in the window.
+ * Returns how many consumes were accepted and refunds removed something, so a caller can check both happened.
+ */
+export async function replayWithRefunds(
+  subject: ModelSubject,
+  random: () => number,
+  o: { limit: number; windowMs: number; maxDelayMs: number; steps: number },
+): Promise<{ accepted: number; refunded: number }> {
+  const { limit, windowMs, maxDelayMs } = o;
+  const log: number[] = [];
+  const grants: ModelGrant[] = [];
+  let now = 0;
+  let accepted = 0;
+  let refunded = 0;
+  for (let step = 0; step < o.steps; step++) {
+    now += Math.floor(random() * random() * (windowMs / 4));
+    subject.setNow(now);
+    if (grants.length > 0 && random() < 0.4) {
+      const g = grants[grants.length - 1 - Math.floor(random() * Math.min(grants.length, 2 * limit))];
+      if (g === undefined) continue;
+      const expected = !g.refunded && g.at > now - windowMs ? g.units : 0;
+      expect(await subject.refund(g.grant)).toBe(expected);
+      if (expected > 0) {
+        g.refunded = true;
+        for (let i = 0; i < g.units; i++) log.splice(log.indexOf(g.at), 1);
+        refunded++;
+      }
+      continue;
+    }
+    const units = 1 + Math.floor(random() * random() * (limit + 1));
+    const d = await subject.consume(units);
+    let fit: number | undefined;
+    for (let t = now; t <= now + maxDelayMs && units <= limit && fit === undefined; t++)
+      if (fitsUnitsAt(log, t, units, limit, windowMs)) fit = t;
+    expect(d.allowed).toBe(fit !== undefined);
+    if (d.grant === undefined) continue;
+    const at = subject.grantMs(d.grant);
+    expect(at).toBe(now + d.delayMs);
+    expect(at - now).toBeLessThanOrEqual(maxDelayMs);
+    expect(fitsUnitsAt(log, at, units, limit, windowMs)).toBe(true);
+    for (let i = 0; i < units; i++) insertSorted(log, at);
+    grants.push({ grant: d.grant, at, units, refunded: false });
+    accepted++;
+    expect(d.remaining).toBe(limit - countInWindow(log, at, windowMs));
+    expect(busiestWindow(log, windowMs)).toBeLessThanOrEqual(limit);
+  }
+  return { accepted, refunded };
 }

@@ -147,6 +147,7 @@ describe("MemoryRateLimiter", () => {
       resetMs: 1000,
       retryAfterMs: 0,
       delayMs: 0,
+      grant: { keyId: "k", units: 1, at: clock.t, id: "1" },
     });
     clock.advance(250);
     expect(await limiter.consume("k")).toMatchObject({ remaining: 3, resetMs: 750 });
@@ -298,6 +299,7 @@ describe("MemoryRateLimiter holding requests", () => {
       resetMs: 1000,
       retryAfterMs: 0,
       delayMs: 50,
+      grant: { keyId: "k", units: 1, at: t0 + 1000, id: "4" },
     });
     expect(limiter.consumeSync("k")).toMatchObject({ allowed: true, remaining: 1, delayMs: 50 });
     expect(limiter.consumeSync("k")).toMatchObject({ allowed: true, remaining: 0, delayMs: 50 });

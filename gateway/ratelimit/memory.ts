@@ -3,7 +3,7 @@
 // (types.ts has the rule and why it is exact). Its memory is bounded: at most `maxKeys` logs (idle ones swept, the
 // least recently used evicted past the cap) and at most `maxRevoked` revoked keys, each remembered `revokedTtlMs`.
 
-import type { RateLimitDecision, RateLimiter, RateLimitOptions } from "./types.js";
+import type { RateLimitDecision, RateLimitGrant, RateLimiter, RateLimitOptions } from "./types.js";
 import { resolveRateLimitOptions, revokedDecision } from "./types.js";
 
 export interface MemoryRateLimiterOptions extends RateLimitOptions {
@@ -35,20 +35,19 @@ const defaultNow = (): number => performance.timeOrigin + performance.now();
 const INITIAL_CAPACITY = 8;
 
 /**
- * Accepted times (ms) still in the window or reserved ahead, oldest first, in a ring buffer. It needs at
- * most 2 × limit slots (types.ts); a key that is never held needs at most limit.
+ * Accepted times (ms) still in the window or reserved ahead, oldest first, in a ring buffer, each with the
+ * grant that recorded it (a `consume()` of u units records u entries of one grant). It needs at most
+ * 2 × limit slots (types.ts); a key that is never held needs at most limit.
  */
 class AcceptedLog {
   private buf: Float64Array;
+  private grants: Float64Array;
   private head = 0;
   size = 0;
 
-  constructor(
-    private readonly maxCapacity: number,
-    first: number,
-  ) {
+  constructor(private readonly maxCapacity: number) {
     this.buf = new Float64Array(Math.min(INITIAL_CAPACITY, maxCapacity));
-    this.push(first);
+    this.grants = new Float64Array(this.buf.length);
   }
 
   /** The i-th oldest timestamp (0-based); only meaningful when i < size. */
@@ -63,11 +62,16 @@ class AcceptedLog {
 
   /** Index of the first entry > cutoff (size if none). */
   firstAfter(cutoff: number): number {
+    return this.search((t) => t <= cutoff);
+  }
+
+  /** Index of the first entry for which `before` is false; `before` holds for a prefix of the log. */
+  private search(before: (t: number) => boolean): number {
     let lo = 0;
     let hi = this.size;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.at(mid) <= cutoff) lo = mid + 1;
+      if (before(this.at(mid))) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -81,16 +85,48 @@ class AcceptedLog {
     }
   }
 
-  push(t: number): void {
+  push(t: number, grant: number): void {
     if (this.size === this.buf.length) this.grow();
-    this.buf[(this.head + this.size) % this.buf.length] = t;
+    const i = (this.head + this.size) % this.buf.length;
+    this.buf[i] = t;
+    this.grants[i] = grant;
     this.size++;
   }
 
+  /**
+   * Removes the entries at time t recorded by `grant`, keeping the others in order; returns how many.
+   * O(entries after t): refunds are rare next to consumes.
+   */
+  remove(t: number, grant: number): number {
+    const len = this.buf.length;
+    let write = this.search((at) => at < t);
+    let removed = 0;
+    for (let read = write; read < this.size; read++) {
+      const from = (this.head + read) % len;
+      if (this.buf[from] === t && this.grants[from] === grant) {
+        removed++;
+        continue;
+      }
+      const to = (this.head + write) % len;
+      this.buf[to] = this.buf[from] ?? 0;
+      this.grants[to] = this.grants[from] ?? 0;
+      write++;
+    }
+    this.size -= removed;
+    return removed;
+  }
+
   private grow(): void {
-    const next = new Float64Array(Math.max(this.size + 1, Math.min(this.buf.length * 2, this.maxCapacity)));
-    for (let i = 0; i < this.size; i++) next[i] = this.at(i);
+    const capacity = Math.max(this.size + 1, Math.min(this.buf.length * 2, this.maxCapacity));
+    const next = new Float64Array(capacity);
+    const nextGrants = new Float64Array(capacity);
+    for (let i = 0; i < this.size; i++) {
+      const from = (this.head + i) % this.buf.length;
+      next[i] = this.buf[from] ?? 0;
+      nextGrants[i] = this.grants[from] ?? 0;
+    }
     this.buf = next;
+    this.grants = nextGrants;
     this.head = 0;
   }
 }
@@ -108,6 +144,8 @@ export class MemoryRateLimiter implements RateLimiter {
   /** Key id → when it was revoked (ms), oldest first. */
   private readonly revoked = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  /** Names the entries of the last accepted decision: each accepted decision takes the next one. */
+  private lastGrant = 0;
 
   constructor(options: MemoryRateLimiterOptions = {}) {
     const { limit, windowMs, maxDelayMs } = resolveRateLimitOptions(options);
@@ -155,8 +193,8 @@ export class MemoryRateLimiter implements RateLimiter {
     let log = this.logs.get(keyId);
     if (log === undefined) {
       this.makeRoom();
-      log = new AcceptedLog(2 * limit, now);
-      for (let i = 1; i < units; i++) log.push(now);
+      log = new AcceptedLog(2 * limit);
+      const grant = this.record(log, keyId, units, now);
       this.logs.set(keyId, log);
       return {
         allowed: true,
@@ -166,6 +204,7 @@ export class MemoryRateLimiter implements RateLimiter {
         resetMs: windowMs,
         retryAfterMs: 0,
         delayMs: 0,
+        grant,
       };
     }
     // Most recently used last.
@@ -178,7 +217,7 @@ export class MemoryRateLimiter implements RateLimiter {
     if (log.size + units > limit) at = Math.max(at, log.at(log.size + units - 1 - limit) + windowMs);
     const wait = at - now;
     if (wait > this.maxDelayMs) return refused(limit, wait);
-    for (let i = 0; i < units; i++) log.push(at);
+    const grant = this.record(log, keyId, units, at);
     // As of `at`, when the request goes through: the entries in (at - windowMs, at].
     const first = log.firstAfter(at - windowMs);
     return {
@@ -189,7 +228,29 @@ export class MemoryRateLimiter implements RateLimiter {
       resetMs: Math.ceil(log.at(first) + windowMs - at),
       retryAfterMs: 0,
       delayMs: Math.ceil(wait),
+      grant,
     };
+  }
+
+  /** Records `units` entries at `at`, named by the next grant. */
+  private record(log: AcceptedLog, keyId: string, units: number, at: number): RateLimitGrant {
+    this.lastGrant = (this.lastGrant % Number.MAX_SAFE_INTEGER) + 1;
+    for (let i = 0; i < units; i++) log.push(at, this.lastGrant);
+    return { keyId, units, at, id: String(this.lastGrant) };
+  }
+
+  refund(grant: RateLimitGrant): Promise<number> {
+    return Promise.resolve(this.refundSync(grant));
+  }
+
+  /** Synchronous core of `refund()`: removes the grant's entries still in the window, if its log is kept. */
+  refundSync(grant: RateLimitGrant): number {
+    const log = this.logs.get(grant.keyId);
+    if (log === undefined) return 0;
+    log.prune(this.now() - this.windowMs);
+    const removed = log.remove(grant.at, Number(grant.id));
+    if (log.size === 0) this.logs.delete(grant.keyId);
+    return removed;
   }
 
   markRevoked(keyId: string): Promise<void> {

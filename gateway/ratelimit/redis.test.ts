@@ -208,8 +208,9 @@ describe("RedisRateLimiter", () => {
       for (const t of times) {
         now = base + t;
         const d = await redis.consume(key);
-        const { serverTimeUs, acceptedAtUs, ...decision } = d;
-        expect(decision).toEqual(memory.consumeSync(key));
+        const { serverTimeUs, acceptedAtUs, grant, ...decision } = d;
+        expect(decision).toEqual({ ...memory.consumeSync(key), grant: undefined });
+        expect(grant).toEqual(d.allowed ? { keyId: key, units: 1, at: acceptedAtUs, id: grant?.id } : undefined);
         expect(serverTimeUs).toBe(now * 1000);
         if (d.allowed) {
           expect(acceptedAtUs).toBe((now + d.delayMs) * 1000);
@@ -245,8 +246,9 @@ describe("RedisRateLimiter", () => {
         // 1..limit + 1: more than the limit is always refused.
         const units = 1 + Math.floor(random() * (limit + 1));
         const d = await redis.consume(key, units);
-        const { serverTimeUs, acceptedAtUs, ...decision } = d;
-        expect(decision).toEqual(memory.consumeSync(key, units));
+        const { serverTimeUs, acceptedAtUs, grant, ...decision } = d;
+        expect(decision).toEqual({ ...memory.consumeSync(key, units), grant: undefined });
+        expect(grant).toEqual(d.allowed ? { keyId: key, units, at: acceptedAtUs, id: grant?.id } : undefined);
         if (d.allowed) for (let u = 0; u < units; u++) accepted.push(acceptedAtUs);
         else refusedWhole++;
         expect(serverTimeUs).toBe(now * 1000);

@@ -4,7 +4,7 @@
 //
 // The limiter does not own the connection. Create the client with `createGatewayRedis` (redis-client.ts:
 // auto-pipelining, so concurrent requests share round trips, and bounded waits), and quit it yourself after
-// `close()`. When Redis cannot answer, `consume` and `markRevoked` reject with `rate_limiter_unavailable`.
+// `close()`. When Redis cannot answer, `consume`, `refund` and `markRevoked` reject with `rate_limiter_unavailable`.
 
 import { randomBytes } from "node:crypto";
 import type { ClientContext, Redis, RedisKey, Result } from "ioredis";
@@ -15,11 +15,12 @@ import {
   revokedMarkerKey,
 } from "../../kernel/redis-keys.js";
 import { redisFailure } from "./redis-client.js";
-import type { RateLimitDecision, RateLimiter, RateLimitOptions } from "./types.js";
+import type { RateLimitDecision, RateLimitGrant, RateLimiter, RateLimitOptions } from "./types.js";
 import { resolveRateLimitOptions, revokedDecision } from "./types.js";
 
-/** Name under which the script is registered on the client with `defineCommand`. */
+/** Names under which the scripts are registered on the client with `defineCommand`. */
 const COMMAND = "ftsRateLimitConsume";
+const REFUND_COMMAND = "ftsRateLimitRefund";
 
 declare module "ioredis" {
   interface RedisCommander<Context extends ClientContext = { type: "default" }> {
@@ -34,6 +35,15 @@ declare module "ioredis" {
       windowUs: number,
       maxDelayUs: number,
       nonce: string,
+      units: number,
+      nowUs?: number,
+    ): Result<unknown, Context>;
+    /** Registered by RedisRateLimiter. Replies the number of entries removed. */
+    ftsRateLimitRefund(
+      logKey: RedisKey,
+      windowUs: number,
+      nonce: string,
+      acceptedAtUs: number,
       units: number,
       nowUs?: number,
     ): Result<unknown, Context>;
@@ -96,6 +106,29 @@ local oldest = tonumber(redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITH
 return {1, limit - counted, math.ceil((oldest + window - at) / 1000), 0, 0, now, at}
 `;
 
+/**
+ * Removes the entries one accepted consume recorded, named as RATE_LIMIT_LUA names them, after pruning what
+ * left the window (so a grant whose entries left it removes nothing, as in the in-process limiter). KEYS[1] the
+ * sorted set; ARGV: window µs, the consume's nonce, its score (µs), its units, and only from tests a time in µs
+ * that replaces Redis TIME. Replies the number removed.
+ */
+export const RATE_LIMIT_REFUND_LUA = `
+local now
+if ARGV[5] then
+  now = tonumber(ARGV[5])
+else
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.0f', now - tonumber(ARGV[1])))
+local score = string.format('%.0f', tonumber(ARGV[3]))
+local removed = 0
+for u = 1, tonumber(ARGV[4]) do
+  removed = removed + redis.call('ZREM', KEYS[1], score .. '-' .. ARGV[2] .. '-' .. u)
+end
+return removed
+`;
+
 export interface RedisRateLimiterOptions extends RateLimitOptions {
   /** Connection shared with the rest of the gateway; not closed by the limiter. */
   redis: Redis;
@@ -133,6 +166,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.redis = options.redis;
     this.clockUs = options.clockUs;
     this.redis.defineCommand(COMMAND, { numberOfKeys: 2, lua: RATE_LIMIT_LUA });
+    this.redis.defineCommand(REFUND_COMMAND, { numberOfKeys: 1, lua: RATE_LIMIT_REFUND_LUA });
   }
 
   async consume(keyId: string, units = 1): Promise<RedisRateLimitDecision> {
@@ -140,13 +174,14 @@ export class RedisRateLimiter implements RateLimiter {
     if (!Number.isSafeInteger(units) || units < 1)
       throw new RangeError(`units must be a positive integer, got ${units}`);
     this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER;
+    const nonce = `${this.instanceId}:${this.seq}`;
     const args = [
       this.logKey(keyId),
       this.revokedKey(keyId),
       this.limit,
       this.windowMs * 1000,
       this.maxDelayMs * 1000,
-      `${this.instanceId}:${this.seq}`,
+      nonce,
       units,
     ] as const;
     const reply = await (
@@ -158,7 +193,7 @@ export class RedisRateLimiter implements RateLimiter {
     });
     const [allowed, remaining, resetMs, retryAfterMs, revoked, serverTimeUs, acceptedAtUs] = parseReply(reply);
     if (revoked === 1) return { ...revokedDecision(this.limit), serverTimeUs, acceptedAtUs: 0 };
-    return {
+    const decision = {
       allowed: allowed === 1,
       revoked: false,
       limit: this.limit,
@@ -169,6 +204,23 @@ export class RedisRateLimiter implements RateLimiter {
       serverTimeUs,
       acceptedAtUs,
     };
+    return allowed === 1 ? { ...decision, grant: { keyId, units, at: acceptedAtUs, id: nonce } } : decision;
+  }
+
+  async refund(grant: RateLimitGrant): Promise<number> {
+    this.assertOpen();
+    const args = [this.logKey(grant.keyId), this.windowMs * 1000, grant.id, grant.at, grant.units] as const;
+    const reply = await (
+      this.clockUs === undefined
+        ? this.redis.ftsRateLimitRefund(...args)
+        : this.redis.ftsRateLimitRefund(...args, this.clockUs())
+    ).catch((error: unknown) => {
+      throw redisFailure(error);
+    });
+    if (typeof reply !== "number" || !Number.isSafeInteger(reply) || reply < 0 || reply > grant.units) {
+      throw new Error(`unexpected rate-limit refund reply: ${JSON.stringify(reply)}`);
+    }
+    return reply;
   }
 
   async markRevoked(keyId: string): Promise<void> {

@@ -30,6 +30,18 @@
 // Entries may reach maxDelay into the future, so a key's log holds at most 2 × limit entries
 // (limit in each of (now - window, now + maxDelay - window] and (now + maxDelay - window,
 // now + maxDelay], maxDelay < window).
+//
+// A refund removes the entries one accepted decision recorded (its grant: u entries at T), whether T has
+// passed or is still ahead, and nothing else. Removing entries never adds one to any window, so the bound
+// above still holds for what stays, and the log stays sorted. The induction needs nothing more: a decision
+// only reads the kept entries, and its argument holds for any sorted log within the bound. What a refund does
+// not restore is that T is never later than needed: the `newest entry` term keeps the log sorted, so a request
+// that comes after a refund is placed no earlier than the newest slot already reserved (at most maxDelay
+// ahead), though a refunded slot might have let it go sooner. Refusals stay exact: newest <= now + maxDelay, so
+// a refusal comes from e + window > now + maxDelay, and then u new entries at any t <= now + maxDelay leave the
+// window ending at max(t, newest) holding e, the limit - u entries after it and the u new ones: limit + 1.
+// Requests already held keep their slot: a refund never moves an entry. A grant whose entries left the window,
+// were refunded already or went with the key's log (in process: a revocation, an evicted log) removes nothing.
 
 /** Outcome of one `consume()` call; everything the HTTP layer needs for a 429 and the RateLimit headers. */
 export interface RateLimitDecision {
@@ -52,6 +64,21 @@ export interface RateLimitDecision {
    * maxDelayMs, rounded up to a whole ms). 0 when accepted at once and for every refusal.
    */
   delayMs: number;
+  /** Present when allowed: names the entries this decision recorded, for `RateLimiter.refund`. */
+  grant?: RateLimitGrant;
+}
+
+/**
+ * The entries one accepted `consume()` recorded: `units` entries at one time, each named so that a refund
+ * removes exactly these (never another request's entries at the same time). Opaque to callers.
+ */
+export interface RateLimitGrant {
+  readonly keyId: string;
+  readonly units: number;
+  /** When the entries were recorded, on the implementation's clock (ms in process, µs of Redis TIME). */
+  readonly at: number;
+  /** The implementation's name for the entries: unique per accepted decision of one limiter. */
+  readonly id: string;
 }
 
 /**
@@ -64,6 +91,12 @@ export interface RateLimiter {
    * several (POST /v1/orders/batch, one per order). More units than `limit` are always refused.
    */
   consume(keyId: string, units?: number): Promise<RateLimitDecision>;
+  /**
+   * Gives back the entries `grant` recorded (a request answered 503: nothing it did counts against the key).
+   * Resolves to the number of entries removed: `grant.units`, or 0 when they are gone already (refunded before,
+   * left the window, or dropped with the key's log). Never adds to any window, so the bound holds (types.ts).
+   */
+  refund(grant: RateLimitGrant): Promise<number>;
   /** Later `consume()` calls for this key answer `revoked: true`. */
   markRevoked(keyId: string): Promise<void>;
   /** Whether the key is marked revoked (by `markRevoked`, or by the wallet in the shared store). */

@@ -80,6 +80,16 @@ describe("stream revocation from other requests", () => {
     expect((await wrapped.consume("gone")).revoked).toBe(true);
     expect(revoked).toEqual(["gone", "gone"]);
   });
+
+  it("passes a refund through to the limiter", async () => {
+    const limiter = new MemoryRateLimiter({ limit: 1, windowMs: 60_000, maxDelayMs: 0 });
+    closers.push(() => limiter.close());
+    const wrapped = revokingLimiter(limiter, { revoke: () => undefined });
+    const { grant } = await wrapped.consume("k");
+    if (grant === undefined) throw new Error("expected a grant");
+    expect(await wrapped.refund(grant)).toBe(1);
+    expect((await limiter.consume("k")).allowed).toBe(true);
+  });
 });
 
 describe("revocationCheck, the revalidation pass's question for a key holding sockets", () => {

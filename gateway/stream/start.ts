@@ -34,6 +34,7 @@ export function revokingLimiter(limiter: RateLimiter, target: { revoke(keyId: st
       if (decision.revoked) target.revoke(keyId);
       return decision;
     },
+    refund: (grant) => limiter.refund(grant),
     markRevoked: (keyId) => limiter.markRevoked(keyId),
     isMarkedRevoked: async (keyId) => {
       const revoked = await limiter.isMarkedRevoked(keyId);

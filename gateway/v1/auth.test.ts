@@ -64,6 +64,7 @@ describe("authenticate(scope)", () => {
         charged.push(units ?? 1);
         return memory.consume(keyId, units);
       },
+      refund: memory.refund.bind(memory),
       markRevoked: (keyId: string) => memory.markRevoked(keyId),
       isMarkedRevoked: (keyId: string) => memory.isMarkedRevoked(keyId),
       close: () => memory.close(),

@@ -4,6 +4,7 @@
 // charged (429 when spent, 401 when the key was revoked a moment ago on another replica; a request whose slot
 // frees within RATE_LIMIT_MAX_DELAY_MS is held until then instead, and its key checked again once the hold is
 // over); then IP allow-list and scope → 403. Every response to an authenticated key carries the RateLimit headers.
+// A charged request answered 503 (a backend that did not answer, a request shed) gives its units back.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Request, RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
@@ -11,7 +12,7 @@ import type { Clients } from "../clients.js";
 import type { KeyCache, Validation } from "../../kernel/key-cache.js";
 import { sendError } from "../http/errors.js";
 import { originOf } from "../http/trace.js";
-import { rateLimitHeaders, retryAfterBody, type RateLimiter } from "../ratelimit/index.js";
+import { rateLimitHeaders, retryAfterBody, type RateLimitGrant, type RateLimiter } from "../ratelimit/index.js";
 import type { AuthFailureLimiter } from "./auth-failures.js";
 
 export type RequiredScope = "" | "READ_ONLY" | "TRADE" | "MANAGE_ORDERS";
@@ -37,8 +38,11 @@ export interface AuthDeps {
   onValidation?: (source: "cache" | "wallet") => void;
   limiter: RateLimiter;
   windowMs: number;
-  /** "held": allowed, after waiting for a slot reserved a little ahead (RateLimitDecision.delayMs). */
-  onDecision?: (decision: "allowed" | "held" | "limited" | "revoked") => void;
+  /**
+   * "held": allowed, after waiting for a slot reserved a little ahead (RateLimitDecision.delayMs); "refunded": an
+   * allowed request answered 503, whose units were given back.
+   */
+  onDecision?: (decision: "allowed" | "held" | "limited" | "revoked" | "refunded") => void;
   /** Waits out a held request's delay; tests inject their own. Default: a timer (`holdFor`). */
   hold?: (ms: number) => Promise<void>;
   /** Failed authentications per source (gateway/v1/auth-failures.ts); absent: not limited. */
@@ -76,6 +80,24 @@ async function unitsOf(cost: RequestCost | undefined, req: Request, res: Respons
     });
   });
   return error === undefined ? [cost.units(req.body as unknown), undefined] : [1, error];
+}
+
+/**
+ * Gives the request's units back once it is answered 503: a backend that did not answer, or a request shed, did
+ * no work the key should pay for, and the client's retry must not meet a 429 it did not earn. Only an answer sent
+ * in full ('finish') is judged: a client that hangs up first ('close' alone) keeps the charge, as its request may
+ * still be doing its work. A refund that fails (Redis down) leaves the charge: the answer is already sent.
+ */
+function refundIfUnavailable(deps: AuthDeps, res: Response, grant: RateLimitGrant): void {
+  res.once("finish", () => {
+    if (res.statusCode !== 503) return;
+    deps.limiter.refund(grant).then(
+      (removed) => {
+        if (removed > 0) deps.onDecision?.("refunded");
+      },
+      () => undefined,
+    );
+  });
 }
 
 /** A refusal that names no key: bad or unknown credentials, or a key since revoked. */
@@ -146,6 +168,7 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope, cost?: Reques
       res.status(429).json(retryAfterBody(decision));
       return;
     }
+    if (decision.grant !== undefined) refundIfUnavailable(deps, res, decision.grant);
     if (decision.delayMs > 0) {
       // The slot is reserved and counted whatever happens now: a client that hangs up meanwhile is
       // forwarded all the same, like a request already in flight.

@@ -2897,7 +2897,7 @@ export interface components {
          *     `AUTH_FAILURE_WINDOW_MS`; across every gateway when they share Redis) with keys this gateway had not seen
          *     authenticate, and the request was refused before its key was
          *     checked (no RateLimit headers: no key was counted). Wait `Retry-After` seconds (`retry_after_ms` is
-         *     exact); refused requests do not count.
+         *     exact); refused requests do not count, nor do requests answered `503`.
          */
         V1RateLimited: {
             headers: {
@@ -3045,7 +3045,9 @@ export interface components {
         "RateLimit-Policy": string;
         /**
          * @description `limit=<limit>, remaining=<accepted requests left>, reset=<seconds until the oldest counted request
-         *     leaves the window>`, as of when the request was accepted (after any hold).
+         *     leaves the window>`, as of when the request was accepted (after any hold). On a `503` it is the same
+         *     count, the request itself included: its units are given back as the answer is sent, and the key's next
+         *     answer shows them in `remaining`.
          */
         RateLimit: string;
         /** @description Whole seconds (at least 1) until the key may send again. */
