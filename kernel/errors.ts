@@ -103,6 +103,18 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * A call whose deadline passed before its work was decided (docs/engine.md, "Deadlines"): nothing was done. It
+ * leaves a server as gRPC DEADLINE_EXCEEDED (a caller treats it as a call past its deadline) with the backend's
+ * `*_unavailable` in the trailer, which is what a client sees (503 with Retry-After).
+ */
+export class DeadlineExceeded extends ServiceError {
+  constructor(backend: Backend, message: string) {
+    super(BACKEND_CODES[backend].unavailable, {}, message);
+    this.name = "DeadlineExceeded";
+  }
+}
+
 /** Trailing-metadata key that carries the registry code and fields across a gRPC hop. */
 export const ERROR_METADATA_KEY = "fts-error-bin";
 
@@ -114,7 +126,9 @@ export function toGrpcStatus(error: unknown, fallback: ErrorCode = "engine_error
     ERROR_METADATA_KEY,
     Buffer.from(JSON.stringify({ code: serviceError.code, fields: serviceError.fields }), "utf8"),
   );
-  return { code: ERROR_CODES[serviceError.code].grpc, details: serviceError.message, metadata };
+  const code =
+    serviceError instanceof DeadlineExceeded ? status.DEADLINE_EXCEEDED : ERROR_CODES[serviceError.code].grpc;
+  return { code, details: serviceError.message, metadata };
 }
 
 const FALLBACK_BY_GRPC: Partial<Record<number, ErrorCode>> = {
