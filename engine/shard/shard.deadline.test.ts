@@ -61,7 +61,7 @@ async function setUp() {
   const place = (accountId: string, clientId: string, deadline?: number) =>
     command(
       accountId,
-      { type: "PlaceOrder", request: { account_id: accountId, client_id: clientId, ...RESTING } as never },
+      { type: "PlaceOrder", request: { account_id: accountId, client_id: clientId, ...RESTING } },
       deadline,
     );
   await send({ kind: "market", update: { prices: [{ symbol: "BTC-USD", mark: 500_000, index: 500_000, skew: 0 }] } });
