@@ -146,9 +146,22 @@ function isErrorCode(value: unknown): value is ErrorCode {
 }
 
 /**
+ * A bare status that says the call's HTTP/2 session or stream broke under it (not a fault of the handler):
+ * grpc-js reports a session closed by the peer (a GOAWAY, e.g. nghttp2's reset-rate guard under overload) as
+ * INTERNAL "Received RST_STREAM with code 2 … Session closed with error code 2", and a stream reset by the peer
+ * as INTERNAL or CANCELLED "Received RST_STREAM …". The backend may or may not have run the call.
+ */
+export function isBrokenTransport(error: Partial<GrpcServiceError>): boolean {
+  if (error.code !== status.INTERNAL && error.code !== status.CANCELLED) return false;
+  const details = error.details ?? "";
+  return details.startsWith("Received RST_STREAM") || details.includes("Session closed");
+}
+
+/**
  * Rebuilds the registry error from a failed gRPC call to `backend` (the gateway's only mapping). A bare status
  * (no registry trailer: the call never reached a handler, or ran out of time) is named for that backend:
- * UNAVAILABLE and DEADLINE_EXCEEDED are its `*_unavailable` code, anything unknown its fault code.
+ * UNAVAILABLE, DEADLINE_EXCEEDED and a broken HTTP/2 session or stream (`isBrokenTransport`) are its
+ * `*_unavailable` code (503 with Retry-After), anything unknown its fault code.
  */
 export function fromGrpcError(error: unknown, backend: Backend = "engine"): ServiceError {
   if (error instanceof ServiceError) return error;
@@ -166,7 +179,7 @@ export function fromGrpcError(error: unknown, backend: Backend = "engine"): Serv
     }
   }
   const grpcCode = grpcError.code;
-  if (grpcCode === status.UNAVAILABLE || grpcCode === status.DEADLINE_EXCEEDED) {
+  if (grpcCode === status.UNAVAILABLE || grpcCode === status.DEADLINE_EXCEEDED || isBrokenTransport(grpcError)) {
     return new ServiceError(BACKEND_CODES[backend].unavailable, {}, grpcError.details);
   }
   const code = typeof grpcCode === "number" ? FALLBACK_BY_GRPC[grpcCode] : undefined;
