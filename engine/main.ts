@@ -29,7 +29,7 @@ import {
   type PricesPart,
 } from "./feeds.js";
 import { CATALOGUE } from "./market/catalogue.js";
-import { engineMetrics } from "./metrics.js";
+import { engineMetrics, expiredCounter } from "./metrics.js";
 import { createEngineServer } from "./server.js";
 import { OrderArchive } from "./store/order-archive.js";
 import { KeptPriceStore } from "./store/kept-prices.js";
@@ -293,6 +293,7 @@ function engineServer(
     now,
     internalToken: settings.INTERNAL_TOKEN,
     metrics: settings.METRICS_ENABLED ? new RpcMetrics(registry, "server") : undefined,
+    expired: settings.METRICS_ENABLED ? expiredCounter(registry) : undefined,
     log,
   });
 }

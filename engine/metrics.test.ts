@@ -1,6 +1,6 @@
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { engineMetrics } from "./metrics.js";
+import { engineMetrics, expiredCounter } from "./metrics.js";
 import { BatchStatsCounter, type BatchStats } from "./shard/batch-stats.js";
 
 const noBatches = (): BatchStats => new BatchStatsCounter().take();
@@ -13,6 +13,17 @@ const stats = (
 ) => ({ kind: "stats", shard, tallies, batches, states, loopLagP99Ms: 2, loopLagMaxMs: 7 }) as const;
 
 describe("engine metrics", () => {
+  it("count the calls answered expired, by method", async () => {
+    const registry = new Registry();
+    const expired = expiredCounter(registry);
+    expired("PlaceOrder");
+    expired("PlaceOrder");
+    expired("ListOrders");
+    const text = await registry.metrics();
+    expect(text).toContain('engine_commands_expired_total{method="PlaceOrder"} 2');
+    expect(text).toContain('engine_commands_expired_total{method="ListOrders"} 1');
+  });
+
   it("turn the shards' tallies into labelled counters and ignore keys they do not know", async () => {
     const registry = new Registry();
     const metrics = engineMetrics(registry, 2);

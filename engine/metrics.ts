@@ -196,3 +196,19 @@ function accountStates(
     statesByShard[shard] = states;
   };
 }
+
+/**
+ * `engine_commands_expired_total{method}`: calls answered DEADLINE_EXCEEDED without being decided, because the
+ * caller's deadline passed while they waited (docs/engine.md, "Deadlines").
+ */
+export function expiredCounter(registry: Registry): (method: string) => void {
+  const counter = new Counter({
+    name: "engine_commands_expired_total",
+    help: "Commands and reads answered DEADLINE_EXCEEDED without being decided: their deadline passed while queued.",
+    labelNames: ["method"],
+    registers: [registry],
+  });
+  return (method) => {
+    counter.inc({ method });
+  };
+}

@@ -32,6 +32,8 @@ export interface EngineServerDeps {
   internalToken: string | undefined;
   /** gRPC latency by method and code; none when metrics are off. */
   metrics?: RpcMetrics | undefined;
+  /** Counts a call not decided because its deadline passed first (engine_commands_expired_total); none when off. */
+  expired?: ((method: string) => void) | undefined;
   log: Logger;
   /** The outbox and delivery tables (catch-up events, delivery log). */
   webhooks: WebhookStore;

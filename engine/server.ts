@@ -78,6 +78,7 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     internalToken: deps.internalToken,
     service: "engine.v1.Engine",
     metrics: deps.metrics,
+    onExpired: deps.expired,
     onError: (method: string, error: unknown, requestId: string | undefined) => {
       deps.log.error({ err: error, method, request_id: requestId }, "engine handler failed");
     },

@@ -92,3 +92,23 @@ describe("errorText", () => {
     expect(errorText(undefined)).toBe("undefined");
   });
 });
+
+describe("fromGrpcError on a broken HTTP/2 session or stream", () => {
+  const bare = (code: status, details: string) => ({ code, details, metadata: new Metadata() });
+
+  it("a session closed under the call is the backend's *_unavailable (503), not its fault code", () => {
+    const reset = bare(
+      status.INTERNAL,
+      "Received RST_STREAM with code 2 triggered by internal client error: Session closed with error code 2",
+    );
+    expect(fromGrpcError(reset, "wallet").code).toBe("wallet_unavailable");
+    expect(fromGrpcError(reset, "engine").code).toBe("engine_unavailable");
+    expect(fromGrpcError(bare(status.CANCELLED, "Received RST_STREAM with code 8"), "engine").httpStatus).toBe(503);
+  });
+
+  it("any other INTERNAL stays the fault code", () => {
+    expect(fromGrpcError(bare(status.INTERNAL, "Request message serialization failure"), "wallet").code).toBe(
+      "wallet_error",
+    );
+  });
+});

@@ -108,6 +108,18 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * A call whose deadline passed before its work was decided (docs/engine.md, "Deadlines"): nothing was done. It
+ * leaves a server as gRPC DEADLINE_EXCEEDED (a caller treats it as a call past its deadline) with the backend's
+ * `*_unavailable` in the trailer, which is what a client sees (503 with Retry-After).
+ */
+export class DeadlineExceeded extends ServiceError {
+  constructor(backend: Backend, message: string) {
+    super(BACKEND_CODES[backend].unavailable, {}, message);
+    this.name = "DeadlineExceeded";
+  }
+}
+
 /** Trailing-metadata key that carries the registry code and fields across a gRPC hop. */
 export const ERROR_METADATA_KEY = "fts-error-bin";
 
@@ -119,7 +131,9 @@ export function toGrpcStatus(error: unknown, fallback: ErrorCode = "engine_error
     ERROR_METADATA_KEY,
     Buffer.from(JSON.stringify({ code: serviceError.code, fields: serviceError.fields }), "utf8"),
   );
-  return { code: ERROR_CODES[serviceError.code].grpc, details: serviceError.message, metadata };
+  const code =
+    serviceError instanceof DeadlineExceeded ? status.DEADLINE_EXCEEDED : ERROR_CODES[serviceError.code].grpc;
+  return { code, details: serviceError.message, metadata };
 }
 
 const FALLBACK_BY_GRPC: Partial<Record<number, ErrorCode>> = {
@@ -137,9 +151,22 @@ function isErrorCode(value: unknown): value is ErrorCode {
 }
 
 /**
+ * A bare status that says the call's HTTP/2 session or stream broke under it (not a fault of the handler):
+ * grpc-js reports a session closed by the peer (a GOAWAY, e.g. nghttp2's reset-rate guard under overload) as
+ * INTERNAL "Received RST_STREAM with code 2 … Session closed with error code 2", and a stream reset by the peer
+ * as INTERNAL or CANCELLED "Received RST_STREAM …". The backend may or may not have run the call.
+ */
+export function isBrokenTransport(error: Partial<GrpcServiceError>): boolean {
+  if (error.code !== status.INTERNAL && error.code !== status.CANCELLED) return false;
+  const details = error.details ?? "";
+  return details.startsWith("Received RST_STREAM") || details.includes("Session closed");
+}
+
+/**
  * Rebuilds the registry error from a failed gRPC call to `backend` (the gateway's only mapping). A bare status
  * (no registry trailer: the call never reached a handler, or ran out of time) is named for that backend:
- * UNAVAILABLE and DEADLINE_EXCEEDED are its `*_unavailable` code, anything unknown its fault code.
+ * UNAVAILABLE, DEADLINE_EXCEEDED and a broken HTTP/2 session or stream (`isBrokenTransport`) are its
+ * `*_unavailable` code (503 with Retry-After), anything unknown its fault code.
  */
 export function fromGrpcError(error: unknown, backend: Backend = "engine"): ServiceError {
   if (error instanceof ServiceError) return error;
@@ -157,7 +184,7 @@ export function fromGrpcError(error: unknown, backend: Backend = "engine"): Serv
     }
   }
   const grpcCode = grpcError.code;
-  if (grpcCode === status.UNAVAILABLE || grpcCode === status.DEADLINE_EXCEEDED) {
+  if (grpcCode === status.UNAVAILABLE || grpcCode === status.DEADLINE_EXCEEDED || isBrokenTransport(grpcError)) {
     return new ServiceError(BACKEND_CODES[backend].unavailable, {}, grpcError.details);
   }
   const code = typeof grpcCode === "number" ? FALLBACK_BY_GRPC[grpcCode] : undefined;

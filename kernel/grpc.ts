@@ -11,7 +11,8 @@ import type { ProtoGrpcType as MarketProto } from "../proto/gen/market.js";
 import { joinHostPort } from "./address.js";
 import type { CaBundle, PemFile } from "./config.js";
 import { isDatabaseUnavailable } from "./db-deadline.js";
-import { BACKEND_CODES, ServiceError, toGrpcStatus, type Backend } from "./errors.js";
+import { deadlineOfBudget, withCallDeadline } from "./call-deadline.js";
+import { BACKEND_CODES, DeadlineExceeded, ServiceError, toGrpcStatus, type Backend } from "./errors.js";
 import { bearerCheck } from "./internal-token.js";
 import type { RpcMetrics } from "./rpc-metrics.js";
 import {
@@ -65,6 +66,11 @@ export interface UnaryContext {
   requestId: string | undefined;
   /** The call's server span, while tracing is on (error lines are written inside it). */
   trace?: Context | undefined;
+  /**
+   * The caller's deadline (epoch ms on this host's wall clock), undefined when it set none; also what
+   * kernel/call-deadline.ts's `callDeadline` answers while the handler runs synchronously.
+   */
+  deadline?: number | undefined;
 }
 
 type UnaryImpl<Req, Res> = (request: Req, context: UnaryContext) => Promise<Res> | Res;
@@ -72,13 +78,15 @@ type UnaryImpl<Req, Res> = (request: Req, context: UnaryContext) => Promise<Res>
 /**
  * The same handler entered without a gRPC call of its own: a call carried by a session stream
  * (kernel/session-server.ts), whose stream already passed the internal-token check. `traceparent` is the
- * caller's W3C trace context, when it sent one.
+ * caller's W3C trace context, when it sent one; `budgetMs` the time the caller still gives the call (0 or absent:
+ * no deadline), as grpc-timeout is for a unary call.
  */
 export type DirectCall<Req, Res> = (
   request: Req,
   requestId: string | undefined,
   traceparent: string | undefined,
   callback: grpc.sendUnaryData<Res>,
+  budgetMs?: number,
 ) => void;
 
 /** A grpc-js unary handler that can also be entered directly (`direct`), with the same metrics and spans. */
@@ -95,6 +103,8 @@ export interface UnaryOptions {
   backend?: Backend;
   /** An unexpected error of a handler, with the caller's request id. */
   onError?: (method: string, error: unknown, requestId: string | undefined) => void;
+  /** A call answered DEADLINE_EXCEEDED because its deadline passed before its work was decided. */
+  onExpired?: (method: string) => void;
   /** Latency by method and code (`grpc_server_handling_seconds`); none when metrics are off. */
   metrics?: RpcMetrics | undefined;
 }
@@ -133,6 +143,7 @@ function fail<Res>(
 ): void {
   const backend = options.backend ?? "engine";
   const error = named(backend, thrown);
+  if (error instanceof DeadlineExceeded) options.onExpired?.(method);
   const onError = options.onError;
   if (onError !== undefined && !(error instanceof ServiceError)) {
     if (context.trace === undefined) onError(method, error, context.requestId);
@@ -161,7 +172,7 @@ function answer<Req, Res>(
 ): void {
   let result: Res | Promise<Res>;
   try {
-    result = impl(request, context);
+    result = withCallDeadline(context.deadline, impl, request, context);
   } catch (error) {
     fail(method, options, callback, error instanceof Error ? error : new Error(String(error)), context);
     return;
@@ -203,6 +214,17 @@ function inServerSpan<Res>(
 }
 
 /**
+ * A unary call's deadline as grpc-js read it from grpc-timeout (epoch ms on this host); undefined for none (and
+ * for a call object made by hand, without `getDeadline`).
+ */
+function deadlineOf(call: Partial<Pick<grpc.ServerUnaryCall<unknown, unknown>, "getDeadline">>): number | undefined {
+  const deadline = call.getDeadline?.();
+  if (deadline === undefined) return undefined;
+  const at = deadline instanceof Date ? deadline.getTime() : deadline;
+  return Number.isFinite(at) ? at : undefined;
+}
+
+/**
  * Adapts a function (sync or async) into a grpc-js unary handler; errors go through the registry. The handler's
  * `direct` runs the same function for a call that arrived on a session stream.
  */
@@ -219,22 +241,23 @@ export function unary<Req, Res>(
   const run = (
     request: Req,
     requestId: string | undefined,
+    deadline: number | undefined,
     callback: grpc.sendUnaryData<Res>,
     parentOf: () => Context,
   ): void => {
     if (!tracingOn()) {
-      answer(method, impl, options, request, { requestId, trace: undefined }, callback);
+      answer(method, impl, options, request, { requestId, trace: undefined, deadline }, callback);
       return;
     }
     // The caller's trace continues here. A caller that did not sample gets no span (parent-based sampling
     // would record nothing under it).
     const parent = parentOf();
     if (unsampledParent(parent)) {
-      answer(method, impl, options, request, { requestId, trace: undefined }, callback);
+      answer(method, impl, options, request, { requestId, trace: undefined, deadline }, callback);
       return;
     }
     inServerSpan(spanName, method, parent, callback, (traced, traceContext) => {
-      answer(method, impl, options, request, { requestId, trace: traceContext }, traced);
+      answer(method, impl, options, request, { requestId, trace: traceContext, deadline }, traced);
     });
   };
   const handler: grpc.handleUnaryCall<Req, Res> = (call, untimed) => {
@@ -244,13 +267,13 @@ export function unary<Req, Res>(
       return;
     }
     const requestId = call.metadata.get("x-request-id")[0];
-    run(call.request, typeof requestId === "string" ? requestId : undefined, callback, () =>
+    run(call.request, typeof requestId === "string" ? requestId : undefined, deadlineOf(call), callback, () =>
       contextOfMetadata(call.metadata),
     );
   };
-  const direct: DirectCall<Req, Res> = (request, requestId, traceparent, untimed) => {
+  const direct: DirectCall<Req, Res> = (request, requestId, traceparent, untimed, budgetMs = 0) => {
     const callback = observe === undefined ? untimed : timed(observe, untimed);
-    run(request, requestId, callback, () =>
+    run(request, requestId, deadlineOfBudget(budgetMs), callback, () =>
       traceparent === undefined ? ROOT_CONTEXT : contextOfTraceparent(traceparent),
     );
   };

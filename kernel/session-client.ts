@@ -2,7 +2,8 @@
 // long-lived bidirectional stream over the client's channel. The stream opens on the first call and again on
 // the first call after it ended; a call fails the way the same unary call would: a registry error with its
 // trailer (fromGrpcError reads it), UNAVAILABLE when the stream broke while the call was in flight (the call
-// may or may not have run, exactly as for a unary call cut off), DEADLINE_EXCEEDED past its deadline.
+// may or may not have run, exactly as for a unary call cut off), DEADLINE_EXCEEDED past its deadline. Each
+// frame carries the call's remaining budget, as grpc-timeout does for a unary call.
 import * as grpc from "@grpc/grpc-js";
 import { ERROR_METADATA_KEY } from "./errors.js";
 import { decodeSessionReply, encodeSessionRequest } from "./session-codec.js";
@@ -78,7 +79,9 @@ export class SessionClient {
     const stream = this.stream ?? this.open();
     const id = this.allocateId();
     this.pending.set(id, { callback, deadline: performance.now() + deadlineMs });
-    stream.write(encodeSessionRequest({ id, method, payload, requestId, traceparent: traceparent ?? "" }));
+    // The engine gets the call's budget with it, and does not decide a command still queued when it runs out.
+    const budgetMs = Math.max(1, Math.ceil(deadlineMs));
+    stream.write(encodeSessionRequest({ id, method, payload, requestId, traceparent: traceparent ?? "", budgetMs }));
   }
 
   /** Fails every call in flight (CANCELLED) and ends the stream. */

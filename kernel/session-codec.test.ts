@@ -21,7 +21,14 @@ const bytes = fc.oneof(
   fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
 );
 
-const requestArb = fc.record({ id: uint32, method: text, payload: bytes, requestId: text, traceparent: text });
+const requestArb = fc.record({
+  id: uint32,
+  method: text,
+  payload: bytes,
+  requestId: text,
+  traceparent: text,
+  budgetMs: uint32,
+});
 const replyArb = fc.record({ id: uint32, code: uint32, details: text, payload: bytes, error: text });
 
 /** The proto-loader form of a frame (snake_case, defaults on). */
@@ -31,6 +38,7 @@ const wireRequest = (r: SessionRequest) => ({
   payload: r.payload,
   request_id: r.requestId,
   traceparent: r.traceparent,
+  budget_ms: r.budgetMs,
 });
 const wireReply = (r: SessionReply) => ({
   id: r.id,
@@ -72,7 +80,14 @@ describe("EngineSession frame codec", () => {
 
   it("empty frames decode to every default; defaults encode to nothing", () => {
     const empty = Buffer.alloc(0);
-    expect(decodeSessionRequest(empty)).toEqual({ id: 0, method: "", payload: empty, requestId: "", traceparent: "" });
+    expect(decodeSessionRequest(empty)).toEqual({
+      id: 0,
+      method: "",
+      payload: empty,
+      requestId: "",
+      traceparent: "",
+      budgetMs: 0,
+    });
     expect(decodeSessionReply(empty)).toEqual({ id: 0, code: 0, details: "", payload: empty, error: "" });
     expect(encodeSessionReply({ id: 0, code: 0, details: "", payload: empty, error: "" }).length).toBe(0);
   });
@@ -84,6 +99,7 @@ describe("EngineSession frame codec", () => {
       payload: Buffer.from([1, 2, 3]),
       requestId: "r",
       traceparent: "",
+      budgetMs: 1_500,
     });
     const decoded = decodeSessionRequest(frame);
     expect(decoded.payload.buffer).toBe(frame.buffer);

@@ -15,6 +15,11 @@ export interface SessionRequest {
   payload: Buffer;
   requestId: string;
   traceparent: string;
+  /**
+   * Milliseconds the caller still gives the call when it sends the frame (a relative budget, as gRPC's
+   * grpc-timeout: the hosts' clocks need not agree); 0 when it set no deadline.
+   */
+  budgetMs: number;
 }
 
 export interface SessionReply {
@@ -28,7 +33,7 @@ export interface SessionReply {
 }
 
 const REQUEST = messageCodec<SessionRequest>(
-  "uint32 id = 1; string method = 2; bytes payload = 3; string requestId = 4; string traceparent = 5",
+  "uint32 id = 1; string method = 2; bytes payload = 3; string requestId = 4; string traceparent = 5; uint32 budgetMs = 6",
 );
 const REPLY = messageCodec<SessionReply>(
   "uint32 id = 1; uint32 code = 2; string details = 3; bytes payload = 4; string error = 5",

@@ -1,8 +1,8 @@
 // The server half of a session stream (engine.v1.EngineSession/Open, proto/engine/v1/engine.proto): one
 // long-lived bidirectional stream per caller that carries many unary calls as frames. Each frame names a
 // method of the table and is run by that method's unary handler (`direct`, kernel/grpc.ts), so a call on the
-// stream has the same checks, errors, metrics and spans as the same call made on its own; the internal token
-// is checked once, when the stream opens. Replies go out as they complete, in any order.
+// stream has the same checks, errors, metrics, spans and deadline (its frame's budget) as the same call made on
+// its own; the internal token is checked once, when the stream opens. Replies go out as they complete, in any order.
 import * as grpc from "@grpc/grpc-js";
 import { ERROR_METADATA_KEY, errorText } from "./errors.js";
 import type { DirectCall } from "./grpc.js";
@@ -101,6 +101,7 @@ class Session {
     let request: unknown;
     let requestId: string | undefined;
     let traceparent: string | undefined;
+    let budgetMs = 0;
     try {
       const frame = decodeSessionRequest(bytes);
       id = frame.id;
@@ -121,6 +122,7 @@ class Session {
       request = method.requestDeserialize(frame.payload);
       requestId = frame.requestId === "" ? undefined : frame.requestId;
       traceparent = frame.traceparent === "" ? undefined : frame.traceparent;
+      budgetMs = frame.budgetMs;
     } catch (error) {
       // grpc-js answers a message it cannot deserialize with INTERNAL too.
       this.sessions.log.warn({ err: errorText(error) }, "bad session frame");
@@ -129,11 +131,17 @@ class Session {
     }
     this.inFlight++;
     const serialize = method.responseSerialize;
-    method.direct(request, requestId, traceparent, (error, value) => {
-      this.inFlight--;
-      this.answer(id, requestId, serialize, error, value);
-      if (this.ending) this.end();
-    });
+    method.direct(
+      request,
+      requestId,
+      traceparent,
+      (error, value) => {
+        this.inFlight--;
+        this.answer(id, requestId, serialize, error, value);
+        if (this.ending) this.end();
+      },
+      budgetMs,
+    );
   }
 
   /** Replies to call `id` with its answer, or the error it failed with (or its answer's failure to serialize). */

@@ -51,6 +51,11 @@ export class ShardClock<T extends CoreTypes> {
     return (this.latest = Math.max(this.latest, this.wall()));
   }
 
+  /** The wall clock as it reads (a caller's deadline is a time on it), without the floor `now` keeps. */
+  wallTime(): number {
+    return this.wall();
+  }
+
   /** The latest time `now` answered or the journal showed, without reading the wall clock. */
   latestTime(): number {
     return this.latest;

@@ -101,14 +101,21 @@ export class Decider<T extends CoreTypes> {
       case "stop":
         return { kind: "stopped", requestId: request.requestId, shard: this.options.shard };
       case "query":
-        return this.query(request, copy);
+        return this.expired(request) ? { kind: "expired", requestId: request.requestId } : this.query(request, copy);
       case "command":
-        return this.command(request, pending, copy, recalled);
+        return this.expired(request)
+          ? { kind: "expired", requestId: request.requestId }
+          : this.command(request, pending, copy, recalled);
       case "market":
         return this.marketUpdate(request, pending);
       case "clock":
         return this.clockTick(request, pending);
     }
+  }
+
+  /** Whether the caller's deadline passed: its call is answered without being decided (nothing journaled). */
+  private expired(request: Request<T, "command" | "query">): boolean {
+    return request.deadline !== undefined && this.clock.wallTime() >= request.deadline;
   }
 
   /** A dropped batch gives back what its decisions took from the market view (book depth), newest first. */

@@ -5,7 +5,7 @@
 // not per request. Every request goes through the queue (start, market and stop too), so a shard sees them in
 // the order they were made.
 import type { Piscina } from "piscina";
-import { ServiceError, errorText } from "../../kernel/errors.js";
+import { DeadlineExceeded, ServiceError, errorText } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import type { CoreTypes } from "./core-contract.js";
 import type { ResponseKindOf, ShardRequest, ShardResponse, ShardTask, ShardTaskResult } from "./protocol.js";
@@ -53,7 +53,8 @@ export class ShardHandover<T extends CoreTypes> {
     return new Promise((resolve, reject) => {
       queue.push({
         request,
-        // The shard answers a request of kind K with ResponseKindOf[K] (or `failed`, rejected in `answer`).
+        // The shard answers a request of kind K with ResponseKindOf[K] (or `failed` or `expired`, rejected in
+        // `answer`).
         resolve: resolve as (response: ShardResponse<T>) => void,
         reject,
         started: this.options.requestLatency === undefined ? 0 : performance.now(),
@@ -82,7 +83,7 @@ export class ShardHandover<T extends CoreTypes> {
       });
   };
 
-  /** Answers each request of a task from its result: `failed` rejects that request only. */
+  /** Answers each request of a task from its result: `failed` and `expired` reject that request only. */
   private answer(shard: number, waiting: readonly Waiting<T>[], result: ShardTaskResult<T>): void {
     const requestLatency = this.options.requestLatency;
     const now = requestLatency === undefined ? 0 : performance.now();
@@ -95,6 +96,8 @@ export class ShardHandover<T extends CoreTypes> {
       requestLatency?.(shard, item.request.kind, (now - item.started) / 1000);
       if (response.kind === "failed") {
         item.reject(new ServiceError(response.error.code, response.error.fields, response.error.message));
+      } else if (response.kind === "expired") {
+        item.reject(new DeadlineExceeded("engine", `deadline passed before the ${item.request.kind} was decided`));
       } else item.resolve(response);
     });
   }

@@ -21,10 +21,14 @@ export type Address = { accountId: string } | { key: string };
 export type ShardRequest<T extends CoreTypes = CoreTypes> =
   /** Waits for the shard's rebuild from the journal (sent once at start). */
   | { kind: "start"; requestId: number }
-  /** `traceparent`: the W3C trace context of the caller's span, present only when that span is sampled. */
-  | { kind: "command"; requestId: number; to: Address; command: T["command"]; traceparent?: string }
-  /** Read-only; ordered with the commands (reads its own account's earlier writes). */
-  | { kind: "query"; requestId: number; to: Address; query: T["query"]; traceparent?: string }
+  /**
+   * `traceparent`: the W3C trace context of the caller's span, present only when that span is sampled.
+   * `deadline`: the caller's deadline (epoch ms on this host's wall clock); a command still undecided when it
+   * passes is not decided but answered `expired` (docs/engine.md, "Deadlines").
+   */
+  | { kind: "command"; requestId: number; to: Address; command: T["command"]; traceparent?: string; deadline?: number }
+  /** Read-only; ordered with the commands (reads its own account's earlier writes); skipped past `deadline` too. */
+  | { kind: "query"; requestId: number; to: Address; query: T["query"]; traceparent?: string; deadline?: number }
   /** Broadcast: every shard applies it to every account it owns. */
   | { kind: "market"; requestId: number; update: T["update"] }
   /** Drains the mailbox and closes the shard's database pool; later requests fail. */
@@ -63,6 +67,8 @@ export type ShardResponse<T extends CoreTypes = CoreTypes> =
   | { kind: "marketApplied"; requestId: number; shard: number; accounts: number; events: number; faults: number }
   | { kind: "stopped"; requestId: number; shard: number }
   | { kind: "watched"; requestId: number }
+  /** A command or query whose deadline passed before it was decided: nothing was done for it. */
+  | { kind: "expired"; requestId: number }
   | { kind: "failed"; requestId: number; error: WireError };
 
 /** Which response answers which request. */

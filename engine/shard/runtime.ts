@@ -12,7 +12,8 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
 import { Piscina } from "piscina";
-import { ServiceError, errorText } from "../../kernel/errors.js";
+import { callDeadline } from "../../kernel/call-deadline.js";
+import { DeadlineExceeded, ServiceError, errorText } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import { isUuid } from "../../kernel/uuid.js";
 import type { OutboxRow } from "../store/journal.js";
@@ -321,7 +322,8 @@ function runtimeOf<T extends CoreTypes>(
 
   /**
    * The one routing of commands and queries: to the shard of the partition its address names, when this engine
-   * owns and serves it (engine_unavailable otherwise: a stale route), with the caller's trace context.
+   * owns and serves it (engine_unavailable otherwise: a stale route), with the caller's trace context and
+   * deadline (kernel/call-deadline.ts). A call that arrives past its deadline is not queued at all.
    */
   function route(request: CommandRequest<T>, partition: number): Promise<CommandReply<T>>;
   function route(request: QueryRequest<T>, partition: number): Promise<QueryResult<T>>;
@@ -330,6 +332,12 @@ function runtimeOf<T extends CoreTypes>(
     if (traceparent !== undefined) request.traceparent = traceparent;
     const shard = shardOwning(partition, placement);
     if (!serving()) throw new ServiceError("engine_unavailable", {}, "partition leases not held");
+    const deadline = callDeadline();
+    if (deadline !== undefined) {
+      if (Date.now() >= deadline)
+        throw new DeadlineExceeded("engine", `deadline passed before the ${request.kind} was queued`);
+      request.deadline = deadline;
+    }
     return handover.send<"command" | "query">(shard, request);
   }
 

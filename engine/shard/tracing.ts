@@ -33,6 +33,7 @@ export function startMessageSpan(request: ShardRequest, shard: number): Span | u
 /** Ends a message or decision span, marked as an error when the answer is a failure. */
 export function endShardSpan(span: Span, response: ShardResponse | undefined): void {
   if (response?.kind === "failed") span.setStatus({ code: SpanStatusCode.ERROR, message: response.error.code });
+  else if (response?.kind === "expired") span.setStatus({ code: SpanStatusCode.ERROR, message: "deadline exceeded" });
   span.end();
 }
 

@@ -6,6 +6,7 @@ export interface SessionRequest {
   payload?: Buffer | Uint8Array | string;
   request_id?: string;
   traceparent?: string;
+  budget_ms?: number;
 }
 
 export interface SessionRequest__Output {
@@ -14,4 +15,5 @@ export interface SessionRequest__Output {
   payload: Buffer;
   request_id: string;
   traceparent: string;
+  budget_ms: number;
 }
