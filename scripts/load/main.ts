@@ -172,7 +172,16 @@ if (isOverloadScenario(argv)) {
     say(error instanceof Error ? error.message : String(error));
     process.exit(2);
   }
-  runOverload(overload, say).then(() => process.exit(0), exit);
+  let stopStack: (() => Promise<void>) | undefined;
+  const interrupt = (): void => {
+    say("interrupted: stopping");
+    void (stopStack?.() ?? Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
+  runOverload(overload, say, (_name, stop) => {
+    stopStack = stop;
+  }).then(() => process.exit(0), exit);
 } else {
   let parsed: LoadArgs;
   try {

@@ -81,8 +81,15 @@ async function runSteps(
   return steps;
 }
 
-/** Starts a stack on `args.backend`, runs the benchmark on it, stops it; prints as it goes. */
-export async function runOverload(args: OverloadArgs, say: (line: string) => void): Promise<OverloadResult> {
+/**
+ * Starts a stack on `args.backend`, runs the benchmark on it, stops it; prints as it goes. `onStop` is given the
+ * stack's stop, for a caller that stops everything on a signal.
+ */
+export async function runOverload(
+  args: OverloadArgs,
+  say: (line: string) => void,
+  onStop?: (name: string, stop: () => Promise<void>) => void,
+): Promise<OverloadResult> {
   const name = backendName(args);
   say(`overload: starting the stack (${name}, PRICE_FEED=push) …`);
   const stack = await stackOn(args.backend, {
@@ -91,6 +98,7 @@ export async function runOverload(args: OverloadArgs, say: (line: string) => voi
     // A long run rests more LIMIT orders per account than the default cap (docs/engine.md, "Limits").
     engineEnv: { ENGINE_MAX_WORKING_ORDERS: "100000" },
   });
+  onStop?.("overload stack", () => stack.stop());
   const market = marketClient(stack.engineGrpc, process.env.INTERNAL_TOKEN);
   let stopFeed: (() => void) | undefined;
   try {
