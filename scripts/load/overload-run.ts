@@ -37,6 +37,15 @@ export interface Target {
 
 const runTag = Date.now().toString(36);
 
+/** The answer body as JSON; undefined when it is not JSON (it then teaches the key nothing). */
+function parsed(body: Buffer | undefined): unknown {
+  try {
+    return JSON.parse(body?.toString("utf8") ?? "") as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Sends the course's next request; `done` gets its classification when the answer (or a socket error) comes. */
 function sendNext(pool: Pool, target: Target, course: KeyCourse, tag: string, done: (c: Classified) => void): void {
   const seq = course.seq++;
@@ -54,8 +63,7 @@ function sendNext(pool: Pool, target: Target, course: KeyCourse, tag: string, do
       return;
     }
     const classified = classifyAnswer(status, status >= 300 ? errorCode(body?.toString("utf8")) : undefined);
-    if (classified.outcome === "ok")
-      course.mix.answered(op, status, () => JSON.parse(body?.toString("utf8") ?? "null") as unknown);
+    if (classified.outcome === "ok") course.mix.answered(op, status, () => parsed(body));
     done(classified);
   });
 }
@@ -77,7 +85,7 @@ export interface CapacityResult {
 export async function measureCapacity(
   target: Target,
   keys: readonly KeyCourse[],
-  options: { concurrency: number; warmupMs: number; durationMs: number },
+  options: { concurrency: number; warmupMs: number; durationMs: number; drainMs: number },
 ): Promise<CapacityResult> {
   const pool = new Pool(target.host, target.port, options.concurrency);
   await pool.warm(options.concurrency);
@@ -113,7 +121,11 @@ export async function measureCapacity(
       };
       loop();
     });
-  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  // A request never answered would hold its worker: the loop ends at most `drainMs` after the measured part.
+  await Promise.race([
+    Promise.all(Array.from({ length: options.concurrency }, worker)),
+    new Promise((r) => setTimeout(r, until - performance.now() + options.drainMs)),
+  ]);
   const cpu = process.cpuUsage(cpuStart);
   pool.close();
   return {

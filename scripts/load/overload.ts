@@ -122,6 +122,7 @@ export async function runOverload(
         concurrency: args.concurrency,
         warmupMs: args.capacityWarmupMs,
         durationMs: args.capacityMs,
+        drainMs: args.drainMs,
       });
       say(`  capacity ${capacity.perSecond} 2xx/s (p99 ${capacity.p99Ms} ms; ${JSON.stringify(capacity.counts)})`);
     } else {
