@@ -94,7 +94,7 @@ export async function runOverload(
   say(`overload: starting the stack (${name}, PRICE_FEED=push) …`);
   const stack = await stackOn(args.backend, {
     redis: args.redis,
-    env: { PRICE_FEED: "push", LOG_LEVEL: "warn" },
+    env: { PRICE_FEED: "push", LOG_LEVEL: "info" },
     // A long run rests more LIMIT orders per account than the default cap (docs/engine.md, "Limits").
     engineEnv: { ENGINE_MAX_WORKING_ORDERS: "100000" },
   });
