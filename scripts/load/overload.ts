@@ -42,7 +42,7 @@ const backendName = (args: OverloadArgs): string =>
   `${args.backend === "pglite" ? "embedded" : "postgres"}${args.redis ? " + Redis" : ""}`;
 
 async function provisionKeys(v1: string, api: string, count: number, symbols: readonly string[]): Promise<Provisioned> {
-  return provision({ v1, api, keys: count, symbols, concurrency: 16 });
+  return provision({ v1, api, keys: count, symbols, concurrency: 4 });
 }
 
 async function runSteps(
