@@ -26,6 +26,11 @@ describe("summarizeStep", () => {
     expect(s).toMatchObject({ due: 10, overflow: 1, sentPerSecond: 4.5, goodputPerSecond: 4, goodputShare: 0.8 });
   });
 
+  it("counts as goodput only the 2xx answered before the step's end", () => {
+    const rows = [row("ok", 999), row("ok", 1000), row("ok", 4000)];
+    expect(summarizeStep(plan, 1000, 2, rows, generator)).toMatchObject({ goodputPerSecond: 1, goodputShare: 0.5 });
+  });
+
   it("keeps the p99 of answers that are not 503 apart from the p99 of shed ones, and other 503s apart from both", () => {
     const rows = [
       row("ok", 10),

@@ -28,6 +28,7 @@ export interface StepSummary extends StepPlan {
   sentPerSecond: number;
   /** Due but not sent: the flood's requests in flight were at the generator's cap. */
   overflow: number;
+  /** 2xx answered before the step's end, per second of the step. */
   goodputPerSecond: number;
   goodputShare: number;
   answered: number;
@@ -96,7 +97,8 @@ export function summarizeStep(
     wb.push(Number.isNaN(row.end) ? Infinity : latency);
   }
   const seconds = durationMs / 1000;
-  const goodput = by.ok / seconds;
+  // 2xx answered inside the step: the answers a queue still gives after the step's end are not its goodput.
+  const goodput = rows.filter((r) => r.outcome === "ok" && r.end < durationMs).length / seconds;
   return {
     ...plan,
     durationMs,
