@@ -10,6 +10,9 @@
 //      placed between rounds); then open-loop rounds at half each one's maximum for LIMIT, GET and the ceiling.
 //   5. The live stream on a stack of its own (scripts/bench-stream.ts): events per second delivered to 1,000
 //      sockets of one gateway, and fill → socket beside the same fills' webhook delivery (p50, p99).
+//   6. Overload (scripts/load/overload.ts), on the embedded default and on PostgreSQL + Redis: capacity of the
+//      load mix, then open loop at 0.5×, 1×, 2× and 4× of it, one well-behaved key beside the flood
+//      (bench/overload-<backend>.json); `--no-overload` leaves it out.
 // Writes bench/results.json and bench/results.md (the summary table: median, spread, ratio to the ceilings,
 // target, met) and prints the table and the total time. Targets are reported, never asserted.
 // `--profile`: the stack's processes run with --cpu-prof (profiles in bench/profiles/<date>/), and the top
@@ -56,6 +59,8 @@ import {
   type TargetSummary,
 } from "./bench-session.js";
 import { benchStream } from "./bench-stream.js";
+import { overloadRows, runOverload, type OverloadResult } from "./load/overload.js";
+import { parseOverloadArgs } from "./load/overload-plan.js";
 import { benchGrpc, benchInProcess, TARGET_IN_PROCESS_PER_SECOND, TARGET_P99_RATIO } from "./bench-validate.js";
 import { profileFileName, summarizeProfile, type CpuProfile, type ProfileSummary } from "./cpuprofile.js";
 
@@ -205,6 +210,16 @@ async function main(): Promise<void> {
   let profiles: Record<string, ProfileSummary> | undefined;
   if (profile) profiles = readProfiles(profileDir, labels);
 
+  // 6. Overload, each backend on a stack of its own.
+  at = performance.now();
+  const overload: OverloadResult[] = [];
+  if (!process.argv.includes("--no-overload")) {
+    for (const backend of ["embedded", "postgres"]) {
+      overload.push(await runOverload(parseOverloadArgs(["--backend", backend]), say));
+    }
+  }
+  phases.overload = since(at);
+
   // ---------------------------------------------------------------- the summary
   const rates = (s: TargetSummary): number[] => s.rounds;
   const toCeiling = (s: TargetSummary): number => round(s.medianPerSecond / ceiling.medianPerSecond, 3);
@@ -343,6 +358,7 @@ async function main(): Promise<void> {
     },
     { figure: "stream: fill → socket p99", unit: "ms", values: [stream.socketMs.p99] },
     { figure: "stream: same fills → webhook delivered p99", unit: "ms", values: [stream.webhookMs.p99] },
+    ...overload.flatMap(overloadRows),
   ];
   const summaryText = figureTable(rows);
   const durationSeconds = since(started);
@@ -369,6 +385,7 @@ async function main(): Promise<void> {
     http: Object.fromEntries(summaries),
     openLoop: Object.fromEntries(open),
     stream,
+    overload: overload.map(({ file, ...rest }) => ({ ...rest, file: path.relative(ROOT, file) })),
     ...(profiles === undefined ? {} : { profiles, profileDir: path.relative(ROOT, profileDir) }),
   };
   mkdirSync(path.dirname(RESULTS_JSON), { recursive: true });

@@ -53,6 +53,7 @@ const DEFAULTS: Record<Scenario, { keys: number; rate: number; durationMs: numbe
 };
 
 export const USAGE = `npm run load -- --scenario <${SCENARIOS.join("|")}> [options]
+  (--scenario overload has options of its own: npm run load -- --scenario overload --help)
   --keys N            keys, each with its own user and account (per-key/spike 60, over-limit 1, soak 30)
   --rate N            requests per minute per key (1200; over-limit 1300)
   --duration D        30s, 3m, ... (180s; soak 30m)

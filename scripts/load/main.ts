@@ -7,8 +7,11 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stackOn, type TestStack } from "../../test/harness/backends.js";
-import { marketClient, type Market } from "../../test/harness/market.js";
+import { marketClient } from "../../test/harness/market.js";
 import { defaultApi, parseArgs, type LoadArgs } from "./args.js";
+import { referencePrices, startFeed } from "./feed.js";
+import { runOverload } from "./overload.js";
+import { isOverloadScenario, parseOverloadArgs, type OverloadArgs } from "./overload-plan.js";
 import { provision, type Provisioned } from "./provision.js";
 import { formatSummary, summarizeRun } from "./report.js";
 import { runLoad } from "./run.js";
@@ -19,37 +22,6 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 const say = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
-
-/** Reference prices of the catalogue, as the price simulator starts from them. */
-function referencePrices(symbols: readonly string[]): Record<string, number> {
-  const rows = JSON.parse(readFileSync(path.join(ROOT, "engine", "market", "tickers.json"), "utf8")) as {
-    symbol: string;
-    reference_price: string;
-  }[];
-  const prices: Record<string, number> = {};
-  for (const symbol of symbols) {
-    const row = rows.find((r) => r.symbol === symbol);
-    if (row === undefined) throw new Error(`unknown symbol ${symbol}`);
-    prices[symbol] = Number(row.reference_price);
-  }
-  return prices;
-}
-
-/** Pushes the prices once, then every second (alternating by a hair, so the mark keeps moving). */
-async function startFeed(market: Market, prices: Record<string, number>): Promise<() => void> {
-  await market.push(prices);
-  let flip = false;
-  const timer = setInterval(() => {
-    flip = !flip;
-    const moved = Object.fromEntries(Object.entries(prices).map(([s, p]) => [s, flip ? p * 1.00001 : p]));
-    market.push(moved).catch((error: unknown) => {
-      say(`price push failed: ${error instanceof Error ? error.message : String(error)}`);
-    });
-  }, 1000);
-  return () => {
-    clearInterval(timer);
-  };
-}
 
 async function main(args: LoadArgs): Promise<void> {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -103,7 +75,7 @@ async function main(args: LoadArgs): Promise<void> {
       cleanups.push(() => {
         market.close();
       });
-      cleanups.push(await startFeed(market, referencePrices(args.symbols)));
+      cleanups.push(await startFeed(market, referencePrices(args.symbols), say));
     }
 
     let provisioned: Provisioned;
@@ -187,17 +159,36 @@ async function main(args: LoadArgs): Promise<void> {
   }
 }
 
-let parsed: LoadArgs;
-try {
-  parsed = parseArgs(process.argv.slice(2));
-} catch (error) {
-  say(error instanceof Error ? error.message : String(error));
-  process.exit(2);
+const argv = process.argv.slice(2);
+const exit = (error: unknown): void => {
+  say(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+};
+if (isOverloadScenario(argv)) {
+  let overload: OverloadArgs;
+  try {
+    overload = parseOverloadArgs(argv);
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  }
+  let stopStack: (() => Promise<void>) | undefined;
+  const interrupt = (): void => {
+    say("interrupted: stopping");
+    void (stopStack?.() ?? Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
+  runOverload(overload, say, (_name, stop) => {
+    stopStack = stop;
+  }).then(() => process.exit(0), exit);
+} else {
+  let parsed: LoadArgs;
+  try {
+    parsed = parseArgs(argv);
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  }
+  main(parsed).then(() => process.exit(0), exit);
 }
-main(parsed).then(
-  () => process.exit(0),
-  (error: unknown) => {
-    say(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exit(1);
-  },
-);

@@ -50,8 +50,25 @@ interface JsonAnswer {
   body: unknown;
 }
 
-async function call(url: string, init: RequestInit): Promise<JsonAnswer> {
-  const response = await fetch(url, init);
+/** Tries a call answered 503 (a service busy on a loaded machine) this many times in all, a second apart. */
+export const ATTEMPTS_ON_503 = 5;
+
+/**
+ * One call, its body parsed as JSON when it is JSON. A 503 is tried again, up to `attempts` in all: a create
+ * answered 503 may have been made, and its retry then makes one more key or account, unused.
+ */
+export async function call(
+  url: string,
+  init: RequestInit,
+  attempts = ATTEMPTS_ON_503,
+  pauseMs = 1000,
+): Promise<JsonAnswer> {
+  let response = await fetch(url, init);
+  for (let attempt = 1; response.status === 503 && attempt < attempts; attempt++) {
+    await response.arrayBuffer();
+    await new Promise((r) => setTimeout(r, pauseMs));
+    response = await fetch(url, init);
+  }
   const text = await response.text();
   let body: unknown = text;
   try {
