@@ -1,7 +1,7 @@
 // gRPC clients of the gateway: one long-lived channel each to the wallet and the engine, behind small typed
 // facades that return promises and attach the request id and the internal token.
 import * as grpc from "@grpc/grpc-js";
-import { fromGrpcError } from "../kernel/errors.js";
+import { fromGrpcError, readAgainOnBreak } from "../kernel/errors.js";
 import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
 import type { RpcMetrics, RpcObserver } from "../kernel/rpc-metrics.js";
 import { createWalletClient } from "../kernel/wallet-codec.js";
@@ -162,12 +162,19 @@ export class WalletApi extends UnaryApi {
     return this.walletCall("CreateApiKey", origin, (m, o, cb) => this.client.CreateApiKey(request, m, o, cb));
   }
 
+  /** A read: sent once more when a broken connection or session cut it (kernel/errors.ts readAgainOnBreak). */
+  private walletRead<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
+    return readAgainOnBreak(() => this.unary(method, origin, start)).catch((error: unknown) => {
+      throw fromGrpcError(error, "wallet");
+    });
+  }
+
   listApiKeys(userId: string, origin: Origin): Promise<ListApiKeysResponse__Output> {
-    return this.walletCall("ListApiKeys", origin, (m, o, cb) => this.client.ListApiKeys({ user_id: userId }, m, o, cb));
+    return this.walletRead("ListApiKeys", origin, (m, o, cb) => this.client.ListApiKeys({ user_id: userId }, m, o, cb));
   }
 
   getApiKey(userId: string, id: string, origin: Origin): Promise<ApiKey__Output> {
-    return this.walletCall("GetApiKey", origin, (m, o, cb) => this.client.GetApiKey({ user_id: userId, id }, m, o, cb));
+    return this.walletRead("GetApiKey", origin, (m, o, cb) => this.client.GetApiKey({ user_id: userId, id }, m, o, cb));
   }
 
   revokeApiKey(userId: string, id: string, origin: Origin): Promise<RevokeApiKeyResponse__Output> {
@@ -177,7 +184,7 @@ export class WalletApi extends UnaryApi {
   }
 
   validateApiKey(request: ValidateApiKeyRequest, origin: Origin): Promise<ValidateApiKeyResponse__Output> {
-    return this.walletCall("ValidateApiKey", origin, (m, o, cb) => this.client.ValidateApiKey(request, m, o, cb));
+    return this.walletRead("ValidateApiKey", origin, (m, o, cb) => this.client.ValidateApiKey(request, m, o, cb));
   }
 }
 

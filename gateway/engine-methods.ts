@@ -20,41 +20,43 @@ interface MethodSpec {
   readonly route: Route;
   /** The request message has no fields: the call takes only its origin. */
   readonly bare?: true;
+  /** The call changes nothing: one cut by a broken session is sent again once (gateway/engine-router.ts). */
+  readonly read?: true;
 }
 
 export const ENGINE_METHODS = {
-  listTickers: { rpc: "ListTickers", route: "read", bare: true },
-  listPlans: { rpc: "ListPlans", route: "read", bare: true },
-  getCalendar: { rpc: "GetCalendar", route: "read" },
+  listTickers: { rpc: "ListTickers", route: "read", bare: true, read: true },
+  listPlans: { rpc: "ListPlans", route: "read", bare: true, read: true },
+  getCalendar: { rpc: "GetCalendar", route: "read", read: true },
   /** Round-robin over the engines that answer: each mints the id in a partition it owns. */
   createAccount: { rpc: "CreateAccount", route: "write" },
-  getAccount: { rpc: "GetAccount", route: "account" },
-  getSummary: { rpc: "GetSummary", route: "account" },
-  listPositions: { rpc: "ListPositions", route: "account" },
-  listPositionHistory: { rpc: "ListPositionHistory", route: "account" },
-  listTrades: { rpc: "ListTrades", route: "account" },
-  listOrders: { rpc: "ListOrders", route: "account" },
-  listFunding: { rpc: "ListFunding", route: "account" },
+  getAccount: { rpc: "GetAccount", route: "account", read: true },
+  getSummary: { rpc: "GetSummary", route: "account", read: true },
+  listPositions: { rpc: "ListPositions", route: "account", read: true },
+  listPositionHistory: { rpc: "ListPositionHistory", route: "account", read: true },
+  listTrades: { rpc: "ListTrades", route: "account", read: true },
+  listOrders: { rpc: "ListOrders", route: "account", read: true },
+  listFunding: { rpc: "ListFunding", route: "account", read: true },
   /** The catch-up log is committed rows of the shared database: any engine reads it, even the owner's down. */
-  listEvents: { rpc: "ListEvents", route: "read" },
-  listDeliveries: { rpc: "ListDeliveries", route: "read" },
+  listEvents: { rpc: "ListEvents", route: "read", read: true },
+  listDeliveries: { rpc: "ListDeliveries", route: "read", read: true },
   redeliver: { rpc: "Redeliver", route: "write" },
-  listBreaches: { rpc: "ListBreaches", route: "account" },
-  listViolations: { rpc: "ListViolations", route: "account" },
-  getAnalytics: { rpc: "GetAnalytics", route: "account" },
+  listBreaches: { rpc: "ListBreaches", route: "account", read: true },
+  listViolations: { rpc: "ListViolations", route: "account", read: true },
+  getAnalytics: { rpc: "GetAnalytics", route: "account", read: true },
   placeOrder: { rpc: "PlaceOrder", route: "account" },
   cancelOrder: { rpc: "CancelOrder", route: "order" },
   amendOrder: { rpc: "AmendOrder", route: "order" },
   closePosition: { rpc: "ClosePosition", route: "account" },
   /** Runs every pre-trade check of an order against the account as it is; places nothing. */
-  testOrder: { rpc: "TestOrder", route: "account" },
+  testOrder: { rpc: "TestOrder", route: "account", read: true },
   /** The dead-man's switch (docs/risk.md, "Cancel-after"): arm, re-arm or disarm, and read it. */
   setCancelAfter: { rpc: "SetCancelAfter", route: "account" },
-  getCancelAfter: { rpc: "GetCancelAfter", route: "account" },
+  getCancelAfter: { rpc: "GetCancelAfter", route: "account", read: true },
   /** Order lookups: an order id names its partition; the history and a client_id name the account. */
-  getOrder: { rpc: "GetOrder", route: "order" },
-  listOrderHistory: { rpc: "ListOrderHistory", route: "account" },
-  findOrderByClientId: { rpc: "FindOrderByClientId", route: "account" },
+  getOrder: { rpc: "GetOrder", route: "order", read: true },
+  listOrderHistory: { rpc: "ListOrderHistory", route: "account", read: true },
+  findOrderByClientId: { rpc: "FindOrderByClientId", route: "account", read: true },
   /** Every working order of the account (of one symbol) canceled in one step of its actor. */
   cancelAllOrders: { rpc: "CancelAllOrders", route: "account" },
   /** Every working order canceled and every position closed at the market, in one step of its actor. */

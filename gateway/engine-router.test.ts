@@ -139,3 +139,56 @@ describe("EngineRouter", () => {
     expect(missing).toMatchObject({ code: "not_found" });
   });
 });
+
+describe("a call cut by a broken session", () => {
+  /** What grpc-js reports when the HTTP/2 session a call was on is reset under it. */
+  const reset = (): Error =>
+    Object.assign(new Error("13 INTERNAL: Received RST_STREAM with code 2"), {
+      code: status.INTERNAL,
+      details: "Received RST_STREAM with code 2 triggered by internal client error: Session closed with error code 2",
+      metadata: new Metadata(),
+    });
+
+  /** An engine whose first `failures` calls fail with `failure`, the later ones answer. */
+  function flaky(calls: number[], failures: number, failure: () => Error): EngineCalls {
+    return {
+      call: () => {
+        calls.push(0);
+        return calls.length <= failures ? Promise.reject(failure()) : Promise.resolve({ engine: 0 });
+      },
+    } as unknown as EngineCalls;
+  }
+
+  it("sends a read once more to the same engine, and answers with the second answer", async () => {
+    const calls: number[] = [];
+    const router = new EngineRouter([flaky(calls, 1, reset)]);
+    await expect(router.getAccount({ account_id: accountOn(0, 1) }, origin)).resolves.toEqual({ engine: 0 });
+    expect(calls).toEqual([0, 0]);
+  });
+
+  it("sends a read only once more: a second break is engine_unavailable", async () => {
+    const calls: number[] = [];
+    const router = new EngineRouter([flaky(calls, 2, reset)]);
+    const failed = await router.getAccount({ account_id: accountOn(0, 1) }, origin).catch((e: unknown) => e);
+    expect(fromGrpcError(failed).code).toBe("engine_unavailable");
+    expect(calls).toEqual([0, 0]);
+  });
+
+  it("never sends a write again (it may have run), and names it engine_unavailable, not engine_error", async () => {
+    const calls: number[] = [];
+    const router = new EngineRouter([flaky(calls, 1, reset)]);
+    const request = { account_id: accountOn(0, 1), symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "1" };
+    const failed = await router.placeOrder(request, origin).catch((e: unknown) => e);
+    expect(fromGrpcError(failed).code).toBe("engine_unavailable");
+    expect(calls).toEqual([0]);
+  });
+
+  it("does not send a read again that the engine itself refused or that ran out of time", async () => {
+    for (const failure of [registry("not_found"), timedOut]) {
+      const calls: number[] = [];
+      const router = new EngineRouter([flaky(calls, 1, failure)]);
+      await router.getAccount({ account_id: accountOn(0, 1) }, origin).catch(() => undefined);
+      expect(calls).toEqual([0]);
+    }
+  });
+});

@@ -5,7 +5,7 @@
 // Each method's route is in gateway/engine-methods.ts. An engine that cannot be reached is
 // `engine_unavailable` (503), never a silent reroute: only its owner may serve a partition.
 import { Metadata, status, type Client } from "@grpc/grpc-js";
-import { ERROR_METADATA_KEY, ServiceError } from "../kernel/errors.js";
+import { ERROR_METADATA_KEY, ServiceError, readAgainOnBreak } from "../kernel/errors.js";
 import { PARTITIONS, engineOfPartition, partitionOf, partitionOfId } from "../kernel/partition.js";
 import {
   ENGINE_METHODS,
@@ -13,6 +13,7 @@ import {
   type AnyRequest,
   type EngineMethod,
   type EngineMethods,
+  type Route,
 } from "./engine-methods.js";
 import type { Origin } from "./origin.js";
 
@@ -84,10 +85,17 @@ class Router {
     return partition === undefined ? 0 : engineOfPartition(partition, this.engines.length);
   }
 
-  /** `method` on the engine its route (gateway/engine-methods.ts) names. */
+  /**
+   * `method` on the engine its route (gateway/engine-methods.ts) names. A read cut by a broken session or
+   * connection is sent once more to the same engine (its session reopens); a write is not (it may have run).
+   */
   private send(method: EngineMethod, request: AnyRequest, origin: Origin): Promise<unknown> {
-    const call = (engine: EngineCalls): Promise<unknown> => engine.call(method, request, origin);
-    switch (ENGINE_METHODS[method].route) {
+    const spec: { route: Route; read?: true } = ENGINE_METHODS[method];
+    const call =
+      spec.read === true
+        ? (engine: EngineCalls): Promise<unknown> => readAgainOnBreak(() => engine.call(method, request, origin))
+        : (engine: EngineCalls): Promise<unknown> => engine.call(method, request, origin);
+    switch (spec.route) {
       case "account":
         return this.on(this.engineOfAccount(idOf(request, "account_id")), call);
       case "order":

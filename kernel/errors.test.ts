@@ -5,6 +5,8 @@ import {
   ServiceError,
   errorText,
   fromGrpcError,
+  isBrokenCall,
+  readAgainOnBreak,
   toGrpcStatus,
   unavailableBackend,
   type ErrorCode,
@@ -110,5 +112,41 @@ describe("fromGrpcError on a broken HTTP/2 session or stream", () => {
     expect(fromGrpcError(bare(status.INTERNAL, "Request message serialization failure"), "wallet").code).toBe(
       "wallet_error",
     );
+  });
+});
+
+describe("isBrokenCall and readAgainOnBreak", () => {
+  const grpcError = (code: number, details: string, trailer?: ServiceError): Error => {
+    const metadata = trailer === undefined ? new Metadata() : (toGrpcStatus(trailer).metadata as Metadata);
+    return Object.assign(new Error(details), { code, details, metadata });
+  };
+
+  it("names a broken connection, session or stream, and nothing the service answered", () => {
+    expect(isBrokenCall(grpcError(status.UNAVAILABLE, "session ended"))).toBe(true);
+    expect(isBrokenCall(grpcError(status.INTERNAL, "Received RST_STREAM with code 2"))).toBe(true);
+    expect(isBrokenCall(grpcError(status.UNAVAILABLE, "x", new ServiceError("engine_unavailable")))).toBe(false);
+    expect(isBrokenCall(grpcError(status.DEADLINE_EXCEEDED, "Deadline exceeded"))).toBe(false);
+    expect(isBrokenCall(grpcError(status.INTERNAL, "boom"))).toBe(false);
+    expect(isBrokenCall(new Error("plain"))).toBe(false);
+    expect(isBrokenCall(grpcError(status.UNAVAILABLE, "No connection established. Last error: ECONNREFUSED"))).toBe(
+      false,
+    );
+  });
+
+  it("sends a call once more after a break, and no more", async () => {
+    let calls = 0;
+    const broken = (): Promise<string> => {
+      calls += 1;
+      return calls === 1 ? Promise.reject(grpcError(status.UNAVAILABLE, "session ended")) : Promise.resolve("ok");
+    };
+    await expect(readAgainOnBreak(broken)).resolves.toBe("ok");
+    expect(calls).toBe(2);
+    calls = 0;
+    const always = (): Promise<string> => {
+      calls += 1;
+      return Promise.reject(grpcError(status.UNAVAILABLE, "session ended"));
+    };
+    await expect(readAgainOnBreak(always)).rejects.toMatchObject({ code: status.UNAVAILABLE });
+    expect(calls).toBe(2);
   });
 });

@@ -163,6 +163,30 @@ export function isBrokenTransport(error: Partial<GrpcServiceError>): boolean {
 }
 
 /**
+ * A call that failed because its connection, HTTP/2 session or session stream broke, with no answer of the
+ * service's own (no registry trailer): UNAVAILABLE from grpc-js or kernel/session-client.ts, or a reset
+ * (`isBrokenTransport`). The call may or may not have run; a read can be sent again, a write cannot.
+ */
+export function isBrokenCall(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const grpcError = error as Partial<GrpcServiceError>;
+  if (grpcError.metadata?.get(ERROR_METADATA_KEY).length) return false;
+  // No connection to send it on: the service is down, and asking again at once finds it down too.
+  if ((grpcError.details ?? "").startsWith("No connection established")) return false;
+  return grpcError.code === status.UNAVAILABLE || isBrokenTransport(grpcError);
+}
+
+/** `call`, sent once more when it failed as a broken call (`isBrokenCall`): only for calls that change nothing. */
+export async function readAgainOnBreak<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isBrokenCall(error)) throw error;
+    return call();
+  }
+}
+
+/**
  * Rebuilds the registry error from a failed gRPC call to `backend` (the gateway's only mapping). A bare status
  * (no registry trailer: the call never reached a handler, or ran out of time) is named for that backend:
  * UNAVAILABLE, DEADLINE_EXCEEDED and a broken HTTP/2 session or stream (`isBrokenTransport`) are its
