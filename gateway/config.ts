@@ -97,7 +97,7 @@ const schema = z
      * most ADMISSION_QUEUE requests (ADMISSION_PER_KEY_QUEUE of one key) wait, each at most
      * ADMISSION_QUEUE_TIMEOUT_MS; past these a request is answered 503 `overloaded` at once.
      */
-    ADMISSION_LIMIT_MIN: integer({ min: 1 }, 16),
+    ADMISSION_LIMIT_MIN: integer({ min: 1 }, 64),
     ADMISSION_LIMIT_MAX: integer({ min: 1 }, 1_024),
     ADMISSION_PER_KEY: integer({ min: 1 }, 64),
     ADMISSION_QUEUE: integer({ min: 0 }, 2_048),

@@ -182,7 +182,7 @@ function readiness(clients: Clients): () => Promise<boolean> {
 function startAdmission(settings: GatewaySettings, options: AppOptions): http.RequestListener {
   const admission = new Admission({
     limit: {
-      initial: Math.min(Math.max(64, settings.ADMISSION_LIMIT_MIN), settings.ADMISSION_LIMIT_MAX),
+      initial: settings.ADMISSION_LIMIT_MIN,
       min: settings.ADMISSION_LIMIT_MIN,
       max: settings.ADMISSION_LIMIT_MAX,
     },

@@ -40,7 +40,7 @@ export class GradientLimit {
     this.estimate = options.initial;
     this.min = options.min;
     this.max = options.max;
-    this.tolerance = options.tolerance ?? 1.5;
+    this.tolerance = options.tolerance ?? 2;
     this.smoothing = options.smoothing ?? 0.2;
     this.window = options.window ?? 50;
     this.longFactor = 2 / ((options.longWindow ?? 100) + 1);
