@@ -95,7 +95,8 @@ const schema = z
      * Admission control of /v1 (docs/overload.md): the bound on requests in flight is found from their latency
      * between ADMISSION_LIMIT_MIN and ADMISSION_LIMIT_MAX; one key has at most ADMISSION_PER_KEY in flight; at
      * most ADMISSION_QUEUE requests (ADMISSION_PER_KEY_QUEUE of one key) wait, each at most
-     * ADMISSION_QUEUE_TIMEOUT_MS; past these a request is answered 503 `overloaded` at once.
+     * ADMISSION_QUEUE_TIMEOUT_MS once the queue stands (ADMISSION_BURST_TIMEOUT_MS for a burst at an idle
+     * gateway); past these a request is answered 503 `overloaded` at once.
      */
     ADMISSION_LIMIT_MIN: integer({ min: 1 }, 64),
     ADMISSION_LIMIT_MAX: integer({ min: 1 }, 1_024),
@@ -103,6 +104,8 @@ const schema = z
     ADMISSION_QUEUE: integer({ min: 0 }, 2_048),
     ADMISSION_PER_KEY_QUEUE: integer({ min: 0 }, 256),
     ADMISSION_QUEUE_TIMEOUT_MS: integer({ min: 0, max: 10_000 }, 25),
+    /** The wait of a request that arrives while the queue was empty within the last 100 ms (a burst). */
+    ADMISSION_BURST_TIMEOUT_MS: integer({ min: 0, max: 10_000 }, 500),
     /** GET /v1/stream (docs/streaming.md): open sockets per API key on this gateway; past it 409. */
     STREAM_MAX_SOCKETS_PER_KEY: integer({ min: 1 }, 10),
     /** Unsent bytes a socket may hold; past it the socket is closed 4008 (slow consumer). */

@@ -190,6 +190,7 @@ function startAdmission(settings: GatewaySettings, options: AppOptions): http.Re
     maxQueue: settings.ADMISSION_QUEUE,
     perKeyQueue: settings.ADMISSION_PER_KEY_QUEUE,
     queueTimeoutMs: settings.ADMISSION_QUEUE_TIMEOUT_MS,
+    burstTimeoutMs: settings.ADMISSION_BURST_TIMEOUT_MS,
   });
   const onShed = options.metricsEnabled
     ? admissionMetrics(admission, options.registry, createHttpMetricsOnce(options.registry))

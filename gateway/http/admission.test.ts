@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Admission, type AdmissionOptions, type Permit } from "./admission.js";
+import { Admission, STANDING_QUEUE_MS, type AdmissionOptions, type Permit } from "./admission.js";
 import type { ShedReason } from "./admission.js";
 
 type Result = Permit | ShedReason | undefined;
@@ -128,6 +128,29 @@ describe("Admission", () => {
     const turns = (control as unknown as { turns: Map<string, unknown> }).turns;
     expect(keys.size).toBe(0);
     expect(turns.size).toBe(0);
+  });
+
+  it("gives a burst at an idle gateway the long wait, and a queue that stands the short one", () => {
+    let clock = 0;
+    const control = admission({ queueTimeoutMs: 25, burstTimeoutMs: 500, now: () => clock, perKeyQueue: 10 }, 1);
+    const held = permit(ask(control, "a")());
+    const burst = ask(control, "b");
+    vi.advanceTimersByTime(400);
+    expect(burst()).toBeUndefined();
+    // The queue has not been empty for longer than STANDING_QUEUE_MS: a newcomer waits the short time.
+    clock = STANDING_QUEUE_MS + 1;
+    const standing = ask(control, "c");
+    vi.advanceTimersByTime(25);
+    expect(standing()).toBe("queue_timeout");
+    vi.advanceTimersByTime(75);
+    expect(burst()).toBe("queue_timeout");
+    // Emptied: the next burst waits long again.
+    clock += 1_000;
+    const next = ask(control, "d");
+    vi.advanceTimersByTime(400);
+    expect(next()).toBeUndefined();
+    held.release(true);
+    expect(typeof next()).toBe("object");
   });
 
   it("refuses settings that cannot work", () => {

@@ -2,8 +2,9 @@
 // (no authentication, no rate-limit charge, no gRPC call). It is admitted while the requests in flight stay under
 // a bound found from their latency (gateway/http/gradient-limit.ts) and its key's own requests in flight stay under
 // a per-key bound; otherwise it waits in a short queue, served fairly across keys (round robin, one request per
-// key per turn; requests that reduce risk first), and past the queue's deadline, or when the queue is full, it is
-// answered `503 overloaded` with Retry-After at once. A shed request did no work and is charged nothing.
+// key per turn; requests that reduce risk first), and past the queue's deadline (long for a burst at an idle
+// gateway, short once the queue stands), or when the queue is full, it is answered `503 overloaded` with
+// Retry-After at once. A shed request did no work and is charged nothing.
 import { GradientLimit, type GradientLimitOptions } from "./gradient-limit.js";
 
 export type ShedReason = "queue_full" | "key_queue_full" | "queue_timeout";
@@ -16,8 +17,14 @@ export interface AdmissionOptions {
   maxQueue: number;
   /** Requests of one key waiting for admission. */
   perKeyQueue: number;
-  /** Longest a request waits for admission before it is shed. */
+  /** Longest a request waits for admission before it is shed, while the queue stands (see `burstTimeoutMs`). */
   queueTimeoutMs: number;
+  /**
+   * Longest a request waits when the queue was empty within the last STANDING_QUEUE_MS: a burst arriving at
+   * an idle gateway waits to be served; only a queue that stands (overload, not a burst) sheds after
+   * `queueTimeoutMs` (the CoDel idea, as in Facebook's adaptive queue timeouts). Default: `queueTimeoutMs`.
+   */
+  burstTimeoutMs?: number;
   /** The clock latencies are measured with (ms); default performance.now. */
   now?: () => number;
 }
@@ -28,6 +35,9 @@ export interface Permit {
 }
 
 type Outcome = (permit: Permit | ShedReason) => void;
+
+/** A queue not empty for this long stands: new waiters get the short timeout. */
+export const STANDING_QUEUE_MS = 100;
 
 interface Waiter {
   key: string;
@@ -45,6 +55,8 @@ export class Admission {
   private readonly now: () => number;
   private inFlightCount = 0;
   private queued = 0;
+  /** When the queue was last seen empty (`now()`). */
+  private emptyAt = Number.NEGATIVE_INFINITY;
   /** Keys with requests in flight or waiting; a key with waiters is in `turns` too. */
   private readonly keys = new Map<string, KeyState>();
   /** Keys whose waiters are served next, in round-robin order (Map order; a served key moves to the end). */
@@ -53,8 +65,8 @@ export class Admission {
   private readonly critical: Waiter[] = [];
 
   constructor(private readonly options: AdmissionOptions) {
-    for (const name of ["perKey", "maxQueue", "perKeyQueue", "queueTimeoutMs"] as const) {
-      const value = options[name];
+    for (const name of ["perKey", "maxQueue", "perKeyQueue", "queueTimeoutMs", "burstTimeoutMs"] as const) {
+      const value = options[name] ?? 0;
       if (!Number.isSafeInteger(value) || value < (name === "perKey" ? 1 : 0)) {
         throw new RangeError(`admission ${name} must be a non-negative integer, got ${value}`);
       }
@@ -96,10 +108,16 @@ export class Admission {
       outcome(full ? "queue_full" : "key_queue_full");
       return;
     }
+    const now = this.now();
+    if (this.queued === 0) this.emptyAt = now;
+    const standing = now - this.emptyAt > STANDING_QUEUE_MS;
+    const timeoutMs = standing
+      ? this.options.queueTimeoutMs
+      : (this.options.burstTimeoutMs ?? this.options.queueTimeoutMs);
     const waiter: Waiter = { key, outcome, timer: undefined };
     waiter.timer = setTimeout(() => {
       this.expire(waiter, critical);
-    }, this.options.queueTimeoutMs);
+    }, timeoutMs);
     this.queued += 1;
     if (critical) {
       this.critical.push(waiter);
@@ -146,7 +164,7 @@ export class Admission {
     const index = queue?.indexOf(waiter) ?? -1;
     if (queue === undefined || index < 0) return;
     queue.splice(index, 1);
-    this.queued -= 1;
+    this.left();
     const state = this.keys.get(waiter.key);
     if (state !== undefined) {
       if (state.waiting.length === 0) this.turns.delete(waiter.key);
@@ -155,13 +173,19 @@ export class Admission {
     waiter.outcome("queue_timeout");
   }
 
+  /** One waiter left the queue (admitted or shed); an emptied queue is noted. */
+  private left(): void {
+    this.queued -= 1;
+    if (this.queued === 0) this.emptyAt = this.now();
+  }
+
   /** Admits waiting requests while there is room: critical ones first, then one per key in turn. */
   private dispatch(): void {
     while (this.inFlightCount < this.gradient.limit) {
       const waiter = this.critical.shift() ?? this.nextInTurn();
       if (waiter === undefined) return;
       clearTimeout(waiter.timer);
-      this.queued -= 1;
+      this.left();
       waiter.outcome(this.start(waiter.key, this.stateOf(waiter.key)));
     }
   }

@@ -2933,12 +2933,15 @@ export interface components {
          *     RateLimit headers then: the key was not counted). `rate_limiter_unavailable`: the shared rate limiter
          *     (Redis) cannot be reached or did not answer within 500 ms, so the key could not be counted (no RateLimit
          *     headers; nothing reached the engine). Safe to retry after `Retry-After` seconds, with the same
-         *     `client_id` for orders: a write answered `engine_unavailable` may or may not have happened.
+         *     `client_id` for orders: a write answered `engine_unavailable` may or may not have happened (a command
+         *     still queued in the engine when the gateway's deadline passed is dropped undecided: docs/engine.md,
+         *     "Deadlines").
          *     `overloaded`: the gateway is serving all it can and shed the request before doing anything for it
          *     (docs/overload.md): nothing was authenticated, counted against the key or sent to the engine, so any
          *     request, an order without `client_id` included, is safe to send again after `retry_after_ms` (exact,
          *     with jitter; `Retry-After` is it rounded up to seconds). Answered within milliseconds of its arrival
-         *     (at most `ADMISSION_QUEUE_TIMEOUT_MS`, 25 ms, of waiting for a slot). Requests that reduce risk (cancels,
+         *     (at most `ADMISSION_QUEUE_TIMEOUT_MS`, 25 ms, of waiting for a slot while the gateway is overloaded;
+         *     `ADMISSION_BURST_TIMEOUT_MS`, 500 ms, for a burst that reached an idle gateway). Requests that reduce risk (cancels,
          *     cancel-all, flatten, closes) are admitted first.
          */
         V1EngineUnavailable: {
