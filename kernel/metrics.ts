@@ -1,7 +1,7 @@
 // Prometheus metrics (prom-client): one registry per process, default process metrics, and a small admin
 // HTTP listener for processes without a public HTTP surface (wallet, engine): /metrics, /healthz, /readyz.
 import http from "node:http";
-import { Counter, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 
 export function createRegistry(service: string): Registry {
   const registry = new Registry();
@@ -42,6 +42,18 @@ export function scrapeCounter<V extends string>(config: ScrapeCounterConfig<V>):
   return (value) => {
     pending.set(value, (pending.get(value) ?? 0) + 1);
   };
+}
+
+/** A gauge set from `read()` when it is collected (at scrape time): nothing to update on the request path. */
+export function scrapeGauge(registry: Registry, name: string, help: string, read: () => number): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(read());
+    },
+  });
 }
 
 export interface AdminServer {

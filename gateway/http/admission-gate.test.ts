@@ -95,18 +95,22 @@ async function listening(listener: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
 }
 
+/** `limit` requests in flight (per key too) and no queue: every request beyond is shed at once. */
+const noQueue = (limit: number): Admission =>
+  new Admission({
+    limit: { initial: limit, min: limit, max: limit },
+    perKey: limit,
+    maxQueue: 0,
+    perKeyQueue: 0,
+    queueTimeoutMs: 0,
+  });
+
 const HEADERS = { "x-api-key": "ft_live_key", "x-api-secret": "secret" };
 
 describe("admission gate", () => {
   it("answers a shed request 503 overloaded before authentication, the limiter or any gRPC call", async () => {
     const { options, calls, release } = stack();
-    const admission = new Admission({
-      limit: { initial: 1, min: 1, max: 1 },
-      perKey: 1,
-      maxQueue: 0,
-      perKeyQueue: 0,
-      queueTimeoutMs: 0,
-    });
+    const admission = noQueue(1);
     const sheds: string[] = [];
     const base = await listening(
       admissionGate(admission, buildV1App(options), {
@@ -137,13 +141,7 @@ describe("admission gate", () => {
 
   it("lets health, readiness and metrics through whatever the load", async () => {
     const { options, release } = stack();
-    const admission = new Admission({
-      limit: { initial: 1, min: 1, max: 1 },
-      perKey: 1,
-      maxQueue: 0,
-      perKeyQueue: 0,
-      queueTimeoutMs: 0,
-    });
+    const admission = noQueue(1);
     const base = await listening(admissionGate(admission, buildV1App(options)));
     const held = fetch(`${base}/v1/tickers`, { headers: HEADERS });
     await expect.poll(() => admission.inFlight).toBe(1);
@@ -156,13 +154,7 @@ describe("admission gate", () => {
 
   it("frees the slot of a client that hangs up", async () => {
     const { options, calls } = stack();
-    const admission = new Admission({
-      limit: { initial: 4, min: 4, max: 4 },
-      perKey: 4,
-      maxQueue: 0,
-      perKeyQueue: 0,
-      queueTimeoutMs: 0,
-    });
+    const admission = noQueue(4);
     const base = await listening(admissionGate(admission, buildV1App(options)));
     const abort = new AbortController();
     const cut = fetch(`${base}/v1/tickers`, { headers: HEADERS, signal: abort.signal });

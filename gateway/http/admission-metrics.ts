@@ -1,7 +1,7 @@
 // The admission control's metrics (docs/overload.md): its bound and what it holds, read at scrape time, and
 // the requests it shed by reason; a shed answer is counted in the HTTP metrics too, as route `shed`.
-import { Gauge, type Registry } from "prom-client";
-import { scrapeCounter } from "../../kernel/metrics.js";
+import type { Registry } from "prom-client";
+import { scrapeCounter, scrapeGauge } from "../../kernel/metrics.js";
 import type { Admission, ShedReason } from "./admission.js";
 import type { GateOptions } from "./admission-gate.js";
 import type { HttpMetrics } from "./metrics.js";
@@ -16,16 +16,7 @@ export function admissionMetrics(admission: Admission, registry: Registry, http:
     ["gateway_admission_in_flight", "Admitted /v1 requests not yet answered.", () => admission.inFlight],
     ["gateway_admission_waiting", "/v1 requests waiting for admission.", () => admission.waiting],
   ] as const;
-  for (const [name, help, read] of gauges) {
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.set(read());
-      },
-    });
-  }
+  for (const [name, help, read] of gauges) scrapeGauge(registry, name, help, read);
   const shed = scrapeCounter<ShedReason>({
     name: "gateway_admission_shed_total",
     help: "/v1 requests answered 503 overloaded before any work, by reason.",

@@ -1,9 +1,10 @@
 // The live stream's part of the gateway process (gateway/main.ts): the engine streams, the shared feeds, the
 // sockets' settings, and the paths by which a revocation reaches the open sockets.
-import { Gauge, type Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import { ServiceError } from "../../kernel/errors.js";
 import { loadEngineProto, outgoingMetadata } from "../../kernel/grpc.js";
 import type { Logger } from "../../kernel/log.js";
+import { scrapeGauge } from "../../kernel/metrics.js";
 import type { StopStack } from "../../kernel/stop-stack.js";
 import type { AppOptions } from "../app.js";
 import type { Clients, WalletApi } from "../clients.js";
@@ -155,14 +156,7 @@ export function startStreams(
 function streamMetrics(registry: Registry, on: boolean, streams: StreamServer, feeds: AccountFeeds): void {
   if (!on) return;
   const gauge = (name: string, help: string, read: () => number): void => {
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.set(read());
-      },
-    });
+    scrapeGauge(registry, name, help, read);
   };
   gauge("gateway_stream_sockets", "Open sockets of GET /v1/stream.", () => streams.sockets);
   gauge("gateway_stream_buffered_bytes", "Bytes the stream sockets hold unsent.", () => streams.bufferedBytes);

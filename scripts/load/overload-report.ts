@@ -1,6 +1,7 @@
 // Figures of one overload step from its requests, and the table the benchmark prints (docs/performance.md,
 // "Overload").
 import { answeredNot503, type Outcome, type StepPlan, type Verdict } from "./overload-plan.js";
+import { table } from "./report.js";
 import { percentile, round } from "./stats.js";
 
 /** One request of a step; times are ms from the step's start, `end` NaN without an answer. */
@@ -121,16 +122,6 @@ export function summarizeStep(
     wellBehaved: { ...wbBy, p99Ms: round(p99(wb)) },
     generator,
   };
-}
-
-function table(rows: (string | number)[][]): string {
-  const cells = rows.map((row) => row.map(String));
-  const widths = cells[0]?.map((_, c) => Math.max(...cells.map((row) => (row[c] ?? "").length))) ?? [];
-  return cells
-    .map((row) =>
-      row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join("  "),
-    )
-    .join("\n");
 }
 
 const pct = (share: number): string => `${Math.round(share * 1000) / 10}%`;

@@ -249,7 +249,8 @@ export function summarizeRun(outcome: RunOutcome, settings: ReportSettings): Sum
   };
 }
 
-function table(rows: (string | number)[][]): string {
+/** Rows as aligned text columns: the first left-aligned, the others right-aligned. */
+export function table(rows: (string | number)[][]): string {
   const cells = rows.map((row) => row.map(String));
   const widths = cells[0]?.map((_, c) => Math.max(...cells.map((row) => (row[c] ?? "").length))) ?? [];
   return cells
