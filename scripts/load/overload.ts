@@ -21,6 +21,7 @@ import {
   type Verdict,
 } from "./overload-plan.js";
 import { formatOverload, summarizeStep, type StepSummary } from "./overload-report.js";
+import { BURST, runBurst, type BurstResult } from "./overload-burst.js";
 import { courses, measureCapacity, runStep, type CapacityResult, type KeyCourse, type Target } from "./overload-run.js";
 import { provision, type Provisioned } from "./provision.js";
 
@@ -35,6 +36,7 @@ export interface OverloadResult {
   capacity: CapacityResult | { perSecond: number; given: true };
   steps: StepSummary[];
   verdicts: Verdict[];
+  burst: BurstResult;
   file: string;
 }
 
@@ -145,8 +147,18 @@ export async function runOverload(
     if (wellBehaved === undefined) throw new Error("no well-behaved key");
     const steps = await runSteps(target, args, plans, keys, wellBehaved, capacity.perSecond, say);
     const verdicts = evaluateTargets(steps.map((s) => ({ ...s, wellBehavedP99Ms: s.wellBehaved.p99Ms })));
+    say(
+      `burst: ${BURST.keys} fresh keys × ${BURST.perKey} concurrent GET /v1/tickers, 503 retried ≤ ${BURST.retries}× …`,
+    );
+    const burstKeys = (await provisionKeys(gateway.v1, gateway.api, BURST.keys, args.symbols)).keys;
+    const burst = await runBurst(gateway.v1, burstKeys);
     say("");
     say(formatOverload(`overload on ${name}: capacity ${capacity.perSecond} 2xx/s`, steps, verdicts));
+    say(
+      `${burst.met ? "met   " : "MISSED"}  burst: every key exactly ${BURST.limit} × 200 and ` +
+        `${BURST.perKey - BURST.limit} × 429 within ${BURST.withinMs / 1000} s: ${burst.ms} ms, ` +
+        `${JSON.stringify(burst.perKey)}, ${burst.retried} retried after 503`,
+    );
     const file =
       args.out ?? path.join(ROOT, "bench", `overload-${args.backend === "pglite" ? "embedded" : "postgres"}.json`);
     const result: OverloadResult = {
@@ -156,6 +168,7 @@ export async function runOverload(
       capacity,
       steps,
       verdicts,
+      burst,
       file,
     };
     mkdirSync(path.dirname(file), { recursive: true });
@@ -225,6 +238,15 @@ export function overloadRows(result: OverloadResult): FigureRow[] {
     unit: "count",
     values: [result.steps.reduce((n, s) => n + s.internal, 0)],
     ...(internal === undefined ? {} : { target: internal }),
+  });
+  rows.push({
+    figure: `overload ${result.backend}: burst of ${BURST.keys} keys × ${BURST.perKey} tickers, first request to last answer`,
+    unit: "ms",
+    values: [result.burst.ms],
+    target: {
+      text: `every key ${BURST.limit} × 200 and ${BURST.perKey - BURST.limit} × 429 within 15 s`,
+      ok: result.burst.met,
+    },
   });
   return rows;
 }
