@@ -2,10 +2,10 @@
 // (gateway/http/admission.ts) before the application sees it. A shed request is answered here, from the raw
 // request, `503 overloaded` with Retry-After: no routing, no authentication, no body read, no rate-limit charge
 // and no gRPC call, so shedding costs a small share of what serving costs.
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { ERROR_CODES } from "../../kernel/errors.js";
 import type { Admission, ShedReason } from "./admission.js";
+import { requestIdFrom } from "./request.js";
 
 /** What a shed request is told to wait before it tries again (Retry-After is this, rounded up to seconds). */
 export const OVERLOADED_RETRY_AFTER_MS = 1_000;
@@ -18,8 +18,6 @@ export interface GateOptions {
   /** Uniform in [0, 1): the jitter of `retry_after_ms`. */
   random?: () => number;
 }
-
-const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /** Requests that reduce an account's risk: cancels, cancel-all, flatten and closes go first (docs/overload.md). */
 export function reducesRisk(method: string | undefined, url: string | undefined): boolean {
@@ -45,13 +43,12 @@ const gone = (req: IncomingMessage, res: ServerResponse): boolean => res.destroy
 
 function shed(req: IncomingMessage, res: ServerResponse, random: () => number): void {
   const retryAfterMs = OVERLOADED_RETRY_AFTER_MS + Math.floor(random() * OVERLOADED_JITTER_MS);
-  const presented = header(req, "x-request-id");
   const body = JSON.stringify({ error: ERROR_CODES.overloaded.wire, retry_after_ms: retryAfterMs });
   res.writeHead(503, {
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(body),
     "Retry-After": String(Math.ceil(retryAfterMs / 1000)),
-    "X-Request-Id": REQUEST_ID.test(presented) ? presented : randomUUID(),
+    "X-Request-Id": requestIdFrom(header(req, "x-request-id")),
   });
   res.end(body);
 }

@@ -5,10 +5,14 @@ import type { Request, RequestHandler, Response } from "express";
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
+/** The request's id: the client's X-Request-Id when well-formed, else a fresh UUID. */
+export function requestIdFrom(presented: string | undefined): string {
+  return presented !== undefined && REQUEST_ID.test(presented) ? presented : randomUUID();
+}
+
 export function requestId(): RequestHandler {
   return (req, res, next) => {
-    const presented = req.get("x-request-id");
-    const id = presented !== undefined && REQUEST_ID.test(presented) ? presented : randomUUID();
+    const id = requestIdFrom(req.get("x-request-id"));
     res.locals.requestId = id;
     res.setHeader("X-Request-Id", id);
     next();
