@@ -4,8 +4,8 @@
 // and calls that read no actor (catalogue, calendar, webhook events and deliveries) to any engine that answers.
 // Each method's route is in gateway/engine-methods.ts. An engine that cannot be reached is
 // `engine_unavailable` (503), never a silent reroute: only its owner may serve a partition.
-import { Metadata, status, type Client } from "@grpc/grpc-js";
-import { ERROR_METADATA_KEY, ServiceError, readAgainOnBreak } from "../kernel/errors.js";
+import { status, type Client } from "@grpc/grpc-js";
+import { ServiceError, isUnreachable, neverSent, readAgainOnBreak } from "../kernel/errors.js";
 import { PARTITIONS, engineOfPartition, partitionOf, partitionOfId } from "../kernel/partition.js";
 import {
   ENGINE_METHODS,
@@ -21,26 +21,6 @@ import type { Origin } from "./origin.js";
 export interface EngineCalls {
   readonly client: Client;
   call(method: EngineMethod, request: AnyRequest, origin: Origin): Promise<unknown>;
-}
-
-/** A gRPC failure that never reached an engine's handler (connection refused, channel down). */
-function isUnreachable(error: unknown): boolean {
-  if (typeof error !== "object" || error === null || !("code" in error) || error.code !== status.UNAVAILABLE) {
-    return false;
-  }
-  // An engine's own engine_unavailable carries the registry code and is mapped as usual.
-  const metadata = "metadata" in error ? error.metadata : undefined;
-  return !(metadata instanceof Metadata) || metadata.get(ERROR_METADATA_KEY).length === 0;
-}
-
-/**
- * An unreachable engine's failure that proves the call never left this process: grpc-js had no connection to
- * send it on. A call cut after it was sent (a dropped connection, a reset stream) may have run on the engine.
- */
-function neverSent(error: unknown): boolean {
-  if (!isUnreachable(error)) return false;
-  const details = typeof error === "object" && error !== null && "details" in error ? error.details : undefined;
-  return typeof details === "string" && details.startsWith("No connection established");
 }
 
 /** engine_unavailable for a call that never reached the engine: safe to send to another one. */

@@ -162,17 +162,42 @@ export function isBrokenTransport(error: Partial<GrpcServiceError>): boolean {
   return details.startsWith("Received RST_STREAM") || details.includes("Session closed");
 }
 
+/** The service answered the call itself: its registry error rides in the trailer (an engine's own engine_unavailable). */
+function answeredByService(error: Partial<GrpcServiceError>): boolean {
+  const metadata = error.metadata;
+  return metadata instanceof Metadata && metadata.get(ERROR_METADATA_KEY).length > 0;
+}
+
+/** grpc-js had no connection to send the call on. */
+const noConnection = (error: Partial<GrpcServiceError>): boolean =>
+  (error.details ?? "").startsWith("No connection established");
+
+const asGrpcError = (error: unknown): Partial<GrpcServiceError> | undefined =>
+  typeof error === "object" && error !== null ? error : undefined;
+
+/** A gRPC failure that never reached the service's handler (connection refused, channel down, stream cut). */
+export function isUnreachable(error: unknown): boolean {
+  const grpcError = asGrpcError(error);
+  return grpcError?.code === status.UNAVAILABLE && !answeredByService(grpcError);
+}
+
+/**
+ * An unreachable service's failure that proves the call never left this process: grpc-js had no connection to
+ * send it on. A call cut after it was sent (a dropped connection, a reset stream) may have run.
+ */
+export function neverSent(error: unknown): boolean {
+  return isUnreachable(error) && noConnection(error as Partial<GrpcServiceError>);
+}
+
 /**
  * A call that failed because its connection, HTTP/2 session or session stream broke, with no answer of the
  * service's own (no registry trailer): UNAVAILABLE from grpc-js or kernel/session-client.ts, or a reset
- * (`isBrokenTransport`). The call may or may not have run; a read can be sent again, a write cannot.
+ * (`isBrokenTransport`). The call may or may not have run; a read can be sent again, a write cannot. A call
+ * that had no connection to go on is not one: the service is down, and asking again at once finds it down too.
  */
 export function isBrokenCall(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  const grpcError = error as Partial<GrpcServiceError>;
-  if (grpcError.metadata?.get(ERROR_METADATA_KEY).length) return false;
-  // No connection to send it on: the service is down, and asking again at once finds it down too.
-  if ((grpcError.details ?? "").startsWith("No connection established")) return false;
+  const grpcError = asGrpcError(error);
+  if (grpcError === undefined || answeredByService(grpcError) || noConnection(grpcError)) return false;
   return grpcError.code === status.UNAVAILABLE || isBrokenTransport(grpcError);
 }
 
