@@ -151,9 +151,13 @@ export class WalletApi extends UnaryApi {
     super(token, "wallet.v1.Wallet", metrics, deadlineMs);
   }
 
-  /** A unary call whose failure is the registry error named for the wallet (wallet_unavailable, wallet_error). */
-  private walletCall<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
-    return this.unary(method, origin, start).catch((error: unknown) => {
+  /**
+   * A unary call whose failure is the registry error named for the wallet (wallet_unavailable, wallet_error). A
+   * `read` is sent once more when a broken connection or session cut it (kernel/errors.ts readAgainOnBreak).
+   */
+  private walletCall<Res>(method: string, origin: Origin, start: Start<Res>, read = false): Promise<Res> {
+    const call = (): Promise<Res> => this.unary(method, origin, start);
+    return (read ? readAgainOnBreak(call) : call()).catch((error: unknown) => {
       throw fromGrpcError(error, "wallet");
     });
   }
@@ -162,19 +166,15 @@ export class WalletApi extends UnaryApi {
     return this.walletCall("CreateApiKey", origin, (m, o, cb) => this.client.CreateApiKey(request, m, o, cb));
   }
 
-  /** A read: sent once more when a broken connection or session cut it (kernel/errors.ts readAgainOnBreak). */
-  private walletRead<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
-    return readAgainOnBreak(() => this.unary(method, origin, start)).catch((error: unknown) => {
-      throw fromGrpcError(error, "wallet");
-    });
-  }
-
   listApiKeys(userId: string, origin: Origin): Promise<ListApiKeysResponse__Output> {
-    return this.walletRead("ListApiKeys", origin, (m, o, cb) => this.client.ListApiKeys({ user_id: userId }, m, o, cb));
+    const start: Start<ListApiKeysResponse__Output> = (m, o, cb) =>
+      this.client.ListApiKeys({ user_id: userId }, m, o, cb);
+    return this.walletCall("ListApiKeys", origin, start, true);
   }
 
   getApiKey(userId: string, id: string, origin: Origin): Promise<ApiKey__Output> {
-    return this.walletRead("GetApiKey", origin, (m, o, cb) => this.client.GetApiKey({ user_id: userId, id }, m, o, cb));
+    const start: Start<ApiKey__Output> = (m, o, cb) => this.client.GetApiKey({ user_id: userId, id }, m, o, cb);
+    return this.walletCall("GetApiKey", origin, start, true);
   }
 
   revokeApiKey(userId: string, id: string, origin: Origin): Promise<RevokeApiKeyResponse__Output> {
@@ -184,7 +184,8 @@ export class WalletApi extends UnaryApi {
   }
 
   validateApiKey(request: ValidateApiKeyRequest, origin: Origin): Promise<ValidateApiKeyResponse__Output> {
-    return this.walletRead("ValidateApiKey", origin, (m, o, cb) => this.client.ValidateApiKey(request, m, o, cb));
+    const start: Start<ValidateApiKeyResponse__Output> = (m, o, cb) => this.client.ValidateApiKey(request, m, o, cb);
+    return this.walletCall("ValidateApiKey", origin, start, true);
   }
 }
 
