@@ -239,18 +239,14 @@ export class MemoryRateLimiter implements RateLimiter {
     return { keyId, units, at, id: String(this.lastGrant) };
   }
 
+  /** Removes the grant's entries still in the window, if its key's log is kept. */
   refund(grant: RateLimitGrant): Promise<number> {
-    return Promise.resolve(this.refundSync(grant));
-  }
-
-  /** Synchronous core of `refund()`: removes the grant's entries still in the window, if its log is kept. */
-  refundSync(grant: RateLimitGrant): number {
     const log = this.logs.get(grant.keyId);
-    if (log === undefined) return 0;
+    if (log === undefined) return Promise.resolve(0);
     log.prune(this.now() - this.windowMs);
     const removed = log.remove(grant.at, Number(grant.id));
     if (log.size === 0) this.logs.delete(grant.keyId);
-    return removed;
+    return Promise.resolve(removed);
   }
 
   markRevoked(keyId: string): Promise<void> {

@@ -51,6 +51,18 @@ declare module "ioredis" {
 }
 
 /**
+ * The Lua lines that set `now` (µs): Redis TIME, or ARGV[arg] when a test passes a time of its own. Both scripts
+ * start with them.
+ */
+const luaNow = (arg: number): string => `local now
+if ARGV[${arg}] then
+  now = tonumber(ARGV[${arg}])
+else
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+end`;
+
+/**
  * KEYS[1] and KEYS[2] share a hash slot (kernel/redis-keys.ts), so the script runs on Redis Cluster too.
  * KEYS[1] sorted set of accepted requests (score = Redis time in µs at which the request is accepted,
  * possibly ahead of now for a held request; member = "score-nonce", unique even for equal scores),
@@ -60,13 +72,7 @@ declare module "ioredis" {
  * significant digits, too few for a µs timestamp.
  */
 export const RATE_LIMIT_LUA = `
-local now
-if ARGV[6] then
-  now = tonumber(ARGV[6])
-else
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-end
+${luaNow(6)}
 if redis.call('EXISTS', KEYS[2]) == 1 then
   return {0, 0, 0, 0, 1, now, 0}
 end
@@ -113,13 +119,7 @@ return {1, limit - counted, math.ceil((oldest + window - at) / 1000), 0, 0, now,
  * that replaces Redis TIME. Replies the number removed.
  */
 export const RATE_LIMIT_REFUND_LUA = `
-local now
-if ARGV[5] then
-  now = tonumber(ARGV[5])
-else
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-end
+${luaNow(5)}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%.0f', now - tonumber(ARGV[1])))
 local score = string.format('%.0f', tonumber(ARGV[3]))
 local removed = 0
