@@ -2,17 +2,17 @@
 // whole: a bad calendar changes nothing), and the last one set survives an engine crash. GET /v1/calendar is
 // answered from the gateway's copy (docs/engine.md, "Catalogue reads"): after a replacement the test reads until
 // the copy holds what the engine serves.
-import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calendarEventJson } from "../../gateway/v1/records.js";
-import { call, loadEngineProto, outgoingMetadata } from "../../kernel/grpc.js";
+import { call, outgoingMetadata } from "../../kernel/grpc.js";
 import type { Calendar__Output } from "../../proto/gen/engine/v1/Calendar.js";
 import type { EngineClient } from "../../proto/gen/engine/v1/Engine.js";
 import type { GetCalendarRequest } from "../../proto/gen/engine/v1/GetCalendarRequest.js";
-import { stackOn, type TestStack } from "../harness/backends.js";
-import { newKey, v1, type CreatedKey } from "../harness/client.js";
+import type { TestStack } from "../harness/backends.js";
+import { v1, type CreatedKey } from "../harness/client.js";
 import { eventually } from "../harness/eventually.js";
-import { marketClient, type Market } from "../harness/market.js";
+import type { Market } from "../harness/market.js";
+import { pushStack, type PushStack } from "../harness/push-stack.js";
 
 interface Row {
   id: string;
@@ -23,6 +23,7 @@ interface Row {
 }
 
 describe("news calendar", () => {
+  let pushed: PushStack;
   let stack: TestStack;
   let market: Market;
   let engine: EngineClient;
@@ -48,18 +49,11 @@ describe("news calendar", () => {
   };
 
   beforeAll(async () => {
-    stack = await stackOn("postgres", { env: { PRICE_FEED: "push" } });
-    const gateway = stack.gateways[0];
-    if (gateway === undefined) throw new Error("no gateway");
-    base = gateway.v1;
-    key = await newKey(gateway.api, "u-calendar", { label: "reader", permissions: ["READ_ONLY"] });
-    market = marketClient(stack.engineGrpc);
-    engine = new (loadEngineProto().engine.v1.Engine)(stack.engineGrpc, grpc.credentials.createInsecure());
+    pushed = await pushStack("postgres", "u-calendar");
+    ({ stack, base, key, market, engine } = pushed);
   });
   afterAll(async () => {
-    engine.close();
-    market.close();
-    await stack.stop();
+    await pushed.stop();
   });
 
   it("serves the shipped calendar until one is set", async () => {

@@ -4,19 +4,19 @@
 // position) is refused. The gateway serves GET /v1/tickers, /v1/plans and /v1/calendar from its copy of the
 // engine's (docs/engine.md, "Catalogue reads"): a push shows there, and once the copy is primed those reads ask
 // the engine nothing, answering exactly what the engine's calls answer through the same JSON.
-import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calendarEventJson, planJson, tickerJson } from "../../gateway/v1/records.js";
-import { call, loadEngineProto, outgoingMetadata } from "../../kernel/grpc.js";
+import { call, outgoingMetadata } from "../../kernel/grpc.js";
 import type { Calendar__Output } from "../../proto/gen/engine/v1/Calendar.js";
 import type { EngineClient } from "../../proto/gen/engine/v1/Engine.js";
 import type { GetCalendarRequest } from "../../proto/gen/engine/v1/GetCalendarRequest.js";
 import type { ListPlansResponse__Output } from "../../proto/gen/engine/v1/ListPlansResponse.js";
 import type { ListTickersResponse__Output } from "../../proto/gen/engine/v1/ListTickersResponse.js";
-import { stackOn, type TestStack } from "../harness/backends.js";
-import { newKey, v1, type CreatedKey } from "../harness/client.js";
+import type { TestStack } from "../harness/backends.js";
+import { v1, type CreatedKey } from "../harness/client.js";
 import { eventually } from "../harness/eventually.js";
-import { marketClient, type Market } from "../harness/market.js";
+import type { Market } from "../harness/market.js";
+import { pushStack, type PushStack } from "../harness/push-stack.js";
 
 const CATALOGUE_CALLS = ["ListTickers", "ListPlans", "GetCalendar"];
 
@@ -32,12 +32,23 @@ async function catalogueCalls(admin: string): Promise<number> {
   return sum;
 }
 
-describe("market.v1 PushPrices", () => {
-  let stack: TestStack;
-  let market: Market;
-  let key: CreatedKey;
-  let base: string;
+// One stack serves both parts: the refusals, then the gateway's copy.
+let pushed: PushStack;
+let stack: TestStack;
+let market: Market;
+let engine: EngineClient;
+let key: CreatedKey;
+let base: string;
 
+beforeAll(async () => {
+  pushed = await pushStack("pglite", "u-push");
+  ({ stack, base, key, market, engine } = pushed);
+});
+afterAll(async () => {
+  await pushed.stop();
+});
+
+describe("market.v1 PushPrices", () => {
   const markOf = async (symbol: string): Promise<unknown> => {
     const reply = await v1(base, "/v1/tickers", key);
     const rows = reply.body.data as { symbol: string; mark_price?: number }[];
@@ -45,18 +56,8 @@ describe("market.v1 PushPrices", () => {
   };
 
   beforeAll(async () => {
-    stack = await stackOn("pglite", { env: { PRICE_FEED: "push" } });
-    const gateway = stack.gateways[0];
-    if (gateway === undefined) throw new Error("no gateway");
-    base = gateway.v1;
-    key = await newKey(gateway.api, "u-push", { label: "reader", permissions: ["READ_ONLY"] });
-    market = marketClient(stack.engineGrpc);
     await market.push({ "BTC-USD": 50_000 });
     await eventually(async () => (await markOf("BTC-USD")) === 50_000, "the pushed price on GET /v1/tickers");
-  });
-  afterAll(async () => {
-    market.close();
-    await stack.stop();
   });
 
   it("refuses a symbol named twice in one push (INVALID_ARGUMENT), applying nothing", async () => {
@@ -79,31 +80,11 @@ describe("market.v1 PushPrices", () => {
 });
 
 describe("GET /v1/tickers, /v1/plans and /v1/calendar from the gateway's copy", () => {
-  let stack: TestStack;
-  let market: Market;
-  let engine: EngineClient;
-  let key: CreatedKey;
-  let base: string;
   const get = async (path: string) => {
     const reply = await v1(base, path, key);
     return { status: reply.status, text: JSON.stringify(reply.body) };
   };
   const reads = ["/v1/tickers", "/v1/plans", "/v1/calendar", "/v1/calendar?symbol=eurusd&from=2027-01-01T00:00:00Z"];
-
-  beforeAll(async () => {
-    stack = await stackOn("pglite", { env: { PRICE_FEED: "push" } });
-    const gateway = stack.gateways[0];
-    if (gateway === undefined) throw new Error("no gateway");
-    base = gateway.v1;
-    key = await newKey(gateway.api, "u-copy", { label: "reader", permissions: ["READ_ONLY"] });
-    market = marketClient(stack.engineGrpc);
-    engine = new (loadEngineProto().engine.v1.Engine)(stack.engineGrpc, grpc.credentials.createInsecure());
-  });
-  afterAll(async () => {
-    engine.close();
-    market.close();
-    await stack.stop();
-  });
 
   it("shows a pushed price and calendar, and once primed asks the engine nothing, answering as the engine does", async () => {
     await market.push({ "ETH-USD": 3_210 });
