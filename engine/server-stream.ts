@@ -1,7 +1,7 @@
 // engine.v1's server-streaming calls (docs/streaming.md): WatchAccount, an account's webhook events from a
 // sequence on, committed then live (engine/webhooks/watch.ts), and WatchTickers, the tickers as their prices
-// change, and WatchCatalogue, the catalogue reads (tickers, plans, calendar) as they change. Internal token required like every call; a failure ends the stream with the registry's status (its
-// `fts-error-bin` trailer). On shutdown every open stream ends UNAVAILABLE: its caller reopens it elsewhere or
+// change, and WatchCatalogue, the catalogue reads (tickers, plans, calendar) as they change. Internal token
+// required like every call; a failure ends the stream with the registry's status (its `fts-error-bin` trailer). On shutdown every open stream ends UNAVAILABLE: its caller reopens it elsewhere or
 // later from the last sequence it got.
 import type * as grpc from "@grpc/grpc-js";
 import { ServiceError, toGrpcStatus } from "../kernel/errors.js";
@@ -122,6 +122,17 @@ function watchAccount(deps: StreamDeps, open: OpenStreams): EngineHandlers["Watc
   });
 }
 
+/** The tickers a price update moved (only those of `wanted`, when given), in the update's order. */
+function movedTickers(deps: StreamDeps, symbols: Iterable<string>, wanted?: ReadonlySet<string>): Ticker[] {
+  const nowMs = deps.now();
+  const tickers: Ticker[] = [];
+  for (const symbol of symbols) {
+    const spec = wanted === undefined || wanted.has(symbol) ? deps.catalogue.byKey(symbol) : undefined;
+    if (spec !== undefined) tickers.push(tickerMessage(spec, deps.prices, nowMs));
+  }
+  return tickers;
+}
+
 function watchTickers(deps: StreamDeps, open: OpenStreams): EngineHandlers["WatchTickers"] {
   return guarded(deps, (call: Stream<WatchTickersRequest__Output, Ticker>) => {
     const wanted = new Set<string>();
@@ -140,10 +151,7 @@ function watchTickers(deps: StreamDeps, open: OpenStreams): EngineHandlers["Watc
       send(call, tickerMessage(spec, deps.prices, deps.now()));
     };
     const stop = deps.prices.onUpdate((symbols) => {
-      for (const symbol of symbols) {
-        const spec = wanted.size === 0 || wanted.has(symbol) ? deps.catalogue.byKey(symbol) : undefined;
-        if (spec !== undefined) sendTicker(spec);
-      }
+      for (const ticker of movedTickers(deps, symbols, wanted.size === 0 ? undefined : wanted)) send(call, ticker);
     });
     open.hold(call, stop);
     for (const spec of specs) sendTicker(spec);
@@ -161,12 +169,7 @@ function watchCatalogue(deps: StreamDeps, open: OpenStreams): EngineHandlers["Wa
       send(call, message);
     };
     const stopPrices = deps.prices.onUpdate((symbols) => {
-      const nowMs = deps.now();
-      const tickers: Ticker[] = [];
-      for (const symbol of symbols) {
-        const spec = deps.catalogue.byKey(symbol);
-        if (spec !== undefined) tickers.push(tickerMessage(spec, deps.prices, nowMs));
-      }
+      const tickers = movedTickers(deps, symbols);
       if (tickers.length > 0) update({ whole: false, tickers });
     });
     const stopCalendar = deps.calendar.onReplace((events) => {
