@@ -12,7 +12,8 @@
 //      sockets of one gateway, and fill → socket beside the same fills' webhook delivery (p50, p99).
 //   6. Overload (scripts/load/overload.ts), on the embedded default and on PostgreSQL + Redis: capacity of the
 //      load mix, then open loop at 0.5×, 1×, 2× and 4× of it, one well-behaved key beside the flood
-//      (bench/overload-<backend>.json); `--no-overload` leaves it out.
+//      (bench/overload-<backend>.json); then the same with the flood from 4 keys whose rate limit is raised out
+//      of the way (bench/overload-<backend>-few-keys.json); `--no-overload` leaves it out.
 // Writes bench/results.json and bench/results.md (the summary table: median, spread, ratio to the ceilings,
 // target, met) and prints the table and the total time. Targets are reported, never asserted.
 // `--profile`: the stack's processes run with --cpu-prof (profiles in bench/profiles/<date>/), and the top
@@ -216,6 +217,7 @@ async function main(): Promise<void> {
   if (!process.argv.includes("--no-overload")) {
     for (const backend of ["embedded", "postgres"]) {
       overload.push(await runOverload(parseOverloadArgs(["--backend", backend]), say));
+      overload.push(await runOverload(parseOverloadArgs(["--backend", backend, "--flood-keys", "4"]), say));
     }
   }
   phases.overload = since(at);

@@ -153,6 +153,51 @@ describe("Admission", () => {
     expect(typeof next()).toBe("object");
   });
 
+  it("keeps the long wait for a key far under its share while a flooding key's newcomers are shed after the short one", () => {
+    let clock = 0;
+    const control = admission(
+      { perKey: 4, maxQueue: 20, perKeyQueue: 10, queueTimeoutMs: 25, burstTimeoutMs: 500, now: () => clock },
+      8,
+    );
+    for (let i = 0; i < 4; i++) permit(ask(control, "flood")());
+    const others = Array.from({ length: 4 }, () => permit(ask(control, "other")()));
+    for (let i = 0; i < 3; i++) ask(control, "flood");
+    clock = STANDING_QUEUE_MS + 1;
+    const flooded = ask(control, "flood");
+    const light = ask(control, "light");
+    vi.advanceTimersByTime(25);
+    expect(flooded()).toBe("queue_timeout");
+    expect(light()).toBeUndefined();
+    // The flooding key is at its own bound: the light key is next.
+    others[0]?.release(true);
+    expect(typeof light()).toBe("object");
+  });
+
+  it("makes room in a full queue for a light key by shedding the heaviest key's newest waiter", () => {
+    const control = admission({ perKey: 8, maxQueue: 4, perKeyQueue: 10 }, 8);
+    const held = Array.from({ length: 8 }, () => permit(ask(control, "flood")()));
+    const waiting = Array.from({ length: 4 }, () => ask(control, "flood"));
+    expect(ask(control, "flood")()).toBe("queue_full");
+    const light = ask(control, "light");
+    expect(light()).toBeUndefined();
+    expect(waiting.map((w) => w())).toEqual([undefined, undefined, undefined, "queue_full"]);
+    expect(control.waiting).toBe(4);
+    // Round robin: the flooding key's oldest waiter, then the light key.
+    held[0]?.release(true);
+    expect(typeof waiting[0]?.()).toBe("object");
+    held[1]?.release(true);
+    expect(typeof light()).toBe("object");
+  });
+
+  it("treats every key alike when the bound split over the active keys gives each under two slots", () => {
+    const control = admission({ perKey: 4, maxQueue: 2, perKeyQueue: 10 }, 4);
+    for (const key of ["a", "b", "c", "d"]) permit(ask(control, key)());
+    ask(control, "a");
+    ask(control, "b");
+    // Five active keys share a bound of 4: nobody is light, a newcomer meets a full queue.
+    expect(ask(control, "e")()).toBe("queue_full");
+  });
+
   it("refuses settings that cannot work", () => {
     expect(() => admission({ perKey: 0 })).toThrow(RangeError);
     expect(() => admission({ queueTimeoutMs: -1 })).toThrow(RangeError);

@@ -39,6 +39,9 @@ type Outcome = (permit: Permit | ShedReason) => void;
 /** A queue not empty for this long stands: new waiters get the short timeout. */
 export const STANDING_QUEUE_MS = 100;
 
+/** Slots of the bound each active key must get from an even split before any key counts as light. */
+export const LIGHT_SHARE_MIN = 2;
+
 interface Waiter {
   key: string;
   outcome: Outcome;
@@ -102,7 +105,9 @@ export class Admission {
       outcome(this.start(key, state));
       return;
     }
-    const full = this.queued >= this.options.maxQueue;
+    const light = this.isLight(state);
+    let full = this.queued >= this.options.maxQueue;
+    if (full && (critical || light)) full = !this.evictFromHeaviest(state);
     if (full || (!critical && state.waiting.length >= this.options.perKeyQueue)) {
       this.forgetIfIdle(key, state);
       outcome(full ? "queue_full" : "key_queue_full");
@@ -111,9 +116,8 @@ export class Admission {
     const now = this.now();
     if (this.queued === 0) this.emptyAt = now;
     const standing = now - this.emptyAt > STANDING_QUEUE_MS;
-    const timeoutMs = standing
-      ? this.options.queueTimeoutMs
-      : (this.options.burstTimeoutMs ?? this.options.queueTimeoutMs);
+    const timeoutMs =
+      standing && !light ? this.options.queueTimeoutMs : (this.options.burstTimeoutMs ?? this.options.queueTimeoutMs);
     const waiter: Waiter = { key, outcome, timer: undefined };
     waiter.timer = setTimeout(() => {
       this.expire(waiter, critical);
@@ -134,6 +138,35 @@ export class Admission {
       this.keys.set(key, state);
     }
     return state;
+  }
+
+  /**
+   * Whether a key uses under half of an even share of the bound: its requests in flight and waiting, against the
+   * bound split over every key with requests in flight or waiting, when that split gives each key at least
+   * LIGHT_SHARE_MIN. Such a key is not the cause of the queue: under a standing queue it keeps the long deadline,
+   * and a full queue makes room for it by shedding the newest waiter of the heaviest key (docs/overload.md).
+   * With more active keys than that (a flood from many keys), no key is light and every key is treated alike.
+   */
+  private isLight(state: KeyState): boolean {
+    const share = this.gradient.limit / Math.max(1, this.keys.size);
+    return share >= LIGHT_SHARE_MIN && (state.inFlight + state.waiting.length) * 2 < share;
+  }
+
+  /** Sheds the newest waiter of the key with the most requests in flight and waiting, if it uses more than `than`. */
+  private evictFromHeaviest(than: KeyState): boolean {
+    let heaviest: [string, KeyState] | undefined;
+    const usage = (s: KeyState): number => s.inFlight + s.waiting.length;
+    for (const entry of this.turns)
+      if (heaviest === undefined || usage(entry[1]) > usage(heaviest[1])) heaviest = entry;
+    if (heaviest === undefined || usage(heaviest[1]) <= usage(than)) return false;
+    const [key, state] = heaviest;
+    const waiter = state.waiting.pop();
+    if (waiter === undefined) return false;
+    clearTimeout(waiter.timer);
+    this.left();
+    if (state.waiting.length === 0) this.turns.delete(key);
+    waiter.outcome("queue_full");
+    return true;
   }
 
   private forgetIfIdle(key: string, state: KeyState): void {

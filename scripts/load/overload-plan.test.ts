@@ -31,6 +31,19 @@ describe("planSteps", () => {
     expect(floodKeysNeeded(steps)).toBe(266);
   });
 
+  it("spreads the flood over exactly the given keys when --flood-keys is set, whatever their rate", () => {
+    const steps = planSteps({
+      capacityPerSecond: 1000,
+      multipliers: [0.5, 4],
+      floodKeyRate: 15,
+      wellBehavedRate: 20,
+      floodKeys: 4,
+    });
+    expect(steps.map((s) => s.floodKeys)).toEqual([4, 4]);
+    // 3,980/s of flood over 4 keys: 995/s each, 59,700 a minute.
+    expect(steps[1]?.floodPerKeyPerMinute).toBeCloseTo(59_700, 9);
+  });
+
   it("sends no flood when the well-behaved key alone offers the step", () => {
     const [step] = planSteps({ capacityPerSecond: 30, multipliers: [0.5], floodKeyRate: 15, wellBehavedRate: 20 });
     expect(step).toMatchObject({ floodKeys: 0, floodPerKeyPerMinute: 0 });
@@ -132,7 +145,14 @@ describe("parseOverloadArgs", () => {
       floodKeyRate: 15,
       wellBehavedRate: 20,
       capacity: undefined,
+      floodKeys: undefined,
     });
+  });
+
+  it("takes a flood from a given number of keys, a positive whole number", () => {
+    expect(parseOverloadArgs(["--flood-keys", "4"]).floodKeys).toBe(4);
+    expect(() => parseOverloadArgs(["--flood-keys", "0"])).toThrow(/--flood-keys/);
+    expect(() => parseOverloadArgs(["--flood-keys", "2.5"])).toThrow(/--flood-keys/);
   });
 
   it("takes PostgreSQL with Redis unless --no-redis, and a given capacity and steps", () => {

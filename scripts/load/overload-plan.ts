@@ -21,6 +21,11 @@ export interface OverloadArgs {
   capacity: number | undefined;
   /** Most requests/s one flood key sends (below the key's limit, so the limiter never refuses it). */
   floodKeyRate: number;
+  /**
+   * The flood from exactly this many keys instead (each far above the documented limit): the stack runs with the
+   * rate limit raised out of the way, so only admission holds the flood keys back.
+   */
+  floodKeys: number | undefined;
   /** Rate of the well-behaved key, requests/s (its documented limit). */
   wellBehavedRate: number;
   /** Most flood requests in flight; a request due beyond it is not sent and counts as generator overflow. */
@@ -43,6 +48,7 @@ export const OVERLOAD_USAGE = `npm run load -- --scenario overload [options]
   --concurrency N       requests in flight in that closed loop (64)
   --capacity N          skip the measurement: use N requests/s as the capacity
   --flood-key-rate N    most requests/s per flood key (15; the limit is 20)
+  --flood-keys N        the flood from exactly N keys instead, the rate limit raised out of their way (no burst)
   --well-behaved-rate N the well-behaved key's rate, requests/s (20: its limit)
   --max-outstanding N   most flood requests in flight; beyond, due requests are not sent (2048)
   --drain D             wait for a step's last answers at most this long (5s)
@@ -86,6 +92,7 @@ const KNOWN = new Set([
   "concurrency",
   "capacity",
   "flood-key-rate",
+  "flood-keys",
   "well-behaved-rate",
   "max-outstanding",
   "drain",
@@ -124,6 +131,7 @@ export function parseOverloadArgs(argv: readonly string[]): OverloadArgs {
     throw new Error("--multipliers must be positive numbers, e.g. 0.5,1,2,4");
   }
   const capacity = values.get("capacity");
+  const floodKeys = values.get("flood-keys");
   return {
     backend,
     redis: flags.has("redis") || (backend === "postgres" && !flags.has("no-redis")),
@@ -134,6 +142,7 @@ export function parseOverloadArgs(argv: readonly string[]): OverloadArgs {
     concurrency: positive("concurrency", 64, true),
     capacity: capacity === undefined ? undefined : positive("capacity", 0),
     floodKeyRate: positive("flood-key-rate", 15),
+    floodKeys: floodKeys === undefined ? undefined : positive("flood-keys", 0, true),
     wellBehavedRate: positive("well-behaved-rate", KEY_LIMIT_PER_SECOND),
     maxOutstanding: positive("max-outstanding", 2048, true),
     drainMs: duration("drain", 5_000),
@@ -161,18 +170,20 @@ export interface PlanInput {
   multipliers: readonly number[];
   floodKeyRate: number;
   wellBehavedRate: number;
+  /** The flood spread over exactly this many keys, whatever their rate (`--flood-keys`). */
+  floodKeys?: number | undefined;
 }
 
 /**
  * One step per multiplier: multiplier × capacity offered in all, the well-behaved key's share included, the rest
- * spread evenly over as few flood keys as keep each at or below `floodKeyRate`.
+ * spread evenly over as few flood keys as keep each at or below `floodKeyRate`, or over exactly `floodKeys`.
  */
 export function planSteps(input: PlanInput): StepPlan[] {
   if (!(input.capacityPerSecond > 0)) throw new Error(`capacity must be positive, got ${input.capacityPerSecond}`);
   return input.multipliers.map((multiplier) => {
     const offered = multiplier * input.capacityPerSecond;
     const flood = Math.max(0, offered - input.wellBehavedRate);
-    const floodKeys = flood === 0 ? 0 : Math.ceil(flood / input.floodKeyRate - 1e-9);
+    const floodKeys = flood === 0 ? 0 : (input.floodKeys ?? Math.ceil(flood / input.floodKeyRate - 1e-9));
     return {
       multiplier,
       offeredPerSecond: offered,
