@@ -168,3 +168,31 @@ describe("every route that reads a JSON body", () => {
     );
   });
 });
+
+/** Sends GET `url` with a body that is not JSON although it says so (fetch sends no body with a GET). */
+function getWithBrokenJson(base: string, url: string): Promise<number> {
+  const sent = "{not json";
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${base}${url}`, {
+      method: "GET",
+      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(sent)) },
+    });
+    request.on("response", (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("error", reject);
+    request.end(sent);
+  });
+}
+
+describe("the routes without a body on the /api listener", () => {
+  it.each(["/metrics", "/healthz", "/readyz"])("answer %s 200 whatever body comes with the GET", async (url) => {
+    const api = await listening(buildApiApp(options()));
+    try {
+      expect(await getWithBrokenJson(api.base, url)).toBe(200);
+    } finally {
+      api.server.close();
+    }
+  });
+});

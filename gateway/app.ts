@@ -70,12 +70,13 @@ function readiness(ready: () => Promise<boolean>): RequestHandler {
 
 export function buildApiApp(options: AppOptions): Express {
   const app = base(options, "api");
-  // Who asks comes first: the admin token and the caller's identity are checked before the body is read.
-  app.use("/api", adminToken(options.adminToken), identifiedCaller());
-  app.use(jsonBody(options.bodyLimitBytes));
+  // The metrics page, like the probes, reads no body (docs/openapi.yaml documents no 4XX for it).
   app.get("/metrics", async (_req, res) => {
     res.type(options.registry.contentType).send(await options.registry.metrics());
   });
+  // Who asks comes first: the admin token and the caller's identity are checked before the body is read.
+  app.use("/api", adminToken(options.adminToken), identifiedCaller());
+  app.use(jsonBody(options.bodyLimitBytes));
   app.use(
     "/api",
     apiRouter(options.clients, {

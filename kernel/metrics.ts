@@ -7,7 +7,31 @@ export function createRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
+  renameDefaultGauges(registry);
   return registry;
+}
+
+/**
+ * prom-client's default gauges `nodejs_active_{handles,requests,resources}_total` end in `_total`, a suffix
+ * Prometheus keeps for counters (`promtool check metrics` refuses them): they are exported as
+ * `nodejs_active_…_all` instead, the count of every type where `nodejs_active_…` counts per type.
+ */
+function renameDefaultGauges(registry: Registry): void {
+  for (const what of ["handles", "requests", "resources"]) {
+    const name = `nodejs_active_${what}_total`;
+    const original = registry.getSingleMetric(name);
+    if (original === undefined) continue;
+    registry.removeSingleMetric(name);
+    new Gauge({
+      name: `nodejs_active_${what}_all`,
+      help: `Number of active ${what} of every type (the sum of nodejs_active_${what}).`,
+      registers: [registry],
+      async collect() {
+        const { values } = await original.get();
+        this.set(values[0]?.value ?? 0);
+      },
+    });
+  }
 }
 
 export interface ScrapeCounterConfig<V extends string> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { anchorOf, exportedNames, familiesOf, metricNamesIn } from "./prometheus.js";
+import { anchorOf, exportedNames, metricNamesIn } from "./prometheus.js";
 
 describe("metricNamesIn", () => {
   it.each([
@@ -32,12 +32,6 @@ describe("exposition helpers", () => {
 
   it("lists the series names", () => {
     expect([...exportedNames(page)]).toEqual(["a_total", "process_cpu_seconds_total"]);
-  });
-
-  it("keeps whole families", () => {
-    expect(familiesOf(page, (name) => !name.startsWith("process_"))).toBe(
-      '# HELP a_total A.\n# TYPE a_total counter\na_total{x="1"} 2\n',
-    );
   });
 
   it("makes GitHub's heading anchors", () => {

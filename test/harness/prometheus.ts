@@ -43,18 +43,6 @@ export function exportedNames(text: string): Set<string> {
   return names;
 }
 
-/** The families of a text page whose names pass `keep`, with their HELP and TYPE lines. */
-export function familiesOf(text: string, keep: (family: string) => boolean): string {
-  const out: string[] = [];
-  let family = "";
-  for (const line of text.split("\n")) {
-    const meta = /^# (?:HELP|TYPE) ([a-zA-Z_:][\w:]*)/.exec(line);
-    if (meta?.[1] !== undefined) family = meta[1];
-    if (line !== "" && keep(family)) out.push(line);
-  }
-  return out.join("\n") + "\n";
-}
-
 export interface Promtool {
   status: number;
   output: string;

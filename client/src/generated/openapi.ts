@@ -1625,31 +1625,18 @@ export interface components {
             name: string;
             /** @description USD. */
             starting_balance: number;
-            /** @description Percent of the starting balance; a flat account whose balance (realized P&L, fees and funding, no open position) reaches it moves to PASSED. Open profit never passes (docs/risk.md, "Passing"). */
-            profit_target_pct: number;
-            /** @description Percent of the starting balance: the drawdown allowance, a fixed amount in both modes; equity at or below the floor terminates the account. */
-            max_drawdown_pct: number;
-            /**
-             * @description `static`: the floor stays at starting balance minus the allowance. `trailing`: the floor follows the equity high-water mark up, the allowance below it, and stops trailing once it reaches the starting balance (docs/risk.md, "drawdown_gate").
-             * @enum {string}
-             */
-            drawdown_mode: "static" | "trailing";
-            /** @description Percent of the starting balance that may be lost in one day (realized plus unrealized); breaching it terminates the account. */
-            daily_loss_pct: number;
-            /**
-             * @description Daily limits reset at midnight UTC.
-             * @constant
-             */
-            daily_reset: "00:00Z";
+            profit_target_pct: components["schemas"]["ProfitTargetPct"];
+            max_drawdown_pct: components["schemas"]["MaxDrawdownPct"];
+            drawdown_mode: components["schemas"]["DrawdownMode"];
+            daily_loss_pct: components["schemas"]["DailyLossPct"];
+            daily_reset: components["schemas"]["DailyReset"];
             max_leverage: components["schemas"]["MaxLeverage"];
-            /** @description Exposure cap per symbol, USD. */
-            max_symbol_notional: number;
-            /** @description Exposure cap over all symbols, USD. */
-            max_total_notional: number;
+            max_symbol_notional: components["schemas"]["MaxSymbolNotional"];
+            max_total_notional: components["schemas"]["MaxTotalNotional"];
             news_freeze: components["schemas"]["NewsFreeze"];
             allowed_venues: components["schemas"]["Venue"][];
-            /** @description The rule set the plan is enforced with, e.g. `2026-11-01.1`. */
-            rules_version: string;
+            /** @description The rule set the plan is enforced with. */
+            rules_version: components["schemas"]["RulesVersion"];
         };
         PlanList: {
             data: components["schemas"]["Plan"][];
@@ -1752,6 +1739,28 @@ export interface components {
             minutes_before: number;
             minutes_after: number;
         };
+        /** @description Percent of the starting balance; a flat account whose balance (realized P&L, fees and funding, no open position) reaches it moves to PASSED. Open profit never passes (docs/risk.md, "Passing"). */
+        ProfitTargetPct: number;
+        /** @description Percent of the starting balance: the drawdown allowance, a fixed amount in both modes; equity at or below the floor terminates the account. */
+        MaxDrawdownPct: number;
+        /**
+         * @description `static`: the floor stays at starting balance minus the allowance. `trailing`: the floor follows the equity high-water mark up, the allowance below it, and stops trailing once it reaches the starting balance (docs/risk.md, "drawdown_gate").
+         * @enum {string}
+         */
+        DrawdownMode: "static" | "trailing";
+        /** @description Percent of the starting balance that may be lost in one day (realized plus unrealized); breaching it terminates the account. */
+        DailyLossPct: number;
+        /**
+         * @description Daily limits reset at midnight UTC.
+         * @constant
+         */
+        DailyReset: "00:00Z";
+        /** @description Exposure cap per symbol, USD. */
+        MaxSymbolNotional: number;
+        /** @description Exposure cap over all symbols, USD. */
+        MaxTotalNotional: number;
+        /** @description A version of the risk rules, its date and revision, e.g. `2026-11-01.1`. */
+        RulesVersion: string;
         /**
          * @example {
          *       "plan_id": "48a184ce-7d26-4b3f-82e3-cbf4f08383ba",
@@ -1768,21 +1777,21 @@ export interface components {
         };
         /** @description The plan's limits as they apply to the account (frozen when the account was opened). */
         RiskLimits: {
-            max_drawdown_pct: components["schemas"]["Plan"]["max_drawdown_pct"];
-            drawdown_mode: components["schemas"]["Plan"]["drawdown_mode"];
-            daily_loss_pct: components["schemas"]["Plan"]["daily_loss_pct"];
-            daily_reset: components["schemas"]["Plan"]["daily_reset"];
-            profit_target_pct: components["schemas"]["Plan"]["profit_target_pct"];
+            max_drawdown_pct: components["schemas"]["MaxDrawdownPct"];
+            drawdown_mode: components["schemas"]["DrawdownMode"];
+            daily_loss_pct: components["schemas"]["DailyLossPct"];
+            daily_reset: components["schemas"]["DailyReset"];
+            profit_target_pct: components["schemas"]["ProfitTargetPct"];
             max_leverage: components["schemas"]["MaxLeverage"];
-            max_symbol_notional: components["schemas"]["Plan"]["max_symbol_notional"];
-            max_total_notional: components["schemas"]["Plan"]["max_total_notional"];
+            max_symbol_notional: components["schemas"]["MaxSymbolNotional"];
+            max_total_notional: components["schemas"]["MaxTotalNotional"];
             news_freeze: components["schemas"]["NewsFreeze"];
         };
         Account: {
             account_id: components["schemas"]["Uuid"];
             plan_id: components["schemas"]["Uuid"];
             /** @description The rule set the account is enforced with (the plan's at opening). */
-            rules_version: components["schemas"]["Plan"]["rules_version"];
+            rules_version: components["schemas"]["RulesVersion"];
             label: string | null;
             state: components["schemas"]["AccountState"];
             default_venue: components["schemas"]["Venue"];
