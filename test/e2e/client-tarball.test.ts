@@ -16,7 +16,10 @@ const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const FIXTURE = path.join(ROOT, "test", "fixtures", "client-user");
 const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
-/** npm's downloads and the stack's start may be slow on a busy machine; nothing here measures time. */
+/**
+ * npm's downloads and the stack's start may be slow on a busy machine; nothing here measures time. The setup
+ * waits for up to two of these in a row, hence its own 600 s.
+ */
 const PATIENCE = { timeout: 240_000, maxBuffer: 16 * 1024 * 1024 };
 
 /**
@@ -80,7 +83,7 @@ beforeAll(async () => {
   v1 = stack.gateways[0]?.v1 ?? "";
   market = marketClient(stack.engineGrpc);
   await market.push({ "BTC-USD": 50_000, "ETH-USD": 2_500 });
-});
+}, 600_000);
 
 afterAll(async () => {
   market?.close();
