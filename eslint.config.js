@@ -10,6 +10,7 @@ export default defineConfig(
       "node_modules/**",
       "data/**",
       "dist/**",
+      "client/dist/**",
       "proto/gen/**",
       "coverage/**",
       "test/fixtures/**",
