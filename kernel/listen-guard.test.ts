@@ -63,6 +63,24 @@ describe("a process listening beyond loopback", () => {
     );
   });
 
+  it.each([
+    ["wallet", "INTERNAL_TOKEN", loadWalletSettings],
+    ["engine", "INTERNAL_TOKEN", loadEngineSettings],
+    ["gateway", "INTERNAL_TOKEN", loadGatewaySettings],
+    ["gateway", "WALLET_ADMIN_TOKEN", loadGatewaySettings],
+  ] as const)("the %s refuses a %s of 15 characters, saying the minimum and how to make one", (_n, name, load) => {
+    expect(() => load({ INTERNAL_TOKEN: TOKEN, WALLET_ADMIN_TOKEN: TOKEN, [name]: "0123456789abcde" })).toThrow(
+      `${name}: must be at least 16 characters; make one with \`openssl rand -hex 32\``,
+    );
+    expect(refused(load, { INTERNAL_TOKEN: TOKEN, WALLET_ADMIN_TOKEN: TOKEN, [name]: "0123456789abcdef" })).toEqual([]);
+  });
+
+  it("says the minimum length and how to make a token when one is missing beyond loopback", () => {
+    expect(() => loadWalletSettings({ HOST: "0.0.0.0" })).toThrow(
+      "set it (at least 16 characters; make one with `openssl rand -hex 32`), or ALLOW_INSECURE_LISTEN=true",
+    );
+  });
+
   it("logs at error level what is open when the override let it start", () => {
     const lines: { level: number; msg: string; missing?: string[] }[] = [];
     const log = createLogger("gateway", "info");
