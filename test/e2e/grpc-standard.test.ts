@@ -1,10 +1,15 @@
 // The standard gRPC services on the real wallet and engine processes (docs/grpc.md): grpc.health.v1.Health
 // answers a Check sent with no metadata, as Kubernetes' gRPC probe sends it, and server reflection lists each
 // process's services and describes them well enough for a client that has no .proto file to call them.
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { protoPath as healthProtoPath } from "grpc-health-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { outgoingMetadata } from "../../kernel/grpc.js";
 import { callByName, clientFromReflection, listServices, reflectionClient } from "../harness/reflection.js";
 import { startStack, type Stack } from "../harness/stack.js";
@@ -47,6 +52,27 @@ async function services(address: string): Promise<string[]> {
   }
 }
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** deploy/compose.yaml's healthcheck script of `service`, pointed at `address` instead of its compose port. */
+function composeHealthcheck(service: string, port: number, address: string): string {
+  const compose = parseYaml(readFileSync(path.join(ROOT, "deploy", "compose.yaml"), "utf8"), { merge: true }) as {
+    services: Record<string, { healthcheck: { test: string[] } }>;
+  };
+  const script = compose.services[service]?.healthcheck.test[3] ?? "";
+  expect(script).toContain(`'127.0.0.1:${port}'`);
+  return script.replace(`'127.0.0.1:${port}'`, `'${address}'`);
+}
+
+/** The exit code of `node -e script` run from the repository (as the image runs it from /app). */
+function exitCode(script: string): Promise<number> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["-e", script], { cwd: ROOT }, (error) => {
+      resolve(error === null ? 0 : typeof error.code === "number" ? error.code : 1);
+    });
+  });
+}
+
 let stack: Stack;
 
 beforeAll(async () => {
@@ -68,6 +94,17 @@ describe("gRPC health on the wallet and the engine", () => {
     for (const service of ["", "engine.v1.Engine", "engine.v1.EngineSession", "market.v1.MarketData"]) {
       expect(await check(stack.engineGrpc, service), service).toBe("SERVING");
     }
+  });
+});
+
+describe("deploy/compose.yaml's healthchecks of the wallet and the engine", () => {
+  it("pass against the running wallet and engine", async () => {
+    expect(await exitCode(composeHealthcheck("wallet", 50052, stack.walletGrpc[0] ?? ""))).toBe(0);
+    expect(await exitCode(composeHealthcheck("engine", 50051, stack.engineGrpc))).toBe(0);
+  });
+
+  it("fail where nothing serves gRPC health", async () => {
+    expect(await exitCode(composeHealthcheck("wallet", 50052, "127.0.0.1:1"))).toBe(1);
   });
 });
 
