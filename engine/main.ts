@@ -1,6 +1,8 @@
 // The engine process: the shard threads (one actor per account), the price feed (simulator or market.v1
 // pushes), engine.v1 + market.v1 over gRPC on HOST:ENGINE_GRPC_PORT and /healthz, /readyz, /metrics on
-// ENGINE_METRICS_PORT; drains on SIGINT/SIGTERM. `startEngine` starts the same thing in-process for tests.
+// ENGINE_METRICS_PORT; drains on SIGINT/SIGTERM. `startEngine` starts the same thing in-process for tests. gRPC
+// health (kernel/grpc-standard.ts) answers SERVING once every part started and /readyz's check passes (database,
+// partition leases held), and NOT_SERVING from the first step of stopping.
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,7 +10,8 @@ import type * as grpc from "@grpc/grpc-js";
 import type { Registry } from "prom-client";
 import { openDatabase, type Database } from "../kernel/db.js";
 import { bounded } from "../kernel/db-deadline.js";
-import { bindServer, serverCredentials, shutdownServer } from "../kernel/grpc.js";
+import { bindServer, ENGINE_PROTOS, protoDefinition, serverCredentials, shutdownServer } from "../kernel/grpc.js";
+import { addStandardServices, type StandardServices } from "../kernel/grpc-standard.js";
 import { warnInsecureListen } from "../kernel/listen-guard.js";
 import type { Logger } from "../kernel/log.js";
 import { createRegistry, startAdminServer, type AdminServer } from "../kernel/metrics.js";
@@ -109,10 +112,7 @@ export async function startEngine(
       now,
       log,
     );
-    const listeners = await startListeners(settings, server, registry, async () => {
-      await db.pool.query(bounded(settings.ENGINE_DB_TIMEOUT_MS, "SELECT 1"));
-      return shards.serving();
-    });
+    const listeners = await startListeners(settings, server, registry, readiness(settings, db, shards));
     parts.push(listeners.stop);
     const { dispatcher } = webhooks;
     if (dispatcher !== undefined) {
@@ -120,9 +120,11 @@ export async function startEngine(
       parts.push(() => dispatcher.stop());
     }
     if (feed.simulator !== undefined) parts.push(startSimulatorFeed(settings, feed.simulator, feed.publish, now, log));
-    return { owner: shards.owner, ports: listeners.ports };
+    parts.push(listeners.unready);
+    return { owner: shards.owner, ports: listeners.ports, health: listeners.health };
   });
-  const { owner, ports } = started;
+  const { owner, ports, health } = started;
+  health.started();
   log.info(
     {
       host: settings.HOST,
@@ -146,6 +148,14 @@ export async function startEngine(
     });
   if (lostEarly) onLost();
   return { grpcPort: ports.grpc, adminPort: ports.admin, stop };
+}
+
+/** /readyz and gRPC health: the database answers and every partition lease is held. */
+function readiness(settings: EngineSettings, db: Database, shards: Pick<LeasedShards, "serving">) {
+  return async (): Promise<boolean> => {
+    await db.pool.query(bounded(settings.ENGINE_DB_TIMEOUT_MS, "SELECT 1"));
+    return shards.serving();
+  };
 }
 
 /** The database the shards journal to. */
@@ -298,13 +308,30 @@ function engineServer(
   });
 }
 
-/** engine.v1 + market.v1 on HOST:ENGINE_GRPC_PORT, then /healthz, /readyz and /metrics on ENGINE_METRICS_PORT. */
+interface Listeners {
+  ports: { grpc: number; admin: number };
+  /** gRPC health and reflection; `started()` once the engine is up. */
+  health: StandardServices;
+  /** Health says NOT_SERVING (the first step of stopping). */
+  unready: () => void;
+  stop: () => Promise<void>;
+}
+
+/**
+ * engine.v1 + market.v1 (with gRPC health and reflection) on HOST:ENGINE_GRPC_PORT, then /healthz, /readyz and
+ * /metrics on ENGINE_METRICS_PORT; `ready` answers /readyz and gRPC health alike.
+ */
 async function startListeners(
   settings: EngineSettings,
   server: grpc.Server,
   registry: Registry,
   ready: () => Promise<boolean>,
-): Promise<{ ports: { grpc: number; admin: number }; stop: () => Promise<void> }> {
+): Promise<Listeners> {
+  const health = addStandardServices(server, {
+    definition: protoDefinition(ENGINE_PROTOS),
+    ready,
+    internalToken: settings.INTERNAL_TOKEN,
+  });
   let grpcPort: number;
   let admin: AdminServer;
   try {
@@ -321,6 +348,10 @@ async function startListeners(
   }
   return {
     ports: { grpc: grpcPort, admin: admin.port },
+    health,
+    unready() {
+      health.stopping();
+    },
     async stop() {
       await shutdownServer(server, SHUTDOWN_GRACE_MS);
       await admin.close();

@@ -69,7 +69,13 @@ export const redisUrl = z
   .refine((v) => /^rediss?:\/\//.test(v), "must be a redis:// or rediss:// URL")
   .optional();
 
-export const token = z.string().min(16, "must be at least 16 characters").optional();
+/** The shortest INTERNAL_TOKEN or WALLET_ADMIN_TOKEN a process accepts. */
+export const TOKEN_MIN_LENGTH = 16;
+
+/** What a refusal of a token says about making one (docs/runbook.md, "Deploying safely"). */
+export const TOKEN_ADVICE = `at least ${TOKEN_MIN_LENGTH} characters; make one with \`openssl rand -hex 32\``;
+
+export const token = z.string().min(TOKEN_MIN_LENGTH, `must be ${TOKEN_ADVICE}`).optional();
 
 /** Extra trusted CAs: a PEM file read and parsed at start (every certificate in it, at least one). */
 export interface CaBundle {

@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Metadata, status } from "@grpc/grpc-js";
 import {
   ERROR_CODES,
+  ERROR_METADATA_KEY,
   ServiceError,
   errorText,
   fromGrpcError,
@@ -149,4 +151,29 @@ describe("isBrokenCall and readAgainOnBreak", () => {
     await expect(readAgainOnBreak(always)).rejects.toMatchObject({ code: status.UNAVAILABLE });
     expect(calls).toBe(2);
   });
+});
+
+describe("docs/grpc.md", () => {
+  it("lists every registry code with the gRPC and REST status it leaves with, and the trailer's key", () => {
+    const doc = readFileSync(new URL("../docs/grpc.md", import.meta.url), "utf8");
+    const rows = [...doc.matchAll(/^\| `(\w+)` +\| `(\w+)` +\| (\d{3}) +\|$/gm)].map(([, code, grpc, http]) => [
+      code,
+      grpc,
+      Number(http),
+    ]);
+    const names = Object.fromEntries(Object.entries(status).map(([name, value]) => [value, name]));
+    expect(rows).toEqual(Object.entries(ERROR_CODES).map(([code, entry]) => [code, names[entry.grpc], entry.http]));
+    expect(doc).toContain(`## Errors: the \`${ERROR_METADATA_KEY}\` trailer`);
+  });
+
+  it.each(["wallet/v1/wallet.proto", "engine/v1/engine.proto", "market/v1/market.proto"])(
+    "is where the header comment of proto/%s sends a reader, after naming the trailer's key and its JSON",
+    (file) => {
+      const proto = readFileSync(new URL(`../proto/${file}`, import.meta.url), "utf8");
+      const header = proto.slice(0, proto.indexOf("syntax ="));
+      expect(header).toContain(`\`${ERROR_METADATA_KEY}\``);
+      expect(header).toContain(`{"code": "<registry code>", "fields": {...}}`);
+      expect(header).toContain("docs/grpc.md");
+    },
+  );
 });

@@ -40,8 +40,18 @@ const LOADER_OPTIONS: protoLoader.Options = {
   includeDirs: [PROTO_DIR],
 };
 
+/** The wallet's gRPC surface (wallet.v1). */
+export const WALLET_PROTOS = ["wallet/v1/wallet.proto"] as const;
+/** The engine's gRPC surface (engine.v1, market.v1). */
+export const ENGINE_PROTOS = ["engine/v1/engine.proto", "market/v1/market.proto"] as const;
+
+/** The proto-loader definitions of proto files under proto/ (what the servers load, and reflection describes). */
+export function protoDefinition(files: readonly string[]): protoLoader.PackageDefinition {
+  return protoLoader.loadSync([...files], LOADER_OPTIONS);
+}
+
 function load(file: string): grpc.GrpcObject {
-  return grpc.loadPackageDefinition(protoLoader.loadSync(file, LOADER_OPTIONS));
+  return grpc.loadPackageDefinition(protoDefinition([file]));
 }
 
 export const loadWalletProto = (): WalletProto => load("wallet/v1/wallet.proto") as unknown as WalletProto;

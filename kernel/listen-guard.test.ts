@@ -1,5 +1,6 @@
 // The listen guard through each process's own settings loader: beyond loopback the secrets are required,
 // on loopback they are not, and ALLOW_INSECURE_LISTEN=true lets a process start open (and say so).
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadEngineSettings } from "../engine/config.js";
 import { loadGatewaySettings } from "../gateway/config.js";
@@ -60,6 +61,30 @@ describe("a process listening beyond loopback", () => {
   it("names the setting, why it is needed and the way out in the message", () => {
     expect(() => loadGatewaySettings({ HOST: "::", INTERNAL_TOKEN: TOKEN })).toThrow(
       /WALLET_ADMIN_TOKEN: required when HOST \(::\) is not loopback: .*X-User-Id.*ALLOW_INSECURE_LISTEN=true/,
+    );
+  });
+
+  it.each([
+    ["wallet", "INTERNAL_TOKEN", loadWalletSettings],
+    ["engine", "INTERNAL_TOKEN", loadEngineSettings],
+    ["gateway", "INTERNAL_TOKEN", loadGatewaySettings],
+    ["gateway", "WALLET_ADMIN_TOKEN", loadGatewaySettings],
+  ] as const)("the %s refuses a %s of 15 characters, saying the minimum and how to make one", (_n, name, load) => {
+    expect(() => load({ INTERNAL_TOKEN: TOKEN, WALLET_ADMIN_TOKEN: TOKEN, [name]: "0123456789abcde" })).toThrow(
+      `${name}: must be at least 16 characters; make one with \`openssl rand -hex 32\``,
+    );
+    expect(refused(load, { INTERNAL_TOKEN: TOKEN, WALLET_ADMIN_TOKEN: TOKEN, [name]: "0123456789abcdef" })).toEqual([]);
+  });
+
+  it("is the minimum docs/runbook.md gives, with the same way to make one", () => {
+    const runbook = readFileSync(new URL("../docs/runbook.md", import.meta.url), "utf8");
+    expect(runbook).toContain("`INTERNAL_TOKEN` and `WALLET_ADMIN_TOKEN` are at least 16 characters");
+    expect(runbook).toContain("Make each with `openssl rand -hex 32`");
+  });
+
+  it("says the minimum length and how to make a token when one is missing beyond loopback", () => {
+    expect(() => loadWalletSettings({ HOST: "0.0.0.0" })).toThrow(
+      "set it (at least 16 characters; make one with `openssl rand -hex 32`), or ALLOW_INSECURE_LISTEN=true",
     );
   });
 

@@ -3,6 +3,7 @@
 // then it says at start, at error level, what is open (docs/runbook.md, "Deploying safely").
 import { isIP } from "node:net";
 import type { z } from "zod";
+import { TOKEN_ADVICE } from "./config.js";
 import type { Logger } from "./log.js";
 
 /** The secrets a listener beyond loopback needs, and what anyone who reaches it can do without each. */
@@ -49,7 +50,7 @@ export function listenGuard(required: readonly ListenSecret[]) {
         path: [name],
         message:
           `required when HOST (${settings.HOST}) is not loopback: without it ${LISTEN_SECRETS[name]}; ` +
-          "set it (at least 16 characters), or ALLOW_INSECURE_LISTEN=true to run open on purpose",
+          `set it (${TOKEN_ADVICE}), or ALLOW_INSECURE_LISTEN=true to run open on purpose`,
       });
     }
   };

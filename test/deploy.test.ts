@@ -31,6 +31,9 @@ const SAMPLES: Record<string, string> = {
 };
 
 /** Settings and variables that hold a secret (docs/runbook.md, "Deploying safely"). */
+/** The gRPC port each backend listens on in compose and Kubernetes. */
+const GRPC_PORTS: Record<string, number> = { wallet: 50052, engine: 50051 };
+
 const SECRET_NAME = /TOKEN|PASSWORD|SECRET|MASTER_KEY|DATABASE_URL/;
 /** The one secret that is empty on purpose outside a master-key rotation (docs/runbook.md). */
 const OPTIONAL_SECRETS = new Set(["WEBHOOK_MASTER_KEY_PREVIOUS"]);
@@ -216,7 +219,7 @@ describe("deploy/compose.yaml", () => {
   });
 
   it.each(["gateway", "wallet", "engine"])(
-    "gives the %s settings its config loader accepts, all documented, and probes its /healthz",
+    "gives the %s settings its config loader accepts, all documented, and a healthcheck on its own port",
     (name) => {
       const service = compose.services[name];
       expect(service?.command).toEqual([`${name}/main.ts`]);
@@ -228,8 +231,23 @@ describe("deploy/compose.yaml", () => {
       for (const key of Object.keys(env)) {
         expect(documented.has(key) || SCALE_OUT_SETTINGS.has(key), `${key} documented in README`).toBe(true);
       }
-      const port = { gateway: env.HTTP_PORT, wallet: env.WALLET_METRICS_PORT, engine: env.ENGINE_METRICS_PORT }[name];
-      expect(service?.healthcheck?.test.join(" ")).toContain(`http://127.0.0.1:${port ?? "?"}/healthz`);
+      const probe = service?.healthcheck?.test.join(" ");
+      if (name === "gateway") expect(probe).toContain(`http://127.0.0.1:${env.HTTP_PORT ?? "?"}/healthz`);
+      else expect(probe).toContain(`'127.0.0.1:${GRPC_PORTS[name] ?? "?"}'`);
+    },
+  );
+
+  it.each(["wallet", "engine"])(
+    "asks the %s's gRPC health (Check, no metadata) for SERVING on the port it listens on, like Kubernetes",
+    (name) => {
+      const service = compose.services[name];
+      const portSetting = name === "wallet" ? "WALLET_GRPC_PORT" : "ENGINE_GRPC_PORT";
+      expect(service?.environment?.[portSetting]).toBe(String(GRPC_PORTS[name]));
+      expect(service?.healthcheck?.test.slice(0, 3)).toEqual(["CMD", "node", "-e"]);
+      const script = service?.healthcheck?.test[3] ?? "";
+      expect(script).toContain("require('grpc-health-check')");
+      expect(script).toContain(".check({ service: '' }");
+      expect(script).toContain("r.status === 'SERVING'");
     },
   );
 });
@@ -300,14 +318,21 @@ describe("deploy/compose.yaml is safe by default", () => {
   });
 });
 
+interface Probe {
+  httpGet?: { path: string; port: string | number };
+  grpc?: { port: number; service?: string };
+  timeoutSeconds?: number;
+}
+
 interface Container {
   name: string;
   args?: string[];
   ports?: { name?: string; containerPort: number; hostPort?: number }[];
   env?: { name: string; value?: string; valueFrom?: Record<string, Record<string, string>> }[];
   envFrom?: { configMapRef?: { name: string } }[];
-  livenessProbe?: { httpGet?: { path: string } };
-  readinessProbe?: { httpGet?: { path: string } };
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  startupProbe?: Probe;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
 }
 
@@ -355,7 +380,7 @@ describe("deploy/k8s", () => {
     const container = pod?.containers[0];
     expect(container?.args).toEqual([`${name}/main.ts`]);
     expect(container?.livenessProbe?.httpGet?.path).toBe("/healthz");
-    expect(container?.readinessProbe?.httpGet?.path).toBe("/readyz");
+    if (name === "gateway") expect(container?.readinessProbe?.httpGet?.path).toBe("/readyz");
     expect(Object.keys(container?.resources?.requests ?? {}).sort()).toEqual(["cpu", "memory"]);
     expect(container?.resources?.limits?.memory).toBeTruthy();
     expect(find("Service", name)).toBeDefined();
@@ -377,6 +402,26 @@ describe("deploy/k8s", () => {
       expect(documented.has(key) || SCALE_OUT_SETTINGS.has(key), `${key} documented in README`).toBe(true);
     }
   });
+
+  it.each([
+    ["Deployment", "wallet", "WALLET_GRPC_PORT"],
+    ["StatefulSet", "engine", "ENGINE_GRPC_PORT"],
+  ])(
+    "probes the %s %s's readiness and startup with gRPC health on the port its %s names, liveness on /healthz",
+    (kind, name, portSetting) => {
+      const container = find(kind, name)?.spec?.template?.spec.containers[0];
+      const grpcPort = container?.ports?.find((port) => port.name === "grpc")?.containerPort;
+      expect(grpcPort).toBe(GRPC_PORTS[name]);
+      expect(container?.env?.find((entry) => entry.name === portSetting)?.value).toBe(String(grpcPort));
+      for (const probe of [container?.readinessProbe, container?.startupProbe]) {
+        // Kubernetes' gRPC probe takes a number (no named port) and asks for service "" (the whole process).
+        expect(probe?.grpc).toEqual({ port: grpcPort });
+        expect(probe?.httpGet).toBeUndefined();
+        expect(probe?.timeoutSeconds).toBeGreaterThanOrEqual(2);
+      }
+      expect(container?.livenessProbe?.httpGet).toEqual({ path: "/healthz", port: "metrics" });
+    },
+  );
 
   it("takes DATABASE_URL and the webhook master key from the Secret", () => {
     const secretRef = (kind: string, name: string, setting: string): string | undefined =>

@@ -1,11 +1,14 @@
 // Wallet process: migrations, key index warm-up, gRPC listener, admin listener, graceful shutdown. Each part
-// starts, then pushes how to stop it; stopping (or a start that fails) stops them last first.
+// starts, then pushes how to stop it; stopping (or a start that fails) stops them last first. gRPC health
+// (kernel/grpc-standard.ts) answers SERVING once all of it started and /readyz's check passes, and NOT_SERVING
+// from the first step of stopping.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Registry } from "prom-client";
 import { openDatabase, type Database } from "../kernel/db.js";
 import { bounded } from "../kernel/db-deadline.js";
-import { bindServer, serverCredentials, shutdownServer } from "../kernel/grpc.js";
+import { bindServer, protoDefinition, serverCredentials, shutdownServer, WALLET_PROTOS } from "../kernel/grpc.js";
+import { addStandardServices, type StandardServices } from "../kernel/grpc-standard.js";
 import type { Logger } from "../kernel/log.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
 import { createRegistry, scrapeCounter, startAdminServer } from "../kernel/metrics.js";
@@ -47,16 +50,22 @@ export async function startWallet(settings: WalletSettings, log: Logger): Promis
     await keys.bus.ready();
     const warmed = await keys.service.warm();
     startBackground(keys, log, stack);
-    const grpcPort = await startGrpc(settings, log, keys, registry, stack);
-    const admin = await startAdminServer(registry, settings.HOST, settings.WALLET_METRICS_PORT, async () => {
+    const ready = async (): Promise<boolean> => {
       await db.pool.query(bounded(settings.WALLET_DB_TIMEOUT_MS, "SELECT 1"));
       return true;
-    });
+    };
+    const { grpcPort, health } = await startGrpc(settings, log, { keys, registry, ready }, stack);
+    const admin = await startAdminServer(registry, settings.HOST, settings.WALLET_METRICS_PORT, ready);
     stack.push(() => admin.close());
+    stack.push(() => {
+      health.stopping();
+    });
     log.info({ grpcPort, adminPort: admin.port, keys: warmed, embedded: db.embedded }, "wallet listening");
-    return { grpcPort, adminPort: admin.port };
+    return { grpcPort, adminPort: admin.port, health };
   });
-  return { ...started, stop };
+  const { grpcPort, adminPort, health } = started;
+  health.started();
+  return { grpcPort, adminPort, stop };
 }
 
 /** The wallet's database, opened and migrated; closed last. */
@@ -173,14 +182,16 @@ function startBackground(keys: Keys, log: Logger, stack: StopStack): void {
   });
 }
 
-/** The gRPC listener; stopping ends the gateways' key watch streams, then drains the calls in flight. */
+/**
+ * The gRPC listener (wallet.v1, health, reflection); stopping ends the gateways' key watch streams, then drains
+ * the calls in flight.
+ */
 async function startGrpc(
   settings: WalletSettings,
   log: Logger,
-  keys: Keys,
-  registry: Registry,
+  { keys, registry, ready }: { keys: Keys; registry: Registry; ready: () => Promise<boolean> },
   stack: StopStack,
-): Promise<number> {
+): Promise<{ grpcPort: number; health: StandardServices }> {
   const server = createWalletServer(keys.service, {
     internalToken: settings.INTERNAL_TOKEN,
     watchers: keys.watchers,
@@ -188,6 +199,11 @@ async function startGrpc(
       log.error({ err: error, method, request_id: requestId }, "wallet call failed");
     },
     metrics: settings.METRICS_ENABLED ? new RpcMetrics(registry, "server") : undefined,
+  });
+  const health = addStandardServices(server, {
+    definition: protoDefinition(WALLET_PROTOS),
+    ready,
+    internalToken: settings.INTERNAL_TOKEN,
   });
   const grpcPort = await bindServer(
     server,
@@ -199,7 +215,7 @@ async function startGrpc(
     keys.watchers.close();
     await shutdownServer(server, SHUTDOWN_GRACE_MS);
   });
-  return grpcPort;
+  return { grpcPort, health };
 }
 
 // Handlers use the trace context only synchronously (up to their shard message or reply): no AsyncLocalStorage.
