@@ -1377,7 +1377,7 @@ export interface paths {
          *     after `N` from the journal, then each new one as it commits; without `after`, only events from now on
          *     (the ack's `after` says where it starts). Reconnect with the last `sequence` received as `after`. Each
          *     operation is handled in the order sent and counts one request against the key's rate limit (`ping`
-         *     does not). A bad operation is an error message (`StreamError`, the registry's codes: `invalid_payload`,
+         *     does not); every answer, errors included, leaves in the order its message came. A bad operation is an error message (`StreamError`, the registry's codes: `invalid_payload`,
          *     `not_found` for an unknown account or another user's, `conflict`, `rate_limited`,
          *     `engine_unavailable`); the socket stays open.
          *
