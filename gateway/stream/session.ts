@@ -110,7 +110,9 @@ export class StreamSession {
     } else {
       this.queued++;
       this.turns.push({ op: parsed.op });
-      void this.drain();
+      this.drain().catch((error: unknown) => {
+        this.deps.log.error({ err: error }, "stream answers stopped");
+      });
     }
   }
 
