@@ -1,11 +1,13 @@
 // One error registry for the whole service: each code knows its gRPC status, HTTP status and wire body.
 // Services throw `ServiceError`; the gRPC layer encodes it; the gateway maps it back. Nobody else invents errors.
 import { Metadata, status, type ServiceError as GrpcServiceError, type StatusObject } from "@grpc/grpc-js";
+import { grantedBy, type Scope } from "./scopes.js";
 
 export const ERROR_CODES = {
   invalid_payload: { grpc: status.INVALID_ARGUMENT, http: 400, wire: "invalid_payload" },
   unauthorized: { grpc: status.UNAUTHENTICATED, http: 401, wire: "unauthorized" },
   ip_not_whitelisted: { grpc: status.PERMISSION_DENIED, http: 403, wire: "IP not whitelisted for this API key" },
+  /** The key lacks the scope the operation requires: `required_scope` names it, `message` says so. */
   permission_denied: { grpc: status.PERMISSION_DENIED, http: 403, wire: "permission_denied" },
   not_found: { grpc: status.NOT_FOUND, http: 404, wire: "not_found" },
   conflict: { grpc: status.ABORTED, http: 409, wire: "conflict" },
@@ -96,6 +98,14 @@ export class ServiceError extends Error {
 
   static invalid(issues: Issue[]): ServiceError {
     return new ServiceError("invalid_payload", { issues }, issues.map((i) => `${i.path}: ${i.message}`).join("; "));
+  }
+
+  /** A key without `scope`, which the operation requires (docs/openapi.yaml, "Scopes on /v1"). */
+  static missingScope(scope: Scope): ServiceError {
+    const others = grantedBy(scope).filter((granting) => granting !== scope);
+    const message =
+      `this key lacks the ${scope} scope` + (others.length === 0 ? "" : ` (${others.join(" or ")} also grants it)`);
+    return new ServiceError("permission_denied", { required_scope: scope, message }, message);
   }
 
   /** The JSON body a REST client sees. */

@@ -18,3 +18,8 @@ export function satisfies(granted: readonly Scope[], required: Scope): boolean {
   const accepted = GRANTS[required];
   return granted.some((scope) => accepted.includes(scope));
 }
+
+/** The scopes that grant `required`, the narrowest first. */
+export function grantedBy(required: Scope): readonly Scope[] {
+  return GRANTS[required];
+}

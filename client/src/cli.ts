@@ -373,7 +373,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.error;
     if (error instanceof ApiError) {
-      const detail = error.issues.map((i) => `  ${i.path || "(body)"}: ${i.message}\n`).join("");
+      const detail =
+        error.issues.map((i) => `  ${i.path || "(body)"}: ${i.message}\n`).join("") +
+        (typeof error.body.message === "string" ? `  ${error.body.message}\n` : "");
       io.stderr.write(
         `error: ${error.status} ${error.code}${error.requestId ? ` (request ${error.requestId})` : ""}\n${detail}`,
       );

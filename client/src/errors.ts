@@ -57,6 +57,15 @@ export class ApiError extends Error {
     this.attempts = attempts;
   }
 
+  /**
+   * The scope the call needed, on a 403 `permission_denied`: the key lacks it (`TRADE` is also granted by
+   * `MANAGE_ORDERS`). Null on every other answer.
+   */
+  get requiredScope(): "READ_ONLY" | "TRADE" | "MANAGE_ORDERS" | null {
+    const scope = this.body.required_scope;
+    return scope === "READ_ONLY" || scope === "TRADE" || scope === "MANAGE_ORDERS" ? scope : null;
+  }
+
   /** The per-field problems of a 400 `invalid_payload`. */
   get issues(): { path: string; message: string }[] {
     const issues = this.body.issues;

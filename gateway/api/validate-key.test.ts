@@ -1,5 +1,6 @@
 // POST /api/api-keys/validate refuses what /v1 refuses: a key the limiter has marked revoked is 401 even while
-// the wallet that answered has not applied the revocation yet.
+// the wallet that answered has not applied the revocation yet; a key without the permission asked for is 403
+// naming it.
 import http from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,7 +28,14 @@ describe("POST /api/api-keys/validate", () => {
   let base = "";
 
   beforeAll(async () => {
-    const clients = { wallet: { validateApiKey: () => Promise.resolve(VALID) } } as unknown as Clients;
+    // The wallet double grants READ_ONLY only, as the wallet answers a scope the key lacks.
+    const validateApiKey = (request: { permission: string }) =>
+      Promise.resolve(
+        request.permission === "" || request.permission === "READ_ONLY"
+          ? VALID
+          : { ...VALID, valid: false, code: "permission_denied" },
+      );
+    const clients = { wallet: { validateApiKey } } as unknown as Clients;
     const app = express();
     app.use(requestId());
     app.use(jsonBody(65_536));
@@ -45,12 +53,27 @@ describe("POST /api/api-keys/validate", () => {
     server.close();
   });
 
-  const validate = () =>
+  const validate = (permission?: string) =>
     fetch(`${base}/validate`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ key: "k", secret: "s", ip: "127.0.0.1" }),
+      body: JSON.stringify({
+        key: "k",
+        secret: "s",
+        ip: "127.0.0.1",
+        ...(permission === undefined ? {} : { permission }),
+      }),
     });
+
+  it("answers 403 permission_denied naming the permission asked for when the key lacks it", async () => {
+    const refused = await validate("MANAGE_ORDERS");
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({
+      error: "permission_denied",
+      required_scope: "MANAGE_ORDERS",
+      message: "this key lacks the MANAGE_ORDERS scope",
+    });
+  });
 
   it("answers the wallet's verdict, and 401 once the key is marked revoked", async () => {
     expect((await validate()).status).toBe(200);

@@ -1,9 +1,11 @@
 // POST /api/api-keys/validate: the validation the seed says the engine calls, over REST. It refuses what `/v1`
 // refuses: the wallet's answer, and a key the gateways' limiter has marked revoked (the revoking wallet sets
-// that mark; a wallet replica that has not applied the revocation yet would still answer valid).
+// that mark; a wallet replica that has not applied the revocation yet would still answer valid). A key that
+// lacks the `permission` asked for is `403 permission_denied` naming it (`required_scope`), as on /v1.
 import type { RequestHandler } from "express";
 import { z } from "zod";
 import { ServiceError, fromGrpcError } from "../../kernel/errors.js";
+import { isScope } from "../../kernel/scopes.js";
 import type { Clients } from "../clients.js";
 import { bodyOf } from "../http/body.js";
 import { originOf } from "../http/trace.js";
@@ -39,6 +41,9 @@ export function validateKey(
     }
     if (!result.valid) {
       const code = DENIAL_CODES.find((c) => c === result.code) ?? "unauthorized";
+      const permission = body.permission ?? "";
+      // The wallet refuses a permission that is not a scope (400) before it checks one.
+      if (code === "permission_denied" && isScope(permission)) throw ServiceError.missingScope(permission);
       throw new ServiceError(code);
     }
     res

@@ -1,7 +1,8 @@
 // The upgrade of GET /v1/stream (docs/streaming.md) on a real http server with a test double of the wallet:
 // the per-key socket cap counts only upgrades that can still open, so a client that hangs up while it is
 // authenticated, or once its slot is taken but before the handshake completes, leaves the key its full cap;
-// a key the limiter has marked revoked has its sockets closed 4001 at the next revalidation.
+// a key the limiter has marked revoked has its sockets closed 4001 at the next revalidation; a key without the
+// stream's scope is refused 403 naming it.
 import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -42,7 +43,10 @@ interface Rig {
 }
 
 /** A stream server whose wallet answers at once, or (`slow`) only when the test releases each validation. */
-async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings> } = {}): Promise<Rig> {
+async function rig(
+  options: { slow?: boolean; settings?: Partial<StreamSettings>; answer?: Validation } = {},
+): Promise<Rig> {
+  const answer = options.answer ?? VALID;
   const asked: (() => void)[] = [];
   const revoked = new Set<string>();
   const questions: [string, string][] = [];
@@ -59,10 +63,10 @@ async function rig(options: { slow?: boolean; settings?: Partial<StreamSettings>
     slow
       ? new Promise((resolve) => {
           asked.push(() => {
-            resolve(VALID);
+            resolve(answer);
           });
         })
-      : Promise.resolve(VALID);
+      : Promise.resolve(answer);
   const limiter = new MemoryRateLimiter({ limit: 10_000, windowMs: 60_000 });
   const log = createLogger("test", "silent");
   const streams = new StreamServer({
@@ -238,6 +242,30 @@ describe("StreamServer upgrades", () => {
     await settle();
     expect(r.streams.sockets).toBe(0);
     await expectFullCap(r);
+  });
+
+  it("refuses the upgrade of a key without READ_ONLY with 403 naming the scope", async () => {
+    const r = await rig({ answer: { ...VALID, valid: false, code: "permission_denied", permissions: [] } });
+    rigs.push(r);
+    const ws = new WebSocket(r.url, { headers: { "X-API-Key": KEY.key, "X-API-Secret": KEY.secret } });
+    ws.on("error", () => undefined);
+    const refusal = await new Promise<[number, unknown]>((resolve) => {
+      ws.once("unexpected-response", (_req, res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+        res.on("end", () => {
+          resolve([res.statusCode ?? 0, JSON.parse(body)]);
+        });
+      });
+    });
+    expect(refusal).toEqual([
+      403,
+      {
+        error: "permission_denied",
+        required_scope: "READ_ONLY",
+        message: "this key lacks the READ_ONLY scope (TRADE or MANAGE_ORDERS also grants it)",
+      },
+    ]);
   });
 
   it("gives the slot back when the handshake fails after the slot is taken", async () => {

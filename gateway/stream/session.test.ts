@@ -1,13 +1,15 @@
 // One socket's operations (docs/streaming.md) on fake feeds: conflicts and limits answered as errors, tickers
-// filtered to the subscribed symbols, operations answered in the order sent, a slow consumer closed 4008.
+// filtered to the subscribed symbols, every operation answered in the order sent (invalid ones too, while a
+// subscribe waits on the engine), a slow consumer closed 4008.
 import { describe, expect, it } from "vitest";
 import type { WebSocket } from "ws";
+import { ServiceError } from "../../kernel/errors.js";
 import { createLogger } from "../../kernel/log.js";
 import { canonicalSymbol } from "../../kernel/symbols.js";
 import type { Ticker__Output } from "../../proto/gen/engine/v1/Ticker.js";
 import type { WebhookEvent__Output } from "../../proto/gen/engine/v1/WebhookEvent.js";
 import type { AccountFeeds, TickerFeed } from "./feeds.js";
-import { CLOSE, StreamSession, type SessionDeps } from "./session.js";
+import { CLOSE, MAX_QUEUED_OPS, StreamSession, type SessionDeps } from "./session.js";
 
 const A = "0a0a0a0a-0000-4000-8000-000000000001";
 const B = "0a0a0a0a-0000-4000-8000-000000000002";
@@ -153,5 +155,110 @@ describe("StreamSession", () => {
     });
     expect(socket.closedWith).toBe(CLOSE.slowConsumer);
     expect(listeners.size).toBe(0);
+  });
+});
+
+/**
+ * Feeds whose joins wait until the test opens the gate, as a subscribe waits on the engine's first answer; the
+ * account `unknown` is refused `not_found` once the gate opens, as the engine refuses another user's account.
+ */
+function gatedFeeds(unknown: string) {
+  const waiting: (() => void)[] = [];
+  let open = false;
+  const feeds = {
+    join: async () => {
+      if (!open) await new Promise<void>((resolve) => waiting.push(resolve));
+      return { last: 0, leave: () => undefined };
+    },
+  } as unknown as AccountFeeds;
+  const gated = {
+    join: async (userId: string, accountId: string) => {
+      const joined = await feeds.join(
+        userId,
+        accountId,
+        () => undefined,
+        () => undefined,
+      );
+      if (accountId === unknown) throw new ServiceError("not_found");
+      return joined;
+    },
+  } as unknown as AccountFeeds;
+  const openGate = (): void => {
+    open = true;
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+  return { feeds: gated, openGate };
+}
+
+const SUBSCRIBE_A = { op: "subscribe", account_id: A };
+const SUBSCRIBE_UNKNOWN = { op: "subscribe", account_id: B };
+const NOT_JSON = "{nope";
+const UNKNOWN_OP = { op: "dance" };
+const BAD_ACCOUNT = { op: "subscribe", account_id: "nope" };
+const PING = { op: "ping" };
+const UNSUBSCRIBE_A = { op: "unsubscribe", account_id: A };
+
+describe("StreamSession answers in the order sent", () => {
+  // Each case: the operations, sent back to back without waiting, and the answer each one gets.
+  it.each([
+    [
+      "a subscribe waiting on the engine, then bad JSON, an unknown op, a bad account id and a ping",
+      [SUBSCRIBE_A, NOT_JSON, UNKNOWN_OP, BAD_ACCOUNT, PING],
+      ["subscribed", "invalid_payload", "invalid_payload", "invalid_payload", "pong"],
+    ],
+    [
+      "bad JSON first, then the subscribe, a second subscribe to the same account and an unknown op",
+      [NOT_JSON, SUBSCRIBE_A, SUBSCRIBE_A, UNKNOWN_OP],
+      ["invalid_payload", "subscribed", "conflict", "invalid_payload"],
+    ],
+    [
+      "an unknown account and a valid subscribe, each followed by an invalid op, then an unsubscribe",
+      [SUBSCRIBE_UNKNOWN, BAD_ACCOUNT, SUBSCRIBE_A, NOT_JSON, UNSUBSCRIBE_A, UNKNOWN_OP],
+      ["not_found", "invalid_payload", "subscribed", "invalid_payload", "unsubscribed", "invalid_payload"],
+    ],
+  ] as const)("%s", async (_case, ops, answers) => {
+    const { feeds, openGate } = gatedFeeds(B);
+    const { socket, session } = setUp({ feeds, maxAccounts: 10 });
+    ops.forEach((op, i) => {
+      session.message(typeof op === "string" ? op : JSON.stringify({ ...op, id: i }));
+    });
+    await settle();
+    openGate();
+    await settle();
+    expect(socket.sent.map((m) => m.error ?? m.op)).toEqual(answers);
+    // The answers that could echo an id carry their own, in order.
+    const echoed = socket.sent.filter((m) => m.id !== undefined).map((m) => m.id);
+    expect(echoed).toEqual([...echoed].sort((x, y) => Number(x) - Number(y)));
+  });
+
+  it("answers an operation past the waiting bound rate_limited in its turn, after those before it", async () => {
+    const { feeds, openGate } = gatedFeeds(B);
+    const { socket, send, session } = setUp({ feeds, maxBufferedBytes: 1_000_000 });
+    send({ ...SUBSCRIBE_A, id: "first" });
+    for (let i = 1; i < MAX_QUEUED_OPS; i++) send({ ...PING, id: i });
+    send({ ...PING, id: "over" });
+    session.message(NOT_JSON);
+    await settle();
+    expect(socket.sent).toEqual([]);
+    openGate();
+    await settle();
+    expect(socket.sent).toHaveLength(MAX_QUEUED_OPS + 2);
+    expect(socket.sent[0]).toMatchObject({ op: "subscribed", id: "first" });
+    expect(socket.sent.slice(1, MAX_QUEUED_OPS).every((m, i) => m.op === "pong" && m.id === i + 1)).toBe(true);
+    expect(socket.sent.at(-2)).toEqual({ op: "error", id: "over", error: "rate_limited", queued: MAX_QUEUED_OPS });
+    expect(socket.sent.at(-1)).toMatchObject({ op: "error", error: "invalid_payload" });
+  });
+
+  it("counts answers waiting their turn as unsent bytes: past the bound the socket closes 4008", async () => {
+    const { feeds, openGate } = gatedFeeds(B);
+    const { socket, send, session } = setUp({ feeds });
+    send(SUBSCRIBE_A);
+    for (let i = 0; i < 20 && socket.closedWith === undefined; i++) send({ op: "dance", id: "x".repeat(64) });
+    expect(socket.closedWith).toBe(CLOSE.slowConsumer);
+    openGate();
+    await settle();
+    expect(socket.sent).toEqual([]);
+    session.message(NOT_JSON);
+    expect(socket.sent).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
 // One socket of GET /v1/stream (docs/streaming.md): its operations (subscribe, unsubscribe, ping), one Sequencer
 // (kernel/sequencer.ts) per subscribed account between the catch-up list (ListEvents) and the account's shared
 // feed, the tickers it asked for, and the bound on what it may leave unread. Every answer is a JSON message;
-// a bad operation gets an error message and the socket stays open.
+// a bad operation gets an error message and the socket stays open. Answers leave in the order their operations
+// came: an operation runs once those before it are done, and an answer decided at once (a message that is not
+// an operation, one past the waiting bound) waits for those before it.
 import type { WebSocket } from "ws";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
@@ -53,8 +55,11 @@ interface Subscription {
  */
 export const MAX_HELD = 1_000;
 
-/** Operations a socket may have waiting; past it an operation is answered `rate_limited` at once. */
+/** Operations a socket may have waiting to run; past it an operation is answered `rate_limited` in its turn. */
 export const MAX_QUEUED_OPS = 256;
+
+/** An operation waiting to run, or the answer of one decided at once, waiting for the answers before it. */
+type Turn = { op: Op } | { answer: string; bytes: number };
 
 /** Serialised envelopes of the last event per key: sockets of one key share one serialisation. */
 const rendered = new WeakMap<WebhookEvent__Output, Map<string, string>>();
@@ -74,8 +79,14 @@ export class StreamSession {
   private allSymbols = false;
   private leaveTickers: (() => void) | undefined;
   private closed = false;
-  private queue: Promise<void> = Promise.resolve();
+  /** Operations and decided answers, in the order the client sent them. */
+  private turns: Turn[] = [];
+  /** Whether `drain` is taking turns (it waits on an operation). */
+  private draining = false;
+  /** Operations among `turns`, the one running included. */
   private queued = 0;
+  /** Bytes of the decided answers among `turns`: they count as unsent. */
+  private held = 0;
 
   constructor(
     readonly socket: WebSocket,
@@ -83,44 +94,81 @@ export class StreamSession {
     private readonly deps: SessionDeps,
   ) {}
 
-  /** Bytes the socket holds unsent. */
+  /** Bytes the socket holds unsent, and the answers waiting their turn. */
   get buffered(): number {
-    return this.socket.bufferedAmount;
+    return this.socket.bufferedAmount + this.held;
   }
 
   /** One text message from the client. */
   message(text: string): void {
     const parsed = parseOp(text);
     if ("error" in parsed) {
-      this.sendJson({ op: "error", ...parsed.echo, ...parsed.error.body() });
+      this.answer({ op: "error", ...parsed.echo, ...parsed.error.body() });
+    } else if (this.queued >= MAX_QUEUED_OPS) {
+      const refusal = new ServiceError("rate_limited", { queued: this.queued });
+      this.answer({ op: "error", ...parsed.op.echo, ...refusal.body() });
+    } else {
+      this.queued++;
+      this.turns.push({ op: parsed.op });
+      this.drain().catch((error: unknown) => {
+        this.deps.log.error({ err: error }, "stream answers stopped");
+      });
+    }
+  }
+
+  /** An answer decided at once: sent now when nothing is before it, else held until its turn. */
+  private answer(message: object): void {
+    const text = JSON.stringify(message);
+    if (!this.draining && this.turns.length === 0) {
+      this.sendText(text);
       return;
     }
-    if (this.queued >= MAX_QUEUED_OPS) {
-      this.sendJson({
-        op: "error",
-        ...parsed.op.echo,
-        ...new ServiceError("rate_limited", { queued: this.queued }).body(),
-      });
-      return;
+    if (this.closed) return;
+    const bytes = Buffer.byteLength(text);
+    this.turns.push({ answer: text, bytes });
+    this.held += bytes;
+    this.cutIfTooSlow();
+  }
+
+  /**
+   * Takes the turns in order: one operation at a time (an unsubscribe never overtakes its subscribe), each held
+   * answer once every operation before it was answered.
+   */
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (let turn = this.turns.shift(); turn !== undefined; turn = this.turns.shift()) {
+        if ("answer" in turn) {
+          this.held -= turn.bytes;
+          this.sendText(turn.answer);
+        } else {
+          await this.settle(turn.op);
+          this.queued--;
+        }
+      }
+    } finally {
+      this.draining = false;
     }
-    this.queued++;
-    // One operation at a time, in the order sent: an unsubscribe never overtakes its subscribe.
-    this.queue = this.queue
-      .then(() => this.run(parsed.op))
-      .catch((error: unknown) => {
-        const failure = error instanceof ServiceError ? error : new ServiceError("engine_error");
-        if (!(error instanceof ServiceError)) this.deps.log.error({ err: error }, "stream operation failed");
-        const about = "accountId" in parsed.op ? { account_id: parsed.op.accountId } : { channel: "tickers" };
-        this.sendJson({ op: "error", ...parsed.op.echo, ...(parsed.op.op === "ping" ? {} : about), ...failure.body() });
-      })
-      .finally(() => {
-        this.queued--;
-      });
+  }
+
+  /** Runs one operation; its failure is its answer. */
+  private async settle(op: Op): Promise<void> {
+    try {
+      await this.run(op);
+    } catch (error) {
+      const failure = error instanceof ServiceError ? error : new ServiceError("engine_error");
+      if (!(error instanceof ServiceError)) this.deps.log.error({ err: error }, "stream operation failed");
+      const about = "accountId" in op ? { account_id: op.accountId } : { channel: "tickers" };
+      this.sendJson({ op: "error", ...op.echo, ...(op.op === "ping" ? {} : about), ...failure.body() });
+    }
   }
 
   /** Leaves every feed (the socket closed). */
   close(): void {
     this.closed = true;
+    this.turns = [];
+    this.held = 0;
     for (const subscription of this.accounts.values()) {
       subscription.sequencer?.stop();
       subscription.leave();
@@ -273,18 +321,18 @@ export class StreamSession {
   private sendText(text: string): void {
     if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
     this.socket.send(text);
-    if (this.socket.bufferedAmount > this.deps.maxBufferedBytes) {
-      this.deps.log.warn(
-        { keyId: this.caller.keyId, buffered: this.socket.bufferedAmount },
-        "stream consumer too slow; closing",
-      );
-      this.close();
-      this.socket.close(CLOSE.slowConsumer, "slow consumer: too many unread bytes");
-      // A consumer that does not read does not answer the close handshake either.
-      const socket = this.socket;
-      setTimeout(() => {
-        socket.terminate();
-      }, 1_000).unref();
-    }
+    this.cutIfTooSlow();
+  }
+
+  private cutIfTooSlow(): void {
+    if (this.closed || this.buffered <= this.deps.maxBufferedBytes) return;
+    this.deps.log.warn({ keyId: this.caller.keyId, buffered: this.buffered }, "stream consumer too slow; closing");
+    this.close();
+    this.socket.close(CLOSE.slowConsumer, "slow consumer: too many unread bytes");
+    // A consumer that does not read does not answer the close handshake either.
+    const socket = this.socket;
+    setTimeout(() => {
+      socket.terminate();
+    }, 1_000).unref();
   }
 }

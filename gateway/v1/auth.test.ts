@@ -105,7 +105,10 @@ describe("authenticate(scope)", () => {
       headers: { "x-api-key": key.key, "x-api-secret": key.secret },
     });
     expect(response.status).toBe(status);
-    if (status === 403) expect(await response.json()).toEqual({ error: "permission_denied" });
+    if (status === 403) {
+      const required = route === "/trade" ? "TRADE" : "MANAGE_ORDERS";
+      expect(await response.json()).toMatchObject({ error: "permission_denied", required_scope: required });
+    }
     expect(response.headers.get("ratelimit-policy")).toBe("1200;w=60");
     expect(response.headers.get("ratelimit")).toMatch(/^limit=1200, remaining=\d+, reset=\d+$/);
   });

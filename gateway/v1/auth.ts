@@ -3,11 +3,12 @@
 // credentials → 401 (nothing charged to a key, one failure counted for the source); then the key's budget is
 // charged (429 when spent, 401 when the key was revoked a moment ago on another replica; a request whose slot
 // frees within RATE_LIMIT_MAX_DELAY_MS is held until then instead, and its key checked again once the hold is
-// over); then IP allow-list and scope → 403. Every response to an authenticated key carries the RateLimit headers.
+// over); then IP allow-list and scope → 403 (a missing scope named in `required_scope`). Every response to an authenticated key carries the RateLimit headers.
 // A charged request answered 503 (a backend that did not answer, a request shed) gives its units back.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Request, RequestHandler, Response } from "express";
 import { ServiceError } from "../../kernel/errors.js";
+import type { Scope } from "../../kernel/scopes.js";
 import type { Clients } from "../clients.js";
 import type { KeyCache, Validation } from "../../kernel/key-cache.js";
 import { sendError } from "../http/errors.js";
@@ -15,7 +16,8 @@ import { originOf } from "../http/trace.js";
 import { rateLimitHeaders, retryAfterBody, type RateLimitGrant, type RateLimiter } from "../ratelimit/index.js";
 import type { AuthFailureLimiter } from "./auth-failures.js";
 
-export type RequiredScope = "" | "READ_ONLY" | "TRADE" | "MANAGE_ORDERS";
+/** The scope a route requires; "" for none (an unknown path still authenticates). */
+export type RequiredScope = "" | Scope;
 
 export interface Caller {
   userId: string;
@@ -129,6 +131,12 @@ function validator(deps: AuthDeps, scope: RequiredScope): Validate {
   };
 }
 
+/** The 403 of a key the wallet (or the key cache) refused for its IP, or for lacking `scope`. */
+function refusal(code: string, scope: RequiredScope): ServiceError {
+  if (code === "ip_not_whitelisted") return new ServiceError("ip_not_whitelisted");
+  return scope === "" ? new ServiceError("permission_denied") : ServiceError.missingScope(scope);
+}
+
 export function authenticate(deps: AuthDeps, scope: RequiredScope, cost?: RequestCost): RequestHandler {
   const validate = validator(deps, scope);
   return async (req, res, next) => {
@@ -187,10 +195,7 @@ export function authenticate(deps: AuthDeps, scope: RequiredScope, cost?: Reques
       deps.onDecision?.("allowed");
     }
     if (!result.valid) {
-      sendError(
-        res,
-        new ServiceError(result.code === "ip_not_whitelisted" ? "ip_not_whitelisted" : "permission_denied"),
-      );
+      sendError(res, refusal(result.code, scope));
       return;
     }
     res.locals.caller = callerFrom(result);

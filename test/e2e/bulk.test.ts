@@ -301,7 +301,14 @@ describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
       const ids = [stop, resting].map((r) => (r.body.order as Row).order_id);
 
       const refused = await call(trader, "POST", `/v1/account/${account}/flatten`);
-      expect([refused.status, refused.body]).toEqual([403, { error: "permission_denied" }]);
+      expect([refused.status, refused.body]).toEqual([
+        403,
+        {
+          error: "permission_denied",
+          required_scope: "MANAGE_ORDERS",
+          message: "this key lacks the MANAGE_ORDERS scope",
+        },
+      ]);
       // The same answer a TRADE-only key gets for a single cancel and for cancel-all.
       const single = await call(trader, "DELETE", `/v1/order/${String(ids[0])}`);
       const all = await call(trader, "DELETE", `/v1/account/${account}/orders`);
@@ -420,7 +427,14 @@ describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
         const refused = await call(await keyFor(scopes), "POST", `/v1/account/${account}/flatten`, {
           symbol: "ETH-USD",
         });
-        expect([refused.status, refused.body]).toEqual([403, { error: "permission_denied" }]);
+        expect([refused.status, refused.body]).toEqual([
+          403,
+          {
+            error: "permission_denied",
+            required_scope: "MANAGE_ORDERS",
+            message: "this key lacks the MANAGE_ORDERS scope",
+          },
+        ]);
       }
       const other = await keyFor();
       expect((await call(other, "POST", `/v1/account/${account}/flatten`, { symbol: "ETH-USD" })).status).toBe(400);

@@ -56,7 +56,7 @@ describe("gateway key cache", () => {
       body: JSON.stringify({ account_id: "a", symbol: "BTC-USD", side: "BUY", type: "MARKET", quantity: "1" }),
     });
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ error: "permission_denied" });
+    expect(denied.body).toMatchObject({ error: "permission_denied", required_scope: "TRADE" });
   });
 
   it("refuses a key revoked at the wallet directly on the very next request", async () => {

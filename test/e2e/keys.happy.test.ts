@@ -131,7 +131,11 @@ describe.each(BACKENDS)("key management on %s", (backend) => {
     expect(wrongIp.body).toEqual({ error: "IP not whitelisted for this API key" });
     const scope = await call({ key: key.key, secret: key.secret, ip: "127.0.0.1", permission: "TRADE" });
     expect(scope.status).toBe(403);
-    expect(scope.body).toEqual({ error: "permission_denied" });
+    expect(scope.body).toEqual({
+      error: "permission_denied",
+      required_scope: "TRADE",
+      message: "this key lacks the TRADE scope (MANAGE_ORDERS also grants it)",
+    });
     const badScope = await call({ key: key.key, secret: key.secret, ip: "127.0.0.1", permission: "ADMIN" });
     expect(badScope.status).toBe(400);
     expect(badScope.body).toEqual({

@@ -691,7 +691,11 @@ describe("docs/openapi.yaml against the running gateway", () => {
     expect(wrongIp.json).toEqual({ error: "IP not whitelisted for this API key" });
     const scope = await validate({ key: key.key, secret: key.secret, ip: "127.0.0.1", permission: "TRADE" });
     expect(scope.status).toBe(403);
-    expect(scope.json).toEqual({ error: "permission_denied" });
+    expect(scope.json).toEqual({
+      error: "permission_denied",
+      required_scope: "TRADE",
+      message: "this key lacks the TRADE scope (MANAGE_ORDERS also grants it)",
+    });
     const huge = await validate({ key: key.key, secret: "s".repeat(70_000), ip: "127.0.0.1" });
     expect(huge.status).toBe(413);
   });
@@ -2118,7 +2122,7 @@ describe("docs/openapi.yaml against the running gateway", () => {
     }
   });
 
-  it("answers 403 permission_denied with the RateLimit headers to a key without the operation's scope", async () => {
+  it("answers 403 permission_denied naming the operation's x-required-scope, with the RateLimit headers, to a key without it", async () => {
     const reader = await created(main, "ivo", { label: "reader", permissions: ["READ_ONLY"] });
     const trader = await created(main, "ivo", { label: "trader", permissions: ["TRADE"] });
     for (const { method, template } of V1_OPERATIONS) {
@@ -2129,7 +2133,12 @@ describe("docs/openapi.yaml against the running gateway", () => {
       for (const key of refused) {
         const reply = await send(main, "v1", method, template, unread(method, apiKeyHeaders(key)));
         expect(reply.status, `${method} ${template}`).toBe(403);
-        expect(reply.json).toEqual({ error: "permission_denied" });
+        const scope = doc.paths[template]?.[lowercase(method)]?.["x-required-scope"];
+        expect(reply.json).toEqual({
+          error: "permission_denied",
+          required_scope: scope,
+          message: expect.stringMatching(new RegExp(`^this key lacks the ${String(scope)} scope`)) as unknown,
+        });
       }
     }
     const opened = await send(main, "v1", "POST", "/v1/account", {

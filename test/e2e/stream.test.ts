@@ -210,6 +210,48 @@ describe.each(BACKENDS)("live stream on %s", (backend) => {
     socket.close();
   });
 
+  it("answers every operation in the order sent, invalid ones included, while a subscribe waits on the engine", async () => {
+    const other = await newKey(api, "stream-order", { label: "x", permissions: ["TRADE"] });
+    const theirs = await openAccount(other);
+    const [first, second, third] = [await openAccount(), await openAccount(), await openAccount()];
+    // Each round: messages sent back to back without waiting (text as is, objects with their index as `id`),
+    // and the answer each one gets: its `error`, else its `op`.
+    const rounds: [messages: (string | Row)[], answers: string[]][] = [
+      [
+        [{ op: "subscribe", account_id: first }, "{nope", { op: "dance" }, { op: "subscribe", account_id: "x" }],
+        ["subscribed", "invalid_payload", "invalid_payload", "invalid_payload"],
+      ],
+      [
+        [
+          { op: "subscribe", account_id: theirs },
+          { op: "subscribe", account_id: second, after: -1 },
+          { op: "subscribe", account_id: second },
+          { op: "subscribe", channel: "tickers", symbols: "BTC-USD" },
+          { op: "unsubscribe", account_id: second },
+          { op: "ping" },
+        ],
+        ["not_found", "invalid_payload", "subscribed", "invalid_payload", "unsubscribed", "pong"],
+      ],
+      [
+        ["[]", { op: "subscribe", account_id: third, after: 0 }, { op: "subscribe", account_id: third }, { op: "x" }],
+        ["invalid_payload", "subscribed", "conflict", "invalid_payload"],
+      ],
+    ];
+    const socket = await open();
+    for (const [messages, answers] of rounds) {
+      const from = socket.messages.length;
+      const answered = (): Message[] => socket.messages.slice(from).filter((m) => m.op !== undefined);
+      messages.forEach((message, id) => {
+        socket.ws.send(typeof message === "string" ? message : JSON.stringify({ ...message, id }));
+      });
+      await socket.until(() => answered().length >= answers.length, "every answer");
+      expect(answered().map((m) => [m.id ?? null, m.error ?? m.op])).toEqual(
+        answers.map((answer, i) => [typeof messages[i] === "string" ? null : i, answer]),
+      );
+    }
+    socket.close();
+  });
+
   it("reads tickers symbols in the spellings REST accepts: BTC/USD is BTC-USD, a bare base is unknown", async () => {
     const socket = await open();
     socket.send({ op: "subscribe", channel: "tickers", symbols: ["BTC/USD", "sol_usd"], id: "spelled" });

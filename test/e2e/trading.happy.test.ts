@@ -171,7 +171,7 @@ describe("trading end to end", () => {
       stranger,
     );
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: "permission_denied" });
+    expect(refused.body).toMatchObject({ error: "permission_denied", required_scope: "TRADE" });
   });
 
   it("lists every problem of a list query at once", async () => {

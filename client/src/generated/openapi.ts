@@ -93,8 +93,8 @@ export interface paths {
          *     themselves. Needs no `X-User-Id` (the caller is a service), but needs the admin token when
          *     `WALLET_ADMIN_TOKEN` is set. Checks, in order: key and secret (`401`), expiry (`401`), source IP
          *     against `ipWhitelist` (`403`, IPv4-mapped IPv6 `::ffff:a.b.c.d` matches `a.b.c.d`), then the scope
-         *     (`403`) when `permission` is given. Any scope grants `READ_ONLY`; `TRADE` is granted by `TRADE` or
-         *     `MANAGE_ORDERS`; `MANAGE_ORDERS` only by itself.
+         *     (`403`, `required_scope` naming the `permission` asked for) when `permission` is given. Any scope grants
+         *     `READ_ONLY`; `TRADE` is granted by `TRADE` or `MANAGE_ORDERS`; `MANAGE_ORDERS` only by itself.
          */
         post: operations["validateApiKey"];
         delete?: never;
@@ -1377,7 +1377,7 @@ export interface paths {
          *     after `N` from the journal, then each new one as it commits; without `after`, only events from now on
          *     (the ack's `after` says where it starts). Reconnect with the last `sequence` received as `after`. Each
          *     operation is handled in the order sent and counts one request against the key's rate limit (`ping`
-         *     does not). A bad operation is an error message (`StreamError`, the registry's codes: `invalid_payload`,
+         *     does not); every answer, errors included, leaves in the order its message came. A bad operation is an error message (`StreamError`, the registry's codes: `invalid_payload`,
          *     `not_found` for an unknown account or another user's, `conflict`, `rate_limited`,
          *     `engine_unavailable`); the socket stays open.
          *
@@ -2745,9 +2745,19 @@ export interface components {
             /** @constant */
             error: "IP not whitelisted for this API key";
         };
+        /** @description The key lacks a scope the operation requires. */
         PermissionDenied: {
             /** @constant */
             error: "permission_denied";
+            /**
+             * @description The scope the operation requires (its `x-required-scope` on `/v1`; the `permission` asked for on
+             *     `POST /api/api-keys/validate`). A key holding it, or a scope that grants it, is allowed: `TRADE` is
+             *     also granted by `MANAGE_ORDERS`.
+             * @enum {unknown}
+             */
+            required_scope: "READ_ONLY" | "TRADE" | "MANAGE_ORDERS";
+            /** @description The same in words, e.g. `this key lacks the MANAGE_ORDERS scope`. */
+            message: string;
         };
         NotFound: {
             /** @constant */
@@ -2993,7 +3003,8 @@ export interface components {
         };
         /**
          * @description The request's source IP is not in the key's `ipWhitelist`, or the key lacks the operation's scope
-         *     (`permission_denied`). Counted against the key's rate limit.
+         *     (`permission_denied`, with the scope in `required_scope`: the operation's `x-required-scope`). Counted
+         *     against the key's rate limit.
          */
         V1Forbidden: {
             headers: {
