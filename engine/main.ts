@@ -2,8 +2,6 @@
 // pushes), engine.v1 + market.v1 over gRPC on HOST:ENGINE_GRPC_PORT and /healthz, /readyz, /metrics on
 // ENGINE_METRICS_PORT; drains on SIGINT/SIGTERM. `startEngine` starts the same thing in-process for tests.
 import { randomUUID } from "node:crypto";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type * as grpc from "@grpc/grpc-js";
 import type { Registry } from "prom-client";
 import { openDatabase, type Database } from "../kernel/db.js";
@@ -13,6 +11,7 @@ import { warnInsecureListen } from "../kernel/listen-guard.js";
 import type { Logger } from "../kernel/log.js";
 import { createRegistry, startAdminServer, type AdminServer } from "../kernel/metrics.js";
 import { partitionsOfEngine } from "../kernel/partition.js";
+import { siblingModule } from "../kernel/module-file.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import { startParts } from "../kernel/stop-stack.js";
@@ -46,7 +45,7 @@ import { webhookParts } from "./webhook-parts.js";
 
 /** How long in-flight calls may run after a stop request before they are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
-const ACTOR_MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), "trading-core.ts");
+const ACTOR_MODULE = siblingModule(import.meta.url, "./trading-core");
 
 export interface RunningEngine {
   grpcPort: number;
