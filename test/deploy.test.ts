@@ -10,6 +10,7 @@ import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { loadEngineSettings } from "../engine/config.js";
 import { loadGatewaySettings } from "../gateway/config.js";
 import { loadWalletSettings } from "../wallet/config.js";
+import { packageName, productionPackages } from "./harness/production-packages.js";
 import { DEPLOY, ROOT, alertRules, anchorOf, dashboardQueries, promtool } from "./harness/prometheus.js";
 
 const read = (...parts: string[]): string => readFileSync(path.join(ROOT, ...parts), "utf8");
@@ -57,45 +58,6 @@ function wideTrustedRanges(value: string): string[] {
 
 /** The entry points `npm run build` compiles (tsconfig.build.json); `dist/<entry>.js` is each one compiled. */
 const BUILT_ENTRIES = (JSON.parse(read("tsconfig.build.json")) as { files: string[] }).files;
-
-interface LockedPackage {
-  dependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
-}
-
-/**
- * The names of the packages `npm ci --omit=dev` installs for the root manifest (the image's deps stage, which
- * has no workspace folder): package.json's dependencies and, through package-lock.json, everything they need,
- * each found where node's lookup finds it (its own node_modules first, then each enclosing one).
- */
-function productionPackages(): Set<string> {
-  const manifest = JSON.parse(read("package.json")) as { dependencies: Record<string, string> };
-  const locked = (JSON.parse(read("package-lock.json")) as { packages: Record<string, LockedPackage> }).packages;
-  const locate = (name: string, from: string): string | undefined => {
-    for (let base = from; ;) {
-      const candidate = `${base === "" ? "" : `${base}/`}node_modules/${name}`;
-      if (locked[candidate] !== undefined) return candidate;
-      if (base === "") return undefined;
-      const parent = base.lastIndexOf("/node_modules/");
-      base = parent < 0 ? "" : base.slice(0, parent);
-    }
-  };
-  const found = new Set<string>();
-  const visit = (from: string, names: string[]): void => {
-    for (const name of names) {
-      const at = locate(name, from);
-      if (at === undefined || found.has(at)) continue;
-      found.add(at);
-      const entry = locked[at] ?? {};
-      const peers = Object.keys(entry.peerDependencies ?? {}).filter((p) => !entry.peerDependenciesMeta?.[p]?.optional);
-      visit(at, [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...peers]);
-    }
-  };
-  visit("", Object.keys(manifest.dependencies));
-  return new Set([...found].map((at) => at.slice(at.lastIndexOf("node_modules/") + "node_modules/".length)));
-}
 
 /** Every setting the README's table documents. */
 function documentedSettings(): Set<string> {
@@ -218,7 +180,7 @@ describe("Dockerfile", () => {
 
   it("installs production dependencies without tsx or esbuild", () => {
     expect(dockerfile).toMatch(/^COPY package\.json package-lock\.json \.\/\nRUN npm ci --omit=dev /m);
-    const installed = productionPackages();
+    const installed = new Set(productionPackages().map(packageName));
     expect(installed).toContain("@grpc/grpc-js");
     for (const compiler of ["tsx", "esbuild", "typescript"]) expect(installed).not.toContain(compiler);
   });

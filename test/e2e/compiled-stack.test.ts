@@ -1,27 +1,18 @@
 // The compiled build (scripts/build.ts, what `npm run build` makes) run as the image runs it: plain `node` on
 // the JavaScript (this test's own node binary, no loader), in a folder holding only the build and a
-// node_modules without tsx or esbuild, so a process or shard thread that still needed TypeScript fails here.
+// node_modules of the production dependencies (no tsx, no esbuild, no TypeScript, no dev dependency), so a
+// process or shard thread that still needed TypeScript or a development package fails here.
 // The build is made afresh by the test (emit only: `npm run check` type-checks the same sources).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, buildServices, runtimeAssets } from "../../scripts/build.js";
+import { buildServices, runtimeAssets } from "../../scripts/build.js";
 import { newKey, v1, type CreatedKey } from "../harness/client.js";
 import { launchNpmStart, type NpmStart } from "../harness/npm-start.js";
+import { linkProductionModules } from "../harness/production-packages.js";
 
-/** Packages a compiled process must run without (the TypeScript loader and its compiler). */
-const LEFT_OUT = new Set([".bin", "tsx", "esbuild", "@esbuild"]);
 const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
-
-/** A node_modules of links to the repository's packages, less the TypeScript loader. */
-function modulesWithoutTsx(into: string): void {
-  mkdirSync(into);
-  const from = path.join(ROOT, "node_modules");
-  for (const name of readdirSync(from).filter((entry) => !LEFT_OUT.has(entry))) {
-    symlinkSync(path.join(from, name), path.join(into, name));
-  }
-}
 
 describe("the compiled stack", () => {
   let folder: string;
@@ -31,7 +22,7 @@ describe("the compiled stack", () => {
   beforeAll(async () => {
     folder = mkdtempSync(path.join(tmpdir(), "fts-compiled-"));
     buildServices(path.join(folder, "dist"), { typeCheck: false });
-    modulesWithoutTsx(path.join(folder, "node_modules"));
+    linkProductionModules(path.join(folder, "node_modules"));
     stack = await launchNpmStart({ supervisor: { args: ["dist/scripts/start.js"], cwd: folder } });
     try {
       await stack.ready();
