@@ -4,8 +4,6 @@
 // health (kernel/grpc-standard.ts) answers SERVING once every part started and /readyz's check passes (database,
 // partition leases held), and NOT_SERVING from the first step of stopping.
 import { randomUUID } from "node:crypto";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type * as grpc from "@grpc/grpc-js";
 import type { Registry } from "prom-client";
 import { openDatabase, type Database } from "../kernel/db.js";
@@ -16,6 +14,7 @@ import { warnInsecureListen } from "../kernel/listen-guard.js";
 import type { Logger } from "../kernel/log.js";
 import { createRegistry, startAdminServer, type AdminServer } from "../kernel/metrics.js";
 import { partitionsOfEngine } from "../kernel/partition.js";
+import { siblingModule } from "../kernel/module-file.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import { startParts } from "../kernel/stop-stack.js";
@@ -49,7 +48,7 @@ import { webhookParts } from "./webhook-parts.js";
 
 /** How long in-flight calls may run after a stop request before they are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
-const ACTOR_MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), "trading-core.ts");
+const ACTOR_MODULE = siblingModule(import.meta.url, "./trading-core");
 
 export interface RunningEngine {
   grpcPort: number;

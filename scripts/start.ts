@@ -7,11 +7,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../kernel/db.js";
+import { loaderArgs, siblingModule } from "../kernel/module-file.js";
 import { STOP_MESSAGE, SUPERVISED_ENV } from "../kernel/process.js";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SERVICES = ["wallet", "engine", "gateway"] as const;
 type ServiceName = (typeof SERVICES)[number];
 
@@ -58,7 +57,9 @@ async function main(): Promise<void> {
   };
 
   for (const name of SERVICES) {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, name, "main.ts")], {
+    // The children run in this process's form: the sources through tsx, or the compiled build as it is.
+    const main = siblingModule(import.meta.url, `../${name}/main`);
+    const child = spawn(process.execPath, [...loaderArgs(import.meta.url), main], {
       env: { ...env, [SUPERVISED_ENV]: "1" },
       stdio: ["inherit", "inherit", "inherit", "ipc"],
     });

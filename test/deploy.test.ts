@@ -1,14 +1,16 @@
 // The files in deploy/ and docs/runbook.md: Prometheus accepts the scrape config and the rules (promtool,
 // including the alert unit tests), every alert links its runbook section, the dashboard parses and queries
-// the datasource Grafana provisions, the image builds as a non-root user from node:20 slim, and compose and
-// Kubernetes give every process settings its own config loader accepts, health probes and resources.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+// the datasource Grafana provisions, the image builds as a non-root user from node:20 slim and runs the compiled
+// build with plain node and production dependencies only (no tsx, no esbuild), and compose and Kubernetes run
+// the compiled processes with settings their own config loader accepts, health probes and resources.
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { loadEngineSettings } from "../engine/config.js";
 import { loadGatewaySettings } from "../gateway/config.js";
 import { loadWalletSettings } from "../wallet/config.js";
+import { packageName, productionPackages } from "./harness/production-packages.js";
 import { DEPLOY, ROOT, alertRules, anchorOf, dashboardQueries, promtool } from "./harness/prometheus.js";
 
 const read = (...parts: string[]): string => readFileSync(path.join(ROOT, ...parts), "utf8");
@@ -56,6 +58,9 @@ function wideTrustedRanges(value: string): string[] {
       return bits < (v4 ? 96 + 24 : 120);
     });
 }
+
+/** The entry points `npm run build` compiles (tsconfig.build.json); `dist/<entry>.js` is each one compiled. */
+const BUILT_ENTRIES = (JSON.parse(read("tsconfig.build.json")) as { files: string[] }).files;
 
 /** Every setting the README's table documents. */
 function documentedSettings(): Set<string> {
@@ -164,12 +169,23 @@ describe("Dockerfile", () => {
     expect(final).toMatch(/npm ci --omit=dev|COPY --from=deps/);
   });
 
-  it("copies every folder the processes load, and each exists", () => {
-    const copied = [...dockerfile.matchAll(/^COPY --from=build \/app\/(\w+) /gm)].map((m) => m[1] ?? "");
-    for (const folder of ["proto", "kernel", "wallet", "engine", "gateway", "scripts"]) {
-      expect(copied).toContain(folder);
-      expect(existsSync(path.join(ROOT, folder))).toBe(true);
-    }
+  it("builds the services into dist/ and runs the compiled JavaScript with plain node, without tsx", () => {
+    const build = dockerfile.slice(dockerfile.indexOf(" AS build"), dockerfile.indexOf(" AS runtime"));
+    const runtime = dockerfile.slice(dockerfile.indexOf(" AS runtime"));
+    expect(build).toMatch(/^RUN npm run build$/m);
+    expect(runtime).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
+    expect(runtime).not.toMatch(/COPY --from=build \/app\/(kernel|wallet|engine|gateway|scripts|proto)\b/);
+    expect(runtime).not.toMatch(/tsx|--import|--loader/);
+    expect(runtime).toMatch(/^ENTRYPOINT \["node"\]$/m);
+    expect(runtime).toMatch(/^CMD \["dist\/scripts\/start\.js"\]$/m);
+    expect(BUILT_ENTRIES).toContain("scripts/start.ts");
+  });
+
+  it("installs production dependencies without tsx or esbuild", () => {
+    expect(dockerfile).toMatch(/^COPY package\.json package-lock\.json \.\/\nRUN npm ci --omit=dev /m);
+    const installed = new Set(productionPackages().map(packageName));
+    expect(installed).toContain("@grpc/grpc-js");
+    for (const compiler of ["tsx", "esbuild", "typescript"]) expect(installed).not.toContain(compiler);
   });
 
   it("bakes no secret into the image (they come when the container runs)", () => {
@@ -222,7 +238,8 @@ describe("deploy/compose.yaml", () => {
     "gives the %s settings its config loader accepts, all documented, and a healthcheck on its own port",
     (name) => {
       const service = compose.services[name];
-      expect(service?.command).toEqual([`${name}/main.ts`]);
+      expect(service?.command).toEqual([`dist/${name}/main.js`]);
+      expect(BUILT_ENTRIES).toContain(`${name}/main.ts`);
       const env = Object.fromEntries(
         Object.entries(service?.environment ?? {}).map(([key, value]) => [key, expand(value)]),
       );
@@ -378,7 +395,7 @@ describe("deploy/k8s", () => {
     const pod = workload?.spec?.template?.spec;
     expect(pod?.securityContext?.runAsNonRoot).toBe(true);
     const container = pod?.containers[0];
-    expect(container?.args).toEqual([`${name}/main.ts`]);
+    expect(container?.args).toEqual([`dist/${name}/main.js`]);
     expect(container?.livenessProbe?.httpGet?.path).toBe("/healthz");
     if (name === "gateway") expect(container?.readinessProbe?.httpGet?.path).toBe("/readyz");
     expect(Object.keys(container?.resources?.requests ?? {}).sort()).toEqual(["cpu", "memory"]);

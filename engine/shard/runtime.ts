@@ -15,6 +15,7 @@ import { Piscina } from "piscina";
 import { callDeadline } from "../../kernel/call-deadline.js";
 import { DeadlineExceeded, ServiceError, errorText } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
+import { moduleExtension, siblingModule } from "../../kernel/module-file.js";
 import { isUuid } from "../../kernel/uuid.js";
 import type { OutboxRow } from "../store/journal.js";
 import type { Fence } from "../store/leases.js";
@@ -118,7 +119,14 @@ export interface ShardRuntime<T extends CoreTypes> {
   stop(): Promise<void>;
 }
 
-const WORKER_FILE = fileURLToPath(new URL("./worker.mjs", import.meta.url));
+/**
+ * The shard thread's entry. Compiled, worker.js itself; from the sources, worker.mjs, which registers tsx in the
+ * thread (a thread does not inherit the process's loader) and then imports worker.ts.
+ */
+const WORKER_FILE =
+  moduleExtension(import.meta.url) === ".ts"
+    ? fileURLToPath(new URL("./worker.mjs", import.meta.url))
+    : siblingModule(import.meta.url, "./worker");
 
 /** Canonical account id (lower-case UUID), or invalid_payload. */
 export function accountKey(accountId: string): string {

@@ -35,6 +35,11 @@ export interface LaunchOptions {
   detached?: boolean;
   /** Start on this DATA_DIR (default: a fresh one). */
   dataDir?: string;
+  /**
+   * The supervisor to run: node's arguments and the folder it runs in (default: scripts/start.ts through tsx
+   * in the repository, as `npm start` runs it).
+   */
+  supervisor?: { args: string[]; cwd: string };
 }
 
 export type NpmStart = Awaited<ReturnType<typeof launchNpmStart>>;
@@ -59,8 +64,9 @@ export async function launchNpmStart(options: LaunchOptions = {}) {
     ...extraEnv,
   };
   for (const [name, value] of Object.entries(ports)) env[name] = String(value);
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    cwd: ROOT,
+  const supervisor = options.supervisor ?? { args: ["--import", "tsx", "scripts/start.ts"], cwd: ROOT };
+  const child = spawn(process.execPath, supervisor.args, {
+    cwd: supervisor.cwd,
     env,
     stdio: "pipe",
     detached,
