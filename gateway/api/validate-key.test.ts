@@ -1,7 +1,7 @@
 // POST /api/api-keys/validate refuses what /v1 refuses: a key the limiter has marked revoked is 401 even while
 // the wallet that answered has not applied the revocation yet; a key without the permission asked for is 403
 // naming it.
-import http from "node:http";
+import type http from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../kernel/log.js";
@@ -11,6 +11,7 @@ import { jsonBody } from "../http/body.js";
 import { errorResponder } from "../http/errors.js";
 import { requestId } from "../http/request.js";
 import { validateKey } from "./validate-key.js";
+import { serveLocal } from "../../test/harness/serve.js";
 
 const VALID: ValidateApiKeyResponse__Output = {
   valid: true,
@@ -44,10 +45,7 @@ describe("POST /api/api-keys/validate", () => {
       validateKey(clients, (keyId) => Promise.resolve(marked.has(keyId))),
     );
     app.use(errorResponder(createLogger("test", "silent")));
-    server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+    ({ server, base } = await serveLocal(app));
   });
   afterAll(() => {
     server.close();

@@ -1,7 +1,7 @@
 // bodyOf (gateway/http/body.ts): the JSON body, refused when absent or when a string in it holds an unpaired
 // surrogate (the gRPC encoding behind the gateway would store U+FFFD instead), with the path of that string.
 // jsonBody: any body within the size limit is read or refused with a 4xx, however deep it nests.
-import http from "node:http";
+import type http from "node:http";
 import express, { type Request } from "express";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { bodyOf, deeperThan, jsonBody, MAX_BODY_DEPTH, TOO_DEEP_MESSAGE } from "
 import { errorResponder } from "./errors.js";
 import { requestId } from "./request.js";
 import { parse } from "./validation.js";
+import { serveLocal } from "../../test/harness/serve.js";
 
 const requestWith = (body: unknown): Request => ({ body }) as unknown as Request;
 
@@ -111,10 +112,7 @@ describe("jsonBody", () => {
       res.json({ depthOk: !deeperThan(req.body as unknown, MAX_BODY_DEPTH) });
     });
     app.use(errorResponder(createLogger("test", "silent")));
-    server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+    ({ server, base } = await serveLocal(app));
   });
   afterAll(() => {
     server.close();

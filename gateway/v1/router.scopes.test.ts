@@ -2,7 +2,7 @@
 // route's scope is `403 permission_denied` whose body names that scope (`required_scope`) and says so, on the
 // real routes; a key whose scopes grant it gets past the check. The wallet double grants as the wallet does
 // (kernel/scopes.ts); the engine double answers every call `not_found`.
-import http from "node:http";
+import type http from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError } from "../../kernel/errors.js";
@@ -15,6 +15,7 @@ import { errorResponder } from "../http/errors.js";
 import { requestId } from "../http/request.js";
 import { MemoryRateLimiter } from "../ratelimit/index.js";
 import { V1_ROUTES, v1Router } from "./router.js";
+import { serveLocal } from "../../test/harness/serve.js";
 
 const ID = "0a0a0a0a-0000-4000-8000-000000000001";
 
@@ -51,10 +52,7 @@ describe("the /v1 routes' scopes", () => {
     app.use(requestId());
     app.use("/v1", v1Router(clients, auth, jsonBody(65_536), { log }));
     app.use(errorResponder(log));
-    server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+    ({ server, base } = await serveLocal(app));
   });
   afterAll(() => {
     server.close();

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildServices, runtimeAssets } from "../../scripts/build.js";
 import { newKey, v1, type CreatedKey } from "../harness/client.js";
-import { launchNpmStart, type NpmStart } from "../harness/npm-start.js";
+import { launchNpmStart, readyOrKill, type NpmStart } from "../harness/npm-start.js";
 import { linkProductionModules } from "../harness/production-packages.js";
 
 const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
@@ -24,13 +24,7 @@ describe("the compiled stack", () => {
     buildServices(path.join(folder, "dist"), { typeCheck: false });
     linkProductionModules(path.join(folder, "node_modules"));
     stack = await launchNpmStart({ supervisor: { args: ["dist/scripts/start.js"], cwd: folder } });
-    try {
-      await stack.ready();
-    } catch (error) {
-      stack.child.kill("SIGKILL");
-      await stack.exited;
-      throw error;
-    }
+    await readyOrKill(stack);
   });
 
   afterAll(async () => {

@@ -119,6 +119,17 @@ export interface ServingNpmStart {
   stop(): Promise<void>;
 }
 
+/** Waits for a launched stack to serve; one that does not is killed (SIGKILL) before the failure is thrown. */
+export async function readyOrKill(stack: NpmStart): Promise<void> {
+  try {
+    await stack.ready();
+  } catch (error) {
+    stack.child.kill("SIGKILL");
+    await stack.exited;
+    throw error;
+  }
+}
+
 /**
  * `npm start` on fresh ports and a fresh DATA_DIR, resolved once it serves; `env` adds settings. It runs with
  * an INTERNAL_TOKEN of the test's, so the test can call the gRPC (market.v1 pushes).
@@ -134,13 +145,7 @@ export async function servingNpmStart(env: Record<string, string> = {}): Promise
     rmSync(stack.dataDir, { recursive: true, force: true });
     stack.lines.assertEachKeyOnce();
   };
-  try {
-    await stack.ready();
-  } catch (error) {
-    stack.child.kill("SIGKILL");
-    await stack.exited;
-    throw error;
-  }
+  await readyOrKill(stack);
   return {
     gateways: [{ v1: stack.v1Base, api: stack.api }],
     engineGrpc: `127.0.0.1:${String(stack.ports.ENGINE_GRPC_PORT)}`,
