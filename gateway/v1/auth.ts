@@ -3,7 +3,8 @@
 // credentials → 401 (nothing charged to a key, one failure counted for the source); then the key's budget is
 // charged (429 when spent, 401 when the key was revoked a moment ago on another replica; a request whose slot
 // frees within RATE_LIMIT_MAX_DELAY_MS is held until then instead, and its key checked again once the hold is
-// over); then IP allow-list and scope → 403 (a missing scope named in `required_scope`). Every response to an authenticated key carries the RateLimit headers.
+// over); then IP allow-list and scope → 403 (a missing scope named in `required_scope`). Every response to an
+// authenticated key carries the RateLimit headers.
 // A charged request answered 503 (a backend that did not answer, a request shed) gives its units back.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Request, RequestHandler, Response } from "express";
