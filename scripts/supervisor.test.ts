@@ -1,7 +1,7 @@
 // The `npm start` supervisor's policy with fake children and a fake clock: a crash is restarted after a delay
-// that doubles up to its ceiling and starts over once the child stayed up a window; one crash past the budget, or
-// an exit before the first start, stops the stack in order with a line that says why; nothing restarts while
-// stopping; settings parse with their defaults.
+// that doubles up to its ceiling and starts over once the child stayed up a window; one crash past the budget
+// stops the stack in order with a line that says why; nothing restarts while stopping; settings parse with their
+// defaults.
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../kernel/config.js";
 import {
@@ -158,10 +158,11 @@ describe("Supervisor", () => {
     }
     expect(h.countOf("engine")).toBe(SETTINGS.restartsMax + 1);
     h.latest("engine").events.exited(null, "SIGKILL");
-    const last = h.lines.at(-1);
+    const last = h.lines.filter((l) => l.level === "error").at(-1);
     expect(last?.level).toBe("error");
     expect(last?.message).toBe(
-      "engine exited (SIGKILL): 6 crashes within 60000 ms, more than the 5 restarts allowed; stopping the stack",
+      "engine exited (SIGKILL); restarts exhausted: 6 crashes within 60000 ms, at most 5 restarts allowed " +
+        "(SUPERVISOR_RESTARTS_MAX); stopping the stack",
     );
     expect(last?.fields).toMatchObject({ child: "engine", crashes: 6 });
     // The gateway is told first; the wallet only once the gateway exited.
@@ -177,22 +178,33 @@ describe("Supervisor", () => {
     expect(h.code()).toBe(1);
   });
 
-  it("stops the stack when a child exits before it ever started (a retry would fail the same way)", async () => {
+  it("restarts a child that exits before it ever started, like any crash", async () => {
+    const h = harness();
+    h.supervisor.start();
+    h.latest("engine").events.exited(1, null);
+    expect(h.lines.at(-1)?.message).toBe("engine exited (1); restarting in 500 ms");
+    await h.timers.advance(500);
+    expect(h.countOf("engine")).toBe(2);
+    expect(h.code()).toBeUndefined();
+  });
+
+  it("sends SIGTERM to a child still starting when the stack stops (it has nothing to drain)", async () => {
     const h = harness();
     h.supervisor.start();
     h.latest("wallet").events.started();
-    h.latest("engine").events.exited(1, null);
-    expect(h.lines.at(-1)?.message).toBe("engine exited (1) before it started; stopping the stack");
+    h.latest("engine").events.started();
+    void h.supervisor.stop(0);
     await h.timers.advance(0);
-    // The gateway is still starting: SIGTERM (nothing to drain); then the wallet drains.
     expect(h.latest("gateway").received).toEqual(["SIGTERM"]);
     h.latest("gateway").events.exited(null, "SIGTERM");
     await h.timers.advance(0);
-    expect(h.latest("wallet").received).toEqual(["stop"]);
-    h.latest("wallet").events.exited(0, null);
-    await h.timers.advance(60_000);
-    expect(h.code()).toBe(1);
-    expect(h.countOf("engine")).toBe(1);
+    expect(h.latest("engine").received).toEqual(["stop"]);
+    expect(h.lines.map((l) => l.message)).toEqual([
+      "wallet started",
+      "engine started",
+      "stopping gateway",
+      "stopping engine",
+    ]);
   });
 
   it("restarts nothing while stopping: a pending restart is cancelled, a crash while stopping stays down", async () => {

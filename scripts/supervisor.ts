@@ -1,9 +1,9 @@
 // The `npm start` supervisor's policy (docs/runbook.md, "npm start: supervision"): it starts its children in
 // order and stops them in the reverse order; a child that exits when it was not told to is a crash, started again
 // after a delay that doubles with each crash (up to a ceiling, back to the first delay once the child stayed up
-// for a whole window); more crashes of one child within the window than the budget allows stop the whole stack,
-// and so does a child that exits before it ever started (a setting it refuses, a port in use: a retry would fail
-// the same way). No child is started again while the stack stops. Processes, clocks and logs are passed in, so
+// for a whole window); more crashes of one child within the window than the budget allows stop the whole stack.
+// Whatever the exit code (0 too) and whether or not the child had started: an exit not asked for is a crash. No
+// child is started again while the stack stops. Processes, clocks and logs are passed in, so
 // tests drive it with fakes (scripts/supervisor.test.ts); scripts/start.ts gives it real processes.
 
 import { z } from "zod";
@@ -175,19 +175,15 @@ export class Supervisor {
     const { settings, log } = this.options;
     const now = this.timers.now();
     const fields = { child: slot.name, pid: pid ?? null, code, signal };
-    if (slot.restarts === 0 && !slot.started) {
-      log("error", `${slot.name} exited (${how(code, signal)}) before it started; stopping the stack`, fields);
-      void this.stop(1);
-      return;
-    }
     if (now - slot.spawnedAt >= settings.restartsWindowMs) slot.nextDelayMs = settings.restartDelayMs;
     slot.crashes = slot.crashes.filter((at) => now - at < settings.restartsWindowMs);
     slot.crashes.push(now);
     if (slot.crashes.length > settings.restartsMax) {
       log(
         "error",
-        `${slot.name} exited (${how(code, signal)}): ${slot.crashes.length} crashes within ${settings.restartsWindowMs} ms, ` +
-          `more than the ${settings.restartsMax} restarts allowed; stopping the stack`,
+        `${slot.name} exited (${how(code, signal)}); restarts exhausted: ${slot.crashes.length} crashes within ` +
+          `${settings.restartsWindowMs} ms, at most ${settings.restartsMax} restarts allowed (SUPERVISOR_RESTARTS_MAX); ` +
+          "stopping the stack",
         { ...fields, crashes: slot.crashes.length },
       );
       void this.stop(1);
@@ -225,6 +221,7 @@ export class Supervisor {
   private async stopChild(slot: Slot): Promise<void> {
     const child = slot.child;
     if (child === undefined) return;
+    this.options.log("info", `stopping ${slot.name}`, { child: slot.name, pid: child.pid ?? null });
     await new Promise<void>((resolve) => {
       const timer = this.timers.setTimeout(() => {
         child.signal("SIGKILL");
