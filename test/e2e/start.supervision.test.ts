@@ -268,7 +268,7 @@ describe("npm start heals a crashed child", () => {
     ]);
     const restarts = lines.filter((msg) => msg.includes("; restarting in "));
     for (const child of ["engine", "wallet", "gateway"]) {
-      expect(restarts).toContain(`${child} exited (SIGKILL); restarting in 500 ms`);
+      expect(restarts.some((msg) => msg.startsWith(`${child} exited (SIGKILL); restarting in `))).toBe(true);
     }
     stack.lines.assertEachKeyOnce();
   });
@@ -281,7 +281,7 @@ describe("npm start without restarts to spare", () => {
   it("stops the whole stack with exit code 1 and a line naming the child", { timeout: 120_000 }, async () => {
     const stack = await launchNpmStart({ env: { SUPERVISOR_RESTARTS_MAX: "1" }, detached: true });
     try {
-      await readyOrKill(stack);
+      // The gateway needs no database to start: the test need not wait for the whole stack.
       const first = await startedChild(stack, "gateway");
       process.kill(first.pid, "SIGKILL");
       process.kill((await startedChild(stack, "gateway", first.restarts)).pid, "SIGKILL");
