@@ -1,11 +1,10 @@
-// The `npm start` supervisor's policy (docs/runbook.md, "npm start: supervision"): it starts its children in
-// order and stops them in the reverse order; a child that exits when it was not told to is a crash, started again
-// after a delay that doubles with each crash (up to a ceiling, back to the first delay once the child stayed up
-// for a whole window); more crashes of one child within the window than the budget allows stop the whole stack.
-// Whatever the exit code (0 too) and whether or not the child had started: an exit not asked for is a crash. No
-// child is started again while the stack stops. Processes, clocks and logs are passed in, so
-// tests drive it with fakes (scripts/supervisor.test.ts); scripts/start.ts gives it real processes.
-
+// The `npm start` supervisor's policy (docs/runbook.md, "`npm start`: supervision"): it starts its children in
+// order and stops them in the reverse order. A child that exits when it was not told to is a crash, whatever the
+// exit code (0 too) and whether or not it had started: it is started again after a delay that doubles with each
+// crash (up to a ceiling, back to the first delay once the child stayed up for a whole window); more crashes of
+// one child within the window than the budget allows stop the whole stack. No child is started again while the
+// stack stops. Processes, clocks and logs are passed in, so tests drive it with fakes
+// (scripts/supervisor.test.ts); scripts/start.ts gives it real processes.
 import { z } from "zod";
 import { integer, parseSettings } from "../kernel/config.js";
 
