@@ -91,12 +91,14 @@ export function runService<S extends { LOG_LEVEL: string }>(
         process.once("disconnect", () => {
           stop("SIGTERM");
         });
+        // The supervisor may have gone while this process was starting: its channel closed before anyone listened.
+        if (!process.connected) stop("SIGTERM");
         const leave = (signal: NodeJS.Signals): void => {
           log.info({ signal }, `${name}: ${signal} left to the supervisor`);
         };
         process.on("SIGINT", leave);
         process.on("SIGTERM", leave);
-        process.send?.(STARTED_MESSAGE);
+        if (process.connected) process.send?.(STARTED_MESSAGE);
       } else {
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);

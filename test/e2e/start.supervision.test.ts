@@ -3,8 +3,12 @@
 // `503 engine_unavailable` with Retry-After meanwhile (never a 500, never a hang), `/readyz` is 200 again within
 // the 15 s the single-host default promises, and every order acknowledged before or after the kill is there
 // exactly once, with the books adding up. Then the wallet and the gateway are killed in turn and come back
-// serving, and the stack still stops cleanly. A stack without restarts to spare stops and says why.
+// serving, and the stack still stops cleanly. A stack without restarts to spare stops and says why. A child whose
+// supervisor died while the child was starting stops by itself once started.
+import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import {
@@ -16,6 +20,7 @@ import {
   type NpmStart,
 } from "../harness/npm-start.js";
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PLAN_200K = "15ef9280-770d-4664-9de7-93fcd7677a98";
 const STARTING_BALANCE = 200_000;
 const ACCOUNTS = 4;
@@ -298,4 +303,38 @@ describe("npm start without restarts to spare", () => {
       rmSync(stack.dataDir, { recursive: true, force: true });
     }
   });
+});
+
+describe("a supervised child whose supervisor is gone", () => {
+  // A supervisor killed with SIGKILL closes its children's channels; one still starting then must not run on
+  // unsupervised once it started (its `disconnect` came before anyone listened for it).
+  it(
+    "stops by itself once it started, when the channel closed while it was starting",
+    { timeout: 60_000 },
+    async () => {
+      const child = spawn(process.execPath, ["--import", "tsx", "gateway/main.ts"], {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? "",
+          FTS_SUPERVISED: "1",
+          HTTP_PORT: "0",
+          WALLET_HTTP_PORT: "0",
+          WALLET_GRPC_TARGET: "127.0.0.1:1",
+          ENGINE_GRPC_TARGET: "127.0.0.1:1",
+          LOG_LEVEL: "info",
+        },
+        stdio: ["ignore", "pipe", "pipe", "ipc"],
+      });
+      let output = "";
+      child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      child.disconnect();
+      try {
+        expect(await exited, output).toBe(0);
+        expect(output).toContain("gateway stopped");
+      } finally {
+        child.kill("SIGKILL");
+      }
+    },
+  );
 });
