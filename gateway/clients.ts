@@ -295,10 +295,23 @@ export function createClients(
     (client, k) => new EngineApi(client, Engine.service, internalToken, metrics, sessions[k], deadlineMs),
   );
   let next = 0;
-  const targets = replicas.map((entry) => entry.map(() => apis[next++] as EngineApi));
+  const targets = replicas.map((entry) => entry.map(() => ({ api: apis[next], session: sessions[next++] })));
+  const router = new EngineRouter(
+    targets.map((entry) => entry.map(({ api }) => api as EngineApi)),
+    hold,
+  );
+  // An engine ends its session streams cleanly only when it stops: its partitions are being handed over.
+  targets.forEach((entry, index) => {
+    for (const { session } of entry) {
+      if (session !== undefined)
+        session.onServerEnd = () => {
+          router.handingOver(index);
+        };
+    }
+  });
   return {
     wallet: new WalletApi(wallet, internalToken, metrics, deadlineMs),
-    engine: new EngineRouter(targets, hold),
+    engine: router,
     close() {
       wallet.close();
       for (const session of sessions) session?.close();

@@ -84,9 +84,10 @@ const schema = z
      */
     GRPC_DEADLINE_MS: integer({ min: 100, max: 60_000 }, 1_500),
     /**
-     * Hand-over (docs/scale-out.md): how long a call to a partition whose engine refused it as not serving, or
-     * could not be reached before sending, is held and tried again (on each of the entry's targets) before it is
-     * 503 engine_unavailable; 0 holds nothing. At most HANDOVER_HOLD_MAX calls are held at once.
+     * Hand-over (docs/scale-out.md): while an engine hands its partitions over (it refused a call as not
+     * serving, or ended its session stream), how long a call it provably did not run (or a read) is held and
+     * tried again on each of the entry's targets before it is 503 engine_unavailable; 0 holds nothing. At most
+     * HANDOVER_HOLD_MAX calls are held at once.
      */
     HANDOVER_HOLD_MS: integer({ min: 0, max: 60_000 }, 5_000),
     HANDOVER_HOLD_MAX: integer({ min: 0 }, 1_000),

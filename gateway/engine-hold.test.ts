@@ -169,6 +169,17 @@ describe("the hold of calls to a partition in hand-over", () => {
     expect(ended).toEqual(["full", "sent"]);
   });
 
+  it("holds nothing for an engine that shows no hand-over (it crashed: no connection): 503 at once", async () => {
+    const calls: string[] = [];
+    const { settings, ended } = holding(5_000);
+    const router = new EngineRouter([target("engine", calls, [], noConnection)], settings);
+    await expect(router.placeOrder(order(accountOn(0, 1)), origin)).rejects.toMatchObject({
+      code: "engine_unavailable",
+    });
+    expect(calls).toEqual(["engine"]);
+    expect(ended).toEqual([]);
+  });
+
   it("holds nothing without HANDOVER_HOLD_MS: a refused call is 503 at once", async () => {
     const calls: string[] = [];
     const router = new EngineRouter([target("engine", calls, [notServing])]);

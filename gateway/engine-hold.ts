@@ -1,8 +1,8 @@
-// The gateway's hold of calls to a partition in hand-over (docs/scale-out.md, "Hand-over"): a call its engine
-// provably did not run (the engine refused it as not serving the partition, or it never reached the engine)
-// waits, bounded in time (HANDOVER_HOLD_MS) and in number (HANDOVER_HOLD_MAX), and is tried again, on the
-// partition's targets in turn, until one serves it; past either bound it is 503 engine_unavailable with
-// Retry-After, as without a hold. The router (gateway/engine-router.ts) decides which calls may be held.
+// The gateway's hold of calls to a partition in hand-over (docs/scale-out.md, "Hand-over"): once an engine
+// showed it hands its partitions over (it refused a call as not serving), a call it provably did not run waits,
+// bounded in time (HANDOVER_HOLD_MS) and in number (HANDOVER_HOLD_MAX), and is tried again, on the partition's
+// targets in turn, until one serves it; past either bound it is 503 engine_unavailable with Retry-After, as
+// without a hold. The router (gateway/engine-router.ts) decides which calls may be held.
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 export interface HoldSettings {
@@ -45,6 +45,8 @@ export interface HeldCall {
 
 export class HandoverHold {
   private count = 0;
+  /** Per engine index, when its last sign of a hand-over stops counting (ms, this clock). */
+  private readonly handovers = new Map<number, number>();
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -56,6 +58,16 @@ export class HandoverHold {
   /** Calls held right now. */
   get held(): number {
     return this.count;
+  }
+
+  /** Engine `index` shows it hands over (it refused a call as not serving): its calls are held for a while. */
+  begin(index: number): void {
+    this.handovers.set(index, this.now() + this.settings.holdMs);
+  }
+
+  /** Whether engine `index` showed a hand-over within the hold's time. */
+  handingOver(index: number): boolean {
+    return (this.handovers.get(index) ?? -Infinity) > this.now();
   }
 
   /** Takes a call into the hold; undefined when nothing is held or the hold is full (answer it at once). */

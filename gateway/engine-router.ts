@@ -3,12 +3,14 @@
 // the partition the order id names, new accounts round-robin (the engine mints the id in a partition it owns),
 // and calls that read no actor (catalogue, calendar, webhook events and deliveries) to any engine that answers.
 // Each method's route is in gateway/engine-methods.ts. Engine k may have several targets (replicas of index k,
-// only one holding its leases at a time): a call goes to the one that served last. A call an engine provably
-// did not run (it refused it as not serving, or the call never reached it) is held while the partition is
-// handed over and sent again, to each target in turn (gateway/engine-hold.ts); any other failure is
-// `engine_unavailable` (503), never a silent reroute: a call that may have run is never sent twice.
+// only one holding its leases at a time): a call goes to the one that served last. While engine k hands its
+// partitions over (a target refused a call as not serving, or ended its session), a call it provably did not
+// run (refused, or never reached it) or a read is held and sent again, to each target in turn
+// (gateway/engine-hold.ts); any other failure is `engine_unavailable` (503), never a silent reroute: a call
+// that may have run is never sent twice.
 import { status, type Client } from "@grpc/grpc-js";
 import {
+  SESSION_ENDED_UNREAD,
   ServiceError,
   fromGrpcError,
   isBrokenCall,
@@ -40,6 +42,9 @@ export interface EngineCalls {
  */
 class NotSentError extends ServiceError {}
 
+/** NotSentError that says the engine hands its partitions over: it refused the call, or ended its session. */
+class HandingOverError extends NotSentError {}
+
 /** engine_unavailable for a call cut after it was sent: it may have run (only a read may be sent again). */
 class MayHaveRunError extends ServiceError {}
 
@@ -69,6 +74,9 @@ function notServed(error: unknown): boolean {
   return typeof error === "object" && error !== null && "metadata" in error && notServingCode(error);
 }
 const notServingCode = (error: object): boolean => fromGrpcError(error).code === "engine_not_serving";
+/** A session call its engine never read: the engine ended the session cleanly (it is stopping). */
+const endedUnread = (error: unknown): boolean =>
+  neverSent(error) && (error as { details?: unknown }).details === SESSION_ENDED_UNREAD;
 
 class Router {
   private next = 0;
@@ -94,6 +102,11 @@ class Router {
   /** Each engine's first target (its account streams and readiness go there). */
   get engines(): readonly EngineCalls[] {
     return this.targets.map((entry) => entry[0] as EngineCalls);
+  }
+
+  /** Engine `index` shows it hands its partitions over (a target ended its session cleanly): hold its calls. */
+  handingOver(index: number): void {
+    this.hold.begin(index);
   }
 
   /** Calls held right now for a partition in hand-over. */
@@ -156,10 +169,13 @@ class Router {
           } catch (error) {
             const again = error instanceof NotSentError || (read && error instanceof MayHaveRunError);
             if (!again) throw error;
+            if (error instanceof HandingOverError) this.hold.begin(index);
             unavailable = error;
           }
         }
-        held ??= this.hold.enter();
+        // Held only while the engine hands over (one of its targets said so within HANDOVER_HOLD_MS): a crashed
+        // engine's calls are 503 at once, as without a hold.
+        held ??= this.hold.handingOver(index) ? this.hold.enter() : undefined;
         if (held === undefined || !(await held.wait())) {
           held = undefined; // left the hold (expired) or never entered it
           throw new ServiceError("engine_unavailable", {}, unavailable?.message);
@@ -175,9 +191,9 @@ class Router {
     try {
       return await call(engine);
     } catch (error) {
+      if (notServed(error) || endedUnread(error))
+        throw new HandingOverError("engine_unavailable", {}, `engine ${index} does not serve the partition now`);
       if (neverSent(error)) throw new NotSentError("engine_unavailable", {}, `engine ${index} is unreachable`);
-      if (notServed(error))
-        throw new NotSentError("engine_unavailable", {}, `engine ${index} does not serve the partition now`);
       if (isUnreachable(error) || isBrokenCall(error))
         throw new MayHaveRunError("engine_unavailable", {}, `engine ${index} is unreachable`);
       if (isDeadline(error))

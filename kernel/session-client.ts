@@ -53,6 +53,8 @@ export class SessionClient {
   private nextId = 1;
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Called when the server ends a stream cleanly (status OK): it is stopping (kernel/session-server.ts drain). */
+  onServerEnd: (() => void) | undefined;
 
   constructor(
     private readonly client: grpc.Client,
@@ -122,6 +124,7 @@ export class SessionClient {
     // they were all read was never read (SESSION_ENDED_UNREAD), so it did not run.
     stream.on("status", (status: grpc.StatusObject) => {
       if (status.code === grpc.status.OK) {
+        this.onServerEnd?.();
         const unread = (): void => {
           this.fail(stream, grpc.status.UNAVAILABLE, SESSION_ENDED_UNREAD);
         };

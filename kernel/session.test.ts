@@ -249,6 +249,10 @@ describe("session stream", () => {
     const refusal = toGrpcStatus(new ServiceError("engine_not_serving", {}, "engine stopping"));
     const running = await startServer(0, refusal);
     const session = connect(running.port);
+    let ends = 0;
+    session.onServerEnd = () => {
+      ends++;
+    };
     await call(session, "Echo", { value: 0 });
     const inFlight = call(session, "Park", {});
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -260,6 +264,7 @@ describe("session stream", () => {
     await expect(inFlight).resolves.toEqual({ parked: true });
     // The session ended once its call was answered; the next call opens a stream, refused the same way.
     await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ends).toBe(1);
     const reopened = await call(session, "Echo", { value: 2 }).catch((e: unknown) => e);
     expect(fromGrpcError(reopened).code).toBe("engine_not_serving");
     expect(seen.filter((s) => s.method === "Echo")).toHaveLength(1);
