@@ -70,8 +70,13 @@ export const engineSettingsSchema = z
     ENGINE_INDEX: integer({ min: 0, max: 255 }, 0),
     /** How long a partition lease lasts unless renewed (by the database clock). */
     ENGINE_LEASE_TTL_MS: integer({ min: 500, max: 600_000 }, 10_000),
-    /** How often the engine renews its partition leases (and retries those another live engine holds). */
+    /** How often the engine renews its partition leases. */
     ENGINE_LEASE_RENEW_MS: integer({ min: 50, max: 300_000 }, 3_000),
+    /**
+     * How often an engine waiting for partitions another live engine holds tries them again: a successor takes
+     * leases released by a stopping engine within this (docs/scale-out.md, "Hand-over").
+     */
+    ENGINE_LEASE_POLL_MS: integer({ min: 20, max: 60_000 }, 200),
     DATABASE_URL: postgresUrl,
     /**
      * Longest a call waits for the database (a shard's connection, a batch's commit, an account's reload, each

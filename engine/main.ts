@@ -31,7 +31,7 @@ import {
   type PricesPart,
 } from "./feeds.js";
 import { CATALOGUE } from "./market/catalogue.js";
-import { engineMetrics, expiredCounter } from "./metrics.js";
+import { engineMetrics, expiredCounter, handoverMetrics } from "./metrics.js";
 import { createEngineServer } from "./server.js";
 import { OrderArchive } from "./store/order-archive.js";
 import { KeptPriceStore } from "./store/kept-prices.js";
@@ -119,6 +119,7 @@ export async function startEngine(
       parts.push(() => dispatcher.stop());
     }
     if (feed.simulator !== undefined) parts.push(startSimulatorFeed(settings, feed.simulator, feed.publish, now, log));
+    parts.push(shards.stop); // a stop's second step, the hand-over (docs/scale-out.md, "Hand-over")
     parts.push(listeners.unready);
     return { owner: shards.owner, ports: listeners.ports, health: listeners.health };
   });
@@ -187,7 +188,7 @@ interface LeasedShards {
   runtime: ShardRuntime<EngineTypes>;
   owner: string;
   serving(): boolean;
-  /** Stops the shards, then releases their partitions (only once the shards stopped writing). */
+  /** Stops the shards, then releases their partitions (only once the shards stopped writing). Idempotent. */
   stop: () => Promise<void>;
 }
 
@@ -205,13 +206,15 @@ async function startLeasedShards(
   onLost: () => void,
 ): Promise<LeasedShards> {
   const owner = `engine-${settings.ENGINE_INDEX}-${randomUUID()}`;
+  const partitions = partitionsOfEngine(settings.ENGINE_INDEX, settings.ENGINE_COUNT);
   await migrateEngine(db.pool);
   const held = await holdPartitions(
     {
       leases: new PartitionLeases(db.pool, owner, settings.ENGINE_LEASE_TTL_MS),
-      partitions: partitionsOfEngine(settings.ENGINE_INDEX, settings.ENGINE_COUNT),
+      partitions,
       ttlMs: settings.ENGINE_LEASE_TTL_MS,
       renewMs: settings.ENGINE_LEASE_RENEW_MS,
+      pollMs: settings.ENGINE_LEASE_POLL_MS,
       log,
       now: () => performance.now(),
       onLost,
@@ -226,13 +229,25 @@ async function startLeasedShards(
       throw error;
     },
   );
+  const handovers = settings.METRICS_ENABLED ? handoverMetrics(registry) : undefined;
+  let stopping: Promise<void> | undefined;
+  const handOver = async (): Promise<void> => {
+    const started = performance.now();
+    await runtime.stop();
+    await held.release();
+    log.info(
+      { owner, partitions: partitions.length, ms: Math.round(performance.now() - started) },
+      "partitions handed over: shards drained, leases released",
+    );
+    handovers?.(partitions.length, (performance.now() - started) / 1000);
+  };
   return {
     runtime,
     owner,
     serving: held.serving,
-    async stop() {
-      await runtime.stop();
-      await held.release();
+    stop() {
+      stopping ??= handOver();
+      return stopping;
     },
   };
 }

@@ -4,7 +4,7 @@
 // The shard threads count their batches into the histograms' buckets themselves (engine/shard/batch-stats.ts)
 // and send them, with the tallies, every few seconds in one notice per shard, merged here into FastHistograms:
 // the journal and mailbox series trail the shards by up to one stats interval (ENGINE_STATS_INTERVAL_MS).
-import { Counter, Gauge, type Registry } from "prom-client";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { FastHistogram, FastHistogramVec } from "../kernel/fast-histogram.js";
 import { AccountStatus } from "./basics/account-state.js";
 import { BATCH_BUCKETS, COMMIT_BUCKETS, EVENT_BUCKETS } from "./shard/batch-stats.js";
@@ -210,5 +210,35 @@ export function expiredCounter(registry: Registry): (method: string) => void {
   });
   return (method) => {
     counter.inc({ method });
+  };
+}
+
+/**
+ * `engine_handovers_total` and `engine_handover_seconds`: planned hand-overs on a stop (docs/scale-out.md,
+ * "Hand-over"), each from the first refused call to the released leases, and `engine_handed_over_partitions_total`
+ * the partitions they released.
+ */
+export function handoverMetrics(registry: Registry): (partitions: number, seconds: number) => void {
+  const registers = [registry];
+  const handovers = new Counter({
+    name: "engine_handovers_total",
+    help: "Stops that handed this engine's partitions over: shards drained and committed, leases released.",
+    registers,
+  });
+  const partitionsReleased = new Counter({
+    name: "engine_handed_over_partitions_total",
+    help: "Partition leases released by planned hand-overs, for a successor to take at once.",
+    registers,
+  });
+  const seconds = new Histogram({
+    name: "engine_handover_seconds",
+    help: "Seconds from the start of a hand-over (new calls refused) to its leases released.",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  return (partitions, took) => {
+    handovers.inc();
+    partitionsReleased.inc(partitions);
+    seconds.observe(took);
   };
 }

@@ -20,7 +20,7 @@ import { accountCalls } from "./server-wire.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import { AccountWatches } from "./webhooks/watch.js";
 import { OpenStreams, streamHandlers, type StreamDeps, type StreamMethod } from "./server-stream.js";
-import { ServiceError } from "../kernel/errors.js";
+import { ServiceError, toGrpcStatus } from "../kernel/errors.js";
 
 export type { AccountSlotStore, EngineServerDeps } from "./server-deps.js";
 
@@ -104,6 +104,8 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
   const sessions = sessionServer(ENGINE_SESSION_PATH, sessionMethods(service, handlers), {
     internalToken: deps.internalToken,
     log: deps.log,
+    // A stopping engine runs no frame it has not started: the gateway may send it to the successor.
+    refusal: toGrpcStatus(new ServiceError("engine_not_serving", {}, "engine stopping")),
   });
   server.addService(sessions.definition, sessions.implementation);
   onShutdown(server, () => {

@@ -6,6 +6,7 @@ import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/gr
 import type { RpcMetrics, RpcObserver } from "../kernel/rpc-metrics.js";
 import { createWalletClient } from "../kernel/wallet-codec.js";
 import { EngineRouter, type EngineCalls } from "./engine-router.js";
+import type { HoldSettings } from "./engine-hold.js";
 import { endSpan, ROOT_CONTEXT, startCarriedClientSpan, startClientSpan, tracingOn } from "../kernel/tracing.js";
 import type { Origin } from "./origin.js";
 import type { CatalogueReads } from "./v1/catalogue-cache.js";
@@ -260,7 +261,8 @@ export interface Clients {
 }
 
 /**
- * `engineTargets[k]` is engine k's host:port (ENGINE_GRPC_TARGETS; one entry for a single engine). `metrics`:
+ * `engineTargets[k]` is engine k's host:port, or its replicas' separated by `|` (ENGINE_GRPC_TARGETS; one entry
+ * for a single engine). `hold`: the hold of calls to a partition in hand-over (none when absent). `metrics`:
  * client-side latency by method and code (`grpc_client_handling_seconds`); none when metrics are off.
  * `engineSession` false makes every engine call a unary call instead of a frame on the session stream.
  * `deadlineMs`: every call's deadline (GRPC_DEADLINE_MS). `credentials`: TLS when GRPC_TLS_CA_FILE is set
@@ -274,25 +276,42 @@ export function createClients(
   engineSession = true,
   deadlineMs = DEFAULT_DEADLINE_MS,
   credentials: grpc.ChannelCredentials = grpc.credentials.createInsecure(),
+  hold?: HoldSettings,
 ): Clients {
   // ValidateApiKey, the hottest call, with the hand-written codec (kernel/wallet-codec.ts).
   const wallet = createWalletClient(walletTarget, credentials, CHANNEL_OPTIONS);
   const Engine = loadEngineProto().engine.v1.Engine;
   // An engine that died is 503 until its channel reconnects: retry a restarted engine within 2 s, not minutes.
   const engineOptions = { ...CHANNEL_OPTIONS, "grpc.max_reconnect_backoff_ms": 2_000 };
-  const engines = engineTargets.map((target) => new grpc.Client(target, credentials, engineOptions));
+  // Entry k of ENGINE_GRPC_TARGETS: engine k's replicas, `|`-separated (docs/scale-out.md, "Hand-over").
+  const replicas = engineTargets.map((entry) => entry.split("|").map((target) => target.trim()));
+  const engines = replicas.flat().map((target) => new grpc.Client(target, credentials, engineOptions));
   const sessions = engines.map((client) =>
     engineSession
       ? new SessionClient(client, ENGINE_SESSION_PATH, () => outgoingMetadata(undefined, internalToken))
       : undefined,
   );
+  const apis = engines.map(
+    (client, k) => new EngineApi(client, Engine.service, internalToken, metrics, sessions[k], deadlineMs),
+  );
+  let next = 0;
+  const targets = replicas.map((entry) => entry.map(() => ({ api: apis[next], session: sessions[next++] })));
+  const router = new EngineRouter(
+    targets.map((entry) => entry.map(({ api }) => api as EngineApi)),
+    hold,
+  );
+  // An engine ends its session streams cleanly only when it stops: its partitions are being handed over.
+  targets.forEach((entry, index) => {
+    for (const { session } of entry) {
+      if (session !== undefined)
+        session.onServerEnd = () => {
+          router.handingOver(index);
+        };
+    }
+  });
   return {
     wallet: new WalletApi(wallet, internalToken, metrics, deadlineMs),
-    engine: new EngineRouter(
-      engines.map(
-        (client, k) => new EngineApi(client, Engine.service, internalToken, metrics, sessions[k], deadlineMs),
-      ),
-    ),
+    engine: router,
     close() {
       wallet.close();
       for (const session of sessions) session?.close();

@@ -35,7 +35,8 @@ const schema = z
     ENGINE_GRPC_TARGET: target.optional(),
     /**
      * Scale-out (docs/scale-out.md): host:port of every engine, comma-separated, entry k being engine k (its
-     * ENGINE_INDEX); the count is ENGINE_COUNT. When unset, the single ENGINE_GRPC_TARGET.
+     * ENGINE_INDEX); the count is ENGINE_COUNT. An entry may name several replicas of index k separated by `|`
+     * (a successor that takes its partitions over, "Hand-over"). When unset, the single ENGINE_GRPC_TARGET.
      */
     ENGINE_GRPC_TARGETS: z
       .string()
@@ -46,8 +47,11 @@ const schema = z
           .filter((s) => s !== ""),
       )
       .refine(
-        (targets) => targets.length >= 1 && targets.length <= 256 && targets.every((t) => target.safeParse(t).success),
-        "must be 1 to 256 comma-separated host:port entries",
+        (targets) =>
+          targets.length >= 1 &&
+          targets.length <= 256 &&
+          targets.every((entry) => entry.split("|").every((t) => target.safeParse(t.trim()).success)),
+        "must be 1 to 256 comma-separated entries, each one host:port or several separated by |",
       )
       .optional(),
     REDIS_URL: redisUrl,
@@ -79,6 +83,14 @@ const schema = z
      * (WALLET_DB_TIMEOUT_MS, ENGINE_DB_TIMEOUT_MS) so that they name the failure first.
      */
     GRPC_DEADLINE_MS: integer({ min: 100, max: 60_000 }, 1_500),
+    /**
+     * Hand-over (docs/scale-out.md): while an engine hands its partitions over (it refused a call as not
+     * serving, or ended its session stream), how long a call it provably did not run (or a read) is held and
+     * tried again on each of the entry's targets before it is 503 engine_unavailable; 0 holds nothing. At most
+     * HANDOVER_HOLD_MAX calls are held at once.
+     */
+    HANDOVER_HOLD_MS: integer({ min: 0, max: 60_000 }, 5_000),
+    HANDOVER_HOLD_MAX: integer({ min: 0 }, 1_000),
     /** Longest a cached validation is used before the wallet is asked again. */
     KEY_CACHE_TTL_MS: integer({ min: 1_000 }, 60_000),
     KEY_CACHE_MAX_ENTRIES: integer({ min: 1 }, 100_000),

@@ -2,10 +2,22 @@
 // partitions p % N == k. Account calls go to the owner of partitionOf(account_id), order calls to the owner of
 // the partition the order id names, new accounts round-robin (the engine mints the id in a partition it owns),
 // and calls that read no actor (catalogue, calendar, webhook events and deliveries) to any engine that answers.
-// Each method's route is in gateway/engine-methods.ts. An engine that cannot be reached is
-// `engine_unavailable` (503), never a silent reroute: only its owner may serve a partition.
+// Each method's route is in gateway/engine-methods.ts. Engine k may have several targets (replicas of index k,
+// only one holding its leases at a time): a call goes to the one that served last. While engine k hands its
+// partitions over (a target refused a call as not serving, or ended its session), a call it provably did not
+// run (refused, or never reached it) or a read is held and sent again, to each target in turn
+// (gateway/engine-hold.ts); any other failure is `engine_unavailable` (503), never a silent reroute: a call
+// that may have run is never sent twice.
 import { status, type Client } from "@grpc/grpc-js";
-import { ServiceError, isUnreachable, neverSent, readAgainOnBreak } from "../kernel/errors.js";
+import {
+  SESSION_ENDED_UNREAD,
+  ServiceError,
+  fromGrpcError,
+  isBrokenCall,
+  isUnreachable,
+  neverSent,
+  readAgainOnBreak,
+} from "../kernel/errors.js";
 import { PARTITIONS, engineOfPartition, partitionOf, partitionOfId } from "../kernel/partition.js";
 import {
   ENGINE_METHODS,
@@ -15,6 +27,7 @@ import {
   type EngineMethods,
   type Route,
 } from "./engine-methods.js";
+import { HandoverHold, type HoldSettings } from "./engine-hold.js";
 import type { Origin } from "./origin.js";
 
 /** One engine, as the router needs it (EngineApi in gateway/clients.ts). */
@@ -23,8 +36,17 @@ export interface EngineCalls {
   call(method: EngineMethod, request: AnyRequest, origin: Origin): Promise<unknown>;
 }
 
-/** engine_unavailable for a call that never reached the engine: safe to send to another one. */
+/**
+ * engine_unavailable for a call the engine provably did not run (it never reached it, or the engine refused it
+ * as not serving the partition): safe to send again, to it or another target.
+ */
 class NotSentError extends ServiceError {}
+
+/** NotSentError that says the engine hands its partitions over: it refused the call, or ended its session. */
+class HandingOverError extends NotSentError {}
+
+/** engine_unavailable for a call cut after it was sent: it may have run (only a read may be sent again). */
+class MayHaveRunError extends ServiceError {}
 
 /**
  * engine_unavailable for a call past its deadline (GRPC_DEADLINE_MS): named for the engine on either listener,
@@ -42,27 +64,65 @@ function idOf(request: AnyRequest, field: "account_id" | "order_id"): string {
   return typeof value === "string" ? value : "";
 }
 
+/** Engine k's targets: one, or several replicas of index k (ENGINE_GRPC_TARGETS entry `a|b`). */
+export type EngineTargets = EngineCalls | readonly EngineCalls[];
+
+const isTargetList = (entry: EngineTargets): entry is readonly EngineCalls[] => Array.isArray(entry);
+
+/** An engine's own answer that it did not run the call: it does not serve the partition now. */
+function notServed(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "metadata" in error && notServingCode(error);
+}
+const notServingCode = (error: object): boolean => fromGrpcError(error).code === "engine_not_serving";
+/** A session call its engine never read: the engine ended the session cleanly (it is stopping). */
+const endedUnread = (error: unknown): boolean =>
+  neverSent(error) && (error as { details?: unknown }).details === SESSION_ENDED_UNREAD;
+
 class Router {
   private next = 0;
+  /** Engine k's targets. */
+  readonly targets: readonly (readonly EngineCalls[])[];
+  /** Per engine, the target that served last (where calls go first). */
+  private readonly serving: number[];
+  private readonly hold: HandoverHold;
 
-  constructor(readonly engines: readonly EngineCalls[]) {
+  constructor(engines: readonly EngineTargets[], hold: HoldSettings = { holdMs: 0, maxHeld: 0 }) {
     if (engines.length < 1 || engines.length > PARTITIONS)
       throw new Error(`1 to ${PARTITIONS} engines, not ${engines.length}`);
+    this.targets = engines.map((entry) => (isTargetList(entry) ? entry : [entry]));
+    if (this.targets.some((entry) => entry.length === 0)) throw new Error("an engine without a target");
+    this.serving = this.targets.map(() => 0);
+    this.hold = new HandoverHold(hold);
     Object.assign(
       this,
       engineMethods((method, request, origin) => this.send(method, request, origin)),
     );
   }
 
+  /** Each engine's first target (its account streams and readiness go there). */
+  get engines(): readonly EngineCalls[] {
+    return this.targets.map((entry) => entry[0] as EngineCalls);
+  }
+
+  /** Engine `index` shows it hands its partitions over (a target ended its session cleanly): hold its calls. */
+  handingOver(index: number): void {
+    this.hold.begin(index);
+  }
+
+  /** Calls held right now for a partition in hand-over. */
+  get held(): number {
+    return this.hold.held;
+  }
+
   /** The engine owning an account (canonical ids are lower case, as the engine hashes them). */
   engineOfAccount(accountId: string): number {
-    return engineOfPartition(partitionOf(accountId.toLowerCase()), this.engines.length);
+    return engineOfPartition(partitionOf(accountId.toLowerCase()), this.targets.length);
   }
 
   /** The engine owning the partition an order id names; engine 0 for an id no engine minted (it answers 404). */
   engineOfOrder(orderId: string): number {
     const partition = partitionOfId(orderId.toLowerCase());
-    return partition === undefined ? 0 : engineOfPartition(partition, this.engines.length);
+    return partition === undefined ? 0 : engineOfPartition(partition, this.targets.length);
   }
 
   /**
@@ -71,15 +131,15 @@ class Router {
    */
   private send(method: EngineMethod, request: AnyRequest, origin: Origin): Promise<unknown> {
     const spec: { route: Route; read?: true } = ENGINE_METHODS[method];
-    const call =
-      spec.read === true
-        ? (engine: EngineCalls): Promise<unknown> => readAgainOnBreak(() => engine.call(method, request, origin))
-        : (engine: EngineCalls): Promise<unknown> => engine.call(method, request, origin);
+    const read = spec.read === true;
+    const call = read
+      ? (engine: EngineCalls): Promise<unknown> => readAgainOnBreak(() => engine.call(method, request, origin))
+      : (engine: EngineCalls): Promise<unknown> => engine.call(method, request, origin);
     switch (spec.route) {
       case "account":
-        return this.on(this.engineOfAccount(idOf(request, "account_id")), call);
+        return this.owner(this.engineOfAccount(idOf(request, "account_id")), call, read);
       case "order":
-        return this.on(this.engineOfOrder(idOf(request, "order_id")), call);
+        return this.owner(this.engineOfOrder(idOf(request, "order_id")), call, read);
       case "read":
         return this.any(call, false);
       case "write":
@@ -87,14 +147,55 @@ class Router {
     }
   }
 
-  private async on<R>(index: number, call: (engine: EngineCalls) => Promise<R>): Promise<R> {
-    const engine = this.engines[index];
-    if (engine === undefined) throw new Error(`no engine ${index}`);
+  /**
+   * A call to the owner of a partition: each of engine `index`'s targets in turn, starting with the one that
+   * served last; while none serves it and it provably did not run (or changes nothing), it is held and tried
+   * again until the hold's bound, then engine_unavailable.
+   */
+  private async owner<R>(index: number, call: (engine: EngineCalls) => Promise<R>, read: boolean): Promise<R> {
+    const targets = this.targets[index];
+    if (targets === undefined) throw new Error(`no engine ${index}`);
+    let held: ReturnType<HandoverHold["enter"]>;
+    try {
+      for (;;) {
+        const first = this.serving[index] ?? 0;
+        let unavailable: ServiceError | undefined;
+        for (let step = 0; step < targets.length; step++) {
+          const at = (first + step) % targets.length;
+          try {
+            const result = await this.on(index, targets[at] as EngineCalls, call);
+            this.serving[index] = at;
+            return result;
+          } catch (error) {
+            const again = error instanceof NotSentError || (read && error instanceof MayHaveRunError);
+            if (!again) throw error;
+            if (error instanceof HandingOverError) this.hold.begin(index);
+            unavailable = error;
+          }
+        }
+        // Held only while the engine hands over (one of its targets said so within HANDOVER_HOLD_MS): a crashed
+        // engine's calls are 503 at once, as without a hold.
+        held ??= this.hold.handingOver(index) ? this.hold.enter() : undefined;
+        if (held === undefined || !(await held.wait())) {
+          held = undefined; // left the hold (expired) or never entered it
+          throw new ServiceError("engine_unavailable", {}, unavailable?.message);
+        }
+      }
+    } finally {
+      held?.sent();
+    }
+  }
+
+  /** One call to one engine target, its failure named for the router (see the error classes above). */
+  private async on<R>(index: number, engine: EngineCalls, call: (engine: EngineCalls) => Promise<R>): Promise<R> {
     try {
       return await call(engine);
     } catch (error) {
+      if (notServed(error) || endedUnread(error))
+        throw new HandingOverError("engine_unavailable", {}, `engine ${index} does not serve the partition now`);
       if (neverSent(error)) throw new NotSentError("engine_unavailable", {}, `engine ${index} is unreachable`);
-      if (isUnreachable(error)) throw new ServiceError("engine_unavailable", {}, `engine ${index} is unreachable`);
+      if (isUnreachable(error) || isBrokenCall(error))
+        throw new MayHaveRunError("engine_unavailable", {}, `engine ${index} is unreachable`);
       if (isDeadline(error))
         throw new TimedOutError("engine_unavailable", {}, `engine ${index} did not answer in time`);
       throw error;
@@ -102,28 +203,36 @@ class Router {
   }
 
   /**
-   * Starting with the next engine in turn, the first that can be reached; engine_unavailable if none. A
-   * write (`write`) moves on only when the call provably never left (no connection): one cut after it was sent
-   * may have run, and sending it again elsewhere could do it twice (two accounts for one CreateAccount).
+   * Starting with the next engine in turn (each of its targets in turn), the first that can be reached;
+   * engine_unavailable if none. A write (`write`) moves on only when the call provably did not run (no
+   * connection, or the engine refused it as not serving): one cut after it was sent may have run, and sending
+   * it again elsewhere could do it twice (two accounts for one CreateAccount).
    */
   private async any<R>(call: (engine: EngineCalls) => Promise<R>, write: boolean): Promise<R> {
-    const count = this.engines.length;
+    const count = this.targets.length;
     const first = this.next;
     this.next = (this.next + 1) % count;
-    for (let step = 0; ; step++) {
+    const tries = this.targets.flatMap((_, step) => {
+      const index = (first + step) % count;
+      const targets = this.targets[index] ?? [];
+      const from = this.serving[index] ?? 0;
+      return targets.map((_target, t) => ({ index, at: (from + t) % targets.length }));
+    });
+    for (const [step, { index, at }] of tries.entries()) {
       try {
-        return await this.on((first + step) % count, call);
+        const result = await this.on(index, this.targets[index]?.[at] as EngineCalls, call);
+        this.serving[index] = at;
+        return result;
       } catch (error) {
-        const unavailable =
-          error instanceof ServiceError && error.code === "engine_unavailable" && !(error instanceof TimedOutError);
-        const retry = write ? error instanceof NotSentError : unavailable;
-        if (!retry || step === count - 1) throw error;
+        const retry = error instanceof NotSentError || (!write && error instanceof MayHaveRunError);
+        if (!retry || step === tries.length - 1) throw error;
       }
     }
+    throw new Error("no engine");
   }
 }
 
 /** Every engine process, each call routed to the one its route names; one function per engine method. */
 export type EngineRouter = Router & EngineMethods;
 /** The constructor fills in the table's functions (gateway/engine-methods.ts), which the class cannot declare. */
-export const EngineRouter = Router as new (engines: readonly EngineCalls[]) => EngineRouter;
+export const EngineRouter = Router as new (engines: readonly EngineTargets[], hold?: HoldSettings) => EngineRouter;

@@ -12,6 +12,7 @@ import { Admission } from "./http/admission.js";
 import { admissionGate } from "./http/admission-gate.js";
 import { admissionMetrics, type GatewayAdmission } from "./http/admission-metrics.js";
 import { createClients, reachable, type Clients } from "./clients.js";
+import { holdMetrics } from "./engine-hold.js";
 import { KeyCache } from "../kernel/key-cache.js";
 import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
 import { channelCredentials, outgoingMetadata } from "../kernel/grpc.js";
@@ -171,7 +172,7 @@ function readiness(clients: Clients): () => Promise<boolean> {
     // Redis is left out: every replica shares it, and with it down this replica still answers each request
     // itself (503 rate_limiter_unavailable with Retry-After, docs/runbook.md) instead of being taken out of
     // the Service with all the others, leaving clients the ingress's bare 503.
-    const engines = Promise.all(clients.engine.engines.map((e) => reachable(e.client, 1_000))).then((up) =>
+    const engines = Promise.all(clients.engine.targets.flat().map((e) => reachable(e.client, 1_000))).then((up) =>
       up.some(Boolean),
     );
     return (await Promise.all([reachable(clients.wallet.client, 1_000), engines])).every(Boolean);
@@ -243,13 +244,18 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
       settings.ENGINE_SESSION,
       settings.GRPC_DEADLINE_MS,
       channelCredentials(settings.GRPC_TLS_CA_FILE),
+      {
+        holdMs: settings.HANDOVER_HOLD_MS,
+        maxHeld: settings.HANDOVER_HOLD_MAX,
+        ...(metricsOn ? { metrics: holdMetrics(registry) } : {}),
+      },
     );
     stack.push(() => {
       clients.close();
     });
     // GET /v1/tickers, /v1/plans and /v1/calendar from memory (docs/engine.md, "Catalogue reads").
     const catalogueChannels = catalogueStreams(
-      settings.ENGINE_GRPC_TARGETS,
+      settings.ENGINE_GRPC_TARGETS.flatMap((entry) => entry.split("|").map((target) => target.trim())),
       channelCredentials(settings.GRPC_TLS_CA_FILE),
       () => outgoingMetadata(undefined, settings.INTERNAL_TOKEN),
     );

@@ -74,9 +74,12 @@ describe("error registry", () => {
 
   it("names which backend each unavailable code is for, and no other code", () => {
     expect(unavailableBackend("engine_unavailable")).toBe("engine");
+    expect(unavailableBackend("engine_not_serving")).toBe("engine");
     expect(unavailableBackend("wallet_unavailable")).toBe("wallet");
     expect(unavailableBackend("rate_limiter_unavailable")).toBe("redis");
-    const others = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => !code.endsWith("_unavailable"));
+    const others = (Object.keys(ERROR_CODES) as ErrorCode[]).filter(
+      (code) => !code.endsWith("_unavailable") && code !== "engine_not_serving",
+    );
     for (const code of others) expect(unavailableBackend(code)).toBeUndefined();
     expect(ERROR_CODES.wallet_unavailable).toMatchObject({ grpc: status.UNAVAILABLE, http: 503 });
     expect(ERROR_CODES.rate_limiter_unavailable).toMatchObject({ grpc: status.UNAVAILABLE, http: 503 });

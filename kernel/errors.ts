@@ -33,6 +33,13 @@ export const ERROR_CODES = {
    * database did not answer within ENGINE_DB_TIMEOUT_MS, or the engine did not answer within GRPC_DEADLINE_MS.
    */
   engine_unavailable: { grpc: status.UNAVAILABLE, http: 503, wire: "engine_unavailable" },
+  /**
+   * The engine refused the call before running any of it: it does not serve the call's partition now (it is
+   * handing it over on a stop, does not hold its lease, or does not own it; docs/scale-out.md, "Hand-over").
+   * The call provably did not run, so a gateway may send it to the partition's owner; a client that ever sees
+   * it sees `engine_unavailable`.
+   */
+  engine_not_serving: { grpc: status.UNAVAILABLE, http: 503, wire: "engine_unavailable" },
   /** The wallet's database did not answer within WALLET_DB_TIMEOUT_MS, or the wallet not within GRPC_DEADLINE_MS. */
   wallet_unavailable: { grpc: status.UNAVAILABLE, http: 503, wire: "wallet_unavailable" },
   /**
@@ -71,7 +78,7 @@ export function errorText(error: unknown): string {
 
 /** The dependency an `*_unavailable` code names; undefined for every other code. */
 export function unavailableBackend(code: ErrorCode): Dependency | undefined {
-  if (code === BACKEND_CODES.engine.unavailable) return "engine";
+  if (code === BACKEND_CODES.engine.unavailable || code === "engine_not_serving") return "engine";
   if (code === BACKEND_CODES.wallet.unavailable) return "wallet";
   if (code === "rate_limiter_unavailable") return "redis";
   return undefined;
@@ -178,9 +185,19 @@ function answeredByService(error: Partial<GrpcServiceError>): boolean {
   return metadata instanceof Metadata && metadata.get(ERROR_METADATA_KEY).length > 0;
 }
 
+/**
+ * The details of a session call (kernel/session-client.ts) still waiting when its server ended the stream
+ * cleanly: the server answers every frame it read before it ends a stream, so this one was never read.
+ */
+export const SESSION_ENDED_UNREAD = "session ended before the call was read";
+
 /** grpc-js had no connection to send the call on. */
 const noConnection = (error: Partial<GrpcServiceError>): boolean =>
   (error.details ?? "").startsWith("No connection established");
+
+/** The call never reached the service: no connection, or a session that ended before reading it. */
+const notDelivered = (error: Partial<GrpcServiceError>): boolean =>
+  noConnection(error) || error.details === SESSION_ENDED_UNREAD;
 
 const asGrpcError = (error: unknown): Partial<GrpcServiceError> | undefined =>
   typeof error === "object" && error !== null ? error : undefined;
@@ -192,11 +209,12 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /**
- * An unreachable service's failure that proves the call never left this process: grpc-js had no connection to
- * send it on. A call cut after it was sent (a dropped connection, a reset stream) may have run.
+ * An unreachable service's failure that proves the call never reached it: grpc-js had no connection to send it
+ * on, or the session it went on ended cleanly before the server read it (SESSION_ENDED_UNREAD). A call cut
+ * after it was sent (a dropped connection, a reset stream) may have run.
  */
 export function neverSent(error: unknown): boolean {
-  return isUnreachable(error) && noConnection(error as Partial<GrpcServiceError>);
+  return isUnreachable(error) && notDelivered(error as Partial<GrpcServiceError>);
 }
 
 /**

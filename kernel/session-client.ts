@@ -5,7 +5,7 @@
 // may or may not have run, exactly as for a unary call cut off), DEADLINE_EXCEEDED past its deadline. Each
 // frame carries the call's remaining budget, as grpc-timeout does for a unary call.
 import * as grpc from "@grpc/grpc-js";
-import { ERROR_METADATA_KEY } from "./errors.js";
+import { ERROR_METADATA_KEY, SESSION_ENDED_UNREAD } from "./errors.js";
 import { decodeSessionReply, encodeSessionRequest } from "./session-codec.js";
 
 /** Completes one call: the reply's payload, or a grpc-js style error. */
@@ -34,6 +34,10 @@ const STATUS = new Map<number, grpc.status>(
     .map((value) => [value, value]),
 );
 
+/** The stream's status carries the service's own registry answer. */
+const answeredByService = (metadata: grpc.Metadata | undefined): boolean =>
+  metadata !== undefined && metadata.get(ERROR_METADATA_KEY).length > 0;
+
 function serviceError(code: grpc.status, details: string, metadata = new grpc.Metadata()): grpc.ServiceError {
   return Object.assign(new Error(`${code} ${grpc.status[code] ?? "UNKNOWN"}: ${details}`), {
     code,
@@ -49,6 +53,8 @@ export class SessionClient {
   private nextId = 1;
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Called when the server ends a stream cleanly (status OK): it is stopping (kernel/session-server.ts drain). */
+  onServerEnd: (() => void) | undefined;
 
   constructor(
     private readonly client: grpc.Client,
@@ -110,16 +116,27 @@ export class SessionClient {
     stream.on("error", () => {
       // handled by 'status'; without a listener an 'error' event would throw
     });
-    // The stream's end is not a verdict on the calls it carried: they fail UNAVAILABLE (the server ended the
-    // stream, was cancelled by a force shutdown, or the connection dropped), except when the stream itself
-    // was refused (no token, no such method): then every call on it gets that answer, as a unary call would.
+    // The stream's end is not a verdict on the calls it carried: they fail UNAVAILABLE (cancelled by a force
+    // shutdown, or the connection dropped: they may have run), except when the stream itself was refused (no
+    // token, no such method, or the service's own answer in a registry trailer, such as a draining engine's):
+    // then every call on it gets that answer, as a unary call would. A server ends a stream (status OK) only
+    // once it answered every frame it read, and its answers arrive before the end: a call still waiting once
+    // they were all read was never read (SESSION_ENDED_UNREAD), so it did not run.
     stream.on("status", (status: grpc.StatusObject) => {
-      const refused = REFUSALS.has(status.code);
-      this.fail(
-        stream,
-        refused ? status.code : grpc.status.UNAVAILABLE,
-        status.code === grpc.status.OK ? "session ended" : status.details,
-      );
+      if (status.code === grpc.status.OK) {
+        this.onServerEnd?.();
+        const unread = (): void => {
+          this.fail(stream, grpc.status.UNAVAILABLE, SESSION_ENDED_UNREAD);
+        };
+        if (stream.readableEnded) unread();
+        else stream.once("end", unread);
+        return;
+      }
+      if (answeredByService(status.metadata)) {
+        this.fail(stream, status.code, status.details, status.metadata);
+        return;
+      }
+      this.fail(stream, REFUSALS.has(status.code) ? status.code : grpc.status.UNAVAILABLE, status.details);
     });
     this.sweeper ??= setInterval(() => {
       this.sweep();
@@ -151,12 +168,17 @@ export class SessionClient {
   }
 
   /** Fails the calls in flight on `stream` (if it is still the current one) and forgets it. */
-  private fail(stream: grpc.ClientDuplexStream<Buffer, Buffer> | undefined, code: grpc.status, details: string): void {
+  private fail(
+    stream: grpc.ClientDuplexStream<Buffer, Buffer> | undefined,
+    code: grpc.status,
+    details: string,
+    metadata?: grpc.Metadata,
+  ): void {
     if (stream !== this.stream) return;
     this.stream = undefined;
     const pending = this.pending;
     this.pending = new Map();
-    for (const call of pending.values()) call.callback(serviceError(code, details));
+    for (const call of pending.values()) call.callback(serviceError(code, details, metadata?.clone()));
     if (this.sweeper !== undefined && (this.closed || this.pending.size === 0)) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;

@@ -24,8 +24,9 @@ export interface SessionServer {
   /** Open sessions right now. */
   open(): number;
   /**
-   * Stops taking calls: frames that arrive from now on are answered UNAVAILABLE; each session ends (status OK)
-   * once its calls in flight are answered, so a server's graceful shutdown does not wait on idle streams.
+   * Stops taking calls: frames that arrive from now on are answered with the refusal (none of them runs); each
+   * session ends (status OK) once its calls in flight are answered, so a server's graceful shutdown does not
+   * wait on idle streams, and a call the caller still awaits when it sees that end was never read.
    */
   drain(): void;
 }
@@ -51,6 +52,8 @@ interface Sessions {
   readonly log: Logger;
   readonly open: Set<Session>;
   draining: boolean;
+  /** The answer to a frame or a stream refused while draining (UNAVAILABLE unless the server names one). */
+  readonly refusal: Partial<grpc.StatusObject>;
 }
 
 /** One caller's stream: frames in, each run as its method's unary call, replies out as they complete. */
@@ -106,7 +109,7 @@ class Session {
       const frame = decodeSessionRequest(bytes);
       id = frame.id;
       if (this.sessions.draining || this.ending) {
-        this.reply(errorReply(id, { code: grpc.status.UNAVAILABLE, details: "engine stopping" }));
+        this.reply(errorReply(id, this.sessions.refusal));
         return;
       }
       method = this.sessions.methods.get(frame.method);
@@ -171,10 +174,21 @@ class Session {
 export function sessionServer(
   path: string,
   methods: ReadonlyMap<string, SessionMethod>,
-  options: { internalToken: string | undefined; log: Logger },
+  options: {
+    internalToken: string | undefined;
+    log: Logger;
+    /** What a call refused while draining gets; it must say the call did not run (a registry trailer). */
+    refusal?: Partial<grpc.StatusObject>;
+  },
 ): SessionServer {
   const tokenOk = internalTokenCheck(options.internalToken);
-  const sessions: Sessions = { methods, log: options.log, open: new Set(), draining: false };
+  const sessions: Sessions = {
+    methods,
+    log: options.log,
+    open: new Set(),
+    draining: false,
+    refusal: options.refusal ?? { code: grpc.status.UNAVAILABLE, details: "server stopping" },
+  };
   const definition: grpc.ServiceDefinition = {
     Open: {
       path,
@@ -192,7 +206,7 @@ export function sessionServer(
       return;
     }
     if (sessions.draining) {
-      call.emit("error", { code: grpc.status.UNAVAILABLE, details: "engine stopping" });
+      call.emit("error", sessions.refusal);
       return;
     }
     sessions.open.add(new Session(call, sessions));

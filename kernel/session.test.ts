@@ -4,7 +4,7 @@
 // way a unary call would.
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { ServiceError, fromGrpcError } from "./errors.js";
+import { ServiceError, fromGrpcError, neverSent, toGrpcStatus } from "./errors.js";
 import { bindServer, onShutdown, outgoingMetadata, shutdownServer, unary } from "./grpc.js";
 import { createLogger } from "./log.js";
 import { SessionClient } from "./session-client.js";
@@ -88,9 +88,9 @@ interface Running {
 const servers: grpc.Server[] = [];
 const clients: { session: SessionClient; client: grpc.Client }[] = [];
 
-async function startServer(port = 0): Promise<Running> {
+async function startServer(port = 0, refusal?: Partial<grpc.StatusObject>): Promise<Running> {
   const server = new grpc.Server();
-  const sessions = sessionServer(PATH, methods, { internalToken: TOKEN, log });
+  const sessions = sessionServer(PATH, methods, { internalToken: TOKEN, log, ...(refusal ? { refusal } : {}) });
   let opened = 0;
   const open = sessions.implementation.Open as grpc.handleBidiStreamingCall<Buffer, Buffer>;
   server.addService(sessions.definition, {
@@ -243,5 +243,30 @@ describe("session stream", () => {
     await stopped;
     expect(running.sessions.open()).toBe(0);
     servers.splice(servers.indexOf(running.server), 1);
+  });
+
+  it("a draining server answers frames and new streams with its refusal: the caller reads the service's verdict", async () => {
+    const refusal = toGrpcStatus(new ServiceError("engine_not_serving", {}, "engine stopping"));
+    const running = await startServer(0, refusal);
+    const session = connect(running.port);
+    let ends = 0;
+    session.onServerEnd = () => {
+      ends++;
+    };
+    await call(session, "Echo", { value: 0 });
+    const inFlight = call(session, "Park", {});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    running.sessions.drain();
+    const refused = await call(session, "Echo", { value: 1 }).catch((e: unknown) => e);
+    expect(fromGrpcError(refused).code).toBe("engine_not_serving");
+    expect(neverSent(refused)).toBe(false);
+    for (const release of parked.splice(0)) release();
+    await expect(inFlight).resolves.toEqual({ parked: true });
+    // The session ended once its call was answered; the next call opens a stream, refused the same way.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ends).toBe(1);
+    const reopened = await call(session, "Echo", { value: 2 }).catch((e: unknown) => e);
+    expect(fromGrpcError(reopened).code).toBe("engine_not_serving");
+    expect(seen.filter((s) => s.method === "Echo")).toHaveLength(1);
   });
 });

@@ -385,7 +385,7 @@ describe("market", () => {
 });
 
 describe("stop", () => {
-  it("answers every message already sent, then refuses new ones", async () => {
+  it("answers every message already sent, then refuses new ones as not served (they did not run)", async () => {
     const url = await freshDatabase(server.url);
     const runtime = await startLedger(url);
     const ids = Array.from({ length: 20 }, () => randomUUID());
@@ -399,7 +399,9 @@ describe("stop", () => {
     await runtime.stop();
     expect(settled).toBe(calls.length);
     for (const result of await Promise.allSettled(calls)) expect(result.status).toBe("fulfilled");
-    await expect(runtime.command(ids[0] ?? "", { type: "noop" })).rejects.toMatchObject({ code: "engine_error" });
+    await expect(runtime.command(ids[0] ?? "", { type: "deposit", amount: 1 })).rejects.toMatchObject({
+      code: "engine_not_serving",
+    });
     await runtime.stop();
 
     const again = await startLedger(url);

@@ -73,7 +73,7 @@ export interface StartShardsOptions<T extends CoreTypes> {
   engines?: number;
   /** The partition leases every journal append must still hold; unfenced when absent (tests). */
   fence?: Fence;
-  /** False while this engine may not serve (its leases are not known to hold): calls fail engine_unavailable. */
+  /** False while this engine may not serve (its leases are not known to hold): calls fail engine_not_serving. */
   serving?: () => boolean;
   /**
    * Longest a shard waits for the database (a connection, an append, an account's reload) before the batch
@@ -115,7 +115,7 @@ export interface ShardRuntime<T extends CoreTypes> {
    * account's outbox rows as each batch commits (to `outbox`). Resolves once the shard took it.
    */
   watch(accountId: string, on: boolean): Promise<void>;
-  /** Refuses new calls, answers everything already sent, closes the shards' pools and threads. Idempotent. */
+  /** Refuses new calls (engine_not_serving), answers (commits) everything already sent, ends the threads. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -289,11 +289,11 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
   return runtimeOf(handover, placement, options.serving ?? (() => true), () => threads.stop());
 }
 
-/** The shard of this engine serving a partition; engine_unavailable when another engine owns it. */
+/** The shard of this engine serving a partition; engine_not_serving (nothing ran) when another engine owns it. */
 function shardOwning(partition: number, placement: Placement): number {
   const { shards, engine, engines } = placement;
   if (engineOfPartition(partition, engines) !== engine) {
-    throw new ServiceError("engine_unavailable", {}, `partition ${partition} is not owned by engine ${engine}`);
+    throw new ServiceError("engine_not_serving", {}, `partition ${partition} is not owned by engine ${engine}`);
   }
   return shardOfPartition(partition, shards, engines);
 }
@@ -324,13 +324,14 @@ function runtimeOf<T extends CoreTypes>(
 ): ShardRuntime<T> {
   const { shards } = placement;
   let stopping: Promise<void> | undefined;
+  // A call refused here was not queued: it did not run (docs/scale-out.md, "Hand-over").
   const refuseWhenStopping = (): void => {
-    if (stopping !== undefined) throw new ServiceError("engine_error", {}, "engine stopping");
+    if (stopping !== undefined) throw new ServiceError("engine_not_serving", {}, "engine draining");
   };
 
   /**
    * The one routing of commands and queries: to the shard of the partition its address names, when this engine
-   * owns and serves it (engine_unavailable otherwise: a stale route), with the caller's trace context and
+   * owns and serves it (engine_not_serving otherwise, before anything ran), with the caller's trace context and
    * deadline (kernel/call-deadline.ts). A call that arrives past its deadline is not queued at all.
    */
   function route(request: CommandRequest<T>, partition: number): Promise<CommandReply<T>>;
@@ -339,7 +340,7 @@ function runtimeOf<T extends CoreTypes>(
     const traceparent = sampledTraceparent();
     if (traceparent !== undefined) request.traceparent = traceparent;
     const shard = shardOwning(partition, placement);
-    if (!serving()) throw new ServiceError("engine_unavailable", {}, "partition leases not held");
+    if (!serving()) throw new ServiceError("engine_not_serving", {}, "partition leases not held");
     const deadline = callDeadline();
     if (deadline !== undefined) {
       if (Date.now() >= deadline)

@@ -43,7 +43,7 @@ describe("holdPartitions", () => {
     await new PartitionLeases(db.pool, "engine-0-old", 60_000).acquire([2]);
     const { log, lines } = capturingLog();
     const holding = holdPartitions(options("engine-0-new", [0, 2], { log }), new AbortController().signal);
-    await until(() => lines.some((line) => line.includes("waiting for their leases to expire")));
+    await until(() => lines.some((line) => line.includes("waiting until they are released or expire")));
     expect(lines.find((line) => line.includes("waiting"))).toContain("engine-0-old");
     // Still the old owner's: waiting never steals.
     expect((await readLeases(db.pool, [2]))[0]?.owner).toBe("engine-0-old");
@@ -96,6 +96,23 @@ describe("holdPartitions", () => {
     await first.release();
     const second = await holdPartitions(options("engine-0-b", [0, 2]), new AbortController().signal);
     expect(second.fence.epochs).toEqual({ 0: 2, 2: 2 });
+    await second.release();
+  });
+
+  it("takes leases a stopping owner releases at its next poll, not its next renewal", async () => {
+    const first = await holdPartitions(options("engine-0-a", [0, 2]), new AbortController().signal);
+    const { log, lines } = capturingLog();
+    // Renewals half a minute apart: only the poll can take the released leases while the test runs.
+    const waiting = holdPartitions(
+      options("engine-0-b", [0, 2], { log, renewMs: 30_000, pollMs: 20 }),
+      new AbortController().signal,
+    );
+    await until(() => lines.some((line) => line.includes("waiting until they are released")));
+    await first.release();
+    const second = await waiting;
+    expect(second.fence).toEqual({ owner: "engine-0-b", epochs: { 0: 2, 2: 2 } });
+    // Logged once while waiting, not once per poll.
+    expect(lines.filter((line) => line.includes("waiting until")).length).toBe(1);
     await second.release();
   });
 });

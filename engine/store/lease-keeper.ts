@@ -11,6 +11,8 @@ export interface LeaseKeeperOptions {
   partitions: readonly number[];
   ttlMs: number;
   renewMs: number;
+  /** How often partitions another live owner holds are tried again while waiting (default `renewMs`). */
+  pollMs?: number;
   log: Logger;
   /** Monotonic clock in ms (performance.now). */
   now: () => number;
@@ -43,15 +45,18 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 /**
- * Takes every partition's lease, retrying every `renewMs` (renewing what it already holds) and logging who
- * holds the rest; `signal` gives up (the leases taken expire). Resolves with the epochs and when they expire.
+ * Takes every partition's lease, retrying every `pollMs` (renewing what it already holds, so no more than
+ * `renewMs` apart) and logging who holds the rest when that changes; `signal` gives up (the leases taken
+ * expire). Resolves with the epochs and when they expire. A lease released by its owner is taken at the next try.
  */
 async function acquireAll(
   options: LeaseKeeperOptions,
   signal: AbortSignal,
 ): Promise<{ epochs: Map<number, number>; validUntil: number }> {
   const { leases, partitions, ttlMs, renewMs, log, now } = options;
+  const pollMs = Math.min(options.pollMs ?? renewMs, renewMs);
   const epochs = new Map<number, number>();
+  let heldBy = "";
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw new Error("stopped while waiting for partition leases");
     const sent = now();
@@ -66,14 +71,17 @@ async function acquireAll(
         partitions.filter((p) => !epochs.has(p)),
       );
       const owners = [...new Set(held.map((row) => row.owner))];
-      log.warn(
-        { attempt, waitingFor: partitions.length - epochs.size, heldBy: owners },
-        "partitions leased by another live engine; waiting for their leases to expire",
-      );
+      if (owners.join() !== heldBy) {
+        heldBy = owners.join();
+        log.warn(
+          { attempt, waitingFor: partitions.length - epochs.size, heldBy: owners },
+          "partitions leased by another live engine; waiting until they are released or expire",
+        );
+      }
     } catch (error) {
       log.warn({ attempt, err: errorText(error) }, "acquiring partition leases failed; retrying");
     }
-    await sleep(renewMs, signal);
+    await sleep(pollMs, signal);
   }
 }
 

@@ -33,6 +33,12 @@ export interface StackOptions {
   walletEnvs?: Record<string, string>[];
   /** Extra settings for the engine only. */
   engineEnv?: Record<string, string>;
+  /**
+   * Engine indexes that get a successor: a second engine process of that index on its own ports, started once
+   * the engines listen (it waits for their leases, docs/scale-out.md "Hand-over"), and listed after the engine
+   * in the gateways' ENGINE_GRPC_TARGETS entry (`engine|successor`).
+   */
+  successors?: number[];
 }
 
 export interface GatewayEndpoints {
@@ -65,8 +71,13 @@ export interface Stack {
    * with the same settings, database and ports; resolves once the new one answers /healthz.
    */
   restartEngine(options?: RestartOptions): Promise<void>;
-  /** Stops engine `index` with `signal` (default SIGKILL) and resolves once it exited; nothing restarts it. */
-  killEngine(index: number, signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * Stops engine `index` with `signal` (default SIGKILL) and resolves with its exit code (null when killed by a
+   * signal) once it exited; nothing restarts it.
+   */
+  killEngine(index: number, signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves once the successor of engine `index` (`successors`) listens: it holds the partitions. */
+  successorListening(index: number): Promise<void>;
   /**
    * Stops every process; then rejects, naming the process, key and line, if any JSON log line any of them
    * printed wrote a key twice.
@@ -217,6 +228,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   );
   // The engines start once the wallets listen: their webhook dispatchers ask wallet 0 for webhook targets.
   const engines: (Started | undefined)[] = [];
+  const successors = new Map<number, Started>();
 
   const stopProcesses = async (which: Started[]): Promise<void> => {
     await Promise.all(
@@ -269,6 +281,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       engineAdminPort.push(portOf(line, "adminPort"));
     }
     const targets = engineGrpc.map((port) => `127.0.0.1:${port}`);
+    for (const index of options.successors ?? []) {
+      const port = await freePort();
+      const env = {
+        ...engineEnvs[index],
+        ENGINE_GRPC_PORT: String(port),
+        ENGINE_METRICS_PORT: String(await freePort()),
+      };
+      successors.set(index, launch(`${engineName(index)}-successor`, "engine/main.ts", env));
+      targets[index] = `${targets[index] ?? ""}|127.0.0.1:${port}`;
+    }
     const launched = Array.from({ length: options.gateways ?? 1 }, (_, i) =>
       launch(`gateway-${i}`, "gateway/main.ts", {
         ...common,
@@ -293,13 +315,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
 
   const engineHealth = (index: number): string => `http://127.0.0.1:${engineAdminPort[index] ?? 0}/healthz`;
-  const killEngine = async (index: number, signal: NodeJS.Signals = "SIGKILL"): Promise<void> => {
+  const killEngine = async (index: number, signal: NodeJS.Signals = "SIGKILL"): Promise<number | null> => {
     const old = engines[index];
     if (old === undefined) throw new Error(`engine ${index} never started`);
-    if (old.child.exitCode !== null || old.child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      old.child.once("exit", () => {
-        resolve();
+    if (old.child.exitCode !== null || old.child.signalCode !== null) return old.child.exitCode;
+    return new Promise<number | null>((resolve) => {
+      old.child.once("exit", (code) => {
+        resolve(code);
       });
       old.child.kill(signal);
     });
@@ -352,6 +374,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     output,
     restartEngine,
     killEngine,
+    async successorListening(index) {
+      const successor = successors.get(index);
+      if (successor === undefined) throw new Error(`engine ${index} has no successor`);
+      await successor.listening;
+    },
     stop,
   };
 }
