@@ -1179,9 +1179,10 @@ export function printHttpTables(
   summaries: readonly TargetSummary[],
   open: readonly OpenSummary[],
   openSeconds: number,
+  roundMs: number = ROUND_MS,
 ): void {
   say(
-    `HTTP, ${CONNECTIONS} keep-alive connections, closed loop, ${summaries[0]?.rounds.length ?? 0} interleaved rounds of ${ROUND_MS / 1000} s ` +
+    `HTTP, ${CONNECTIONS} keep-alive connections, closed loop, ${summaries[0]?.rounds.length ?? 0} interleaved rounds of ${roundMs / 1000} s ` +
       `(latencies are medians over rounds; CPU µs per request by process tree):`,
   );
   say(

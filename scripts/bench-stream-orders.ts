@@ -314,7 +314,7 @@ async function main(): Promise<void> {
   const rows = streamOrderRows(summaries, settings);
   const loadEnd = loadAverage();
   say("");
-  printHttpTables([...summaries.values()], [], 0);
+  printHttpTables([...summaries.values()], [], 0, plan.roundMs);
   say("");
   say(figureTable(rows));
   warnOfErrors(summaries.values(), []);
