@@ -1,6 +1,7 @@
 // The entry point every service shares: parse settings (a bad one stops the process with exit code 1 and a
 // message naming it), start, and stop gracefully on SIGINT/SIGTERM (exit 0 once drained, 1 if stopping failed);
-// under the `npm start` supervisor, on its stop message instead (see `isSupervised`).
+// under the `npm start` supervisor, on its stop message instead, and it tells the supervisor once it started
+// (see `isSupervised`).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "./config.js";
@@ -22,6 +23,14 @@ export const SUPERVISED_ENV = "FTS_SUPERVISED";
 
 /** The message the supervisor sends a child to stop it gracefully. */
 export const STOP_MESSAGE = { type: "stop" } as const;
+
+/** The message a supervised child sends the supervisor once it started (it serves, and stops on STOP_MESSAGE). */
+export const STARTED_MESSAGE = { type: "started" } as const;
+
+/** True for STARTED_MESSAGE as it arrives over the IPC channel. */
+export function isStartedMessage(message: unknown): boolean {
+  return typeof message === "object" && message !== null && (message as { type?: unknown }).type === "started";
+}
 
 function isStopMessage(message: unknown): boolean {
   return typeof message === "object" && message !== null && (message as { type?: unknown }).type === "stop";
@@ -82,11 +91,14 @@ export function runService<S extends { LOG_LEVEL: string }>(
         process.once("disconnect", () => {
           stop("SIGTERM");
         });
+        // The supervisor may have gone while this process was starting: its channel closed before anyone listened.
+        if (!process.connected) stop("SIGTERM");
         const leave = (signal: NodeJS.Signals): void => {
           log.info({ signal }, `${name}: ${signal} left to the supervisor`);
         };
         process.on("SIGINT", leave);
         process.on("SIGTERM", leave);
+        if (process.connected) process.send?.(STARTED_MESSAGE);
       } else {
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);

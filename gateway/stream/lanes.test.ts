@@ -16,7 +16,12 @@ function gated(log: string[], name: string) {
       };
     });
   };
-  return { task, finish: () => finish() };
+  return {
+    task,
+    finish: () => {
+      finish();
+    },
+  };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));

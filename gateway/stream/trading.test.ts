@@ -185,7 +185,11 @@ describe("trading operations on the stream", () => {
   it("sheds before any charge under overload: 503 overloaded with retry_after_ms", async () => {
     const limiter = new MemoryRateLimiter({ limit: 10, windowMs: 60_000, sweepIntervalMs: 0 });
     const consume = vi.spyOn(limiter, "consume");
-    const admission: TradingDeps["admission"] = { admit: (_k, _r, outcome) => outcome("queue_full") };
+    const admission: TradingDeps["admission"] = {
+      admit: (_k, _r, outcome) => {
+        outcome("queue_full");
+      },
+    };
     const { socket, send } = setUp({ trading: { limiter, admission, random: () => 0 } });
     send({ op: "order.place", id: 1, args: { account_id: A, ...LIMIT } });
     await settle();

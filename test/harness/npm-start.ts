@@ -153,3 +153,42 @@ export async function servingNpmStart(env: Record<string, string> = {}): Promise
     stop,
   };
 }
+
+/** The JSON lines the supervisor itself printed (service "supervisor"), parsed, in order. */
+export function supervisorLines(stack: NpmStart): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = [];
+  for (const { line } of stack.lines.printed) {
+    if (!line.startsWith('{"level"')) continue;
+    try {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      if (parsed.service === "supervisor") found.push(parsed);
+    } catch {
+      // not a JSON line
+    }
+  }
+  return found;
+}
+
+/**
+ * The pid and restart count of a child of the supervisor as of its latest `"<child> started"` line
+ * (docs/runbook.md, "npm start: supervision"), once it has started more than `afterRestarts` times after its
+ * first start (default: once it started at all).
+ */
+export async function startedChild(
+  stack: NpmStart,
+  child: string,
+  afterRestarts = -1,
+): Promise<{ pid: number; restarts: number }> {
+  const find = (): Record<string, unknown> | undefined =>
+    supervisorLines(stack)
+      .filter((line) => line.msg === `${child} started` && Number(line.restarts) > afterRestarts)
+      .at(-1);
+  await until(
+    () => Promise.resolve(find() !== undefined),
+    60_000,
+    () => (stack.exitCode === undefined ? undefined : `npm start exited with ${String(stack.exitCode)}`),
+    () => stack.output,
+  );
+  const line = find();
+  return { pid: Number(line?.pid), restarts: Number(line?.restarts) };
+}
