@@ -487,13 +487,15 @@ export async function pricedGateway(
   return { market, gateway };
 }
 
-export async function startE2e(): Promise<E2eSetup> {
+/** The real stack with the bench accounts; `gatewayEnv` adds settings to the gateway's. */
+export async function startE2e(gatewayEnv: Record<string, string> = {}): Promise<E2eSetup> {
   const started = performance.now();
   const postgres = await stoppedAtCleanup("postgres", startPostgres());
   const redis = await stoppedAtCleanup("redis", startRedis());
+  const options = benchStackOptions(postgres.url, redis.url);
   const stack = await stoppedAtCleanup(
     'the stack (startStack waits for the "listening" log line of every process)',
-    startStack(benchStackOptions(postgres.url, redis.url)),
+    startStack({ ...options, gatewayEnv: { ...options.gatewayEnv, ...gatewayEnv } }),
   );
   activeStack = stack;
   const { market, gateway } = await pricedGateway(stack, (close) => {
@@ -707,19 +709,39 @@ export function cancelTarget(name: string, port: number, accounts: readonly Benc
 export interface RoundTarget {
   id: string;
   description: string;
-  target: HttpTarget;
+  /** The HTTP requests of its closed-loop rounds (and open-loop runs), unless `run` measures it another way. */
+  target?: HttpTarget;
+  /** A closed-loop round of `ms` by the target's own load generator (the stream's order entry). */
+  run?(ms: number): Promise<RunResult>;
   /** Served by the real stack: the price feed runs during its rounds. */
   e2e: boolean;
   /** Runs before each warm-up and measured round of `ms`, outside the measured window. */
   prepare?(ms: number): Promise<void>;
 }
 
+/** The HTTP requests of `t`, thrown when it has none. */
+function httpOf(t: RoundTarget): HttpTarget {
+  if (t.target === undefined) throw new Error(`${t.id} has no HTTP requests`);
+  return t.target;
+}
+
+/** A closed-loop round of `t` for `ms`: its own `run`, or its HTTP requests over CONNECTIONS connections. */
+const closedRound = (t: RoundTarget, ms: number): Promise<RunResult> =>
+  t.run !== undefined ? t.run(ms) : closedLoop(httpOf(t), CONNECTIONS, ms);
+
+/** How many closed-loop rounds of how long, and the warm-ups' length (WARMUP_MS by default). */
+export interface RoundPlan {
+  rounds: number;
+  roundMs: number;
+  warmupMs?: number;
+}
+
 /** One closed-loop warm-up per target; fails when nothing of a target succeeded. */
-async function warmUp(targets: readonly RoundTarget[], feed: Feed): Promise<void> {
+async function warmUp(targets: readonly RoundTarget[], feed: Feed, warmupMs: number | undefined): Promise<void> {
   for (const t of targets) {
-    const ms = t.e2e ? WARMUP_MS.e2e : WARMUP_MS.ceiling;
+    const ms = warmupMs ?? (t.e2e ? WARMUP_MS.e2e : WARMUP_MS.ceiling);
     await t.prepare?.(ms);
-    const warm = await feed.around(t.e2e, () => closedLoop(t.target, CONNECTIONS, ms));
+    const warm = await feed.around(t.e2e, () => closedRound(t, ms));
     say(`warm-up ${t.id}: ${fmt(warm.requestsPerSecond)} req/s, ${warm.errors} errors`);
     if (warm.errors > 0 && warm.completed === 0) throw new Error(`${t.id}: nothing succeeded: ${warm.firstError}`);
   }
@@ -730,14 +752,14 @@ async function interleavedRounds(
   targets: readonly RoundTarget[],
   labels: Map<number, Label>,
   feed: Feed,
-  rounds: number,
+  { rounds, roundMs }: RoundPlan,
 ): Promise<Map<string, TargetSummary>> {
   const measured = new Map<string, Measured[]>(targets.map((t) => [t.id, []]));
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 === 0 ? targets : [...targets].reverse();
     for (const t of order) {
-      await t.prepare?.(ROUND_MS);
-      const m = await feed.around(t.e2e, () => measure(labels, () => closedLoop(t.target, CONNECTIONS, ROUND_MS)));
+      await t.prepare?.(roundMs);
+      const m = await feed.around(t.e2e, () => measure(labels, () => closedRound(t, roundMs)));
       measured.get(t.id)?.push(m);
       say(
         `round ${r + 1}/${rounds} ${t.id}: ${fmt(m.run.requestsPerSecond)} req/s, p50 ${m.run.latency.p50Ms} ms, ` +
@@ -748,13 +770,17 @@ async function interleavedRounds(
   return new Map(targets.map((t) => [t.id, summarize(t.id, t.description, measured.get(t.id) ?? [])]));
 }
 
-/** The closed-loop part of a session: a warm-up of every target, then ROUNDS interleaved rounds, summarised. */
+/**
+ * The closed-loop part of a session: a warm-up of every target, then interleaved rounds (ROUNDS of ROUND_MS
+ * unless `plan` says otherwise), summarised.
+ */
 export async function closedLoopRounds(
   targets: readonly RoundTarget[],
   session: HttpSession,
+  plan: RoundPlan = { rounds: ROUNDS, roundMs: ROUND_MS },
 ): Promise<Map<string, TargetSummary>> {
-  await warmUp(targets, session.feed);
-  return interleavedRounds(targets, session.labels, session.feed, ROUNDS);
+  await warmUp(targets, session.feed, plan.warmupMs);
+  return interleavedRounds(targets, session.labels, session.feed, plan);
 }
 
 /** The summary of target `id` (thrown when the rounds did not measure it). */
@@ -773,7 +799,7 @@ export async function openRun(
   ms: number,
   description: string,
 ): Promise<OpenSummary> {
-  const m = await feed.around(t.e2e, () => measure(labels, () => openLoop(t.target, CONNECTIONS, rate, ms)));
+  const m = await feed.around(t.e2e, () => measure(labels, () => openLoop(httpOf(t), CONNECTIONS, rate, ms)));
   say(
     `open loop ${t.id} at ${fmt(rate)} req/s: p50 ${m.run.latency.p50Ms} ms, p99 ${m.run.latency.p99Ms} ms, ` +
       `max ${m.run.latency.maxMs} ms, ${m.run.errors} errors`,
@@ -865,14 +891,23 @@ export const SERVING: Record<string, readonly Label[]> = {
   "e2e-market": ["gateway", "engine", "wallet", "postgres", "redis"],
   "e2e-get": ["gateway", "engine", "wallet", "postgres", "redis"],
   "e2e-cancel": ["gateway", "engine", "wallet", "postgres", "redis"],
+  "stream-limit": ["gateway", "engine", "wallet", "postgres", "redis"],
+  "stream-market": ["gateway", "engine", "wallet", "postgres", "redis"],
 };
 export const IDLE = "idle others";
 
-/** CPU µs per request and % of one core by process (serving ones by name, the rest summed). */
+/**
+ * CPU µs per request and % of one core by process (serving ones by name, the rest summed): medians over the
+ * runs, and the µs per request of each run.
+ */
 export function cpuSplit(
   target: string,
   runs: readonly { cpu: Record<Label, number>; completed: number; seconds: number }[],
-): { usPerRequest: Record<Label, number>; percent: Record<Label, number> } {
+): {
+  usPerRequest: Record<Label, number>;
+  percent: Record<Label, number>;
+  usPerRequestRounds: Record<Label, number>[];
+} {
   const serving = SERVING[target] ?? [];
   const group = (cpu: Record<Label, number>): Record<Label, number> => {
     const grouped: Record<Label, number> = {};
@@ -885,11 +920,17 @@ export function cpuSplit(
   const grouped = runs.map((r) => ({ ...r, cpu: group(r.cpu) }));
   const usPerRequest: Record<Label, number> = {};
   const percent: Record<Label, number> = {};
+  const usPerRequestRounds: Record<Label, number>[] = grouped.map(() => ({}));
   for (const label of [...serving, IDLE]) {
-    usPerRequest[label] = round(median(grouped.map((r) => ((r.cpu[label] ?? 0) * 1e6) / Math.max(1, r.completed))), 1);
+    const us = grouped.map((r) => ((r.cpu[label] ?? 0) * 1e6) / Math.max(1, r.completed));
+    us.forEach((value, i) => {
+      const row = usPerRequestRounds[i];
+      if (row !== undefined) row[label] = round(value, 1);
+    });
+    usPerRequest[label] = round(median(us), 1);
     percent[label] = round(median(grouped.map((r) => ((r.cpu[label] ?? 0) / r.seconds) * 100)), 1);
   }
-  return { usPerRequest, percent };
+  return { usPerRequest, percent, usPerRequestRounds };
 }
 
 /**
@@ -933,13 +974,15 @@ export interface TargetSummary {
   /** CPU µs per request by process (medians over rounds), and % of one core at the median round. */
   serverCpuUsPerRequest: Record<Label, number>;
   serverCpuPercent: Record<Label, number>;
+  /** CPU µs per request by process in each round. */
+  serverCpuUsPerRequestRounds: Record<Label, number>[];
   bound: ReturnType<typeof cpuBound>;
   runs: RunResult[];
 }
 
 export function summarize(target: string, description: string, measured: readonly Measured[]): TargetSummary {
   const rates = measured.map((m) => m.run.requestsPerSecond);
-  const { usPerRequest, percent } = cpuSplit(
+  const { usPerRequest, percent, usPerRequestRounds } = cpuSplit(
     target,
     measured.map((m) => ({ cpu: m.cpu, completed: m.run.completed, seconds: m.run.durationMs / 1000 })),
   );
@@ -959,6 +1002,7 @@ export function summarize(target: string, description: string, measured: readonl
     clientCpuUsPerRequest: clientUs,
     serverCpuUsPerRequest: usPerRequest,
     serverCpuPercent: percent,
+    serverCpuUsPerRequestRounds: usPerRequestRounds,
     bound: cpuBound(usPerRequest, clientUs),
     runs: measured.map((m) => m.run),
   };
@@ -1008,14 +1052,17 @@ export interface HttpSession {
   orderTargets: RoundTarget[];
 }
 
-/** Every server up before the first measured request: the ceilings and the real stack, probed. */
-export async function startHttpSession(): Promise<HttpSession> {
+/**
+ * Every server up before the first measured request: the ceilings and the real stack, probed; `gatewayEnv`
+ * adds settings to the gateway's.
+ */
+export async function startHttpSession(gatewayEnv: Record<string, string> = {}): Promise<HttpSession> {
   say("starting the ceiling servers and the stack (PostgreSQL, Redis, wallet, engine, gateway)...");
   const grpcServer = await startServer("grpc");
   const [httpServer, expressServer, e2e] = await Promise.all([
     startServer("http"),
     startServer("express", { GRPC_TARGET: `127.0.0.1:${grpcServer.port}` }),
-    startE2e(),
+    startE2e(gatewayEnv),
   ]);
   say(`stack ready with ${e2e.accounts.length} accounts of ${E2E_USERS} users in ${e2e.setupSeconds} s`);
   await probeOrders(e2e);
@@ -1132,9 +1179,10 @@ export function printHttpTables(
   summaries: readonly TargetSummary[],
   open: readonly OpenSummary[],
   openSeconds: number,
+  roundMs: number = ROUND_MS,
 ): void {
   say(
-    `HTTP, ${CONNECTIONS} keep-alive connections, closed loop, ${summaries[0]?.rounds.length ?? 0} interleaved rounds of ${ROUND_MS / 1000} s ` +
+    `HTTP, ${CONNECTIONS} keep-alive connections, closed loop, ${summaries[0]?.rounds.length ?? 0} interleaved rounds of ${roundMs / 1000} s ` +
       `(latencies are medians over rounds; CPU µs per request by process tree):`,
   );
   say(
@@ -1177,6 +1225,7 @@ export function printHttpTables(
         `≤ ${fmt(s.bound.busiestBoundPerSecond)}/s; idle others ${s.serverCpuPercent[IDLE] ?? 0}% of a core`,
     );
   }
+  if (open.length === 0) return;
   say("");
   say(`Open loop, ${openSeconds} s, latency from when each request was due:`);
   say(

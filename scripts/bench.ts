@@ -7,7 +7,9 @@
 //      generator, closed loop, interleaved rounds: bare node:http, the architecture ceiling (Express → one
 //      grpc-js unary call → constant), place order LIMIT (rests) and MARKET (fills), the authenticated GET
 //      (GET /v1/account/:id/summary with the owner's key) and cancel (DELETE /v1/order/:id of resting orders
-//      placed between rounds); then open-loop rounds at half each one's maximum for LIMIT, GET and the ceiling.
+//      placed between rounds), and order entry over the stream (scripts/bench-stream-orders.ts: `order.place`
+//      pipelined on 64 sockets, LIMIT and MARKET; `--stream-sockets=N`, `--stream-window=N`); then open-loop
+//      rounds at half each one's maximum for LIMIT, GET and the ceiling.
 //   5. The live stream on a stack of its own (scripts/bench-stream.ts): events per second delivered to 1,000
 //      sockets of one gateway, and fill → socket beside the same fills' webhook delivery (p50, p99).
 //   6. Overload (scripts/load/overload.ts), on the embedded default and on PostgreSQL + Redis: capacity of the
@@ -60,6 +62,12 @@ import {
   type TargetSummary,
 } from "./bench-session.js";
 import { benchStream } from "./bench-stream.js";
+import {
+  streamOrderRows,
+  streamOrdersArgs,
+  streamOrdersGatewayEnv,
+  streamOrderTargets,
+} from "./bench-stream-orders.js";
 import { overloadRows, runOverload, type OverloadResult } from "./load/overload.js";
 import { parseOverloadArgs } from "./load/overload-plan.js";
 import { benchGrpc, benchInProcess, TARGET_IN_PROCESS_PER_SECOND, TARGET_P99_RATIO } from "./bench-validate.js";
@@ -160,7 +168,8 @@ async function main(): Promise<void> {
     mkdirSync(profileDir, { recursive: true });
     process.env.STACK_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
   }
-  const session = await startHttpSession();
+  const streamOrders = streamOrdersArgs(process.argv);
+  const session = await startHttpSession(streamOrdersGatewayEnv(streamOrders));
   const { e2e, labels, feed, ports } = session;
   const [bareT, ceilingT, limitT, marketT] = session.orderTargets;
   if (bareT === undefined || ceilingT === undefined || limitT === undefined || marketT === undefined) {
@@ -173,16 +182,18 @@ async function main(): Promise<void> {
     e2e: true,
   };
   const cancelT = cancelRoundTarget(ports.gateway, e2e.accounts);
-  const targets = [bareT, ceilingT, limitT, marketT, getT, cancelT];
+  const streamTargets = await streamOrderTargets(session, streamOrders);
+  const targets = [bareT, ceilingT, limitT, marketT, getT, cancelT, ...streamTargets];
   const summaries = await closedLoopRounds(targets, session);
   const get = (id: string): TargetSummary => summaryOf(summaries, id);
-  const [bare, ceiling, limit, market, read, cancel] = targets.map((t) => get(t.id)) as [
+  const [bare, ceiling, limit, market, read, cancel, ...streamed] = targets.map((t) => get(t.id)) as [
     TargetSummary,
     TargetSummary,
     TargetSummary,
     TargetSummary,
     TargetSummary,
     TargetSummary,
+    ...TargetSummary[],
   ];
 
   // Open loop at half each maximum, rounds interleaved.
@@ -301,6 +312,7 @@ async function main(): Promise<void> {
       values: rates(cancel),
       ...ratios(cancel),
     },
+    ...streamOrderRows(summaries, streamOrders),
     p99Row("e2e-limit", "place order LIMIT p99 at half its max", true),
     p99Row("e2e-get", "authenticated GET p99 at half its max", true),
     p99Row("ceiling", "architecture ceiling p99 at half its max", false),
@@ -378,6 +390,7 @@ async function main(): Promise<void> {
       setupSeconds: e2e.setupSeconds,
       feedPushes: feed.pushes,
       feedFailures: feed.failures,
+      streamOrders,
     },
     summary: rows,
     core: core.scenarios,
@@ -413,7 +426,11 @@ async function main(): Promise<void> {
   say("");
   printCoreTable(core);
   say("");
-  printHttpTables([bare, ceiling, limit, market, read, cancel], [...open.values()].flat(), OPEN_ROUND_MS / 1000);
+  printHttpTables(
+    [bare, ceiling, limit, market, read, cancel, ...streamed],
+    [...open.values()].flat(),
+    OPEN_ROUND_MS / 1000,
+  );
   if (profiles !== undefined) {
     say(`\nProfiles in ${path.relative(ROOT, profileDir)}:`);
     printProfiles(profiles);
