@@ -241,6 +241,8 @@ async function fetchReply(url: string, method: Method, init: Send): Promise<Repl
 
 /** Every (listener, operation, status) a test has held to the document. */
 const exercised = new Set<string>();
+/** A limit order far below the market: it rests. */
+const RESTING_LIMIT = { symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: 0.001, limit_price: 1000 };
 
 /**
  * Sends a request to a documented operation and holds the reply to the document: the operation is served on
@@ -623,24 +625,28 @@ describe("docs/openapi.yaml against the running gateway", () => {
         { op: "ping", id: 2 },
         { op: "subscribe", account_id: "not-a-uuid", id: 3 },
         { op: "unsubscribe", account_id: accountId, id: 4 },
+        { op: "order.place", id: 5, args: { account_id: accountId, ...RESTING_LIMIT } },
+        { op: "order.place", id: 6, args: { account_id: accountId, ...RESTING_LIMIT, side: "UP" } },
+        { op: "order.cancel", id: 7, args: { order_id: "0a0a0a0a-0000-4000-8000-00000000abcd" } },
       ];
       for (const op of ops.filter((o) => o.account_id !== "not-a-uuid"))
         expectValid("/components/schemas/StreamOp", op, "op");
       for (const op of ops) socket.send(op);
       const order = await send(main, "v1", "POST", "/v1/order", {
         headers: apiKeyHeaders(key),
-        json: {
-          account_id: accountId,
-          symbol: "BTC-USD",
-          side: "BUY",
-          kind: "LIMIT",
-          quantity: 0.001,
-          limit_price: 1000,
-        },
+        json: { account_id: accountId, ...RESTING_LIMIT },
       });
       expect([200, 201]).toContain(order.status);
-      await socket.until((m) => m.filter((x) => x.op !== undefined).length >= 5, "the five answers");
+      await socket.until((m) => m.filter((x) => x.op !== undefined).length >= 8, "the eight answers");
       for (const message of socket.messages) expectValid("/components/schemas/StreamServerMessage", message, "message");
+      // A trading operation's body is its REST route's body for the status.
+      const answer = (id: number) => socket.messages.find((m) => m.id === id) as { status: number; body: unknown };
+      expect(answer(5).status).toBe(201);
+      expectValid("/components/schemas/OrderResponse", answer(5).body, "order.place 201");
+      expect(answer(6).status).toBe(400);
+      expectValid("/components/schemas/InvalidPayload", answer(6).body, "order.place 400");
+      expect(answer(7).status).toBe(403);
+      expectValid("/components/schemas/PermissionDenied", answer(7).body, "order.cancel 403");
       expect(socket.messages.filter((m) => m.op === "error")).toEqual([
         { op: "error", id: 3, error: "invalid_payload", issues: [{ path: "account_id", message: "must be a UUID" }] },
       ]);

@@ -1376,10 +1376,20 @@ export interface paths {
          *     order, with no gap and no duplicate: `{"op":"subscribe","account_id":…,"after":N}` sends every event
          *     after `N` from the journal, then each new one as it commits; without `after`, only events from now on
          *     (the ack's `after` says where it starts). Reconnect with the last `sequence` received as `after`. Each
-         *     operation is handled in the order sent and counts one request against the key's rate limit (`ping`
-         *     does not); every answer, errors included, leaves in the order its message came. A bad operation is an error message (`StreamError`, the registry's codes: `invalid_payload`,
-         *     `not_found` for an unknown account or another user's, `conflict`, `rate_limited`,
-         *     `engine_unavailable`); the socket stays open.
+         *     operation counts one request against the key's rate limit (`ping` does not). A bad operation is an error
+         *     message (`StreamError`, the registry's codes: `invalid_payload`, `not_found` for an unknown account or
+         *     another user's, `conflict`, `rate_limited`, `engine_unavailable`); the socket stays open.
+         *
+         *     Order entry (docs/streaming.md, "Order entry"): the trading operations `order.place`, `order.test`,
+         *     `order.cancel`, `order.amend`, `position.close`, `orders.batch`, `orders.cancel_all`, `account.flatten`
+         *     and `cancel_after.set` carry their REST route's input in `args` (`StreamTradingOp`) and are answered with
+         *     that route's status and body (`StreamTradingAnswer`), under the same scope (as on REST: TRADE to place,
+         *     MANAGE_ORDERS to cancel and amend), validation, rate limit (a batch counts one per order), idempotency
+         *     (`replayed: true` where REST sends `Idempotent-Replayed: true`) and overload answers (`503 overloaded`
+         *     with `retry_after_ms`). Operations may be pipelined: those on one account are decided in the order sent
+         *     (a cancel or amend of an order the socket never saw in an answer waits for everything sent before it);
+         *     answers carry their `id` and may overtake each other across accounts. An operation on an account holds
+         *     that account's events until its answer is sent: a placed order's events follow its answer.
          *
          *     Limits: `STREAM_MAX_SOCKETS_PER_KEY` (10) open sockets per key on one gateway (`409
          *     stream_limit_reached`), `STREAM_MAX_ACCOUNTS_PER_SOCKET` (100) accounts per socket, 16 KiB per client
@@ -2382,14 +2392,15 @@ export interface components {
          * @example {}
          */
         EmptyBody: Record<string, never>;
+        /** @description 0 disarms; 1,000 to 86,400,000 (24 h) arms or re-arms with the deadline that far from now. */
+        CancelAfterTimeout: number | 0 | unknown;
         /**
          * @example {
          *       "timeout_ms": 60000
          *     }
          */
         CancelAfterRequest: {
-            /** @description 0 disarms; 1,000 to 86,400,000 (24 h) arms or re-arms with the deadline that far from now. */
-            timeout_ms: number | 0 | unknown;
+            timeout_ms: components["schemas"]["CancelAfterTimeout"];
         };
         /**
          * @description The dead-man's switch of an account (docs/risk.md, "Cancel-after").
@@ -2676,6 +2687,80 @@ export interface components {
             /** @constant */
             op: "ping";
             id?: components["schemas"]["StreamId"];
+        } | components["schemas"]["StreamTradingOp"];
+        /**
+         * @description A trading operation (docs/streaming.md, "Order entry"): `args` is the input of the REST route named with each
+         *     `op`, the ids its path carries (`order_id`, `account_id`) included as fields. A malformed id in `args` is
+         *     `404 not_found`, as it is in a path.
+         */
+        StreamTradingOp: {
+            /** @enum {unknown} */
+            op: "order.place" | "order.test";
+            id?: components["schemas"]["StreamId"];
+            args: components["schemas"]["PlaceOrderRequest"];
+        } | {
+            /** @constant */
+            op: "order.cancel";
+            id?: components["schemas"]["StreamId"];
+            args: {
+                order_id: components["schemas"]["Uuid"];
+            };
+        } | {
+            /** @constant */
+            op: "order.amend";
+            id?: components["schemas"]["StreamId"];
+            /** @description At least one of the three prices and quantity, as in `AmendOrderRequest`. */
+            args: {
+                order_id: components["schemas"]["Uuid"];
+                trigger_price?: components["schemas"]["OptionalDecimalInput"];
+                limit_price?: components["schemas"]["OptionalDecimalInput"];
+                quantity?: components["schemas"]["OptionalDecimalInput"];
+            };
+        } | {
+            /** @constant */
+            op: "position.close";
+            id?: components["schemas"]["StreamId"];
+            args: components["schemas"]["ClosePositionRequest"];
+        } | {
+            /** @constant */
+            op: "orders.batch";
+            id?: components["schemas"]["StreamId"];
+            args: components["schemas"]["PlaceOrderBatchRequest"];
+        } | {
+            /** @enum {unknown} */
+            op: "orders.cancel_all" | "account.flatten";
+            id?: components["schemas"]["StreamId"];
+            args: {
+                account_id: components["schemas"]["Uuid"];
+                symbol?: string;
+            };
+        } | {
+            /** @constant */
+            op: "cancel_after.set";
+            id?: components["schemas"]["StreamId"];
+            args: {
+                account_id: components["schemas"]["Uuid"];
+                timeout_ms: components["schemas"]["CancelAfterTimeout"];
+            };
+        };
+        /**
+         * @description The answer to a trading operation: the status and body its REST route answers for the same input (the
+         *     route's response schema for that status, errors included). `replayed: true` where REST sends
+         *     `Idempotent-Replayed: true` (a replayed `client_id`); `retry_after_ms` where REST sends `Retry-After` (a
+         *     `503`). Past 256 operations waiting on the socket an operation is answered at once `429` with
+         *     `{"error":"rate_limited","reason":"too_many_pending_operations","queued":256}`.
+         */
+        StreamTradingAnswer: {
+            /** @enum {unknown} */
+            op: "order.place" | "order.test" | "order.cancel" | "order.amend" | "position.close" | "orders.batch" | "orders.cancel_all" | "account.flatten" | "cancel_after.set";
+            id?: components["schemas"]["StreamId"];
+            /** @description The REST status (200, 201, 400, 403, 404, 409, 422, 429, 503, …). */
+            status: number;
+            /** @constant */
+            replayed?: true;
+            retry_after_ms?: number;
+            /** @description The REST response body. */
+            body: Record<string, never>;
         };
         /**
          * @description The answer to a successful operation. An account `subscribed` carries the `after` the events start after
@@ -2726,7 +2811,7 @@ export interface components {
             data: components["schemas"]["Ticker"];
         };
         /** @description A message of the gateway on `GET /v1/stream`. */
-        StreamServerMessage: components["schemas"]["StreamAck"] | components["schemas"]["StreamError"] | components["schemas"]["WebhookEnvelope"] | components["schemas"]["StreamTicker"];
+        StreamServerMessage: components["schemas"]["StreamAck"] | components["schemas"]["StreamError"] | components["schemas"]["StreamTradingAnswer"] | components["schemas"]["WebhookEnvelope"] | components["schemas"]["StreamTicker"];
         Issue: {
             /** @description The failed field, dotted for nested fields and array items (`permissions.1`); `""` for the whole body. */
             path: string;
