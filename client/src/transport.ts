@@ -1,13 +1,14 @@
 // One HTTP exchange with the service, retried the way docs/openapi.yaml asks: a network failure, a timeout,
 // 500 and 503 are sent again with the very same body (so an order keeps its `client_id`); 429 waits for
-// `Retry-After` (or the `RateLimit` reset); every other status is final and never repeated. Waits are jittered
-// exponential backoff from 1 s doubling to 30 s. A request that is not safe to repeat once the server may have
-// handled it (opening an account, creating a key) is retried only on what the gateway refuses before handling
-// anything: 429, 503 rate_limiter_unavailable and 503 overloaded. A `503 overloaded` waits the server's
-// `retry_after_ms` (else `Retry-After`) stretched by up to half again at random. Every attempt first asks the
-// client's adaptive throttle (client/src/throttle.ts); an attempt it refuses is not sent and is waited out like a
-// shed answer, and a request whose last attempt it refuses is a ThrottledError. A redirect is never followed
-// (the credentials would go with it): it is a RedirectError naming where it pointed.
+// `Retry-After` (or the `RateLimit` reset, else the body's `retry_after_ms`); every other status is final and
+// never repeated. Waits are jittered exponential backoff from 1 s doubling to 30 s. A request that is not safe to
+// repeat once the server may have handled it (opening an account, creating a key) is retried only on what the
+// gateway refuses before handling anything: 429, 503 rate_limiter_unavailable and 503 overloaded. A
+// `503 overloaded` waits the server's `retry_after_ms` (else `Retry-After`) stretched by up to half again at
+// random. Every attempt first asks the client's adaptive throttle (client/src/throttle.ts); an attempt it refuses
+// is not sent and is waited out like a shed answer, and a request whose last attempt it refuses is a
+// ThrottledError. A redirect is never followed (the credentials would go with it): it is a RedirectError naming
+// where it pointed. `retryOf` is the one judgement of an answer, also used by the socket session.
 import { ApiError, NetworkError, RedirectError, ThrottledError } from "./errors.js";
 import type { Pacer } from "./pacer.js";
 import { parseRateLimit } from "./pacer.js";
