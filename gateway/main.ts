@@ -10,7 +10,7 @@ import type { Redis } from "ioredis";
 import { buildApiApp, buildV1App, createHttpMetricsOnce, type AppOptions } from "./app.js";
 import { Admission } from "./http/admission.js";
 import { admissionGate } from "./http/admission-gate.js";
-import { admissionMetrics } from "./http/admission-metrics.js";
+import { admissionMetrics, type GatewayAdmission } from "./http/admission-metrics.js";
 import { createClients, reachable, type Clients } from "./clients.js";
 import { KeyCache } from "../kernel/key-cache.js";
 import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
@@ -178,8 +178,11 @@ function readiness(clients: Clients): () => Promise<boolean> {
   };
 }
 
-/** The /v1 listener's admission control (docs/overload.md), from the ADMISSION_* settings. */
-function startAdmission(settings: GatewaySettings, options: AppOptions): http.RequestListener {
+/**
+ * The /v1 listener's admission control (docs/overload.md), from the ADMISSION_* settings, shared by REST requests
+ * and the stream's trading operations; and its metrics.
+ */
+function startAdmission(settings: GatewaySettings, options: AppOptions): GatewayAdmission {
   const admission = new Admission({
     limit: {
       initial: settings.ADMISSION_LIMIT_MIN,
@@ -192,20 +195,22 @@ function startAdmission(settings: GatewaySettings, options: AppOptions): http.Re
     queueTimeoutMs: settings.ADMISSION_QUEUE_TIMEOUT_MS,
     burstTimeoutMs: settings.ADMISSION_BURST_TIMEOUT_MS,
   });
-  const onShed = options.metricsEnabled
+  const shed = options.metricsEnabled
     ? admissionMetrics(admission, options.registry, createHttpMetricsOnce(options.registry))
     : undefined;
-  return admissionGate(admission, buildV1App(options), { onShed });
+  return { admission, shed };
 }
 
 /** Both listeners, drained together on stop. */
 async function listenBoth(
   settings: GatewaySettings,
   options: AppOptions,
+  gate: GatewayAdmission,
   streams: StreamServer,
   stack: StopStack,
 ): Promise<{ httpPort: number; walletHttpPort: number }> {
-  const v1Server = http.createServer(startAdmission(settings, options));
+  const v1 = admissionGate(gate.admission, buildV1App(options), { onShed: gate.shed?.http });
+  const v1Server = http.createServer(v1);
   const apiServer = http.createServer(buildApiApp(options));
   v1Server.on("upgrade", streams.upgrade);
   for (const server of [v1Server, apiServer]) {
@@ -261,9 +266,10 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     const keyCache = startKeyCache(settings, clients, limiter, log, stack, revoked);
     const failures = authFailures(settings, redis, log);
     const options = appOptions(settings, log, registry, clients, { limiter, keyCache, failures }, counters);
-    const streams = startStreams(settings, options, clients, limiter, log, stack);
+    const gate = startAdmission(settings, options);
+    const streams = startStreams(settings, options, clients, { limiter, gate }, log, stack);
     revoked.target = streams;
-    const ports = await listenBoth(settings, withStreamRevocation(options, streams), streams, stack);
+    const ports = await listenBoth(settings, withStreamRevocation(options, streams), gate, streams, stack);
     log.info({ ...ports, redis: redis !== undefined }, "gateway listening");
     return ports;
   });

@@ -1,8 +1,11 @@
 // The client's messages on GET /v1/stream (docs/streaming.md, `StreamOp` in docs/openapi.yaml), read into one
 // operation or an `invalid_payload` error with one issue per bad field. An optional `id` (a string of at most
-// 64 characters, or an integer) is echoed on the answer, so a client can pair them.
+// 64 characters, or an integer) is echoed on the answer, so a client can pair them. A trading operation
+// (`order.place`, …: gateway/v1/trading-ops.ts) carries its REST input in `args`; its own fields are checked here
+// and its `args` where it runs, as REST checks a body.
 import { ServiceError, type Issue } from "../../kernel/errors.js";
 import { isUuid } from "../../kernel/uuid.js";
+import { TRADING_OPS, type TradingOp } from "../v1/trading-ops.js";
 
 /** What an answer repeats of its operation: the client's `id`, when it sent one. */
 export interface Echo {
@@ -14,9 +17,14 @@ export type Op =
   | { op: "subscribe"; channel: "account"; accountId: string; after: number | undefined; echo: Echo }
   | { op: "unsubscribe"; channel: "account"; accountId: string; echo: Echo }
   | { op: "subscribe"; channel: "tickers"; symbols: string[]; echo: Echo }
-  | { op: "unsubscribe"; channel: "tickers"; symbols: string[]; echo: Echo };
+  | { op: "unsubscribe"; channel: "tickers"; symbols: string[]; echo: Echo }
+  | { op: "trade"; trading: TradingOp<unknown>; args: unknown; echo: Echo };
 
-export type Parsed = { op: Op } | { error: ServiceError; echo: Echo };
+/** A message that is no operation: its error, its `id`, and the trading operation it named, if any. */
+export type Parsed = { op: Op } | { error: ServiceError; echo: Echo; trading?: TradingOp<unknown> };
+
+/** The fields of a trading operation's message. */
+const TRADING_FIELDS = new Set(["op", "id", "args"]);
 
 /** Most symbols one operation may name. */
 export const MAX_SYMBOLS = 200;
@@ -56,11 +64,28 @@ function symbolsOf(body: Record<string, unknown>, issues: Issue[]): string[] {
   return value;
 }
 
+/** A trading operation's message: `args` (an object) and nothing beside `op` and `id`. */
+function tradeOf(trading: TradingOp<unknown>, body: Record<string, unknown>, echo: Echo, issues: Issue[]): Op {
+  for (const field of Object.keys(body)) {
+    if (!TRADING_FIELDS.has(field)) issues.push({ path: field, message: "unknown field (the input goes in args)" });
+  }
+  const args = body.args;
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    issues.push({ path: "args", message: args === undefined ? "required" : "must be a JSON object" });
+  }
+  return { op: "trade", trading, args, echo };
+}
+
 function opOf(body: Record<string, unknown>, echo: Echo, issues: Issue[]): Op | undefined {
   const op = body.op;
   if (op === "ping") return { op, echo };
+  const trading = typeof op === "string" ? TRADING_OPS.get(op) : undefined;
+  if (trading !== undefined) return tradeOf(trading, body, echo, issues);
   if (op !== "subscribe" && op !== "unsubscribe") {
-    issues.push({ path: "op", message: "must be subscribe, unsubscribe or ping" });
+    issues.push({
+      path: "op",
+      message: `must be subscribe, unsubscribe, ping or one of ${[...TRADING_OPS.keys()].join(", ")}`,
+    });
     return undefined;
   }
   const channel = body.channel ?? "account";
@@ -89,6 +114,9 @@ export function parseOp(text: string): Parsed {
   const record = body as Record<string, unknown>;
   const echo = echoOf(record, issues);
   const op = opOf(record, echo, issues);
-  if (op === undefined || issues.length > 0) return { error: ServiceError.invalid(issues), echo };
+  if (op === undefined || issues.length > 0) {
+    const error = ServiceError.invalid(issues);
+    return op?.op === "trade" ? { error, echo, trading: op.trading } : { error, echo };
+  }
   return { op };
 }

@@ -13,7 +13,7 @@ import type { Clients } from "../clients.js";
 import { MemoryRateLimiter } from "../ratelimit/index.js";
 import { StreamServer, type StreamSettings } from "./server.js";
 import type { AccountFeeds, TickerFeed } from "./feeds.js";
-import { KEY, open, VALID } from "./stream.testing.js";
+import { KEY, open, tradingDeps, VALID } from "./stream.testing.js";
 
 const CAP = 2;
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -87,6 +87,7 @@ async function rig(
       symbolOf: () => Promise.resolve(undefined),
       maxBufferedBytes: 1_000_000,
       maxAccounts: 10,
+      trading: tradingDeps(),
       log,
     },
     isRevoked: (keyId, userId) => {

@@ -10,28 +10,11 @@ import type { Ticker__Output } from "../../proto/gen/engine/v1/Ticker.js";
 import type { WebhookEvent__Output } from "../../proto/gen/engine/v1/WebhookEvent.js";
 import type { AccountFeeds, TickerFeed } from "./feeds.js";
 import { CLOSE, MAX_QUEUED_OPS, StreamSession, type SessionDeps } from "./session.js";
+import { FakeSocket, tradingDeps } from "./stream.testing.js";
 
 const A = "0a0a0a0a-0000-4000-8000-000000000001";
 const B = "0a0a0a0a-0000-4000-8000-000000000002";
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-class FakeSocket {
-  readonly OPEN = 1;
-  readyState = 1;
-  bufferedAmount = 0;
-  sent: Record<string, unknown>[] = [];
-  closedWith: number | undefined;
-  send(text: string): void {
-    this.sent.push(JSON.parse(text) as Record<string, unknown>);
-  }
-  close(code: number): void {
-    this.closedWith = code;
-    this.readyState = 3;
-  }
-  terminate(): void {
-    this.readyState = 3;
-  }
-}
 
 const ticker = (symbol: string, mark: number): Ticker__Output =>
   ({ symbol, mark_price: mark, venues: [], market_open: true }) as unknown as Ticker__Output;
@@ -63,6 +46,7 @@ function setUp(overrides: Partial<SessionDeps> = {}) {
     maxBufferedBytes: 1_000,
     maxAccounts: 1,
     log: createLogger("test", "silent"),
+    trading: tradingDeps(),
     ...overrides,
   };
   const session = new StreamSession(
@@ -87,7 +71,8 @@ describe("StreamSession", () => {
     send({ op: "subscribe", account_id: A, id: 2 });
     send({ op: "subscribe", account_id: B, id: 3 });
     await settle();
-    expect(socket.sent).toEqual([
+    // Operations on different accounts run side by side: their answers may come in either order.
+    expect(socket.sent.sort((x, y) => Number(x.id) - Number(y.id))).toEqual([
       { op: "subscribed", id: 1, account_id: A, after: 0 },
       { op: "error", id: 2, account_id: A, error: "conflict", reason: "already_subscribed" },
       { op: "error", id: 3, account_id: B, error: "conflict", reason: "too_many_subscriptions", limit: 1 },
@@ -231,22 +216,30 @@ describe("StreamSession answers in the order sent", () => {
     expect(echoed).toEqual([...echoed].sort((x, y) => Number(x) - Number(y)));
   });
 
-  it("answers an operation past the waiting bound rate_limited in its turn, after those before it", async () => {
+  it("answers an operation past the waiting bound rate_limited at once, before those waiting", async () => {
     const { feeds, openGate } = gatedFeeds(B);
     const { socket, send, session } = setUp({ feeds, maxBufferedBytes: 1_000_000 });
     send({ ...SUBSCRIBE_A, id: "first" });
     for (let i = 1; i < MAX_QUEUED_OPS; i++) send({ ...PING, id: i });
     send({ ...PING, id: "over" });
     session.message(NOT_JSON);
+    send({ op: "order.cancel", id: "trade", args: {} });
     await settle();
-    expect(socket.sent).toEqual([]);
+    const refusal = { error: "rate_limited", reason: "too_many_pending_operations", queued: MAX_QUEUED_OPS };
+    expect(socket.sent).toEqual([
+      { op: "error", id: "over", ...refusal },
+      { op: "error", ...refusal },
+      { op: "order.cancel", id: "trade", status: 429, body: refusal },
+    ]);
     openGate();
     await settle();
-    expect(socket.sent).toHaveLength(MAX_QUEUED_OPS + 2);
-    expect(socket.sent[0]).toMatchObject({ op: "subscribed", id: "first" });
-    expect(socket.sent.slice(1, MAX_QUEUED_OPS).every((m, i) => m.op === "pong" && m.id === i + 1)).toBe(true);
-    expect(socket.sent.at(-2)).toEqual({ op: "error", id: "over", error: "rate_limited", queued: MAX_QUEUED_OPS });
-    expect(socket.sent.at(-1)).toMatchObject({ op: "error", error: "invalid_payload" });
+    expect(socket.sent).toHaveLength(MAX_QUEUED_OPS + 3);
+    expect(socket.sent[3]).toMatchObject({ op: "subscribed", id: "first" });
+    expect(socket.sent.slice(4).every((m, i) => m.op === "pong" && m.id === i + 1)).toBe(true);
+    // Room again once they are answered.
+    send({ ...PING, id: "again" });
+    await settle();
+    expect(socket.sent.at(-1)).toEqual({ op: "pong", id: "again" });
   });
 
   it("counts answers waiting their turn as unsent bytes: past the bound the socket closes 4008", async () => {

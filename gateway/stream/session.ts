@@ -1,9 +1,9 @@
-// One socket of GET /v1/stream (docs/streaming.md): its operations (subscribe, unsubscribe, ping), one Sequencer
-// (kernel/sequencer.ts) per subscribed account between the catch-up list (ListEvents) and the account's shared
-// feed, the tickers it asked for, and the bound on what it may leave unread. Every answer is a JSON message;
-// a bad operation gets an error message and the socket stays open. Answers leave in the order their operations
-// came: an operation runs once those before it are done, and an answer decided at once (a message that is not
-// an operation, one past the waiting bound) waits for those before it.
+// One socket of GET /v1/stream (docs/streaming.md): its operations (subscribe, unsubscribe, ping and the trading
+// operations of gateway/v1/trading-ops.ts), one Sequencer (kernel/sequencer.ts) per subscribed account between
+// the catch-up list (ListEvents) and the account's shared feed, the tickers it asked for, and the bound on what it
+// may leave unread. Every answer is a JSON message; a bad operation gets an error answer and the socket stays open.
+// Operations run in lanes (gateway/stream/lanes.ts): those on one account in the order sent, others side by side;
+// an account's events wait while an operation on it runs, so an order's events follow its answer.
 import type { WebSocket } from "ws";
 import { ServiceError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
@@ -14,7 +14,10 @@ import { tickerJson } from "../v1/records.js";
 import { envelopeJson } from "../v1/events.js";
 import type { Caller } from "../v1/auth.js";
 import type { AccountFeeds, TickerFeed } from "./feeds.js";
+import { Lanes, type Reach } from "./lanes.js";
 import { parseOp, type Op } from "./ops.js";
+import { OrderAccounts } from "./reach.js";
+import { answerMessage, trade, type TradingDeps } from "./trading.js";
 
 /** Close codes (docs/streaming.md, docs/openapi.yaml). */
 export const CLOSE = {
@@ -39,6 +42,8 @@ export interface SessionDeps {
   charge(keyId: string): Promise<number | undefined>;
   /** The symbol of a ticker input (as GET /v1/tickers names it), undefined when unknown. */
   symbolOf(input: string): Promise<string | undefined>;
+  /** What the trading operations run with (admission, rate limit, engine), shared with REST. */
+  trading: TradingDeps;
   maxBufferedBytes: number;
   maxAccounts: number;
   log: Logger;
@@ -55,11 +60,11 @@ interface Subscription {
  */
 export const MAX_HELD = 1_000;
 
-/** Operations a socket may have waiting to run; past it an operation is answered `rate_limited` in its turn. */
+/** Operations a socket may have waiting or running; past it an operation is answered `rate_limited` at once. */
 export const MAX_QUEUED_OPS = 256;
 
-/** An operation waiting to run, or the answer of one decided at once, waiting for the answers before it. */
-type Turn = { op: Op } | { answer: string; bytes: number };
+/** The lane of the tickers subscription (never an account id). */
+const TICKERS_LANE = "tickers";
 
 /** Serialised envelopes of the last event per key: sockets of one key share one serialisation. */
 const rendered = new WeakMap<WebhookEvent__Output, Map<string, string>>();
@@ -79,14 +84,15 @@ export class StreamSession {
   private allSymbols = false;
   private leaveTickers: (() => void) | undefined;
   private closed = false;
-  /** Operations and decided answers, in the order the client sent them. */
-  private turns: Turn[] = [];
-  /** Whether `drain` is taking turns (it waits on an operation). */
-  private draining = false;
-  /** Operations among `turns`, the one running included. */
+  private readonly lanes = new Lanes();
+  /** Operations waiting or running. */
   private queued = 0;
-  /** Bytes of the decided answers among `turns`: they count as unsent. */
+  /** Bytes of the answers and events waiting their turn: they count as unsent. */
   private held = 0;
+  /** Events of accounts with an operation running, sent once its answer is. */
+  private heldEvents = new Map<string, string[]>();
+  /** The account of each order this socket saw in an answer. */
+  private readonly orders = new OrderAccounts();
 
   constructor(
     readonly socket: WebSocket,
@@ -102,58 +108,62 @@ export class StreamSession {
   /** One text message from the client. */
   message(text: string): void {
     const parsed = parseOp(text);
-    if ("error" in parsed) {
-      this.answer({ op: "error", ...parsed.echo, ...parsed.error.body() });
-    } else if (this.queued >= MAX_QUEUED_OPS) {
-      const refusal = new ServiceError("rate_limited", { queued: this.queued });
-      this.answer({ op: "error", ...parsed.op.echo, ...refusal.body() });
-    } else {
-      this.queued++;
-      this.turns.push({ op: parsed.op });
-      this.drain().catch((error: unknown) => {
-        this.deps.log.error({ err: error }, "stream answers stopped");
-      });
-    }
-  }
-
-  /** An answer decided at once: sent now when nothing is before it, else held until its turn. */
-  private answer(message: object): void {
-    const text = JSON.stringify(message);
-    if (!this.draining && this.turns.length === 0) {
-      this.sendText(text);
+    if (this.queued >= MAX_QUEUED_OPS) {
+      // Past the bound, answered at once: a client that does not wait for its answers is told to slow down.
+      const refusal = new ServiceError("rate_limited", { reason: "too_many_pending_operations", queued: this.queued });
+      const trading = "error" in parsed ? parsed.trading : parsed.op.op === "trade" ? parsed.op.trading : undefined;
+      const echo = "error" in parsed ? parsed.echo : parsed.op.echo;
+      this.sendJson(this.failure(trading?.name, echo, refusal));
       return;
     }
-    if (this.closed) return;
-    const bytes = Buffer.byteLength(text);
-    this.turns.push({ answer: text, bytes });
-    this.held += bytes;
-    this.cutIfTooSlow();
+    this.queued++;
+    const ended = (): void => {
+      this.queued--;
+      this.releaseEvents();
+    };
+    if ("error" in parsed) {
+      // Decided now, sent once the answers before it are.
+      const text = JSON.stringify(this.failure(parsed.trading?.name, parsed.echo, parsed.error));
+      const bytes = Buffer.byteLength(text);
+      this.held += bytes;
+      void this.lanes.run(
+        "all",
+        () => {
+          this.held -= bytes;
+          this.sendText(text);
+          return Promise.resolve();
+        },
+        ended,
+      );
+      this.cutIfTooSlow();
+      return;
+    }
+    const op = parsed.op;
+    void this.lanes.run(this.reachOf(op), () => this.settle(op), ended);
   }
 
-  /**
-   * Takes the turns in order: one operation at a time (an unsubscribe never overtakes its subscribe), each held
-   * answer once every operation before it was answered.
-   */
-  private async drain(): Promise<void> {
-    if (this.draining) return;
-    this.draining = true;
-    try {
-      for (let turn = this.turns.shift(); turn !== undefined; turn = this.turns.shift()) {
-        if ("answer" in turn) {
-          this.held -= turn.bytes;
-          this.sendText(turn.answer);
-        } else {
-          await this.settle(turn.op);
-          this.queued--;
-        }
-      }
-    } finally {
-      this.draining = false;
-    }
+  /** An error answer: in a trading operation's shape (`status`, `body`), else `{"op":"error", …}`. */
+  private failure(name: string | undefined, echo: object, error: ServiceError): object {
+    if (name === undefined) return { op: "error", ...echo, ...error.body() };
+    return { op: name, ...echo, status: error.httpStatus, body: error.body() };
+  }
+
+  /** The accounts an operation touches, for its lane. */
+  private reachOf(op: Op): Reach {
+    if (op.op === "ping") return "all";
+    if (op.op !== "trade") return op.channel === "account" ? [op.accountId] : [TICKERS_LANE];
+    return this.orders.reachOf(op.trading.name, op.args);
   }
 
   /** Runs one operation; its failure is its answer. */
   private async settle(op: Op): Promise<void> {
+    if (this.closed) return;
+    if (op.op === "trade") {
+      const answer = await trade(this.deps.trading, this.caller, { trading: op.trading, args: op.args });
+      this.orders.learn(answer.body);
+      this.sendJson(answerMessage(op.trading.name, op.echo, answer));
+      return;
+    }
     try {
       await this.run(op);
     } catch (error) {
@@ -164,10 +174,37 @@ export class StreamSession {
     }
   }
 
+  /** An account event: sent now, or held while an operation on the account runs. */
+  private deliverEvent(accountId: string, text: string): void {
+    if (!this.lanes.busy(accountId)) {
+      this.sendText(text);
+      return;
+    }
+    if (this.closed) return;
+    const held = this.heldEvents.get(accountId);
+    if (held === undefined) this.heldEvents.set(accountId, [text]);
+    else held.push(text);
+    this.held += Buffer.byteLength(text);
+    this.cutIfTooSlow();
+  }
+
+  /** Sends the held events of every account no operation runs on (an operation just ended). */
+  private releaseEvents(): void {
+    if (this.heldEvents.size === 0) return;
+    for (const [accountId, texts] of this.heldEvents) {
+      if (this.lanes.busy(accountId)) continue;
+      this.heldEvents.delete(accountId);
+      for (const text of texts) {
+        this.held -= Buffer.byteLength(text);
+        this.sendText(text);
+      }
+    }
+  }
+
   /** Leaves every feed (the socket closed). */
   close(): void {
     this.closed = true;
-    this.turns = [];
+    this.heldEvents.clear();
     this.held = 0;
     for (const subscription of this.accounts.values()) {
       subscription.sequencer?.stop();
@@ -183,6 +220,7 @@ export class StreamSession {
       this.sendJson({ op: "pong", ...op.echo });
       return;
     }
+    if (op.op === "trade") return;
     const wait = await this.deps.charge(this.caller.keyId);
     if (wait !== undefined) {
       throw new ServiceError("rate_limited", { retry_after_ms: wait });
@@ -228,7 +266,7 @@ export class StreamSession {
       after,
       fetch: (from) => this.deps.listEvents(userId, accountId, from),
       deliver: (event) => {
-        this.sendText(envelopeText(event, keyId));
+        this.deliverEvent(accountId, envelopeText(event, keyId));
       },
       fail: (error) => {
         this.dropAccount(accountId, subscription, error, op.echo);

@@ -19,7 +19,8 @@ import { MemoryRateLimiter } from "../ratelimit/index.js";
 import { authenticate } from "../v1/auth.js";
 import type { StreamServer } from "./server.js";
 import { revocationCheck, revokingLimiter, startStreams, withStreamRevocation } from "./start.js";
-import { open, VALID } from "./stream.testing.js";
+import { ADMIT_ALL, open, VALID } from "./stream.testing.js";
+import type { Admission } from "../http/admission.js";
 
 describe("stream revocation from other requests", () => {
   const closers: (() => Promise<void>)[] = [];
@@ -173,7 +174,9 @@ describe("startStreams: the stream server's own requests of a key refused as rev
     } as unknown as AppOptions;
     const stack = new StopStack();
     const settings = loadGatewaySettings({ STREAM_REVALIDATE_MS: "3600000", STREAM_PING_INTERVAL_MS: "3600000" });
-    const streams = startStreams(settings, options, clients, limiter, createLogger("test", "silent"), stack);
+    const gate = { admission: ADMIT_ALL as Admission, shed: undefined };
+    const parts = { limiter, gate };
+    const streams = startStreams(settings, options, clients, parts, createLogger("test", "silent"), stack);
     const server = http.createServer();
     server.on("upgrade", streams.upgrade);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

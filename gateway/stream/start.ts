@@ -13,6 +13,11 @@ import { untraced } from "../origin.js";
 import type { RateLimiter } from "../ratelimit/index.js";
 import { AccountFeeds, TickerFeed, engineStreams } from "./feeds.js";
 import { StreamServer } from "./server.js";
+import type { TradingDeps } from "./trading.js";
+import { FastHistogramVec } from "../../kernel/fast-histogram.js";
+import { HTTP_BUCKETS } from "../http/metrics.js";
+import type { GatewayAdmission } from "../http/admission-metrics.js";
+import { holdFor } from "../v1/auth.js";
 import { symbolResolver } from "./symbols.js";
 
 /** Revocations the key cache pushes, passed to the stream server once it exists. */
@@ -93,10 +98,11 @@ export function startStreams(
   settings: GatewaySettings,
   options: AppOptions,
   clients: Clients,
-  limiter: RateLimiter,
+  parts: { limiter: RateLimiter; gate: GatewayAdmission },
   log: Logger,
   stack: StopStack,
 ): StreamServer {
+  const { limiter, gate } = parts;
   const definitions = loadEngineProto().engine.v1.Engine.service;
   const upstream = engineStreams(
     clients.engine.engines,
@@ -136,6 +142,16 @@ export function startStreams(
         return undefined;
       },
       symbolOf: symbolResolver(() => clients.engine.listTickers(untraced("stream"))),
+      trading: {
+        engine: clients.engine,
+        admission: gate.admission,
+        limiter: revoking,
+        hold: options.auth.hold ?? holdFor,
+        failures: { log, onUnavailable: options.onUnavailable },
+        onDecision: options.auth.onDecision,
+        onShed: gate.shed?.stream,
+        onAnswered: operationMetrics(options.registry, options.metricsEnabled),
+      },
       maxBufferedBytes: settings.STREAM_MAX_BUFFERED_BYTES,
       maxAccounts: settings.STREAM_MAX_ACCOUNTS_PER_SOCKET,
       log,
@@ -150,6 +166,21 @@ export function startStreams(
     tickers.close();
   });
   return streams;
+}
+
+/** The stream's trading operations by op and status, and their latency from turn to answer. */
+function operationMetrics(registry: Registry, on: boolean): TradingDeps["onAnswered"] {
+  if (!on) return undefined;
+  const duration = new FastHistogramVec<"op" | "status">({
+    name: "gateway_stream_operation_duration_seconds",
+    help: "Trading operations on GET /v1/stream by op and status: latency from their turn to their answer.",
+    labelNames: ["op", "status"],
+    buckets: HTTP_BUCKETS,
+    registers: [registry],
+  });
+  return (op, status, seconds) => {
+    duration.child({ op, status: String(status) }).observe(seconds);
+  };
 }
 
 /** Gauges read at scrape time: open sockets, their unsent bytes, open account feeds. */

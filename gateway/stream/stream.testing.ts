@@ -1,6 +1,10 @@
 // What the stream's tests share (a test helper: production code never imports it).
 import { WebSocket } from "ws";
 import type { Validation } from "../../kernel/key-cache.js";
+import { createLogger } from "../../kernel/log.js";
+import type { Clients } from "../clients.js";
+import { MemoryRateLimiter } from "../ratelimit/index.js";
+import type { TradingDeps } from "./trading.js";
 
 /** The credentials the tests' sockets present (the wallet double answers for them). */
 export const KEY = { key: "pk_stream", secret: "sk_stream" };
@@ -28,4 +32,42 @@ export function open(url: string): Promise<WebSocket | number> {
     });
     ws.once("error", reject);
   });
+}
+
+/** An admission control that admits every operation at once. */
+export const ADMIT_ALL: TradingDeps["admission"] = {
+  admit: (_key, _reducesRisk, outcome) => {
+    outcome({ release: () => undefined });
+  },
+};
+
+/** What a session's trading operations run with: admitted at once, a roomy limiter, an engine that answers nothing. */
+export function tradingDeps(overrides: Partial<TradingDeps> = {}): TradingDeps {
+  return {
+    engine: {} as unknown as Clients["engine"],
+    admission: ADMIT_ALL,
+    limiter: new MemoryRateLimiter({ limit: 10_000, windowMs: 60_000, sweepIntervalMs: 0 }),
+    hold: () => Promise.resolve(),
+    failures: { log: createLogger("test", "silent") },
+    ...overrides,
+  };
+}
+
+/** A socket that keeps what the session sent it, parsed. */
+export class FakeSocket {
+  readonly OPEN = 1;
+  readyState = 1;
+  bufferedAmount = 0;
+  sent: Record<string, unknown>[] = [];
+  closedWith: number | undefined;
+  send(text: string): void {
+    this.sent.push(JSON.parse(text) as Record<string, unknown>);
+  }
+  close(code: number): void {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+  terminate(): void {
+    this.readyState = 3;
+  }
 }

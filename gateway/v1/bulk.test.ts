@@ -107,8 +107,8 @@ describe("cancelAllOrders and flatten", () => {
       res.locals.caller = { userId: "u", keyId: "k", permissions: ["TRADE", "MANAGE_ORDERS"] };
       next();
     });
-    app.delete("/account/:account_id/orders", jsonBody(1024), cancelAllOrders(clients));
-    app.post("/account/:account_id/flatten", jsonBody(1024), flatten(clients));
+    app.delete("/account/:account_id/orders", jsonBody(1024), cancelAllOrders(clients, { log }));
+    app.post("/account/:account_id/flatten", jsonBody(1024), flatten(clients, { log }));
     app.use(errorResponder(log));
     ({ server, base } = await listening(app));
   });

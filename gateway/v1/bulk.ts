@@ -1,52 +1,21 @@
 // The bulk calls of /v1 (docs/openapi.yaml): cancel-all (DELETE /v1/account/:account_id/orders) and flatten
 // (POST /v1/account/:account_id/flatten), each one step of the account's actor, and POST /v1/orders/batch, up to
-// BATCH_MAX orders judged one after another exactly as POST /v1/order judges each. Cancel-all and flatten read no
-// body: none, or an empty JSON object; anything else is 400 before the engine is asked.
-import type { Request, RequestHandler, Response } from "express";
+// BATCH_MAX orders judged one after another exactly as POST /v1/order judges each (the operations are shared with
+// the stream, gateway/v1/trading-ops.ts). Cancel-all and flatten read no body: none, or an empty JSON object;
+// anything else is 400 before the engine is asked.
+import type { Request } from "express";
 import { z } from "zod";
-import { ServiceError, fromGrpcError, unavailableBackend, type Dependency, type Issue } from "../../kernel/errors.js";
-import type { Logger } from "../../kernel/log.js";
-import type { FlattenResponse__Output } from "../../proto/gen/engine/v1/FlattenResponse.js";
-import type { Clients } from "../clients.js";
+import { ServiceError, type Issue } from "../../kernel/errors.js";
 import { bodyOf } from "../http/body.js";
-import { requestIdOf } from "../http/request.js";
-import { originOf } from "../http/trace.js";
-import { REPORT_INPUT, parse, toIssues } from "../http/validation.js";
-import { accountRef } from "./account-ref.js";
-import { callerOf } from "./auth.js";
-import { fillJson, orderJson, orderResponseJson, positionJson, violationJson } from "./records.js";
-import { NoQuery, PlaceOrderBody } from "./schemas.js";
+import { REPORT_INPUT, toIssues } from "../http/validation.js";
+import { pathParam, restOp } from "./orders.js";
+import { NoQuery } from "./schemas.js";
+import { CancelAllQuery, batchOp, cancelAllOp, flattenOp, pathId } from "./trading-ops.js";
 
-/** The most orders one batch carries. */
-export const BATCH_MAX = 20;
-
-const CancelAllQuery = z.strictObject({
-  symbol: z
-    .string()
-    .min(1, "must not be empty")
-    .max(32)
-    .nullish()
-    .transform((v) => v ?? undefined),
-});
+export { BATCH_MAX, batchUnits, flattenJson, type BatchFailures } from "./trading-ops.js";
 
 /** The body cancel-all and flatten accept when one is sent: an empty JSON object. */
 const NoBody = z.strictObject({}, { error: "must be an empty JSON object" });
-
-const BatchBody = z.strictObject({
-  orders: z
-    .array(z.unknown(), { message: "must be an array of orders" })
-    .min(1, "must hold at least one order")
-    .max(BATCH_MAX, `must hold at most ${BATCH_MAX} orders`),
-});
-
-/**
- * What a batch counts against the key's budget: one per order when the body is a batch (`orders`, an array of 1
- * to BATCH_MAX, and nothing else), else one (it is answered 400 as a whole).
- */
-export function batchUnits(body: unknown): number {
-  const batch = BatchBody.safeParse(body);
-  return batch.success ? batch.data.orders.length : 1;
-}
 
 /** Whether the request carries a body (a length above 0 or a chunked one), parsed or not. */
 function sentBody(req: Request): boolean {
@@ -73,105 +42,15 @@ function queryWithoutBody<S extends z.ZodType>(schema: S, req: Request): z.infer
   return query.data;
 }
 
-export function cancelAllOrders(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    const ref = accountRef(req, res);
-    const query = queryWithoutBody(CancelAllQuery, req);
-    const reply = await clients.engine.cancelAllOrders({ ...ref, symbol: query.symbol ?? "" }, originOf(res));
-    res.status(200).json({ data: reply.data.map(orderJson) });
-  };
-}
+export const cancelAllOrders = restOp(cancelAllOp, (req) => {
+  const accountId = pathId(pathParam(req, "account_id"));
+  return { accountId, symbol: queryWithoutBody(CancelAllQuery, req).symbol };
+});
 
-export function flattenJson(reply: FlattenResponse__Output): Record<string, unknown> {
-  return {
-    canceled: reply.canceled.map(orderJson),
-    closes: reply.closes.map((close) => ({
-      position_id: close.position_id,
-      symbol: close.symbol,
-      venue: close.venue,
-      order: close.order === null ? null : orderJson(close.order),
-      fills: close.fills.map(fillJson),
-      violations: close.violations.map(violationJson),
-      issues: close.issues.map((issue) => ({ path: issue.path, message: issue.message })),
-      kept_orders: close.kept_orders.map(orderJson),
-    })),
-    positions: reply.positions.map(positionJson),
-  };
-}
+export const flatten = restOp(flattenOp, (req) => {
+  const accountId = pathId(pathParam(req, "account_id"));
+  queryWithoutBody(NoQuery, req);
+  return accountId;
+});
 
-export function flatten(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    const ref = accountRef(req, res);
-    queryWithoutBody(NoQuery, req);
-    const reply = await clients.engine.flatten(ref, originOf(res));
-    res.status(200).json(flattenJson(reply));
-  };
-}
-
-/** One order's answer in a batch: the status and body POST /v1/order would have answered. */
-interface BatchItem {
-  status: number;
-  /** Whether POST /v1/order would have sent `Idempotent-Replayed: true` (a replayed client_id). */
-  replayed: boolean;
-  body: Record<string, unknown>;
-}
-
-/** How a batch reports an order the engine failed on, as the error responder reports a failed request. */
-export interface BatchFailures {
-  log: Logger;
-  /** Counts an order answered 503 because the engine did not answer (gateway_backend_unavailable_total). */
-  onUnavailable?: ((dependency: Dependency) => void) | undefined;
-}
-
-function reportFailure(failures: BatchFailures, res: Response, failure: ServiceError, index: number): void {
-  const unavailable = unavailableBackend(failure.code);
-  const fields = {
-    request_id: requestIdOf(res),
-    route: "POST /v1/orders/batch",
-    order_index: index,
-    code: failure.code,
-  };
-  if (unavailable !== undefined) {
-    failures.onUnavailable?.(unavailable);
-    failures.log.warn({ ...fields, upstream: unavailable, reason: failure.message }, `${unavailable} unavailable`);
-  } else if (failure.httpStatus >= 500) {
-    failures.log.error({ ...fields, err: failure }, "batch order failed");
-  }
-}
-
-async function judge(
-  clients: Clients,
-  failures: BatchFailures,
-  res: Response,
-  raw: unknown,
-  index: number,
-): Promise<BatchItem> {
-  const shape = PlaceOrderBody.safeParse(raw, REPORT_INPUT);
-  if (!shape.success) {
-    const error = ServiceError.invalid(toIssues(shape.error));
-    return { status: error.httpStatus, replayed: false, body: error.body() };
-  }
-  const order = { ...shape.data, account_id: shape.data.account_id.toLowerCase(), user_id: callerOf(res).userId };
-  try {
-    const reply = await clients.engine.placeOrder(order, originOf(res));
-    const status = reply.outcome === "created" ? 201 : 200;
-    return { status, replayed: reply.outcome === "replayed", body: orderResponseJson(reply) };
-  } catch (error) {
-    const failure = fromGrpcError(error, "engine");
-    reportFailure(failures, res, failure, index);
-    return { status: failure.httpStatus, replayed: false, body: failure.body() };
-  }
-}
-
-/**
- * POST /v1/orders/batch: each order sent when the one before it is answered, so it is judged against the
- * account as the earlier ones left it (their headroom, their client_ids); the answer keeps the given order.
- */
-export function placeBatch(clients: Clients, failures: BatchFailures): RequestHandler {
-  return async (req, res) => {
-    const body = parse(BatchBody, bodyOf(req));
-    const data: BatchItem[] = [];
-    for (const [index, raw] of body.orders.entries()) data.push(await judge(clients, failures, res, raw, index));
-    res.status(200).json({ data });
-  };
-}
+export const placeBatch = restOp(batchOp, (req) => batchOp.fromArgs(bodyOf(req)));

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "../../kernel/errors.js";
 import { parse } from "../http/validation.js";
-import { CancelAfterBody } from "./cancel-after.js";
+import { CancelAfterBody } from "./trading-ops.js";
 
 function issues(body: unknown): unknown {
   try {

@@ -1,97 +1,73 @@
-// /v1/order and /v1/position/close: place, test, cancel, amend, close. 201 for a new order; 200 with
-// `Idempotent-Replayed: true` for a replayed client_id; 200 with violations for a risk rejection. A test
-// order (POST /v1/order/test) runs the same checks and places nothing: always 200 { violations, risk_headroom }.
-import type { Request, RequestHandler, Response } from "express";
-import { ServiceError } from "../../kernel/errors.js";
-import type { OrderReply__Output } from "../../proto/gen/engine/v1/OrderReply.js";
-import type { OrderResponse__Output } from "../../proto/gen/engine/v1/OrderResponse.js";
-import type { z } from "zod";
+// /v1/order and /v1/position/close: place, test, cancel, amend, close, and an order's lookup. The trading
+// operations are declared once (gateway/v1/trading-ops.ts, shared with the stream's order entry); a route here
+// only reads its input from the request. 201 for a new order; 200 with `Idempotent-Replayed: true` for a
+// replayed client_id; 200 with violations for a risk rejection. A test order (POST /v1/order/test) runs the same
+// checks and places nothing: always 200 { violations, risk_headroom }.
+import type { Request, RequestHandler } from "express";
 import type { Clients } from "../clients.js";
-import type { Origin } from "../origin.js";
 import { bodyOf } from "../http/body.js";
+import { routeOf } from "../http/request.js";
 import { originOf } from "../http/trace.js";
 import { parse } from "../http/validation.js";
 import { callerOf } from "./auth.js";
-import { orderJson, orderResponseJson, orderTestJson } from "./records.js";
-import { AmendOrderBody, ClosePositionBody, PlaceOrderBody, isUuid } from "./schemas.js";
+import { orderJson } from "./records.js";
+import { AmendOrderBody } from "./schemas.js";
+import {
+  amendOrderOp,
+  cancelOrderOp,
+  closePositionOp,
+  pathId,
+  placeOrderOp,
+  testOrderOp,
+  type BatchFailures,
+  type TradingOp,
+} from "./trading-ops.js";
 
-function sendOrderResponse(res: Response, reply: OrderResponse__Output): void {
-  if (reply.outcome === "replayed") res.setHeader("Idempotent-Replayed", "true");
-  res.status(reply.outcome === "created" ? 201 : 200).json(orderResponseJson(reply));
+/** A parameter of the route's path (Express gives a string for every named one). */
+export function pathParam(req: Request, name: string): string {
+  const value = req.params[name];
+  return typeof value === "string" ? value : "";
 }
 
-function orderId(req: Request): string {
-  const id = typeof req.params.order_id === "string" ? req.params.order_id : "";
-  if (!isUuid(id)) throw new ServiceError("not_found");
-  return id.toLowerCase();
-}
-
-/** A body naming an account, with the account id in lower case and the caller's user id. */
-function forCaller<B extends { account_id: string }>(body: B, res: Response): B & { user_id: string } {
-  return { ...body, account_id: body.account_id.toLowerCase(), user_id: callerOf(res).userId };
-}
-
-/** A reply carrying the order it changed: `{ order }`. */
-function sendOrder(res: Response, reply: OrderReply__Output): void {
-  if (reply.order === null) throw new Error("engine returned no order");
-  res.status(200).json({ order: orderJson(reply.order) });
-}
-
-/** A POST whose body names an account: parsed, sent for the caller, answered by `send`. */
-function accountPost<B extends { account_id: string }, R>(
-  schema: z.ZodType<B>,
-  call: (engine: Clients["engine"], request: B & { user_id: string }, origin: Origin) => Promise<R>,
-  send: (res: Response, reply: R) => void,
-): (clients: Clients) => RequestHandler {
-  return (clients) => async (req, res) => {
-    const body = parse(schema, bodyOf(req));
-    send(res, await call(clients.engine, forCaller(body, res), originOf(res)));
+/** The REST route of a trading operation: its input read from the request, answered as the operation answers. */
+export function restOp<T>(
+  op: TradingOp<T>,
+  inputOf: (req: Request) => T,
+): (clients: Clients, failures: BatchFailures) => RequestHandler {
+  return (clients, failures) => async (req, res) => {
+    const input = inputOf(req);
+    const ctx = {
+      engine: clients.engine,
+      userId: callerOf(res).userId,
+      origin: originOf(res),
+      route: `${req.method} ${routeOf(req)}`,
+      failures,
+    };
+    const answer = await op.run(ctx, input);
+    if (answer.replayed === true) res.setHeader("Idempotent-Replayed", "true");
+    res.status(answer.status).json(answer.body);
   };
 }
 
-export const placeOrder = accountPost(
-  PlaceOrderBody,
-  (engine, r, origin) => engine.placeOrder(r, origin),
-  sendOrderResponse,
-);
+export const placeOrder = restOp(placeOrderOp, (req) => placeOrderOp.fromArgs(bodyOf(req)));
 
-// The same body as a real order; client_id is passed on (the engine ignores it and spends nothing).
-export const testOrder = accountPost(
-  PlaceOrderBody,
-  (engine, r, origin) => engine.testOrder(r, origin),
-  (res, reply) => {
-    res.status(200).json(orderTestJson(reply));
-  },
-);
+export const testOrder = restOp(testOrderOp, (req) => testOrderOp.fromArgs(bodyOf(req)));
 
-export const closePosition = accountPost(
-  ClosePositionBody,
-  (engine, r, origin) => engine.closePosition(r, origin),
-  sendOrderResponse,
-);
+export const closePosition = restOp(closePositionOp, (req) => closePositionOp.fromArgs(bodyOf(req)));
 
-export function cancelOrder(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    const ref = { user_id: callerOf(res).userId, order_id: orderId(req) };
-    sendOrder(res, await clients.engine.cancelOrder(ref, originOf(res)));
-  };
-}
+export const cancelOrder = restOp(cancelOrderOp, (req) => pathId(pathParam(req, "order_id")));
 
-export function amendOrder(clients: Clients): RequestHandler {
-  return async (req, res) => {
-    const id = orderId(req);
-    const body = parse(AmendOrderBody, bodyOf(req));
-    sendOrder(
-      res,
-      await clients.engine.amendOrder({ ...body, user_id: callerOf(res).userId, order_id: id }, originOf(res)),
-    );
-  };
-}
+export const amendOrder = restOp(amendOrderOp, (req) => ({
+  orderId: pathId(pathParam(req, "order_id")),
+  changes: parse(AmendOrderBody, bodyOf(req)),
+}));
 
 /** GET /v1/order/:order_id: the caller's order in any state (another user's is 404 like an unknown one). */
 export function getOrder(clients: Clients): RequestHandler {
   return async (req, res) => {
-    const ref = { user_id: callerOf(res).userId, order_id: orderId(req) };
-    sendOrder(res, await clients.engine.getOrder(ref, originOf(res)));
+    const ref = { user_id: callerOf(res).userId, order_id: pathId(pathParam(req, "order_id")) };
+    const reply = await clients.engine.getOrder(ref, originOf(res));
+    if (reply.order === null) throw new Error("engine returned no order");
+    res.status(200).json({ order: orderJson(reply.order) });
   };
 }
