@@ -132,7 +132,9 @@ describe.each(BACKENDS)("client socket session on %s", (backend) => {
     const other = await clientFor("session-other", ["READ_ONLY", "TRADE"]);
     const theirs = (await other.openAccount({ plan_id: PLAN_10K })).account_id;
     const session = await connect(client);
-    const notFound = await session.cancelAllOrders(theirs).catch((e: unknown) => e);
+    const notFound = await session
+      .placeOrder({ account_id: theirs, symbol: "BTC-USD", side: "BUY", kind: "MARKET", quantity: "0.01" })
+      .catch((e: unknown) => e);
     expect(notFound).toBeInstanceOf(ApiError);
     expect(notFound).toMatchObject({ status: 404, code: "not_found", attempts: 1 });
 
