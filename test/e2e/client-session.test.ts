@@ -2,7 +2,11 @@
 // databases: orders placed, canceled and replayed over `GET /v1/stream` (docs/streaming.md) with the results the
 // REST methods give, the account's events on the same socket in sequence order as the catch-up list has them,
 // and REST's error answers (another user's account, a key without TRADE) as the same `ApiError`s.
+import { once } from "node:events";
+import { createServer, type IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket, { WebSocketServer } from "ws";
 import {
   ApiError,
   TradingClient,
@@ -25,6 +29,65 @@ async function take(events: AsyncIterator<WebhookEnvelope>, count: number): Prom
     taken.push(next.value);
   }
   return taken;
+}
+
+/**
+ * A relay between the session and the gateway's stream that loses the answer to the first `order.place`: it
+ * forwards the operation, waits for the gateway's answer (the order was placed), drops it and cuts the client's
+ * socket. Every later socket is relayed faithfully. `placed` lists the `client_id` of each `order.place` relayed.
+ */
+async function lossyRelay(upstream: string): Promise<{ url: string; placed: unknown[]; close: () => Promise<void> }> {
+  const placed: unknown[] = [];
+  let lost = false;
+  const wss = new WebSocketServer({ noServer: true });
+  const http = createServer();
+  http.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const headers = {
+      "x-api-key": String(request.headers["x-api-key"]),
+      "x-api-secret": String(request.headers["x-api-secret"]),
+    };
+    const gateway = new WebSocket(`${upstream.replace(/^http/, "ws")}/v1/stream`, { headers });
+    gateway.once("open", () => {
+      wss.handleUpgrade(request, socket, head, (client) => {
+        let dropId: unknown;
+        client.on("message", (data: Buffer) => {
+          const message = JSON.parse(data.toString("utf8")) as Record<string, unknown>;
+          if (message.op === "order.place") {
+            placed.push((message.args as Record<string, unknown>).client_id);
+            if (!lost) {
+              lost = true;
+              dropId = message.id;
+            }
+          }
+          gateway.send(data.toString("utf8"));
+        });
+        gateway.on("message", (data: Buffer) => {
+          const message = JSON.parse(data.toString("utf8")) as Record<string, unknown>;
+          if (dropId !== undefined && message.op === "order.place" && message.id === dropId) client.terminate();
+          else if (client.readyState === WebSocket.OPEN) client.send(data.toString("utf8"));
+        });
+        client.on("close", () => {
+          gateway.close();
+        });
+        gateway.on("close", () => {
+          client.terminate();
+        });
+      });
+    });
+    gateway.on("error", () => socket.destroy());
+  });
+  http.listen(0, "127.0.0.1");
+  await once(http, "listening");
+  const address = http.address();
+  return {
+    url: `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`,
+    placed,
+    close: async () => {
+      for (const client of wss.clients) client.terminate();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
 }
 
 describe.each(BACKENDS)("client socket session on %s", (backend) => {
@@ -104,6 +167,42 @@ describe.each(BACKENDS)("client socket session on %s", (backend) => {
     expect((await session.testOrder(order({ limit_price: "40000" }))).kind).toBe("accepted");
     const flat = await session.flatten(accountId);
     expect([flat.closes.length, flat.positions]).toEqual([1, []]);
+  });
+
+  it("sends a placement whose answer was lost again on a new socket with its client_id: one order, replayed", async () => {
+    const key = await newKey(api, "session-lossy", { label: "session", permissions: ["READ_ONLY", "TRADE"] });
+    const rest = new TradingClient({ baseUrl: base, apiKey: key.key, apiSecret: key.secret });
+    const accountId = (await rest.openAccount({ plan_id: PLAN_10K })).account_id;
+    const relay = await lossyRelay(base);
+    try {
+      // The relay serves the stream only; REST goes to the gateway (`rest`).
+      const client = new TradingClient({
+        baseUrl: relay.url,
+        apiKey: key.key,
+        apiSecret: key.secret,
+        sleep: () => Promise.resolve(),
+      });
+      const session = await connect(client);
+      const events = await session.subscribe(accountId, { after: 0 });
+      const placed = await session.placeOrder({
+        account_id: accountId,
+        symbol: "BTC-USD",
+        side: "BUY",
+        kind: "MARKET",
+        quantity: "0.01",
+      });
+      expect([placed.kind, placed.replayed, placed.attempts]).toEqual(["accepted", true, 2]);
+      expect(relay.placed).toEqual([placed.clientId, placed.clientId]);
+      expect((await rest.positions(accountId)).map((p) => p.quantity)).toEqual([0.01]);
+      // The subscription resumed on the new socket: the order's ack and fill, once each.
+      expect((await take(events, 2)).map((e) => [e.type, e.sequence])).toEqual([
+        ["order.ack", 1],
+        ["order.fill", 2],
+      ]);
+      await session.close();
+    } finally {
+      await relay.close();
+    }
   });
 
   it("answers the bulk operations as REST does", async () => {
