@@ -1,12 +1,14 @@
 // The typed client: `KeysClient` for key management on /api and `TradingClient` for /v1, one method per
 // operation of docs/openapi.yaml, list helpers that walk every page, placement that mints one `client_id`
-// per call and keeps it across retries. Requests go through client/src/transport.ts (retries, pacing).
-import { randomUUID } from "node:crypto";
+// per call and keeps it across retries (client/src/calls.ts, shared with the socket session of
+// client/src/session.ts). Requests go through client/src/transport.ts (retries, pacing).
 import WebSocket from "ws";
 import type { operations } from "./generated/openapi.js";
 import { ApiError } from "./errors.js";
 import { Pacer } from "./pacer.js";
-import { placement, testResult, type Placement, type TestResult } from "./results.js";
+import { calls, path, type BatchResult, type PlaceOptions, type TradingCall } from "./calls.js";
+import type { Placement, TestResult } from "./results.js";
+import { TradingSession, type SessionOptions } from "./session.js";
 import { Transport, type RequestSpec, type TransportOptions } from "./transport.js";
 import type {
   Account,
@@ -37,10 +39,6 @@ import type {
   NotReady,
   Order,
   OrderPage,
-  OrderResponse,
-  OrderTestResponse,
-  PlaceOrderBatchItem,
-  PlaceOrderBatchResponse,
   PlaceOrderRequest,
   Plan,
   PlanList,
@@ -94,11 +92,6 @@ export interface TradingClientOptions extends Shared {
   apiKey: string;
   apiSecret: string;
 }
-
-const path = (template: string, ...ids: string[]): string => {
-  let i = 0;
-  return template.replace(/\{[a-z_]+\}/g, () => encodeURIComponent(ids[i++] ?? ""));
-};
 
 /** Where the next page of a time-range list starts: the last row's time and id (the `after_id` cursor). */
 interface RangeCursor {
@@ -221,11 +214,6 @@ export class KeysClient {
       idempotent: false,
     });
   }
-}
-
-export interface PlaceOptions {
-  /** Sent as `X-Request-Id` on every attempt. */
-  requestId?: string;
 }
 
 /** Trading on /v1 (snake_case JSON). Placement answers a `Placement`; errors are `ApiError`/`NetworkError`. */
@@ -399,65 +387,38 @@ export class TradingClient {
     }
   }
 
+  /** Runs one trading call over REST (`Idempotent-Replayed: true` is a replayed answer). */
+  private async run<R, B>(call: TradingCall<R, B>): Promise<R> {
+    const answer = await this.transport.request<B>(call.rest);
+    const replayed = answer.headers.get("idempotent-replayed") === "true";
+    return call.result({ status: answer.status, body: answer.body, replayed, attempts: answer.attempts });
+  }
+
   /**
    * Places an order. Without a `client_id` one is minted for this call; every retry (timeout, 500, 503, 429)
    * sends the same body with it, so at most one order results. A risk rejection is `kind: "rejected"`.
    */
-  async placeOrder(order: PlaceOrderRequest, options: PlaceOptions = {}): Promise<Placement> {
-    return this.place("/v1/order", order, options);
+  placeOrder(order: PlaceOrderRequest, options: PlaceOptions = {}): Promise<Placement> {
+    return this.run(calls.placeOrder(order, options));
   }
 
   /** Closes (part of) a position, with the same `client_id` discipline as `placeOrder`. */
-  async closePosition(request: ClosePositionRequest, options: PlaceOptions = {}): Promise<Placement> {
-    return this.place("/v1/position/close", request, options);
-  }
-
-  private async place(
-    route: "/v1/order" | "/v1/position/close",
-    request: PlaceOrderRequest | ClosePositionRequest,
-    options: PlaceOptions,
-  ): Promise<Placement> {
-    const clientId = request.client_id ?? randomUUID();
-    const spec: RequestSpec = {
-      method: "POST",
-      path: route,
-      body: { ...request, client_id: clientId },
-      idempotent: true,
-    };
-    if (options.requestId !== undefined) spec.headers = { "x-request-id": options.requestId };
-    const answer = await this.transport.request<OrderResponse>(spec);
-    return placement(answer.body, answer.headers.get("idempotent-replayed") === "true", clientId, answer.attempts);
+  closePosition(request: ClosePositionRequest, options: PlaceOptions = {}): Promise<Placement> {
+    return this.run(calls.closePosition(request, options));
   }
 
   /** The violations and headroom an order would get, placing nothing. */
-  async testOrder(order: PlaceOrderRequest): Promise<TestResult> {
-    const answer = await this.transport.request<OrderTestResponse>({
-      method: "POST",
-      path: "/v1/order/test",
-      body: order,
-      idempotent: true,
-    });
-    return testResult(answer.body);
+  testOrder(order: PlaceOrderRequest): Promise<TestResult> {
+    return this.run(calls.testOrder(order));
   }
 
   /** Sets new absolute values, so repeating it after a lost answer changes nothing more. */
-  async amendOrder(orderId: string, changes: AmendOrderRequest): Promise<Order> {
-    const answer = await this.transport.request<{ order: Order }>({
-      method: "PATCH",
-      path: path("/v1/order/{order_id}", orderId),
-      body: changes,
-      idempotent: true,
-    });
-    return answer.body.order;
+  amendOrder(orderId: string, changes: AmendOrderRequest): Promise<Order> {
+    return this.run(calls.amendOrder(orderId, changes));
   }
 
-  async cancelOrder(orderId: string): Promise<Order> {
-    const answer = await this.transport.request<{ order: Order }>({
-      method: "DELETE",
-      path: path("/v1/order/{order_id}", orderId),
-      idempotent: true,
-    });
-    return answer.body.order;
+  cancelOrder(orderId: string): Promise<Order> {
+    return this.run(calls.cancelOrder(orderId));
   }
 
   /**
@@ -465,28 +426,16 @@ export class TradingClient {
    * send it again before the deadline as a heartbeat (docs/risk.md, "Cancel-after"). Repeating it after a lost
    * answer only moves the deadline on.
    */
-  async setCancelAfter(accountId: string, timeoutMs: number): Promise<CancelAfter> {
-    const answer = await this.transport.request<CancelAfter>({
-      method: "POST",
-      path: path("/v1/account/{account_id}/cancel-after", accountId),
-      body: { timeout_ms: timeoutMs },
-      idempotent: true,
-    });
-    return answer.body;
+  setCancelAfter(accountId: string, timeoutMs: number): Promise<CancelAfter> {
+    return this.run(calls.setCancelAfter(accountId, timeoutMs));
   }
 
   /**
    * Cancels every working order of the account (of `symbol` only, when given) in one step; answers those it
    * canceled. Repeating it after a lost answer cancels what works then (nothing, if nothing was placed since).
    */
-  async cancelAllOrders(accountId: string, symbol?: string): Promise<CanceledOrderList["data"]> {
-    const answer = await this.transport.request<CanceledOrderList>({
-      method: "DELETE",
-      path: path("/v1/account/{account_id}/orders", accountId),
-      ...(symbol === undefined ? {} : { query: { symbol } }),
-      idempotent: true,
-    });
-    return answer.body.data;
+  cancelAllOrders(accountId: string, symbol?: string): Promise<CanceledOrderList["data"]> {
+    return this.run(calls.cancelAllOrders(accountId, symbol));
   }
 
   /**
@@ -495,13 +444,8 @@ export class TradingClient {
    * `closes[i].kept_orders`). Retried after a lost answer: a second flatten has only what was placed since, and
    * what the first left open, to cancel or close (the account's intent: flat).
    */
-  async flatten(accountId: string): Promise<FlattenResponse> {
-    const answer = await this.transport.request<FlattenResponse>({
-      method: "POST",
-      path: path("/v1/account/{account_id}/flatten", accountId),
-      idempotent: true,
-    });
-    return answer.body;
+  flatten(accountId: string): Promise<FlattenResponse> {
+    return this.run(calls.flatten(accountId));
   }
 
   /**
@@ -509,21 +453,17 @@ export class TradingClient {
    * Each order without a `client_id` gets one minted for this call (answered in `clientIds`), so a retry never
    * places an order twice. The pacer counts the batch as one request per order, as the gateway does.
    */
-  async placeOrders(
-    orders: PlaceOrderRequest[],
-    options: PlaceOptions = {},
-  ): Promise<{ data: PlaceOrderBatchItem[]; clientIds: string[]; attempts: number }> {
-    const withIds = orders.map((order) => ({ ...order, client_id: order.client_id ?? randomUUID() }));
-    const spec: RequestSpec = {
-      method: "POST",
-      path: "/v1/orders/batch",
-      body: { orders: withIds },
-      idempotent: true,
-      units: Math.max(1, withIds.length),
-    };
-    if (options.requestId !== undefined) spec.headers = { "x-request-id": options.requestId };
-    const answer = await this.transport.request<PlaceOrderBatchResponse>(spec);
-    return { data: answer.body.data, clientIds: withIds.map((order) => order.client_id), attempts: answer.attempts };
+  placeOrders(orders: PlaceOrderRequest[], options: PlaceOptions = {}): Promise<BatchResult> {
+    return this.run(calls.placeOrders(orders, options));
+  }
+
+  /**
+   * A socket session on `GET /v1/stream` (client/src/session.ts): the trading methods above as operations on one
+   * socket, pipelined, with the same results, errors and retry rules, and account events that resume exactly
+   * across reconnects. Resolves once the socket is open; a refused upgrade is its `ApiError`.
+   */
+  connect(options: SessionOptions = {}): Promise<TradingSession> {
+    return TradingSession.open(this.openStream, this.transport, options);
   }
 
   cancelAfter(accountId: string): Promise<CancelAfter> {

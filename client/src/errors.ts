@@ -1,7 +1,8 @@
 // Errors the client raises: an `ApiError` for every non-success answer, typed by the service's error registry
 // (kernel/errors.ts; docs/openapi.yaml lists each route's codes), a `RedirectError` for a redirect (never
 // followed), a `NetworkError` when no answer came, and a `ThrottledError` when the client's own throttle kept a
-// request off the network (client/src/throttle.ts).
+// request off the network (client/src/throttle.ts), and a `SessionClosedError` when a socket session
+// (client/src/session.ts) ends under a call.
 // A risk rejection is not an error: placement methods return it as a result (client/src/results.ts).
 
 /** The `error` strings the service answers, one per registry code (the drift test compares them). */
@@ -29,6 +30,31 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 const KNOWN = new Set<string>(ERROR_CODES);
+
+/**
+ * The HTTP status of each code, as the service answers it (kernel/errors.ts). A stream error message
+ * (`{"op":"error","error":…}`, docs/streaming.md) carries the code only; the socket session gives it this status.
+ */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  invalid_payload: 400,
+  unauthorized: 401,
+  "IP not whitelisted for this API key": 403,
+  permission_denied: 403,
+  not_found: 404,
+  conflict: 409,
+  key_limit_reached: 409,
+  stream_limit_reached: 409,
+  account_limit_reached: 409,
+  order_limit_reached: 409,
+  rate_limited: 429,
+  market_data_refused: 409,
+  engine_error: 500,
+  wallet_error: 500,
+  engine_unavailable: 503,
+  wallet_unavailable: 503,
+  rate_limiter_unavailable: 503,
+  overloaded: 503,
+};
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && KNOWN.has(value);
@@ -123,5 +149,20 @@ export class RedirectError extends Error {
     );
     this.status = status;
     this.location = location;
+  }
+}
+
+/**
+ * A socket session (client/src/session.ts) ended under a call or a subscription: closed by the caller
+ * (`closeCode` null), or closed by the gateway for a reason a reconnect cannot mend (4001: the key was revoked or
+ * expired; docs/streaming.md).
+ */
+export class SessionClosedError extends Error {
+  override readonly name = "SessionClosedError";
+  readonly closeCode: number | null;
+
+  constructor(closeCode: number | null, reason: string) {
+    super(`socket session closed${closeCode === null ? "" : ` (${closeCode})`}: ${reason}`);
+    this.closeCode = closeCode;
   }
 }

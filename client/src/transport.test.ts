@@ -67,6 +67,17 @@ describe("Transport", () => {
     expect(waits.map((w) => w.delayMs)).toEqual([3_000]);
   });
 
+  it("waits the body's retry_after_ms on a 429 without Retry-After or RateLimit (as a socket answer is)", async () => {
+    const answers = [
+      new Response(JSON.stringify({ error: "rate_limited", retry_after_ms: 4500 }), { status: 429 }),
+      new Response("{}", { status: 200 }),
+    ];
+    const fetch = (): Promise<Response> => Promise.resolve(answers.shift() ?? new Response("{}"));
+    const { transport, waits } = scripted([], 0, { fetch });
+    await transport.request(write(true));
+    expect(waits.map((w) => w.delayMs)).toEqual([4_500]);
+  });
+
   it("retries a write that is not idempotent only when the gateway refused it unhandled", async () => {
     expect((await scripted([429, 200]).transport.request(write(false))).attempts).toBe(2);
     expect((await scripted(["limiter-down", 200]).transport.request(write(false))).attempts).toBe(2);

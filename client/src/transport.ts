@@ -1,13 +1,14 @@
 // One HTTP exchange with the service, retried the way docs/openapi.yaml asks: a network failure, a timeout,
 // 500 and 503 are sent again with the very same body (so an order keeps its `client_id`); 429 waits for
-// `Retry-After` (or the `RateLimit` reset); every other status is final and never repeated. Waits are jittered
-// exponential backoff from 1 s doubling to 30 s. A request that is not safe to repeat once the server may have
-// handled it (opening an account, creating a key) is retried only on what the gateway refuses before handling
-// anything: 429, 503 rate_limiter_unavailable and 503 overloaded. A `503 overloaded` waits the server's
-// `retry_after_ms` (else `Retry-After`) stretched by up to half again at random. Every attempt first asks the
-// client's adaptive throttle (client/src/throttle.ts); an attempt it refuses is not sent and is waited out like a
-// shed answer, and a request whose last attempt it refuses is a ThrottledError. A redirect is never followed
-// (the credentials would go with it): it is a RedirectError naming where it pointed.
+// `Retry-After` (or the `RateLimit` reset, else the body's `retry_after_ms`); every other status is final and
+// never repeated. Waits are jittered exponential backoff from 1 s doubling to 30 s. A request that is not safe to
+// repeat once the server may have handled it (opening an account, creating a key) is retried only on what the
+// gateway refuses before handling anything: 429, 503 rate_limiter_unavailable and 503 overloaded. A
+// `503 overloaded` waits the server's `retry_after_ms` (else `Retry-After`) stretched by up to half again at
+// random. Every attempt first asks the client's adaptive throttle (client/src/throttle.ts); an attempt it refuses
+// is not sent and is waited out like a shed answer, and a request whose last attempt it refuses is a
+// ThrottledError. A redirect is never followed (the credentials would go with it): it is a RedirectError naming
+// where it pointed. `retryOf` is the one judgement of an answer, also used by the socket session.
 import { ApiError, NetworkError, RedirectError, ThrottledError } from "./errors.js";
 import type { Pacer } from "./pacer.js";
 import { parseRateLimit } from "./pacer.js";
@@ -102,7 +103,7 @@ export class Transport {
   }
 
   async request<T>(spec: RequestSpec): Promise<Answer<T>> {
-    const maxAttempts = this.options.retry?.maxAttempts ?? 6;
+    const maxAttempts = this.maxAttempts;
     const url = new URL(spec.path, this.options.baseUrl);
     for (const [name, value] of Object.entries(spec.query ?? {})) {
       if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
@@ -128,7 +129,7 @@ export class Transport {
           headers,
           body,
           redirect: "manual",
-          signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+          signal: AbortSignal.timeout(this.timeoutMs),
         });
         text = await response.text();
       } catch (error) {
@@ -148,22 +149,44 @@ export class Transport {
         return { status: response.status, body: parsed as T, text, headers: response.headers, attempts: attempt };
       }
 
-      // 429, 503 rate_limiter_unavailable and 503 overloaded are answered before the request is handled: safe
-      // for any request.
-      const refused =
-        overloaded ||
-        response.status === 429 ||
-        (response.status === 503 && parsed.error === "rate_limiter_unavailable");
-      const retryable = refused || (spec.idempotent && RETRY_STATUSES.has(response.status));
       lastAnswer = new ApiError(response.status, parsed, response.headers.get("x-request-id"), attempt);
-      if (!retryable || attempt >= maxAttempts) throw lastAnswer;
-      if (overloaded) {
-        await this.wait(spec, attempt, this.overloadDelay(response.headers, parsed, attempt), "503 overloaded");
-      } else {
-        const delay = Math.max(this.backoff(attempt), serverDelay(response.headers, parsed));
-        await this.wait(spec, attempt, delay, String(response.status));
-      }
+      const retry =
+        attempt < maxAttempts
+          ? this.retryOf(response.status, parsed, response.headers, spec.idempotent, attempt)
+          : undefined;
+      if (retry === undefined) throw lastAnswer;
+      await this.wait(spec, attempt, retry.delayMs, retry.reason);
     }
+  }
+
+  /** Attempts in all for one request, the first included (`retry.maxAttempts`, default 6). */
+  get maxAttempts(): number {
+    return this.options.retry?.maxAttempts ?? 6;
+  }
+
+  /** How long an attempt may wait for its answer before it counts as a network failure (default 10,000 ms). */
+  get timeoutMs(): number {
+    return this.options.timeoutMs ?? 10_000;
+  }
+
+  /**
+   * Whether a non-success answer is sent again and after how long (the wait before retry number `attempt`), or
+   * undefined when it is final. 429, 503 rate_limiter_unavailable and 503 overloaded are answered before the
+   * request is handled: retried for any request. 500, 502, 503 and 504 are retried for idempotent ones only.
+   * The socket session (client/src/session.ts) asks the same of its answers, whose headers are empty.
+   */
+  retryOf(
+    status: number,
+    body: Record<string, unknown>,
+    headers: Headers,
+    idempotent: boolean,
+    attempt: number,
+  ): { delayMs: number; reason: string } | undefined {
+    const overloaded = status === 503 && body.error === "overloaded";
+    const refused = overloaded || status === 429 || (status === 503 && body.error === "rate_limiter_unavailable");
+    if (!refused && !(idempotent && RETRY_STATUSES.has(status))) return undefined;
+    if (overloaded) return { delayMs: this.overloadDelay(headers, body, attempt), reason: "503 overloaded" };
+    return { delayMs: Math.max(this.backoff(attempt), serverDelay(headers, body)), reason: String(status) };
   }
 
   /**
@@ -180,22 +203,30 @@ export class Transport {
     return Math.round(asked * (1 + this.random() / 2));
   }
 
-  private async wait(spec: RequestSpec, attempt: number, delayMs: number, reason: string): Promise<void> {
+  /** Tells `onRetry` what is retried, then waits `delayMs` (with the transport's `sleep`). */
+  async wait(
+    spec: Pick<RetryEvent, "method" | "path">,
+    attempt: number,
+    delayMs: number,
+    reason: string,
+  ): Promise<void> {
     this.options.onRetry?.({ method: spec.method, path: spec.path, attempt, delayMs, reason });
     await this.sleep(delayMs);
   }
 }
 
-/** The wait the server asked for: `Retry-After` seconds, else the `RateLimit` reset when nothing remains. */
+/**
+ * The wait the server asked for: `Retry-After` seconds (the body's `retry_after_ms` when larger), else the
+ * `RateLimit` reset when nothing remains, else the body's `retry_after_ms` (all a socket answer carries).
+ */
 function serverDelay(headers: Headers, body: Record<string, unknown>): number {
+  const exact =
+    typeof body.retry_after_ms === "number" && Number.isFinite(body.retry_after_ms) ? body.retry_after_ms : 0;
   const retryAfter = headers.get("retry-after");
-  if (retryAfter !== null && /^\d+$/.test(retryAfter.trim())) {
-    const exact = typeof body.retry_after_ms === "number" ? body.retry_after_ms : 0;
-    return Math.max(Number(retryAfter) * 1000, exact);
-  }
+  if (retryAfter !== null && /^\d+$/.test(retryAfter.trim())) return Math.max(Number(retryAfter) * 1000, exact);
   const state = parseRateLimit(headers.get("ratelimit"));
   if (state !== undefined && state.remaining === 0) return state.resetMs;
-  return 0;
+  return exact;
 }
 
 /** A redirect's `Location`, resolved against the URL asked for; as sent when it does not resolve. */
@@ -209,7 +240,7 @@ function locationOf(response: Response, url: URL): string | null {
   }
 }
 
-function parseBody(text: string): Record<string, unknown> {
+export function parseBody(text: string): Record<string, unknown> {
   if (text === "") return {};
   try {
     const value: unknown = JSON.parse(text);
