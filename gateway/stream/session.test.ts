@@ -251,6 +251,8 @@ describe("StreamSession answers in the order sent", () => {
     openGate();
     await settle();
     expect(socket.sent).toEqual([]);
+    // The answers that waited were dropped with the session: nothing is counted held any more.
+    expect(session.buffered).toBe(0);
     session.message(NOT_JSON);
     expect(socket.sent).toEqual([]);
   });

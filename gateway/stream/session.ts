@@ -129,7 +129,8 @@ export class StreamSession {
       void this.lanes.run(
         "all",
         () => {
-          this.held -= bytes;
+          // A closed session counted nothing held (close() set it to 0).
+          if (!this.closed) this.held -= bytes;
           this.sendText(text);
           return Promise.resolve();
         },
