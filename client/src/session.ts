@@ -29,8 +29,9 @@ import type {
 
 export interface SessionOptions {
   /**
-   * Operations sent and not yet answered, at most (default 256, what the gateway lets wait per socket); more
-   * wait in the session for their turn.
+   * Operations sent and not yet answered, at most (default 64: what one key may have in flight on a gateway,
+   * `ADMISSION_PER_KEY`; the gateway lets 256 wait per socket, but a key's operations past its admission bound
+   * queue there and may be shed under load); more wait in the session for their turn.
    */
   maxInFlight?: number;
 }
@@ -70,7 +71,7 @@ export class TradingSession {
   private constructor(open: () => WebSocket, transport: Transport, options: SessionOptions) {
     this.open = open;
     this.transport = transport;
-    this.maxInFlight = options.maxInFlight ?? 256;
+    this.maxInFlight = options.maxInFlight ?? 64;
   }
 
   /** A session on its first socket; rejects as the upgrade was answered when it is refused for good. */
