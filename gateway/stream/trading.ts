@@ -19,7 +19,7 @@ import type { Admission, Permit, ShedReason } from "../http/admission.js";
 import { untraced } from "../origin.js";
 import { retryAfterBody, type RateLimitGrant, type RateLimiter } from "../ratelimit/index.js";
 import type { AuthDeps, Caller } from "../v1/auth.js";
-import type { Answer, BatchFailures, TradingOp } from "../v1/trading-ops.js";
+import { reportFailure, type Answer, type BatchFailures, type TradingOp } from "../v1/trading-ops.js";
 
 /** A stream answer: the REST status and body, and what REST says in headers (`Idempotent-Replayed`, `Retry-After`). */
 export interface StreamAnswer extends Answer {
@@ -101,18 +101,6 @@ async function charge(
   return { grant: decision.grant };
 }
 
-/** Logs and counts a failure as the REST error responder does. */
-function report(deps: TradingDeps, error: unknown, failure: ServiceError, name: string, requestId: string): void {
-  const unavailable = unavailableBackend(failure.code);
-  const fields = { request_id: requestId, route: `stream ${name}`, code: failure.code };
-  if (unavailable !== undefined) {
-    deps.failures.onUnavailable?.(unavailable);
-    deps.failures.log.warn({ ...fields, upstream: unavailable, reason: failure.message }, `${unavailable} unavailable`);
-  } else if (failure.httpStatus >= 500) {
-    deps.failures.log.error({ ...fields, err: error }, "stream operation failed");
-  }
-}
-
 /** The charged part: scope, input, the operation itself. */
 async function judged(deps: TradingDeps, caller: Caller, request: TradeRequest): Promise<StreamAnswer> {
   const { trading, args } = request;
@@ -136,7 +124,8 @@ async function judged(deps: TradingDeps, caller: Caller, request: TradeRequest):
     return await trading.run(ctx, input);
   } catch (error) {
     const failure = fromGrpcError(error, "engine");
-    report(deps, error, failure, trading.name, requestId);
+    const fields = { request_id: requestId, route: `stream ${trading.name}` };
+    reportFailure(deps.failures, failure, error, fields, "stream operation failed");
     if (failure.httpStatus === 503 && grant !== undefined) refund(deps, grant);
     return answerOf(failure);
   }

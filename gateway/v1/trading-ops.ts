@@ -291,14 +291,24 @@ interface BatchItem {
   body: Record<string, unknown>;
 }
 
-function reportFailure(ctx: OpContext, failure: ServiceError, index: number): void {
+/**
+ * Logs and counts a failed operation (a batch's order, a stream operation) as the REST error responder does: a
+ * backend that did not answer is counted and logged at warn, any other 5xx logged at error as `message`.
+ */
+export function reportFailure(
+  failures: BatchFailures,
+  failure: ServiceError,
+  err: unknown,
+  fields: Record<string, unknown>,
+  message: string,
+): void {
   const unavailable = unavailableBackend(failure.code);
-  const fields = { request_id: ctx.origin.requestId, route: ctx.route, order_index: index, code: failure.code };
+  const logged = { ...fields, code: failure.code };
   if (unavailable !== undefined) {
-    ctx.failures.onUnavailable?.(unavailable);
-    ctx.failures.log.warn({ ...fields, upstream: unavailable, reason: failure.message }, `${unavailable} unavailable`);
+    failures.onUnavailable?.(unavailable);
+    failures.log.warn({ ...logged, upstream: unavailable, reason: failure.message }, `${unavailable} unavailable`);
   } else if (failure.httpStatus >= 500) {
-    ctx.failures.log.error({ ...fields, err: failure }, "batch order failed");
+    failures.log.error({ ...logged, err }, message);
   }
 }
 
@@ -313,7 +323,8 @@ async function judge(ctx: OpContext, raw: unknown, index: number): Promise<Batch
     return { status: answer.status, replayed: answer.replayed === true, body: answer.body };
   } catch (error) {
     const failure = fromGrpcError(error, "engine");
-    reportFailure(ctx, failure, index);
+    const fields = { request_id: ctx.origin.requestId, route: ctx.route, order_index: index };
+    reportFailure(ctx.failures, failure, failure, fields, "batch order failed");
     return { status: failure.httpStatus, replayed: false, body: failure.body() };
   }
 }
