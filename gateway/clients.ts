@@ -2,6 +2,7 @@
 // facades that return promises and attach the request id and the internal token.
 import * as grpc from "@grpc/grpc-js";
 import { fromGrpcError, readAgainOnBreak } from "../kernel/errors.js";
+import { COMMIT_GRACE_MS } from "../kernel/call-deadline.js";
 import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
 import type { RpcMetrics, RpcObserver } from "../kernel/rpc-metrics.js";
 import { createWalletClient } from "../kernel/wallet-codec.js";
@@ -70,14 +71,22 @@ abstract class UnaryApi {
     protected readonly deadlineMs: number,
   ) {}
 
-  private options(): grpc.CallOptions {
-    return { deadline: Date.now() + this.deadlineMs };
+  private options(graceMs: number): grpc.CallOptions {
+    return { deadline: Date.now() + this.deadlineMs + graceMs };
   }
 
-  protected unary<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
-    if (tracingOn()) return this.traced(method, origin, start);
+  /**
+   * `graceMs` lengthens the deadline for a call whose server decides by its deadline less that much
+   * (kernel/call-deadline.ts COMMIT_GRACE_MS): its answer has that long to arrive.
+   */
+  protected unary<Res>(method: string, origin: Origin, start: Start<Res>, graceMs = 0): Promise<Res> {
+    if (tracingOn()) return this.traced(method, origin, start, graceMs);
     return new Promise((resolve, reject) => {
-      start(outgoingMetadata(origin.requestId, this.token), this.options(), this.settler(method, resolve, reject));
+      start(
+        outgoingMetadata(origin.requestId, this.token),
+        this.options(graceMs),
+        this.settler(method, resolve, reject),
+      );
     });
   }
 
@@ -124,17 +133,17 @@ abstract class UnaryApi {
     });
   }
 
-  private traced<Res>(method: string, origin: Origin, start: Start<Res>): Promise<Res> {
+  private traced<Res>(method: string, origin: Origin, start: Start<Res>, graceMs: number): Promise<Res> {
     const metadata = outgoingMetadata(origin.requestId, this.token);
     const span = startClientSpan(`${this.service}/${method}`, metadata, origin.trace ?? ROOT_CONTEXT);
     if (span === undefined) {
       return new Promise((resolve, reject) => {
-        start(metadata, this.options(), this.settler(method, resolve, reject));
+        start(metadata, this.options(graceMs), this.settler(method, resolve, reject));
       });
     }
     return new Promise((resolve, reject) => {
       const done = this.settler(method, resolve, reject);
-      start(metadata, this.options(), (error, response) => {
+      start(metadata, this.options(graceMs), (error, response) => {
         endSpan(span, error ?? undefined);
         done(error, response);
       });
@@ -156,15 +165,16 @@ export class WalletApi extends UnaryApi {
    * A unary call whose failure is the registry error named for the wallet (wallet_unavailable, wallet_error). A
    * `read` is sent once more when a broken connection or session cut it (kernel/errors.ts readAgainOnBreak).
    */
-  private walletCall<Res>(method: string, origin: Origin, start: Start<Res>, read = false): Promise<Res> {
-    const call = (): Promise<Res> => this.unary(method, origin, start);
+  private walletCall<Res>(method: string, origin: Origin, start: Start<Res>, read = false, graceMs = 0): Promise<Res> {
+    const call = (): Promise<Res> => this.unary(method, origin, start, graceMs);
     return (read ? readAgainOnBreak(call) : call()).catch((error: unknown) => {
       throw fromGrpcError(error, "wallet");
     });
   }
 
   createApiKey(request: CreateApiKeyRequest, origin: Origin): Promise<CreateApiKeyResponse__Output> {
-    return this.walletCall("CreateApiKey", origin, (m, o, cb) => this.client.CreateApiKey(request, m, o, cb));
+    const start: Start<CreateApiKeyResponse__Output> = (m, o, cb) => this.client.CreateApiKey(request, m, o, cb);
+    return this.walletCall("CreateApiKey", origin, start, false, COMMIT_GRACE_MS);
   }
 
   listApiKeys(userId: string, origin: Origin): Promise<ListApiKeysResponse__Output> {

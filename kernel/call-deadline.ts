@@ -7,6 +7,13 @@
 
 let current: number | undefined;
 
+/**
+ * A write that cannot be taken back once its caller misses the answer (a created key: its secret is shown only
+ * in that answer) is decided, committed or rolled back, by its call's deadline less this; the caller's deadline
+ * is this much longer than its usual one, so the answer of a decided write has this long to arrive.
+ */
+export const COMMIT_GRACE_MS = 1_000;
+
 /** Runs `fn(...args)` with `deadline` (epoch ms on this host, undefined for none) as the call's deadline. */
 export function withCallDeadline<A extends unknown[], R>(
   deadline: number | undefined,

@@ -1,6 +1,7 @@
 // The wallet's business logic: create, list, revoke and validate API keys. Transport-free, so the gRPC
 // server and the tests drive the same code.
 import { ServiceError } from "../kernel/errors.js";
+import { COMMIT_GRACE_MS, callDeadline } from "../kernel/call-deadline.js";
 import type { Logger } from "../kernel/log.js";
 import { checkCreate, type CreateInput } from "./keys/create-rules.js";
 import { generateKeyMaterial, generateWebhookSecret, looksLikeSecret, secretMatches } from "./keys/material.js";
@@ -79,6 +80,8 @@ export class WalletService {
 
   async create(userId: string, input: CreateInput): Promise<Created> {
     requireUser(userId);
+    const deadline = callDeadline();
+    const decideBy = deadline === undefined ? undefined : deadline - COMMIT_GRACE_MS;
     const nowMs = this.deps.now();
     const checked = checkCreate(input, nowMs, { allowPrivateWebhooks: this.deps.allowPrivateWebhooks ?? false });
     if ("issues" in checked) throw ServiceError.invalid(checked.issues);
@@ -101,6 +104,7 @@ export class WalletService {
       },
       MAX_ACTIVE_KEYS,
       new Date(nowMs),
+      decideBy,
     );
     if (row === "limit") throw new ServiceError("key_limit_reached", { limit: MAX_ACTIVE_KEYS });
     this.deps.index.put(material.keyHash, row);

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { transaction } from "../kernel/db.js";
 import { bounded } from "../kernel/db-deadline.js";
+import { DeadlineExceeded } from "../kernel/errors.js";
 import type { Scope } from "../kernel/scopes.js";
 import { isUuid } from "../kernel/uuid.js";
 
@@ -47,8 +48,12 @@ export class KeyStore {
     return bounded(this.timeoutMs, text, values);
   }
 
-  /** Inserts the key unless the user already has `limit` active keys; returns the row or "limit". */
-  async createWithinLimit(key: NewKey, limit: number, now: Date): Promise<KeyRow | "limit"> {
+  /**
+   * Inserts the key unless the user already has `limit` active keys; returns the row or "limit". With
+   * `decideBy` (epoch ms: the call's deadline), a transaction still undecided then rolls back and fails with
+   * DeadlineExceeded: a caller told "unavailable" finds no key whose secret it never saw (docs/decisions.md, "Key creation under load").
+   */
+  async createWithinLimit(key: NewKey, limit: number, now: Date, decideBy?: number): Promise<KeyRow | "limit"> {
     return transaction(
       this.pool,
       async (client) => {
@@ -86,6 +91,9 @@ export class KeyStore {
         );
         const row = inserted.rows[0];
         if (row === undefined) throw new Error("insert returned no row");
+        if (decideBy !== undefined && Date.now() >= decideBy) {
+          throw new DeadlineExceeded("wallet", "deadline passed before the key was committed");
+        }
         return row;
       },
       this.timeoutMs,

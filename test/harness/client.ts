@@ -33,6 +33,33 @@ export async function createKey(
   });
 }
 
+/**
+ * Sends as a well-behaved client does: a `503` (which must carry `Retry-After`) is sent again after the wait it
+ * names, until another answer comes (at most `tries` sends). `unavailable` counts the 503s. Only for requests
+ * that a 503 leaves undone or that are idempotent (docs/decisions.md).
+ */
+export async function settled(
+  send: () => Promise<JsonResponse>,
+  tries = 30,
+): Promise<JsonResponse & { unavailable: number }> {
+  for (let unavailable = 0; ; unavailable++) {
+    const answer = await send();
+    if (answer.status !== 503 || unavailable + 1 >= tries) return { ...answer, unavailable };
+    const wait = Number(answer.headers.get("retry-after"));
+    if (!Number.isFinite(wait) || wait <= 0) throw new Error(`503 without Retry-After: ${JSON.stringify(answer.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+  }
+}
+
+/** `createKey`, sent again after each 503 (`settled`). */
+export async function createKeySettled(
+  api: string,
+  userId: string,
+  body?: Record<string, unknown>,
+): Promise<JsonResponse & { unavailable: number }> {
+  return settled(() => createKey(api, userId, body));
+}
+
 export async function newKey(api: string, userId: string, body?: Record<string, unknown>): Promise<CreatedKey> {
   const created = await createKey(api, userId, body);
   if (created.status !== 201) throw new Error(`key creation failed: ${created.status} ${JSON.stringify(created.body)}`);
