@@ -150,6 +150,8 @@ describe("deploy/grafana", () => {
     ["journal", /engine_journal_commit_duration_seconds_bucket/],
     ["webhook backlog", /webhook_outbox_backlog/],
     ["load shedding", /gateway_admission_shed_total/],
+    ["engine hand-overs", /engine_handovers_total/],
+    ["calls held while an engine moves", /gateway_engine_held_calls_total/],
   ])("shows %s", (_topic, pattern) => {
     expect(dashboardQueries().some(({ expr }) => pattern.test(expr))).toBe(true);
   });
