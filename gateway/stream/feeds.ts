@@ -98,8 +98,8 @@ class AccountFeed {
     this.call = call;
     this.timer = setTimeout(() => {
       if (call !== this.call || this.closed) return;
-      call.cancel();
       this.failed(new ServiceError("engine_unavailable", {}, "the engine did not start the account stream in time"));
+      call.cancel(); // after `failed` forgot it: its cancellation is not a second failure
     }, READY_TIMEOUT_MS);
     this.timer.unref();
     call.on("data", (reply: WatchAccountReply__Output) => {
@@ -157,8 +157,9 @@ class AccountFeed {
       return;
     }
     this.giveUp ??= setTimeout(() => {
-      this.call?.cancel();
+      const call = this.call;
       this.end(new ServiceError("engine_unavailable", {}, "the account stream could not be resumed"));
+      call?.cancel();
     }, RESUME_LIMIT_MS);
     this.giveUp.unref();
     const round = Math.floor((this.failures - 1) / this.targets);
