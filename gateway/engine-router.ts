@@ -99,9 +99,9 @@ class Router {
     );
   }
 
-  /** Each engine's first target (its account streams and readiness go there). */
-  get engines(): readonly EngineCalls[] {
-    return this.targets.map((entry) => entry[0] as EngineCalls);
+  /** The target of engine `index` that served it last (where its calls, and its account streams, go first). */
+  servingTarget(index: number): number {
+    return this.serving[index] ?? 0;
   }
 
   /** Engine `index` shows it hands its partitions over (a target ended its session cleanly): hold its calls. */

@@ -1,7 +1,9 @@
 // The gateway's upstreams of the live stream (docs/streaming.md): one engine WatchAccount per (user, account),
 // shared by every socket subscribed to it, and one WatchTickers shared by every tickers subscription. Each
 // keeps the last sequence (or price) it passed on and, when the engine stream breaks (an engine restart, a
-// partition moving), reopens it after a short backoff from that sequence: the sockets see a pause, never a gap.
+// hand-over or take-over of the partition), reopens it after a short backoff from that sequence, on each target
+// of the engine in turn: the sockets see a pause, never a gap or a repeat (docs/scale-out.md, "Hand-over").
+import { status as grpcStatus, type StatusObject } from "@grpc/grpc-js";
 import type * as grpc from "@grpc/grpc-js";
 import { fromGrpcError, ServiceError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
@@ -10,24 +12,42 @@ import type { WatchAccountReply__Output } from "../../proto/gen/engine/v1/WatchA
 import type { WatchAccountRequest } from "../../proto/gen/engine/v1/WatchAccountRequest.js";
 import type { WebhookEvent__Output } from "../../proto/gen/engine/v1/WebhookEvent.js";
 
-/** Opens the engine's server streams (gateway/stream/engine-streams.ts). */
+/** Opens the engine's server streams (engineStreams below). */
 export interface EngineStreams {
-  watchAccount(request: WatchAccountRequest): grpc.ClientReadableStream<WatchAccountReply__Output>;
-  /** On engine `attempt` modulo the engines: a reopen tries the next one. */
+  /**
+   * The targets of the engine owning the account (its ENGINE_GRPC_TARGETS entry): how many, and the one to try
+   * first (the one that served that engine last).
+   */
+  accountTargets(accountId: string): { count: number; first: number };
+  /** WatchAccount on target `target` (0-based, modulo `count`) of the account's engine. */
+  watchAccount(request: WatchAccountRequest, target: number): grpc.ClientReadableStream<WatchAccountReply__Output>;
+  /** On engine target `attempt` modulo every target: a reopen tries the next one. */
   watchTickers(attempt: number): grpc.ClientReadableStream<Ticker__Output>;
 }
 
 export type EventListener = (event: WebhookEvent__Output) => void;
 
+/** Waits before reopening a broken stream, by rounds over the targets of its engine. */
 const BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000];
 
-/** Longest wait for an engine stream's first reply: past it the subscription is refused engine_unavailable. */
+/** Longest wait for an engine stream's first reply on one target: past it the next target is tried. */
 export const READY_TIMEOUT_MS = 10_000;
+
+/**
+ * Longest pause of a serving account feed whose engine stream cannot be reopened on any target: past it the
+ * subscribers are told engine_unavailable with the last sequence they got (docs/streaming.md).
+ */
+export const RESUME_LIMIT_MS = 60_000;
 
 /** Registry codes after which reopening cannot help: the subscribers are told and the feed ends. */
 const FINAL_CODES = new Set(["not_found", "unauthorized", "invalid_payload", "permission_denied"]);
 
-/** One engine WatchAccount shared by the sockets subscribed to the account. */
+/**
+ * One engine WatchAccount shared by the sockets subscribed to the account. A stream that ends or breaks (its
+ * engine stops, hands its partitions over, or dies) is reopened after the last sequence passed on, on each
+ * target of the account's engine in turn (the one serving the partition now answers), so the subscribers see
+ * a pause, then the next event: nothing lost, nothing twice.
+ */
 class AccountFeed {
   readonly listeners = new Map<EventListener, (error: ServiceError) => void>();
   /** The highest sequence passed on (the engine's starting point until the first event). */
@@ -35,8 +55,15 @@ class AccountFeed {
   readonly ready: Promise<void>;
   private call: grpc.ClientReadableStream<WatchAccountReply__Output> | undefined;
   private closed = false;
+  /** Opens that failed in a row (reset by an engine stream's first reply). */
   private failures = 0;
+  /** The target the stream is (or will be) open on. */
+  private target: number;
+  private readonly targets: number;
+  /** The wait for the open stream's first reply, or before the next open. */
   private timer: NodeJS.Timeout | undefined;
+  /** While paused (a serving feed whose stream broke): ends the feed at RESUME_LIMIT_MS. */
+  private giveUp: NodeJS.Timeout | undefined;
   private markReady: () => void = () => undefined;
   private refuse: (error: ServiceError) => void = () => undefined;
   private isReady = false;
@@ -51,35 +78,35 @@ class AccountFeed {
       this.markReady = resolve;
       this.refuse = reject;
     });
-    this.open(undefined);
-    this.timer = setTimeout(() => {
-      if (this.isReady || this.closed) return;
-      this.call?.cancel();
-      this.end(new ServiceError("engine_unavailable", {}, "the engine did not start the account stream in time"));
-    }, READY_TIMEOUT_MS);
-    this.timer.unref();
+    const { count, first } = streams.accountTargets(request.account_id);
+    this.targets = Math.max(1, count);
+    this.target = first;
+    this.open();
   }
 
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.giveUp);
     this.call?.cancel();
   }
 
-  private open(after: number | undefined): void {
-    const call = this.streams.watchAccount({ ...this.request, ...(after === undefined ? {} : { after }) });
+  /** Opens the engine stream on the current target, after the last sequence once serving. */
+  private open(): void {
+    const after = this.isReady ? { after: this.last } : {};
+    const call = this.streams.watchAccount({ ...this.request, ...after }, this.target);
     this.call = call;
+    this.timer = setTimeout(() => {
+      if (call !== this.call || this.closed) return;
+      this.failed(new ServiceError("engine_unavailable", {}, "the engine did not start the account stream in time"));
+      call.cancel(); // after `failed` forgot it: its cancellation is not a second failure
+    }, READY_TIMEOUT_MS);
+    this.timer.unref();
     call.on("data", (reply: WatchAccountReply__Output) => {
-      if (this.closed) return;
+      if (this.closed || call !== this.call) return;
       const event = reply.event;
       if (event === null) {
-        this.failures = 0;
-        if (!this.isReady) {
-          clearTimeout(this.timer);
-          this.last = reply.after;
-          this.isReady = true;
-          this.markReady();
-        }
+        this.started(reply.after);
         return;
       }
       if (event.sequence <= this.last) return;
@@ -88,22 +115,70 @@ class AccountFeed {
     });
     call.on("error", (error: unknown) => {
       if (this.closed || call !== this.call) return;
-      const failure = fromGrpcError(error);
-      if (!this.isReady || FINAL_CODES.has(failure.code)) {
-        this.end(failure);
-        return;
-      }
-      const delay = BACKOFF_MS[Math.min(this.failures++, BACKOFF_MS.length - 1)] ?? 5_000;
-      this.log.warn({ err: failure.message, accountId: this.request.account_id, delay }, "account stream reopens");
-      this.timer = setTimeout(() => {
-        if (!this.closed) this.open(this.last);
-      }, delay);
+      this.failed(fromGrpcError(error));
     });
+    // An account stream has no end of its own: one the engine ended cleanly is reopened like a broken one.
+    call.on("status", (status: StatusObject) => {
+      if (this.closed || call !== this.call || status.code !== grpcStatus.OK) return;
+      this.failed(new ServiceError("engine_unavailable", {}, "the engine ended the account stream"));
+    });
+  }
+
+  /** The engine stream's first reply: it serves from `after` (the feed's own last once serving). */
+  private started(after: number): void {
+    clearTimeout(this.timer);
+    clearTimeout(this.giveUp);
+    this.giveUp = undefined;
+    if (this.failures > 0 && this.isReady)
+      this.log.info({ accountId: this.request.account_id, target: this.target }, "account stream resumed");
+    this.failures = 0;
+    if (this.isReady) return;
+    this.last = after;
+    this.isReady = true;
+    this.markReady();
+  }
+
+  /**
+   * The stream on the current target failed or ended. Before serving, each target is tried once; a serving
+   * feed pauses and tries them in turn (a pause after each round) until one serves or RESUME_LIMIT_MS passed.
+   */
+  private failed(failure: ServiceError): void {
+    clearTimeout(this.timer);
+    this.call = undefined;
+    if (FINAL_CODES.has(failure.code)) {
+      this.end(failure);
+      return;
+    }
+    this.failures++;
+    this.target = (this.target + 1) % this.targets;
+    if (!this.isReady) {
+      if (this.failures >= this.targets) this.end(failure);
+      else this.open();
+      return;
+    }
+    this.giveUp ??= setTimeout(() => {
+      const call = this.call;
+      this.end(new ServiceError("engine_unavailable", {}, "the account stream could not be resumed"));
+      call?.cancel();
+    }, RESUME_LIMIT_MS);
+    this.giveUp.unref();
+    const round = Math.floor((this.failures - 1) / this.targets);
+    const delay = BACKOFF_MS[Math.min(round, BACKOFF_MS.length - 1)] ?? 5_000;
+    this.log.warn(
+      { err: failure.message, accountId: this.request.account_id, target: this.target, delay },
+      "account stream reopens",
+    );
+    this.timer = setTimeout(() => {
+      if (!this.closed) this.open();
+    }, delay);
+    this.timer.unref();
   }
 
   /** The feed cannot go on: every subscriber is told, and it is forgotten. */
   private end(failure: ServiceError): void {
     this.closed = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.giveUp);
     this.gone();
     // Joins still waiting get the rejection; listeners of a feed that was serving are told.
     this.refuse(failure);
@@ -236,25 +311,37 @@ export class TickerFeed {
   }
 }
 
-/** The engine streams over the gateway's engine clients: accounts to their partition's owner. */
+/** The engine streams over the gateway's engine clients: accounts to a target of their partition's owner. */
 export function engineStreams(
-  engines: readonly { client: grpc.Client }[],
-  engineOfAccount: (accountId: string) => number,
+  engines: {
+    /** Engine k's targets (ENGINE_GRPC_TARGETS entry k). */
+    readonly targets: readonly (readonly { client: grpc.Client }[])[];
+    engineOfAccount(accountId: string): number;
+    /** The target of engine k that served it last. */
+    servingTarget(index: number): number;
+  },
   definitions: {
     WatchAccount: grpc.MethodDefinition<WatchAccountRequest, WatchAccountReply__Output>;
     WatchTickers: grpc.MethodDefinition<{ symbols?: string[] }, Ticker__Output>;
   },
   metadata: () => grpc.Metadata,
 ): EngineStreams {
-  const client = (index: number): grpc.Client => {
-    const engine = engines[index];
-    if (engine === undefined) throw new Error(`no engine ${index}`);
-    return engine.client;
+  const targetsOf = (accountId: string): readonly { client: grpc.Client }[] =>
+    engines.targets[engines.engineOfAccount(accountId)] ?? [];
+  const every = engines.targets.flat();
+  const at = <T>(list: readonly T[], n: number): T => {
+    const item = list[n % list.length];
+    if (item === undefined) throw new Error("no engine");
+    return item;
   };
   return {
-    watchAccount: (request) => {
+    accountTargets: (accountId) => {
+      const index = engines.engineOfAccount(accountId);
+      return { count: targetsOf(accountId).length, first: engines.servingTarget(index) };
+    },
+    watchAccount: (request, target) => {
       const def = definitions.WatchAccount;
-      return client(engineOfAccount(request.account_id ?? "")).makeServerStreamRequest(
+      return at(targetsOf(request.account_id ?? ""), target).client.makeServerStreamRequest(
         def.path,
         def.requestSerialize,
         def.responseDeserialize,
@@ -264,7 +351,7 @@ export function engineStreams(
     },
     watchTickers: (attempt) => {
       const def = definitions.WatchTickers;
-      return client(attempt % engines.length).makeServerStreamRequest(
+      return at(every, attempt).client.makeServerStreamRequest(
         def.path,
         def.requestSerialize,
         def.responseDeserialize,

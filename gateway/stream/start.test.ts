@@ -160,8 +160,9 @@ describe("startStreams: the stream server's own requests of a key refused as rev
     const clients = {
       wallet: { validateApiKey: () => Promise.resolve(VALID) },
       engine: {
-        engines: [],
+        targets: [],
         engineOfAccount: () => 0,
+        servingTarget: () => 0,
         listTickers: () => Promise.resolve({ tickers: [] }),
         listEvents: () => Promise.resolve({ events: [], has_more: false }),
       },

@@ -105,8 +105,7 @@ export function startStreams(
   const { limiter, gate } = parts;
   const definitions = loadEngineProto().engine.v1.Engine.service;
   const upstream = engineStreams(
-    clients.engine.engines,
-    (accountId) => clients.engine.engineOfAccount(accountId),
+    clients.engine,
     { WatchAccount: definitions.WatchAccount, WatchTickers: definitions.WatchTickers },
     () => outgoingMetadata(undefined, settings.INTERNAL_TOKEN),
   );

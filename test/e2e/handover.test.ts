@@ -2,12 +2,15 @@
 // engine process of index 1, waiting for its leases), two gateways listing it after engine 1, PostgreSQL and
 // Redis. Under steady load from a few keys (orders, cancels, reads, on both engines' accounts, through both
 // gateways), engine 1 gets SIGTERM: it drains, releases its leases and exits 0; the successor takes them and
-// serves engine 1's accounts; no request fails, and every order placed appears exactly once.
+// serves engine 1's accounts; no request fails, and every order placed appears exactly once. A WebSocket
+// subscriber on each gateway, subscribed to an account of engine 1 before the load, receives every event of it
+// exactly once, in order, across the SIGTERM, without doing anything (docs/streaming.md).
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partitionOf } from "../../kernel/partition.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
+import { StreamClient } from "../harness/stream.js";
 
 const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
 const KEYS = 3;
@@ -104,9 +107,30 @@ describe("hand-over: SIGTERM of an engine under load, with a successor", () => {
     }
   }
 
-  it("hands engine 1's partitions to its successor: 0 failed requests, every order once", async () => {
+  /** Every event of the account, as GET /v1/account/{id}/events lists them: (sequence, id) in order. */
+  async function eventsOf(trader: Trader, account: string): Promise<{ sequence: number; id: string }[]> {
+    const all: { sequence: number; id: string }[] = [];
+    for (let more = true; more;) {
+      const page = await send(trader, 0, `/v1/account/${account}/events?after=${all.at(-1)?.sequence ?? 0}&limit=1000`);
+      expect(page.status).toBe(200);
+      for (const event of page.body.data as Record<string, unknown>[])
+        all.push({ sequence: Number(event.sequence), id: String(event.id) });
+      more = page.body.has_more === true;
+    }
+    return all;
+  }
+
+  it("hands engine 1's partitions to its successor: 0 failed requests, every order once, every event streamed once", async () => {
     const before = new Set((await owners(1)).map((row) => row.owner));
     expect(before.size).toBe(1);
+    // A subscriber on each gateway to trader 0's account of engine 1, from its first event.
+    const watcher = traders[0] as Trader;
+    const watched = watcher.accounts[1];
+    const subscribers = await Promise.all([0, 1].map((via) => StreamClient.open(gateway(via), watcher.key)));
+    for (const subscriber of subscribers) {
+      subscriber.send({ op: "subscribe", account_id: watched, after: 0, id: 1 });
+      await subscriber.next((m) => m.op === "subscribed", "the subscription");
+    }
     let phase: "before" | "during" | "after" = "before";
     const roundsAfter = traders.map(() => 0);
     const roundsBefore = traders.map(() => 0);
@@ -120,6 +144,7 @@ describe("hand-over: SIGTERM of an engine under load, with a successor", () => {
     // Steady load first, then the SIGTERM in the middle of it.
     while (roundsBefore.some((n) => n < 3)) await new Promise((resolve) => setTimeout(resolve, 50));
     phase = "during";
+    const streamedBefore = subscribers.map((subscriber) => subscriber.events(watched).length);
     const exited = stack.killEngine(1, "SIGTERM");
     await stack.successorListening(1);
     expect(await exited).toBe(0);
@@ -146,6 +171,23 @@ describe("hand-over: SIGTERM of an engine under load, with a successor", () => {
         expect(placed.length).toBeGreaterThan(0);
         expect([...listed].sort()).toEqual([...placed].sort());
       }
+    }
+
+    // Each subscriber got every event of the account once, in order, across the SIGTERM: the gateway resumed
+    // its engine stream on the successor after the last sequence it passed on.
+    const events = await eventsOf(watcher, watched);
+    const last = events.at(-1)?.sequence ?? 0;
+    expect(events.map((e) => e.sequence)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    for (const [i, subscriber] of subscribers.entries()) {
+      await subscriber.until(
+        () => Number(subscriber.events(watched).at(-1)?.sequence ?? 0) >= last,
+        `event ${last} on the subscriber of gateway ${i}`,
+      );
+      const streamed = subscriber.events(watched).map((e) => ({ sequence: Number(e.sequence), id: String(e.id) }));
+      expect(streamed).toEqual(events);
+      expect(streamed.length).toBeGreaterThan(streamedBefore[i] ?? 0);
+      expect(subscriber.messages.filter((m) => m.op === "error")).toEqual([]);
+      subscriber.close();
     }
   });
 
