@@ -6,6 +6,8 @@
 // 503 engine_unavailable with Retry-After; engine 0's accounts are served throughout.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClients } from "../../gateway/clients.js";
+import { untraced } from "../../gateway/origin.js";
 import { partitionOf } from "../../kernel/partition.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
@@ -161,6 +163,32 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
         for (const id of placed) expect(listed).toContain(id);
         expect(listed.length - placed.length).toBeLessThanOrEqual(trader.unsure.get(account) ?? 0);
       }
+    }
+  });
+
+  it("has the standby refuse engine 0's accounts as not served (so a gateway moves on), asked directly", async () => {
+    const standby = await stack.standbyListening(0);
+    const direct = createClients(stack.walletGrpc[0] ?? "", [`127.0.0.1:${String(standby.grpcPort)}`], undefined);
+    try {
+      const trader = traders[0] as Trader;
+      const refused: unknown = await direct.engine
+        .getAccount({ user_id: "takeover-0", account_id: trader.accounts[0] }, untraced("takeover-direct"))
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      // The router's name for an engine_not_serving refusal (gateway/engine-router.ts), not an unreachable engine.
+      expect(refused).toMatchObject({
+        code: "engine_unavailable",
+        message: "engine 0 does not serve the partition now",
+      });
+      const served = await direct.engine.getAccount(
+        { user_id: "takeover-0", account_id: trader.accounts[1] },
+        untraced("takeover-direct"),
+      );
+      expect(served).toMatchObject({ account_id: trader.accounts[1] });
+    } finally {
+      direct.close();
     }
   });
 });
