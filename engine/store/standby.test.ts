@@ -14,7 +14,14 @@ const db = migratedEngineDatabase(8);
 const ENGINES = 2;
 const TTL_MS = 60_000;
 
-const quiet = pino({ level: "silent" }, new Writable({ write: (_chunk, _encoding, done) => done() }));
+const quiet = pino(
+  { level: "silent" },
+  new Writable({
+    write: (_chunk, _encoding, done) => {
+      done();
+    },
+  }),
+);
 
 function standby(owner: string): StandbyOptions {
   return {
