@@ -115,6 +115,17 @@ describe("engine settings", () => {
       ENGINE_INDEX: 1,
     });
   });
+
+  it("take ENGINE_ROLE owner by default, standby when asked (its ENGINE_INDEX ignored), and nothing else", () => {
+    expect(loadEngineSettings({}).ENGINE_ROLE).toBe("owner");
+    expect(loadEngineSettings({ ENGINE_ROLE: "standby", ENGINE_COUNT: "2", ENGINE_INDEX: "7" })).toMatchObject({
+      ENGINE_ROLE: "standby",
+      ENGINE_COUNT: 2,
+    });
+    expect(() => loadEngineSettings({ ENGINE_ROLE: "replica" })).toThrow(
+      /ENGINE_ROLE: must be owner \(serve ENGINE_INDEX\) or standby/,
+    );
+  });
 });
 
 describe("engine number settings", () => {

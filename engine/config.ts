@@ -31,6 +31,14 @@ import { DEFAULT_SCHEDULE_MS } from "./webhooks/retry.js";
 /** What the engine needs before it listens beyond loopback (kernel/listen-guard.ts). */
 export const ENGINE_LISTEN_SECRETS: readonly ListenSecret[] = ["INTERNAL_TOKEN"];
 
+export const EngineRole = {
+  /** Engine ENGINE_INDEX: waits for that index's leases (docs/scale-out.md, "Partitions and ownership"). */
+  owner: "owner",
+  /** A standby: takes the index of any dead engine, whichever (docs/scale-out.md, "Standbys"). */
+  standby: "standby",
+} as const;
+export type EngineRole = (typeof EngineRole)[keyof typeof EngineRole];
+
 export const PriceFeed = {
   /** The built-in price simulator moves every symbol from its reference price. */
   simulator: "simulator",
@@ -66,8 +74,15 @@ export const engineSettingsSchema = z
     ENGINE_STATS_INTERVAL_MS: integer({ min: 100, max: 3_600_000 }, 5_000),
     /** Engine processes sharing the database (docs/scale-out.md); this one owns the partitions p % N == k. */
     ENGINE_COUNT: integer({ min: 1, max: 256 }, 1),
-    /** k: this engine's index, 0..ENGINE_COUNT-1 (a StatefulSet ordinal). */
+    /** k: this engine's index, 0..ENGINE_COUNT-1 (a StatefulSet ordinal); ignored by a standby. */
     ENGINE_INDEX: integer({ min: 0, max: 255 }, 0),
+    /**
+     * `owner` serves ENGINE_INDEX; `standby` waits for any index whose leases are all free or expired (an engine
+     * died) and then serves that one (docs/scale-out.md, "Standbys").
+     */
+    ENGINE_ROLE: z
+      .enum(EngineRole, { error: "must be owner (serve ENGINE_INDEX) or standby (take over any dead engine's index)" })
+      .default(EngineRole.owner),
     /** How long a partition lease lasts unless renewed (by the database clock). */
     ENGINE_LEASE_TTL_MS: integer({ min: 500, max: 600_000 }, 10_000),
     /** How often the engine renews its partition leases. */
@@ -143,7 +158,7 @@ export const engineSettingsSchema = z
     /** A receiver must answer 2xx within this long. */
     WEBHOOK_TIMEOUT_MS: integer({ min: 100, max: 60_000 }, 10_000),
   })
-  .refine((s) => s.ENGINE_INDEX < s.ENGINE_COUNT, {
+  .refine((s) => s.ENGINE_ROLE === EngineRole.standby || s.ENGINE_INDEX < s.ENGINE_COUNT, {
     path: ["ENGINE_INDEX"],
     message: "must be below ENGINE_COUNT",
   })

@@ -3,7 +3,6 @@
 // ENGINE_METRICS_PORT; drains on SIGINT/SIGTERM. `startEngine` starts the same thing in-process for tests. gRPC
 // health (kernel/grpc-standard.ts) answers SERVING once every part started and /readyz's check passes (database,
 // partition leases held), and NOT_SERVING from the first step of stopping.
-import { randomUUID } from "node:crypto";
 import type * as grpc from "@grpc/grpc-js";
 import type { Registry } from "prom-client";
 import { openDatabase, type Database } from "../kernel/db.js";
@@ -13,12 +12,9 @@ import { addStandardServices, type StandardServices } from "../kernel/grpc-stand
 import { warnInsecureListen } from "../kernel/listen-guard.js";
 import type { Logger } from "../kernel/log.js";
 import { createRegistry, startAdminServer, type AdminServer } from "../kernel/metrics.js";
-import { partitionsOfEngine } from "../kernel/partition.js";
-import { siblingModule } from "../kernel/module-file.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import { startParts } from "../kernel/stop-stack.js";
-import type { ActorLimits } from "./accounts/limits.js";
 import { PLANS } from "./basics/plans.js";
 import type { EngineTypes } from "./trading-core.js";
 import { ENGINE_LISTEN_SECRETS, loadEngineSettings, type EngineSettings } from "./config.js";
@@ -31,24 +27,21 @@ import {
   type PricesPart,
 } from "./feeds.js";
 import { CATALOGUE } from "./market/catalogue.js";
-import { engineMetrics, expiredCounter, handoverMetrics } from "./metrics.js";
+import { expiredCounter } from "./metrics.js";
+import { startLeasedShards, type LeasedShards } from "./leased-shards.js";
 import { createEngineServer } from "./server.js";
 import { OrderArchive } from "./store/order-archive.js";
 import { KeptPriceStore } from "./store/kept-prices.js";
 import { PriceKeeper } from "./continuity/price-keeper.js";
-import { startShards, type OutboxListener, type ShardRuntime, type StartShardsOptions } from "./shard/runtime.js";
+import type { OutboxListener, ShardRuntime } from "./shard/runtime.js";
 import type { OutboxRow } from "./store/journal.js";
 import { AccountWatches } from "./webhooks/watch.js";
 import { AccountSlots } from "./store/account-slots.js";
-import { holdPartitions, type HeldPartitions } from "./store/lease-keeper.js";
-import { PartitionLeases } from "./store/leases.js";
-import { migrateEngine } from "./store/schema.js";
 import type { WebhookStore } from "./webhooks/store.js";
 import { webhookParts } from "./webhook-parts.js";
 
 /** How long in-flight calls may run after a stop request before they are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
-const ACTOR_MODULE = siblingModule(import.meta.url, "./trading-core");
 
 export interface RunningEngine {
   grpcPort: number;
@@ -92,12 +85,14 @@ export async function startEngine(
     });
     parts.push(shards.stop);
     const { runtime } = shards;
+    // The index served: ENGINE_INDEX, or the dead engine's a standby took (docs/scale-out.md, "Standbys").
+    const engine: EngineSettings = { ...settings, ENGINE_INDEX: shards.index };
     const calendar = await startCalendar(db.pool, runtime, log);
     const keeper = new PriceKeeper(new KeptPriceStore(db.pool, CATALOGUE), log);
     parts.push(() => keeper.stop()); // after the feed and funding: the last prices are written at a clean stop
-    const feed = await startPrices(settings, runtime, keeper, now, log);
-    parts.push(await startFunding(settings, { runtime, keeper, then: feed.resume }, now, log));
-    const webhooks = webhookParts(settings, db, registry, log);
+    const feed = await startPrices(engine, runtime, keeper, now, log);
+    parts.push(await startFunding(engine, { runtime, keeper, then: feed.resume }, now, log));
+    const webhooks = webhookParts(engine, db, registry, log);
     parts.push(webhooks.close);
     const watches = new AccountWatches({ source: runtime, store: webhooks.store, log });
     outbox.target = watches;
@@ -105,39 +100,28 @@ export async function startEngine(
       watches.close();
     });
     const server = engineServer(
-      settings,
+      engine,
       { db, runtime, calendar, feed, webhooks: webhooks.store, watches },
       registry,
       now,
       log,
     );
-    const listeners = await startListeners(settings, server, registry, readiness(settings, db, shards));
+    const listeners = await startListeners(engine, server, registry, readiness(engine, db, shards));
     parts.push(listeners.stop);
     const { dispatcher } = webhooks;
     if (dispatcher !== undefined) {
       dispatcher.start();
       parts.push(() => dispatcher.stop());
     }
-    if (feed.simulator !== undefined) parts.push(startSimulatorFeed(settings, feed.simulator, feed.publish, now, log));
+    if (feed.simulator !== undefined) parts.push(startSimulatorFeed(engine, feed.simulator, feed.publish, now, log));
     parts.push(shards.stop); // a stop's second step, the hand-over (docs/scale-out.md, "Hand-over")
     parts.push(listeners.unready);
-    return { owner: shards.owner, ports: listeners.ports, health: listeners.health };
+    return { shards, ports: listeners.ports, health: listeners.health };
   });
-  const { owner, ports, health } = started;
+  const { shards, ports, health } = started;
+  const owner = shards.owner;
   health.started();
-  log.info(
-    {
-      host: settings.HOST,
-      grpcPort: ports.grpc,
-      adminPort: ports.admin,
-      priceFeed: settings.PRICE_FEED,
-      shards: settings.ENGINE_SHARDS,
-      engine: settings.ENGINE_INDEX,
-      engines: settings.ENGINE_COUNT,
-      owner,
-    },
-    "engine listening",
-  );
+  announce(settings, shards, ports, log);
   // Another engine owns one of our partitions now: nothing here may be served again (the fence already refuses
   // every append). Crash-only: stop and exit, and a restart waits for fresh leases and reloads the journal.
   onLost =
@@ -148,6 +132,29 @@ export async function startEngine(
     });
   if (lostEarly) onLost();
   return { grpcPort: ports.grpc, adminPort: ports.admin, stop };
+}
+
+/** The "engine listening" line (the index served, and the owner id), then a standby's take-over line. */
+function announce(
+  settings: EngineSettings,
+  shards: LeasedShards,
+  ports: { grpc: number; admin: number },
+  log: Logger,
+): void {
+  log.info(
+    {
+      host: settings.HOST,
+      grpcPort: ports.grpc,
+      adminPort: ports.admin,
+      priceFeed: settings.PRICE_FEED,
+      shards: settings.ENGINE_SHARDS,
+      engine: shards.index,
+      engines: settings.ENGINE_COUNT,
+      owner: shards.owner,
+    },
+    "engine listening",
+  );
+  shards.listening();
 }
 
 /** /readyz and gRPC health: the database answers and every partition lease is held. */
@@ -184,105 +191,6 @@ class OutboxRelay implements OutboxListener {
   }
 }
 
-interface LeasedShards {
-  runtime: ShardRuntime<EngineTypes>;
-  owner: string;
-  serving(): boolean;
-  /** Stops the shards, then releases their partitions (only once the shards stopped writing). Idempotent. */
-  stop: () => Promise<void>;
-}
-
-/**
- * The shard threads on the partitions this engine holds. Scale-out (docs/scale-out.md): every owned partition
- * is leased before it is loaded; a live lease of another engine is waited out, never taken. The shards'
- * appends are fenced by these leases.
- */
-async function startLeasedShards(
-  settings: EngineSettings,
-  db: Database,
-  registry: Registry,
-  log: Logger,
-  outbox: OutboxListener,
-  onLost: () => void,
-): Promise<LeasedShards> {
-  const owner = `engine-${settings.ENGINE_INDEX}-${randomUUID()}`;
-  const partitions = partitionsOfEngine(settings.ENGINE_INDEX, settings.ENGINE_COUNT);
-  await migrateEngine(db.pool);
-  const held = await holdPartitions(
-    {
-      leases: new PartitionLeases(db.pool, owner, settings.ENGINE_LEASE_TTL_MS),
-      partitions,
-      ttlMs: settings.ENGINE_LEASE_TTL_MS,
-      renewMs: settings.ENGINE_LEASE_RENEW_MS,
-      pollMs: settings.ENGINE_LEASE_POLL_MS,
-      log,
-      now: () => performance.now(),
-      onLost,
-    },
-    // A SIGTERM while waiting ends the process (runService installs its handlers once the engine started).
-    new AbortController().signal,
-  );
-  // Shards that failed to start may have written: their leases are left to expire, never released.
-  const runtime = await startShards<EngineTypes>({ ...shardOptions(settings, db, registry, log, held), outbox }).catch(
-    (error: unknown) => {
-      held.abandon();
-      throw error;
-    },
-  );
-  const handovers = settings.METRICS_ENABLED ? handoverMetrics(registry) : undefined;
-  let stopping: Promise<void> | undefined;
-  const handOver = async (): Promise<void> => {
-    const started = performance.now();
-    await runtime.stop();
-    await held.release();
-    log.info(
-      { owner, partitions: partitions.length, ms: Math.round(performance.now() - started) },
-      "partitions handed over: shards drained, leases released",
-    );
-    handovers?.(partitions.length, (performance.now() - started) / 1000);
-  };
-  return {
-    runtime,
-    owner,
-    serving: held.serving,
-    stop() {
-      stopping ??= handOver();
-      return stopping;
-    },
-  };
-}
-
-function shardOptions(
-  settings: EngineSettings,
-  db: Database,
-  registry: Registry,
-  log: Logger,
-  held: Pick<HeldPartitions, "fence" | "serving">,
-): StartShardsOptions<EngineTypes> {
-  return {
-    shards: settings.ENGINE_SHARDS,
-    databaseUrl: db.url,
-    coreModule: ACTOR_MODULE,
-    log,
-    ...(settings.METRICS_ENABLED
-      ? { metrics: engineMetrics(registry, settings.ENGINE_SHARDS), statsIntervalMs: settings.ENGINE_STATS_INTERVAL_MS }
-      : {}),
-    migrate: false,
-    engine: settings.ENGINE_INDEX,
-    engines: settings.ENGINE_COUNT,
-    fence: held.fence,
-    serving: held.serving,
-    dbTimeoutMs: settings.ENGINE_DB_TIMEOUT_MS,
-    coreSettings: {
-      maxWorkingOrders: settings.ENGINE_MAX_WORKING_ORDERS,
-      finalOrderRetentionMs: settings.ENGINE_FINAL_ORDER_RETENTION_MS,
-      finalOrdersKept: settings.ENGINE_FINAL_ORDERS_KEPT,
-      clientIdWindowMs: settings.ENGINE_CLIENT_ID_WINDOW_MS,
-      clientIdsKept: settings.ENGINE_CLIENT_IDS_KEPT,
-    } satisfies ActorLimits,
-    snapshotEvery: settings.ENGINE_SNAPSHOT_EVERY,
-  };
-}
 /** The gRPC server on the engine's parts (not bound yet). */
 function engineServer(
   settings: EngineSettings,

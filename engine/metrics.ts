@@ -242,3 +242,52 @@ export function handoverMetrics(registry: Registry): (partitions: number, second
     seconds.observe(took);
   };
 }
+
+/** What a standby's take-over of a dead engine's index took (docs/scale-out.md, "Standbys"). */
+export interface Takeover {
+  /** The index taken. */
+  index: number;
+  /** From the last of the old owner's leases lapsing (database clock) to this engine listening. */
+  seconds: number;
+  /** From taking the leases to listening: the rebuild from the journal and the start of the parts. */
+  rebuildSeconds: number;
+  /** How long the standby waited before the take. */
+  waitedSeconds: number;
+}
+
+/**
+ * `engine_takeovers_total{engine}` (a standby took engine k's index), `engine_takeover_seconds` (old leases lapsed
+ * → serving), `engine_takeover_rebuild_seconds` (leases taken → serving) and `engine_standby_wait_seconds` (how
+ * long the standby waited): the gap a dead engine's accounts saw is ENGINE_LEASE_TTL_MS less the time since its
+ * last renewal, plus `engine_takeover_seconds`.
+ */
+export function takeoverMetrics(registry: Registry): (takeover: Takeover) => void {
+  const registers = [registry];
+  const takeovers = new Counter({
+    name: "engine_takeovers_total",
+    help: "Take-overs by this standby of a dead engine's index (label engine: the index taken).",
+    labelNames: ["engine"],
+    registers,
+  });
+  const seconds = new Gauge({
+    name: "engine_takeover_seconds",
+    help: "Seconds from the dead engine's leases lapsing to this standby serving its index.",
+    registers,
+  });
+  const rebuild = new Gauge({
+    name: "engine_takeover_rebuild_seconds",
+    help: "Seconds from this standby taking the leases to serving (the rebuild from the journal).",
+    registers,
+  });
+  const waited = new Gauge({
+    name: "engine_standby_wait_seconds",
+    help: "Seconds this standby waited before it took a dead engine's index.",
+    registers,
+  });
+  return (takeover) => {
+    takeovers.inc({ engine: String(takeover.index) });
+    seconds.set(takeover.seconds);
+    rebuild.set(takeover.rebuildSeconds);
+    waited.set(takeover.waitedSeconds);
+  };
+}

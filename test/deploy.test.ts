@@ -471,6 +471,8 @@ describe("deploy/k8s", () => {
       [
         "engine DATABASE_URL",
         "engine INTERNAL_TOKEN",
+        "engine-standby DATABASE_URL",
+        "engine-standby INTERNAL_TOKEN",
         "gateway INTERNAL_TOKEN",
         "gateway WALLET_ADMIN_TOKEN",
         "wallet DATABASE_URL",

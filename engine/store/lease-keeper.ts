@@ -18,6 +18,8 @@ export interface LeaseKeeperOptions {
   now: () => number;
   /** Called once when a partition was taken by another owner: this process must stop. */
   onLost: (partitions: number[]) => void;
+  /** Partitions already leased to this owner, with their epochs (a standby took them whole). */
+  taken?: ReadonlyMap<number, number>;
 }
 
 export interface HeldPartitions {
@@ -55,7 +57,7 @@ async function acquireAll(
 ): Promise<{ epochs: Map<number, number>; validUntil: number }> {
   const { leases, partitions, ttlMs, renewMs, log, now } = options;
   const pollMs = Math.min(options.pollMs ?? renewMs, renewMs);
-  const epochs = new Map<number, number>();
+  const epochs = new Map<number, number>(options.taken);
   let heldBy = "";
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw new Error("stopped while waiting for partition leases");

@@ -67,6 +67,35 @@ export class PartitionLeases {
   }
 
   /**
+   * Takes every partition of `partitions` at once, or none: only when every one was leased before and is free
+   * or expired now (a standby taking a dead engine's index, docs/scale-out.md "Standbys"). A partition never
+   * leased is left to its own engine. Rows are locked in partition order, so two standbys racing for one
+   * index wait for each other, and the second finds them taken. Returns the epochs taken (empty: none) and,
+   * by the database clock, how long ago the last of the old leases lapsed.
+   */
+  async acquireWhole(partitions: readonly number[]): Promise<{ epochs: Map<number, number>; lapsedMs: number }> {
+    const taken = await this.pool.query<{ partition: number; epoch: string; lapsed_ms: string }>(
+      `WITH free AS (
+         SELECT partition, expires_at FROM engine_partition_leases
+          WHERE partition = ANY($1::int[]) AND expires_at <= now()
+          ORDER BY partition
+            FOR UPDATE
+       ), whole AS (SELECT count(*) = cardinality($1::int[]) AS whole FROM free)
+       UPDATE engine_partition_leases l
+          SET owner = $2, epoch = l.epoch + 1, expires_at = now() + $3 * interval '1 millisecond'
+         FROM free, whole
+        WHERE l.partition = free.partition AND whole.whole
+       RETURNING l.partition, l.epoch,
+                 extract(epoch FROM now() - (SELECT max(expires_at) FROM free)) * 1000 AS lapsed_ms`,
+      [partitions, this.owner, this.ttlMs],
+    );
+    return {
+      epochs: new Map(taken.rows.map((row) => [row.partition, Number(row.epoch)])),
+      lapsedMs: lapsed(Number(taken.rows[0]?.lapsed_ms ?? 0)),
+    };
+  }
+
+  /**
    * Extends the leases still held under these epochs; returns the partitions renewed. A lease that expired but
    * was not taken (same owner, same epoch) is renewed too: nobody else can have owned it in between, and the
    * fence refused this owner's appends while it was expired.
@@ -93,6 +122,9 @@ export class PartitionLeases {
     );
   }
 }
+
+/** A lapse in ms: 0 for none, or for a lease row that never held an owner (expired at -infinity). */
+const lapsed = (ms: number): number => (Number.isFinite(ms) ? Math.max(0, ms) : 0);
 
 /** The lease rows of `partitions` (missing rows: never leased). */
 export async function readLeases(pool: pg.Pool, partitions: readonly number[]): Promise<LeaseRow[]> {

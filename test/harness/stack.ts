@@ -12,88 +12,8 @@ import { freePort } from "./ports.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-export interface StackOptions {
-  /**
-   * Omit for the embedded PGlite default: one database process (scripts/embedded-database.ts) that every
-   * wallet and engine shares, as under `npm start`.
-   */
-  databaseUrl?: string;
-  redisUrl?: string;
-  wallets?: number;
-  gateways?: number;
-  /** Engine processes sharing the database (needs databaseUrl when more than one). Default 1. */
-  engines?: number;
-  /** Extra settings for every process. */
-  env?: Record<string, string>;
-  /** Extra settings for the gateways only. */
-  gatewayEnv?: Record<string, string>;
-  /** Extra settings for the wallets only. */
-  walletEnv?: Record<string, string>;
-  /** Extra settings for wallet i only (entry i, on top of `walletEnv`). */
-  walletEnvs?: Record<string, string>[];
-  /** Extra settings for the engine only. */
-  engineEnv?: Record<string, string>;
-  /**
-   * Engine indexes that get a successor: a second engine process of that index on its own ports, started once
-   * the engines listen (it waits for their leases, docs/scale-out.md "Hand-over"), and listed after the engine
-   * in the gateways' ENGINE_GRPC_TARGETS entry (`engine|successor`).
-   */
-  successors?: number[];
-}
-
-export interface GatewayEndpoints {
-  /** Base URL of the /v1 listener, e.g. http://127.0.0.1:1234 */
-  v1: string;
-  /** Base URL of the /api listener. */
-  api: string;
-}
-
-export interface Stack {
-  gateways: GatewayEndpoints[];
-  walletAdmin: string[];
-  /** host:port of each wallet's gRPC listener (wallet.v1). */
-  walletGrpc: string[];
-  /** Engine 0's admin listener (/healthz, /readyz, /metrics). */
-  engineAdmin: string;
-  /** host:port of engine 0's gRPC listener (engine.v1, market.v1). */
-  engineGrpc: string;
-  /** Every engine's admin listener, index k being engine k. */
-  engineAdmins: string[];
-  /** Every engine's gRPC listener, index k being engine k. */
-  engineGrpcs: string[];
-  dataDir: string;
-  /** The database every process shares: the PostgreSQL given, or the embedded one's URL. */
-  databaseUrl: string;
-  /** Everything every process wrote to stdout and stderr so far. */
-  output(): string;
-  /**
-   * Stops the engine process with `signal` (default SIGKILL: a crash, nothing drained) and starts a new one
-   * with the same settings, database and ports; resolves once the new one answers /healthz.
-   */
-  restartEngine(options?: RestartOptions): Promise<void>;
-  /**
-   * Stops engine `index` with `signal` (default SIGKILL) and resolves with its exit code (null when killed by a
-   * signal) once it exited; nothing restarts it.
-   */
-  killEngine(index: number, signal?: NodeJS.Signals): Promise<number | null>;
-  /** Resolves once the successor of engine `index` (`successors`) listens: it holds the partitions. */
-  successorListening(index: number): Promise<void>;
-  /**
-   * Stops every process; then rejects, naming the process, key and line, if any JSON log line any of them
-   * printed wrote a key twice.
-   */
-  stop(): Promise<void>;
-}
-
-export interface RestartOptions {
-  /** Which engine (default 0). An engine already killed is only started. */
-  index?: number;
-  signal?: NodeJS.Signals;
-  /** Settings for the new engine process only, on top of the usual ones. */
-  env?: Record<string, string>;
-  /** How long to wait for the new engine's /healthz (default 120 s). */
-  timeoutMs?: number;
-}
+export type { GatewayEndpoints, RestartOptions, Stack, StackOptions } from "./stack-options.js";
+import type { GatewayEndpoints, RestartOptions, Stack, StackOptions } from "./stack-options.js";
 
 interface Started {
   child: ChildProcess;
@@ -229,6 +149,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // The engines start once the wallets listen: their webhook dispatchers ask wallet 0 for webhook targets.
   const engines: (Started | undefined)[] = [];
   const successors = new Map<number, Started>();
+  const standbys: Started[] = [];
 
   const stopProcesses = async (which: Started[]): Promise<void> => {
     await Promise.all(
@@ -291,6 +212,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       successors.set(index, launch(`${engineName(index)}-successor`, "engine/main.ts", env));
       targets[index] = `${targets[index] ?? ""}|127.0.0.1:${port}`;
     }
+    for (let i = 0; i < (options.standbys ?? 0); i++) {
+      const port = await freePort();
+      const env = { ...engineEnvs[0], ENGINE_ROLE: "standby", ENGINE_GRPC_PORT: String(port) };
+      standbys.push(
+        launch(`engine-standby-${i}`, "engine/main.ts", { ...env, ENGINE_METRICS_PORT: String(await freePort()) }),
+      );
+      targets.forEach((entry, index) => (targets[index] = `${entry}|127.0.0.1:${port}`));
+    }
     const launched = Array.from({ length: options.gateways ?? 1 }, (_, i) =>
       launch(`gateway-${i}`, "gateway/main.ts", {
         ...common,
@@ -298,7 +227,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         HTTP_PORT: "0",
         WALLET_HTTP_PORT: "0",
         WALLET_GRPC_TARGET: `127.0.0.1:${walletGrpc[i % walletCount] ?? 0}`,
-        ENGINE_GRPC_TARGET: targets[0] ?? "",
+        ENGINE_GRPC_TARGET: (targets[0] ?? "").split("|")[0] ?? "",
         ...(engineCount > 1 ? { ENGINE_GRPC_TARGETS: targets.join(",") } : {}),
       }),
     );
@@ -378,6 +307,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const successor = successors.get(index);
       if (successor === undefined) throw new Error(`engine ${index} has no successor`);
       await successor.listening;
+    },
+    async standbyListening(i) {
+      const standby = standbys[i];
+      if (standby === undefined) throw new Error(`no standby ${i}`);
+      return standby.listening;
     },
     stop,
   };

@@ -1,0 +1,174 @@
+// The engine's shard threads on the partitions it holds leases for (docs/scale-out.md): an owner waits for
+// ENGINE_INDEX's leases; a standby (ENGINE_ROLE=standby) waits for any dead engine's index and takes it whole
+// (engine/store/standby.ts), then is that engine. Either way the leases are kept by engine/store/lease-keeper.ts,
+// the shards' appends are fenced by them, and a stop hands the partitions over (drain, then release).
+import { randomUUID } from "node:crypto";
+import type { Registry } from "prom-client";
+import type { Database } from "../kernel/db.js";
+import type { Logger } from "../kernel/log.js";
+import { partitionsOfEngine } from "../kernel/partition.js";
+import type { ActorLimits } from "./accounts/limits.js";
+import { EngineRole, type EngineSettings } from "./config.js";
+import { engineMetrics, handoverMetrics, takeoverMetrics } from "./metrics.js";
+import { startShards, type OutboxListener, type ShardRuntime, type StartShardsOptions } from "./shard/runtime.js";
+import { holdPartitions, type HeldPartitions } from "./store/lease-keeper.js";
+import { PartitionLeases } from "./store/leases.js";
+import { migrateEngine } from "./store/schema.js";
+import { takeDeadIndex, type TakenIndex } from "./store/standby.js";
+import { siblingModule } from "../kernel/module-file.js";
+import type { EngineTypes } from "./trading-core.js";
+
+const ACTOR_MODULE = siblingModule(import.meta.url, "./trading-core");
+
+export interface LeasedShards {
+  runtime: ShardRuntime<EngineTypes>;
+  owner: string;
+  /** The engine index served: ENGINE_INDEX, or the one a standby took. */
+  index: number;
+  serving(): boolean;
+  /** Stops the shards, then releases their partitions (only once the shards stopped writing). Idempotent. */
+  stop: () => Promise<void>;
+  /** Once the engine listens: a standby logs (and counts) its take-over; an owner does nothing. */
+  listening(): void;
+}
+
+/** The partitions to hold: ENGINE_INDEX's, or (a standby) a dead engine's index taken whole. */
+async function claim(
+  settings: EngineSettings,
+  db: Database,
+  log: Logger,
+): Promise<{ owner: string; index: number; partitions: number[]; taken?: TakenIndex }> {
+  if (settings.ENGINE_ROLE !== EngineRole.standby) {
+    const index = settings.ENGINE_INDEX;
+    return {
+      owner: `engine-${index}-${randomUUID()}`,
+      index,
+      partitions: partitionsOfEngine(index, settings.ENGINE_COUNT),
+    };
+  }
+  const owner = `engine-standby-${randomUUID()}`;
+  const taken = await takeDeadIndex(
+    {
+      leases: new PartitionLeases(db.pool, owner, settings.ENGINE_LEASE_TTL_MS),
+      engines: settings.ENGINE_COUNT,
+      pollMs: settings.ENGINE_LEASE_POLL_MS,
+      log,
+      now: () => performance.now(),
+    },
+    // A SIGTERM while waiting ends the process (runService installs its handlers once the engine started).
+    new AbortController().signal,
+  );
+  log.info(
+    { owner, engine: taken.index, waitedMs: Math.round(taken.waitedMs), lapsedMs: Math.round(taken.lapsedMs) },
+    "standby took the partition leases of a dead engine; rebuilding its accounts from the journal",
+  );
+  return { owner, index: taken.index, partitions: taken.partitions, taken };
+}
+
+/**
+ * The shard threads on the partitions this engine holds. Every partition is leased before it is loaded; a live
+ * lease of another engine is waited out, never taken. The shards' appends are fenced by these leases.
+ */
+export async function startLeasedShards(
+  settings: EngineSettings,
+  db: Database,
+  registry: Registry,
+  log: Logger,
+  outbox: OutboxListener,
+  onLost: () => void,
+): Promise<LeasedShards> {
+  await migrateEngine(db.pool);
+  const { owner, index, partitions, taken } = await claim(settings, db, log);
+  const tookAt = performance.now();
+  const held = await holdPartitions(
+    {
+      leases: new PartitionLeases(db.pool, owner, settings.ENGINE_LEASE_TTL_MS),
+      partitions,
+      ttlMs: settings.ENGINE_LEASE_TTL_MS,
+      renewMs: settings.ENGINE_LEASE_RENEW_MS,
+      pollMs: settings.ENGINE_LEASE_POLL_MS,
+      log,
+      now: () => performance.now(),
+      onLost,
+      ...(taken === undefined ? {} : { taken: taken.epochs }),
+    },
+    new AbortController().signal,
+  );
+  const engine = { ...settings, ENGINE_INDEX: index };
+  // Shards that failed to start may have written: their leases are left to expire, never released.
+  const runtime = await startShards<EngineTypes>({ ...shardOptions(engine, db, registry, log, held), outbox }).catch(
+    (error: unknown) => {
+      held.abandon();
+      throw error;
+    },
+  );
+  const handovers = settings.METRICS_ENABLED ? handoverMetrics(registry) : undefined;
+  let stopping: Promise<void> | undefined;
+  const handOver = async (): Promise<void> => {
+    const started = performance.now();
+    await runtime.stop();
+    await held.release();
+    log.info(
+      { owner, partitions: partitions.length, ms: Math.round(performance.now() - started) },
+      "partitions handed over: shards drained, leases released",
+    );
+    handovers?.(partitions.length, (performance.now() - started) / 1000);
+  };
+  const takeovers = settings.METRICS_ENABLED && taken !== undefined ? takeoverMetrics(registry) : undefined;
+  return {
+    runtime,
+    owner,
+    index,
+    serving: held.serving,
+    stop() {
+      stopping ??= handOver();
+      return stopping;
+    },
+    listening() {
+      if (taken === undefined) return;
+      const rebuildMs = performance.now() - tookAt;
+      log.info(
+        { owner, engine: index, rebuildMs: Math.round(rebuildMs), takeoverMs: Math.round(taken.lapsedMs + rebuildMs) },
+        "standby took over engine",
+      );
+      takeovers?.({
+        index,
+        seconds: (taken.lapsedMs + rebuildMs) / 1000,
+        rebuildSeconds: rebuildMs / 1000,
+        waitedSeconds: taken.waitedMs / 1000,
+      });
+    },
+  };
+}
+
+function shardOptions(
+  settings: EngineSettings,
+  db: Database,
+  registry: Registry,
+  log: Logger,
+  held: Pick<HeldPartitions, "fence" | "serving">,
+): StartShardsOptions<EngineTypes> {
+  return {
+    shards: settings.ENGINE_SHARDS,
+    databaseUrl: db.url,
+    coreModule: ACTOR_MODULE,
+    log,
+    ...(settings.METRICS_ENABLED
+      ? { metrics: engineMetrics(registry, settings.ENGINE_SHARDS), statsIntervalMs: settings.ENGINE_STATS_INTERVAL_MS }
+      : {}),
+    migrate: false,
+    engine: settings.ENGINE_INDEX,
+    engines: settings.ENGINE_COUNT,
+    fence: held.fence,
+    serving: held.serving,
+    dbTimeoutMs: settings.ENGINE_DB_TIMEOUT_MS,
+    coreSettings: {
+      maxWorkingOrders: settings.ENGINE_MAX_WORKING_ORDERS,
+      finalOrderRetentionMs: settings.ENGINE_FINAL_ORDER_RETENTION_MS,
+      finalOrdersKept: settings.ENGINE_FINAL_ORDERS_KEPT,
+      clientIdWindowMs: settings.ENGINE_CLIENT_ID_WINDOW_MS,
+      clientIdsKept: settings.ENGINE_CLIENT_IDS_KEPT,
+    } satisfies ActorLimits,
+    snapshotEvery: settings.ENGINE_SNAPSHOT_EVERY,
+  };
+}

@@ -1,0 +1,115 @@
+// The gateway's routing to a standby (docs/scale-out.md, "Standbys") against stand-in engines: every entry of
+// ENGINE_GRPC_TARGETS lists the standby after its owner (`e0|s,e1|s`). A killed owner shows no hand-over: its
+// calls go on to the standby at once when they provably did not run (no connection), are 503 at once while the
+// standby does not listen yet, and are served by it once it took the index; a standby serving another index
+// refuses as not serving and the call moves on; a write cut on the dying owner is never sent to the standby.
+import { randomUUID } from "node:crypto";
+import { Metadata, status } from "@grpc/grpc-js";
+import { describe, expect, it } from "vitest";
+import { ServiceError, toGrpcStatus } from "../kernel/errors.js";
+import { partitionOf } from "../kernel/partition.js";
+import type { HoldOutcome, HoldSettings } from "./engine-hold.js";
+import { EngineRouter, type EngineCalls } from "./engine-router.js";
+import { untraced } from "./origin.js";
+
+const origin = untraced("standby");
+
+const grpcError = (code: status, details: string, metadata = new Metadata()): Error =>
+  Object.assign(new Error(`${code} ${details}`), { code, details, metadata });
+const noConnection = (): Error => grpcError(status.UNAVAILABLE, "No connection established");
+const cut = (): Error => grpcError(status.UNAVAILABLE, "Connection dropped");
+const notOwned = (): Error => {
+  const refused = toGrpcStatus(new ServiceError("engine_not_serving", {}, "partition 2 is not owned by engine 1"));
+  return grpcError(refused.code ?? status.UNAVAILABLE, refused.details ?? "", refused.metadata);
+};
+
+/** A stand-in target answering `{ engine: name }` while `state.failure` is unset, failing with it otherwise. */
+function target(name: string, calls: string[], state: { failure?: () => Error }): EngineCalls {
+  return {
+    call: () => {
+      calls.push(name);
+      return state.failure === undefined ? Promise.resolve({ engine: name }) : Promise.reject(state.failure());
+    },
+  } as unknown as EngineCalls;
+}
+
+function accountOn(engine: number, engines: number): string {
+  for (;;) {
+    const id = randomUUID();
+    if (partitionOf(id) % engines === engine) return id;
+  }
+}
+
+const order = (accountId: string) => ({
+  user_id: "u",
+  account_id: accountId,
+  symbol: "BTC-USD",
+  side: "BUY",
+  kind: "MARKET",
+  quantity: "0.01",
+});
+
+/** A 5 s hold on a clock each pause moves forward; how held calls ended. */
+function holding(): { settings: HoldSettings; ended: HoldOutcome[] } {
+  let clock = 0;
+  const ended: HoldOutcome[] = [];
+  const settings: HoldSettings = {
+    holdMs: 5_000,
+    maxHeld: 100,
+    now: () => clock,
+    sleep: (ms) => {
+      clock += ms;
+      return Promise.resolve();
+    },
+    metrics: { ended: (outcome) => ended.push(outcome), held: () => undefined },
+  };
+  return { settings, ended };
+}
+
+describe("a standby listed in every entry", () => {
+  it("answers a killed owner's order 503 at once while the standby does not listen, then sends it there", async () => {
+    const calls: string[] = [];
+    const owner = { failure: noConnection };
+    const standby: { failure?: () => Error } = { failure: noConnection };
+    const { settings, ended } = holding();
+    const router = new EngineRouter(
+      [
+        [target("e0", calls, {}), target("s", calls, standby)],
+        [target("e1", calls, owner), target("s", calls, standby)],
+      ],
+      settings,
+    );
+    const account = accountOn(1, 2);
+    const failed = await router.placeOrder(order(account), origin).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(ServiceError);
+    expect((failed as ServiceError).httpStatus).toBe(503);
+    expect((failed as ServiceError).body()).toEqual({ error: "engine_unavailable" });
+    expect(calls).toEqual(["e1", "s"]);
+    // The standby took index 1 and listens.
+    delete standby.failure;
+    calls.length = 0;
+    expect(await router.placeOrder(order(account), origin)).toEqual({ engine: "s" });
+    expect(await router.getAccount({ user_id: "u", account_id: account }, origin)).toEqual({ engine: "s" });
+    expect(calls).toEqual(["e1", "s", "s"]);
+    // No hand-over was shown: nothing was held.
+    expect(ended).toEqual([]);
+  });
+
+  it("moves on past a standby that serves another index to the owner that serves the partition", async () => {
+    const calls: string[] = [];
+    const router = new EngineRouter([[target("s", calls, { failure: notOwned }), target("e0", calls, {})]]);
+    expect(await router.placeOrder(order(accountOn(0, 1)), origin)).toEqual({ engine: "e0" });
+    expect(calls).toEqual(["s", "e0"]);
+  });
+
+  it("never sends a write cut on the dying owner to the standby (it may have run)", async () => {
+    const calls: string[] = [];
+    const router = new EngineRouter(
+      [[target("e0", calls, { failure: cut }), target("s", calls, {})]],
+      holding().settings,
+    );
+    const failed = await router.placeOrder(order(accountOn(0, 1)), origin).catch((e: unknown) => e);
+    expect((failed as ServiceError).body()).toEqual({ error: "engine_unavailable" });
+    expect(calls).toEqual(["e0"]);
+  });
+});
