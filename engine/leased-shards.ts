@@ -114,7 +114,8 @@ export async function startLeasedShards(
     );
     handovers?.(partitions.length, (performance.now() - started) / 1000);
   };
-  const takeovers = settings.METRICS_ENABLED && taken !== undefined ? takeoverMetrics(registry) : undefined;
+  // Declared on every engine (an owner shows none), so the dashboard's take-over panel reads every instance.
+  const takeovers = settings.METRICS_ENABLED ? takeoverMetrics(registry) : undefined;
   return {
     runtime,
     owner,
