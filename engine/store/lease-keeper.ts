@@ -2,6 +2,7 @@
 // leased (retrying, never stealing a live lease), renews them, and says whether this engine may serve: not
 // while no renewal succeeded within the lease's time to live (commands then fail with engine_unavailable), and
 // never again once another owner took a partition (the epoch moved).
+import { abortableSleep } from "../../kernel/abortable-sleep.js";
 import { errorText } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import { readLeases, type Fence, type PartitionLeases } from "./leases.js";
@@ -32,19 +33,6 @@ export interface HeldPartitions {
   /** Stops renewing without releasing (the leases then expire). */
   abandon(): void;
 }
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 
 /**
  * Takes every partition's lease, retrying every `pollMs` (renewing what it already holds, so no more than
@@ -83,7 +71,7 @@ async function acquireAll(
     } catch (error) {
       log.warn({ attempt, err: errorText(error) }, "acquiring partition leases failed; retrying");
     }
-    await sleep(pollMs, signal);
+    await abortableSleep(pollMs, signal);
   }
 }
 

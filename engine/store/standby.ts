@@ -3,6 +3,7 @@
 // and takes them in one statement (PartitionLeases.acquireWhole): all of index k or nothing, so a standby never
 // holds part of an index, nor partitions of two indices, and two standbys racing for one index cannot split it.
 // From then on it is engine k: the lease keeper (engine/store/lease-keeper.ts) holds and renews what it took.
+import { abortableSleep } from "../../kernel/abortable-sleep.js";
 import { errorText } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import { partitionsOfEngine } from "../../kernel/partition.js";
@@ -30,19 +31,6 @@ export interface TakenIndex {
   lapsedMs: number;
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-
 /**
  * Looks at every index in turn, every `pollMs`, until one can be taken whole; resolves with it. `signal` gives
  * up (rejects). A failed look (the database down) is logged and tried again at the next poll.
@@ -68,6 +56,6 @@ export async function takeDeadIndex(options: StandbyOptions, signal: AbortSignal
       if (!failing) log.warn({ err: errorText(error) }, "standby: looking for lapsed partition leases failed");
       failing = true;
     }
-    await sleep(pollMs, signal);
+    await abortableSleep(pollMs, signal);
   }
 }
