@@ -115,7 +115,7 @@ export async function startLeasedShards(
     handovers?.(partitions.length, (performance.now() - started) / 1000);
   };
   // Declared on every engine (an owner shows none), so the dashboard's take-over panel reads every instance.
-  const takeovers = settings.METRICS_ENABLED ? takeoverMetrics(registry) : undefined;
+  const takeovers = settings.METRICS_ENABLED ? takeoverMetrics(registry, settings.ENGINE_COUNT) : undefined;
   return {
     runtime,
     owner,

@@ -261,7 +261,7 @@ export interface Takeover {
  * long the standby waited): the gap a dead engine's accounts saw is ENGINE_LEASE_TTL_MS less the time since its
  * last renewal, plus `engine_takeover_seconds`.
  */
-export function takeoverMetrics(registry: Registry): (takeover: Takeover) => void {
+export function takeoverMetrics(registry: Registry, engines: number): (takeover: Takeover) => void {
   const registers = [registry];
   const takeovers = new Counter({
     name: "engine_takeovers_total",
@@ -269,6 +269,8 @@ export function takeoverMetrics(registry: Registry): (takeover: Takeover) => voi
     labelNames: ["engine"],
     registers,
   });
+  // Every index starts at 0, so a take-over's first increase shows (and the series exist before one).
+  for (let index = 0; index < engines; index++) takeovers.inc({ engine: String(index) }, 0);
   const seconds = new Gauge({
     name: "engine_takeover_seconds",
     help: "Seconds from the dead engine's leases lapsing to this standby serving its index.",
