@@ -177,8 +177,9 @@ export async function startRollStack(
 export interface RollStep {
   what: string;
   exitCode: number | null;
-  /** performance.now() when it began and when the replacement served. */
+  /** performance.now() when it began, when the old process was signalled, and when the replacement served. */
   from: number;
+  signalledAt: number;
   to: number;
 }
 
@@ -194,15 +195,15 @@ export async function rollAll(roll: RollStack): Promise<RollStep[]> {
   const steps: RollStep[] = [];
   for (let index = 0; index < ENGINES; index++) {
     const from = performance.now();
-    const { exitCode, serving } = await roll.topology.replace(roll.stack, index, "SIGTERM");
+    const { exitCode, signalledAt, serving } = await roll.topology.replace(roll.stack, index, "SIGTERM");
     await serving;
-    steps.push({ what: `engine ${index}`, exitCode, from, to: performance.now() });
+    steps.push({ what: `engine ${index}`, exitCode, from, signalledAt, to: performance.now() });
   }
   for (let gateway = 0; gateway < roll.stack.gateways.length; gateway++) {
     const from = performance.now();
     const exitCode = await roll.stack.restartGateway(gateway, "SIGTERM");
     await roll.balancer.ready(gateway);
-    steps.push({ what: `gateway ${gateway}`, exitCode, from, to: performance.now() });
+    steps.push({ what: `gateway ${gateway}`, exitCode, from, signalledAt: from, to: performance.now() });
   }
   return steps;
 }
