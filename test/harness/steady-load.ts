@@ -122,7 +122,9 @@ export function startLoad(balancer: Balancer, accounts: LoadAccount[], options: 
           symbol: "BTC-USD",
           side: step % 2 === 0 ? "BUY" : "SELL",
           kind: "MARKET",
-          quantity: "0.01",
+          // 50 USD: the book's first level (250,000 USD per side, renewed only by a price update, and prices
+          // are pushed once) then fills thousands of these per engine, so every fill is at the mark.
+          quantity: "0.001",
           client_id: `M${step}`,
         });
         if (market !== undefined) run.placed.push(String((market.order as Json).order_id));
