@@ -7,7 +7,7 @@
 // 0 is killed (SIGKILL) with another process of its index waiting: recorded, the take-over time from the kill
 // to the first 200 on an engine-0 account (polled every 50 ms), and the requests that failed meanwhile.
 // Writes bench/roll-results.json. Targets (reported, never asserted): 0 failed requests, p99 ≤ 2 s.
-// Usage: npm run bench:roll -- [--keys 60] [--pace-ms 1000]
+// Usage: npm run bench:roll -- [--keys 60] [--pace-ms 1000] [--hold-ms 5000]
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -87,10 +87,16 @@ function reasons(roll: RollStack): Record<string, number> {
   return counts;
 }
 
-export async function benchRoll(say: (line: string) => void, keys = 60, paceMs = 1_000): Promise<RollResult> {
+export async function benchRoll(
+  say: (line: string) => void,
+  keys = 60,
+  paceMs = 1_000,
+  holdMs = Number(GATEWAY_ENV.HANDOVER_HOLD_MS),
+): Promise<RollResult> {
   const topology = successorsByIndex();
   say(`roll: starting the stack (${topology.name}), ${keys} keys`);
-  const roll = await startRollStack(topology, keys, { gatewayEnv: GATEWAY_ENV });
+  const gatewayEnv = { ...GATEWAY_ENV, HANDOVER_HOLD_MS: String(holdMs) };
+  const roll = await startRollStack(topology, keys, { gatewayEnv });
   try {
     let phase: "roll" | "kill" | "end" = "roll";
     const marks = new Map<string, number>();
@@ -127,7 +133,7 @@ export async function benchRoll(say: (line: string) => void, keys = 60, paceMs =
       keys,
       paceMs,
       topology: topology.name,
-      settings: { ...ROLL_ENGINE_ENV, ...ROLL_GATEWAY_ENV, ...GATEWAY_ENV, balancerPollMs: "100" },
+      settings: { ...ROLL_ENGINE_ENV, ...ROLL_GATEWAY_ENV, ...gatewayEnv, balancerPollMs: "100" },
       roll: {
         seconds: round((rollTo - rollFrom) / 1000, 1),
         steps: steps.map((s) => ({
@@ -140,7 +146,9 @@ export async function benchRoll(say: (line: string) => void, keys = 60, paceMs =
         sent: during.length,
         failed: during.filter((s) => !s.ok).length,
         latencyMs: summarize(during.map((s) => s.ms)),
-        failures: during.flatMap((s) => (s.failure === undefined ? [] : [s.failure])).slice(0, 20),
+        failures: during
+          .flatMap((s) => (s.failure === undefined ? [] : [`${round((s.at - rollFrom) / 1000, 1)} s: ${s.failure}`]))
+          .slice(0, 20),
       },
       kill: {
         takeOverMs: round(servedAt - killed.signalledAt, 0),
@@ -181,12 +189,19 @@ export function writeRollResults(result: RollResult, loadStart: string): void {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { keys: { type: "string" }, "pace-ms": { type: "string" } } });
+  const { values } = parseArgs({
+    options: { keys: { type: "string" }, "pace-ms": { type: "string" }, "hold-ms": { type: "string" } },
+  });
   const loadStart = loadAverage();
   const say = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
-  const result = await benchRoll(say, Number(values.keys ?? 60), Number(values["pace-ms"] ?? 1_000));
+  const result = await benchRoll(
+    say,
+    Number(values.keys ?? 60),
+    Number(values["pace-ms"] ?? 1_000),
+    Number(values["hold-ms"] ?? GATEWAY_ENV.HANDOVER_HOLD_MS),
+  );
   writeRollResults(result, loadStart);
   say(JSON.stringify({ roll: { ...result.roll, failures: undefined }, kill: result.kill }, null, 2));
   say(`Wrote ${path.relative(ROOT, RESULTS)}`);

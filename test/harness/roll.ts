@@ -81,11 +81,11 @@ export interface RollStack {
 }
 
 /**
- * Settings for the gateways of a roll: a 1 s drain phase (the balancer polls every 100 ms), a long hold and
+ * Settings for the gateways of a roll: the default 2 s drain phase (the balancer polls every 100 ms), a long hold and
  * deadline.
  */
 export const ROLL_GATEWAY_ENV = {
-  GATEWAY_DRAIN_DELAY_MS: "1000",
+  GATEWAY_DRAIN_DELAY_MS: "2000",
   // Bounded generously for a loaded machine: a successor starts its shard threads once it holds the leases,
   // and each gateway's channel to it reconnects on its own backoff.
   HANDOVER_HOLD_MS: "20000",
