@@ -91,6 +91,12 @@ const schema = z
      */
     HANDOVER_HOLD_MS: integer({ min: 0, max: 60_000 }, 5_000),
     HANDOVER_HOLD_MAX: integer({ min: 0 }, 1_000),
+    /**
+     * Graceful stop (docs/runbook.md, "Roll the gateways"): after SIGTERM, how long the gateway keeps serving
+     * with /readyz 503 and `Connection: close` on every answer, so that load balancers route away before the
+     * listeners close; then requests in flight are drained (5 s) as before. 0 closes the listeners at once.
+     */
+    GATEWAY_DRAIN_DELAY_MS: integer({ min: 0, max: 60_000 }, 2_000),
     /** Longest a cached validation is used before the wallet is asked again. */
     KEY_CACHE_TTL_MS: integer({ min: 1_000 }, 60_000),
     KEY_CACHE_MAX_ENTRIES: integer({ min: 1 }, 100_000),

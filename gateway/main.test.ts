@@ -1,4 +1,5 @@
-// startGateway's parts stop last in first out: a start that fails part-way releases what it had opened.
+// startGateway's parts stop last in first out: a start that fails part-way releases what it had opened; a stop
+// drains first (GATEWAY_DRAIN_DELAY_MS of serving with /readyz 503 and Connection: close), then closes.
 import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../kernel/log.js";
@@ -51,4 +52,36 @@ describe("startGateway", () => {
       await close(taken);
     }
   });
+});
+
+describe("startGateway's stop", () => {
+  it("keeps serving for GATEWAY_DRAIN_DELAY_MS with Connection: close and /readyz 503, then closes", async () => {
+    const settings = loadGatewaySettings({
+      HOST: "127.0.0.1",
+      HTTP_PORT: "0",
+      WALLET_HTTP_PORT: "0",
+      WALLET_GRPC_TARGET: "127.0.0.1:1",
+      ENGINE_GRPC_TARGETS: "127.0.0.1:1",
+      // Long enough for the few requests below to be answered while it drains on a loaded machine.
+      GATEWAY_DRAIN_DELAY_MS: "5000",
+    });
+    const gateway = await startGateway(settings, createLogger("gateway", "silent"));
+    const base = `http://127.0.0.1:${gateway.httpPort}`;
+    const before = await fetch(`${base}/healthz`);
+    expect(before.headers.get("connection")).toBe("keep-alive");
+    const stopped = gateway.stop();
+    // Draining: still served, each answer closes its connection, and readiness is refused.
+    for (const path of ["/healthz", "/healthz"]) {
+      const answer = await fetch(`${base}${path}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("connection")).toBe("close");
+    }
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: "not_ready" });
+    expect((await fetch(`http://127.0.0.1:${gateway.walletHttpPort}/healthz`)).headers.get("connection")).toBe("close");
+    expect(await Promise.race([stopped.then(() => "stopped"), Promise.resolve("draining")])).toBe("draining");
+    await stopped;
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+  }, 30_000);
 });

@@ -10,6 +10,7 @@ import type { Redis } from "ioredis";
 import { buildApiApp, buildV1App, createHttpMetricsOnce, type AppOptions } from "./app.js";
 import { Admission } from "./http/admission.js";
 import { admissionGate } from "./http/admission-gate.js";
+import { DrainPhase, drain } from "./http/drain.js";
 import { admissionMetrics, type GatewayAdmission } from "./http/admission-metrics.js";
 import { createClients, reachable, type Clients } from "./clients.js";
 import { holdMetrics } from "./engine-hold.js";
@@ -48,20 +49,6 @@ async function listen(server: http.Server, host: string, port: number): Promise<
   });
   const address = server.address();
   return typeof address === "object" && address !== null ? address.port : port;
-}
-
-async function drain(server: http.Server, graceMs: number): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      server.closeAllConnections();
-    }, graceMs);
-    timer.unref();
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }
 
 /** The gateway's counters (all no-ops with metrics off), each read at scrape time. */
@@ -202,17 +189,21 @@ function startAdmission(settings: GatewaySettings, options: AppOptions): Gateway
   return { admission, shed };
 }
 
-/** Both listeners, drained together on stop. */
+/**
+ * Both listeners, stopped together: first the drain phase (GATEWAY_DRAIN_DELAY_MS of serving with /readyz 503
+ * and `Connection: close`, gateway/http/drain.ts), then stream sockets closed 1001 and the listeners drained.
+ */
 async function listenBoth(
   settings: GatewaySettings,
   options: AppOptions,
   gate: GatewayAdmission,
   streams: StreamServer,
   stack: StopStack,
+  phase: DrainPhase,
 ): Promise<{ httpPort: number; walletHttpPort: number }> {
   const v1 = admissionGate(gate.admission, buildV1App(options), { onShed: gate.shed?.http });
-  const v1Server = http.createServer(v1);
-  const apiServer = http.createServer(buildApiApp(options));
+  const v1Server = http.createServer(phase.closing(v1));
+  const apiServer = http.createServer(phase.closing(buildApiApp(options)));
   v1Server.on("upgrade", streams.upgrade);
   for (const server of [v1Server, apiServer]) {
     server.keepAliveTimeout = 65_000;
@@ -220,6 +211,7 @@ async function listenBoth(
     server.requestTimeout = 30_000;
   }
   stack.push(async () => {
+    await phase.begin(settings.GATEWAY_DRAIN_DELAY_MS);
     await Promise.all([streams.stop(), drain(v1Server, 5_000), drain(apiServer, 5_000)]);
   });
   const httpPort = await listen(v1Server, settings.HOST, settings.HTTP_PORT);
@@ -271,11 +263,13 @@ export async function startGateway(settings: GatewaySettings, log: Logger): Prom
     const revoked = new RevocationRelay();
     const keyCache = startKeyCache(settings, clients, limiter, log, stack, revoked);
     const failures = authFailures(settings, redis, log);
+    const phase = new DrainPhase();
     const options = appOptions(settings, log, registry, clients, { limiter, keyCache, failures }, counters);
+    options.ready = phase.ready(options.ready);
     const gate = startAdmission(settings, options);
     const streams = startStreams(settings, options, clients, { limiter, gate }, log, stack);
     revoked.target = streams;
-    const ports = await listenBoth(settings, withStreamRevocation(options, streams), gate, streams, stack);
+    const ports = await listenBoth(settings, withStreamRevocation(options, streams), gate, streams, stack, phase);
     log.info({ ...ports, redis: redis !== undefined }, "gateway listening");
     return ports;
   });

@@ -16,6 +16,8 @@
 //      load mix, then open loop at 0.5×, 1×, 2× and 4× of it, one well-behaved key beside the flood
 //      (bench/overload-<backend>.json); then the same with the flood from 4 keys whose rate limit is raised out
 //      of the way (bench/overload-<backend>-few-keys.json); `--no-overload` leaves it out.
+//   7. A rolling restart under the 60-key scenario (scripts/bench-roll.ts, bench/roll-results.json): failed
+//      requests, latency during the roll, take-over after kill -9 of an engine; `--no-roll` leaves it out.
 // Writes bench/results.json and bench/results.md (the summary table: median, spread, ratio to the ceilings,
 // target, met) and prints the table and the total time. Targets are reported, never asserted.
 // `--profile`: the stack's processes run with --cpu-prof (profiles in bench/profiles/<date>/), and the top
@@ -69,6 +71,7 @@ import {
   streamOrderTargets,
 } from "./bench-stream-orders.js";
 import { overloadRows, runOverload, type OverloadResult } from "./load/overload.js";
+import { benchRoll, rollRows, writeRollResults, type RollResult } from "./bench-roll.js";
 import { parseOverloadArgs } from "./load/overload-plan.js";
 import { benchGrpc, benchInProcess, TARGET_IN_PROCESS_PER_SECOND, TARGET_P99_RATIO } from "./bench-validate.js";
 import { profileFileName, summarizeProfile, type CpuProfile, type ProfileSummary } from "./cpuprofile.js";
@@ -233,6 +236,16 @@ async function main(): Promise<void> {
   }
   phases.overload = since(at);
 
+  // 7. A rolling restart, on a stack of its own.
+  at = performance.now();
+  let roll: RollResult | undefined;
+  if (!process.argv.includes("--no-roll")) {
+    const rollLoad = loadAverage();
+    roll = await benchRoll(say);
+    writeRollResults(roll, rollLoad);
+  }
+  phases.roll = since(at);
+
   // ---------------------------------------------------------------- the summary
   const rates = (s: TargetSummary): number[] => s.rounds;
   const toCeiling = (s: TargetSummary): number => round(s.medianPerSecond / ceiling.medianPerSecond, 3);
@@ -373,6 +386,7 @@ async function main(): Promise<void> {
     { figure: "stream: fill → socket p99", unit: "ms", values: [stream.socketMs.p99] },
     { figure: "stream: same fills → webhook delivered p99", unit: "ms", values: [stream.webhookMs.p99] },
     ...overload.flatMap(overloadRows),
+    ...(roll === undefined ? [] : rollRows(roll)),
   ];
   const summaryText = figureTable(rows);
   const durationSeconds = since(started);
@@ -401,6 +415,7 @@ async function main(): Promise<void> {
     openLoop: Object.fromEntries(open),
     stream,
     overload: overload.map(({ file, ...rest }) => ({ ...rest, file: path.relative(ROOT, file) })),
+    ...(roll === undefined ? {} : { roll }),
     ...(profiles === undefined ? {} : { profiles, profileDir: path.relative(ROOT, profileDir) }),
   };
   mkdirSync(path.dirname(RESULTS_JSON), { recursive: true });

@@ -86,6 +86,8 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (env.INTERNAL_TOKEN === undefined || env.INTERNAL_TOKEN === "")
     env.INTERNAL_TOKEN = randomBytes(32).toString("base64url");
+  // One gateway and no load balancer to route away from it: its drain phase would only delay every stop.
+  if (env.GATEWAY_DRAIN_DELAY_MS === undefined || env.GATEWAY_DRAIN_DELAY_MS === "") env.GATEWAY_DRAIN_DELAY_MS = "0";
   if (env.DATABASE_URL === undefined || env.DATABASE_URL === "") {
     embedded = await startEmbeddedPostgres(env.DATA_DIR ?? "./data");
     env.DATABASE_URL = embedded.url;

@@ -28,8 +28,15 @@ export interface StackOptions {
    */
   successors?: number[];
   /**
+   * The successors' ports are reserved and listed in the gateways' targets, but their processes start only on
+   * `startEngine(index, 1)` (a deploy that brings the new process up just before the old one stops).
+   */
+  deferSuccessors?: boolean;
+  /** Gateways listen on ports chosen outside the ephemeral range, so `restartGateway` can reuse them. */
+  restartableGateways?: boolean;
+  /**
    * Standby engines (ENGINE_ROLE=standby, docs/scale-out.md "Standbys"), started once the engines listen, each
-   * on its own ports and listed after the engine(s) in every entry of the gateways' ENGINE_GRPC_TARGETS.
+   * listed after the engine (and its successor) in every entry of the gateways' ENGINE_GRPC_TARGETS.
    */
   standbys?: number;
 }
@@ -59,6 +66,8 @@ export interface Stack {
   databaseUrl: string;
   /** Everything every process wrote to stdout and stderr so far. */
   output(): string;
+  /** The lines process `name` printed so far (`engine`, `engine-1-successor`, `gateway-0`; restarts included). */
+  linesOf(name: string): string[];
   /**
    * Stops the engine process with `signal` (default SIGKILL: a crash, nothing drained) and starts a new one
    * with the same settings, database and ports; resolves once the new one answers /healthz.
@@ -73,6 +82,20 @@ export interface Stack {
   successorListening(index: number): Promise<void>;
   /** Resolves with standby `i`'s "engine listening" log line (its `engine` is the index it took). */
   standbyListening(i: number): Promise<Record<string, unknown>>;
+  /**
+   * Starts process `slot` of engine `index` (0: the engine, 1: its successor) with its usual settings and ports,
+   * unless it runs (it listens only once it holds the leases: `engineListening`).
+   */
+  startEngine(index: number, slot: 0 | 1): void;
+  /** Resolves once process `slot` of engine `index` listens (it holds the partitions). */
+  engineListening(index: number, slot: 0 | 1): Promise<void>;
+  /** Sends `signal` to process `slot` of engine `index`; resolves with its exit code once it exited. */
+  signalEngine(index: number, slot: 0 | 1, signal: NodeJS.Signals): Promise<number | null>;
+  /**
+   * Stops gateway `index` with `signal` (default SIGTERM) and starts it again on the same ports
+   * (`restartableGateways`); resolves with the old one's exit code once the new one listens.
+   */
+  restartGateway(index: number, signal?: NodeJS.Signals): Promise<number | null>;
   /**
    * Stops every process; then rejects, naming the process, key and line, if any JSON log line any of them
    * printed wrote a key twice.

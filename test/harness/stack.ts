@@ -2,106 +2,30 @@
 // and keeps everything they print so tests can inspect the logs; stopping the stack fails if a JSON log line
 // wrote a key twice (test/harness/log-lines.ts). Gateway i talks to wallet i % wallets and to
 // every engine (engine k with ENGINE_INDEX=k of ENGINE_COUNT, docs/scale-out.md).
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { LogLines } from "./log-lines.js";
 import { freePort } from "./ports.js";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+import { Processes, portOf, signalProcess, stopProcesses, waitHttp, type Started } from "./processes.js";
 
 export type { GatewayEndpoints, RestartOptions, Stack, StackOptions } from "./stack-options.js";
 import type { GatewayEndpoints, RestartOptions, Stack, StackOptions } from "./stack-options.js";
 
-interface Started {
-  child: ChildProcess;
-  name: string;
-  /** The process's "… listening" log line (with the ports it bound); rejects if it exits first. */
-  listening: Promise<Record<string, unknown>>;
-}
-
-async function waitHttp(url: string, timeoutMs: number, describe: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} not ready within ${timeoutMs} ms\n${describe()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** Engine 0 keeps the name "engine" (tests look for it in the logs). */
 const engineName = (index: number): string => (index === 0 ? "engine" : `engine-${index}`);
 
+/** The name of process `slot` of engine `index` in the logs (0: the engine, 1: its successor). */
+export const engineProcessName = (index: number, slot: 0 | 1): string =>
+  `${engineName(index)}${slot === 0 ? "" : "-successor"}`;
+
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "fts-stack-"));
-  const chunks: string[] = [];
-  const lines = new LogLines();
-  const started: Started[] = [];
-  const output = (): string => chunks.join("");
-
-  const launch = (name: string, entry: string, env: Record<string, string>): Started => {
-    // STACK_NODE_ARGS adds node flags to every process, for profiling a benchmark's stack
-    // (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"; NODE_OPTIONS does not allow --cpu-prof).
-    const extra = (process.env.STACK_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
-    const child = spawn(process.execPath, [...extra, "--import", "tsx", path.join(ROOT, entry)], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "info", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    // Processes other than the engines bind port 0 and log the ports they got: no window in which another
-    // process takes a port.
-    let announce: (line: Record<string, unknown>) => void = () => undefined;
-    let fail: (error: Error) => void = () => undefined;
-    const listening = new Promise<Record<string, unknown>>((resolve, reject) => {
-      announce = resolve;
-      fail = reject;
-    });
-    child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
-    child.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
-    lines.watch(name, child.stdout, (line) => {
-      if (!line.includes("listening")) return;
-      try {
-        const parsed = JSON.parse(line) as Record<string, unknown>;
-        if (typeof parsed.msg === "string" && parsed.msg.endsWith("listening")) announce(parsed);
-      } catch {
-        // not a JSON log line
-      }
-    });
-    lines.watch(name, child.stderr);
-    child.once("exit", (code, signal) => {
-      fail(new Error(`${name} exited (${signal ?? String(code)}) before listening\n${output()}`));
-    });
-    const silence = setTimeout(() => {
-      fail(new Error(`${name} did not announce "… listening" within 120 s\n${output()}`));
-    }, 120_000);
-    silence.unref();
-    void listening.then(
-      () => {
-        clearTimeout(silence);
-      },
-      () => {
-        clearTimeout(silence);
-      },
-    );
-    // Marked handled: a process stopped before it announced itself must not surface as an unhandled rejection.
-    listening.catch(() => undefined);
-    const entryStarted: Started = { child, name, listening };
-    started.push(entryStarted);
-    return entryStarted;
-  };
-
-  const portOf = (line: Record<string, unknown>, field: string): number => {
-    const value = line[field];
-    if (typeof value !== "number") throw new Error(`no ${field} in ${JSON.stringify(line)}`);
-    return value;
-  };
+  const processes = new Processes();
+  const started = processes.started;
+  const lines = processes.lines;
+  const output = (): string => processes.output();
+  const launch = (name: string, entry: string, env: Record<string, string>): Started =>
+    processes.launch(name, entry, env);
 
   const common: Record<string, string> = { HOST: "127.0.0.1", DATA_DIR: dataDir, ...options.env };
   if (options.databaseUrl !== undefined) common.DATABASE_URL = options.databaseUrl;
@@ -149,27 +73,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // The engines start once the wallets listen: their webhook dispatchers ask wallet 0 for webhook targets.
   const engines: (Started | undefined)[] = [];
   const successors = new Map<number, Started>();
+  const successorEnvs = new Map<number, Record<string, string>>();
   const standbys: Started[] = [];
-
-  const stopProcesses = async (which: Started[]): Promise<void> => {
-    await Promise.all(
-      which.map(
-        ({ child }) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) {
-              resolve();
-              return;
-            }
-            const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-            child.once("exit", () => {
-              clearTimeout(timer);
-              resolve();
-            });
-            child.kill("SIGTERM");
-          }),
-      ),
-    );
+  const gatewayEnvs: Record<string, string>[] = [];
+  const gatewayProcesses: Started[] = [];
+  const slotOf = (index: number, slot: 0 | 1): Started | undefined =>
+    slot === 0 ? engines[index] : successors.get(index);
+  const startEngine = (index: number, slot: 0 | 1): void => {
+    const running = slotOf(index, slot);
+    if (running !== undefined && running.child.exitCode === null && running.child.signalCode === null) return;
+    const env = slot === 0 ? engineEnvs[index] : successorEnvs.get(index);
+    if (env === undefined) throw new Error(`engine ${index} has no process ${slot}`);
+    if (running !== undefined) processes.forget(running);
+    const engine = launch(engineProcessName(index, slot), "engine/main.ts", env);
+    if (slot === 0) engines[index] = engine;
+    else successors.set(index, engine);
   };
+
   // The services stop before the database they drain into.
   const stopAll = async (): Promise<void> => {
     await stopProcesses(started.filter((s) => s.name !== "database"));
@@ -204,12 +124,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const targets = engineGrpc.map((port) => `127.0.0.1:${port}`);
     for (const index of options.successors ?? []) {
       const port = await freePort();
-      const env = {
+      successorEnvs.set(index, {
         ...engineEnvs[index],
         ENGINE_GRPC_PORT: String(port),
         ENGINE_METRICS_PORT: String(await freePort()),
-      };
-      successors.set(index, launch(`${engineName(index)}-successor`, "engine/main.ts", env));
+      });
+      if (options.deferSuccessors !== true) startEngine(index, 1);
       targets[index] = `${targets[index] ?? ""}|127.0.0.1:${port}`;
     }
     for (let i = 0; i < (options.standbys ?? 0); i++) {
@@ -220,17 +140,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       );
       targets.forEach((entry, index) => (targets[index] = `${entry}|127.0.0.1:${port}`));
     }
-    const launched = Array.from({ length: options.gateways ?? 1 }, (_, i) =>
-      launch(`gateway-${i}`, "gateway/main.ts", {
+    for (let i = 0; i < (options.gateways ?? 1); i++) {
+      const fixed = options.restartableGateways === true;
+      gatewayEnvs.push({
         ...common,
+        // No load balancer routes away from a test's gateway: no drain phase unless a test asks for one.
+        GATEWAY_DRAIN_DELAY_MS: "0",
         ...options.gatewayEnv,
-        HTTP_PORT: "0",
-        WALLET_HTTP_PORT: "0",
+        HTTP_PORT: fixed ? String(await freePort()) : "0",
+        WALLET_HTTP_PORT: fixed ? String(await freePort()) : "0",
         WALLET_GRPC_TARGET: `127.0.0.1:${walletGrpc[i % walletCount] ?? 0}`,
         ENGINE_GRPC_TARGET: (targets[0] ?? "").split("|")[0] ?? "",
-        ...(engineCount > 1 ? { ENGINE_GRPC_TARGETS: targets.join(",") } : {}),
-      }),
-    );
+        ...(engineCount > 1 || successorEnvs.size > 0 || standbys.length > 0
+          ? { ENGINE_GRPC_TARGETS: targets.join(",") }
+          : {}),
+      });
+    }
+    const launched = gatewayEnvs.map((env, i) => launch(`gateway-${i}`, "gateway/main.ts", env));
+    gatewayProcesses.push(...launched);
     for (const gateway of launched) {
       const line = await gateway.listening;
       gateways.push({
@@ -247,13 +174,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const killEngine = async (index: number, signal: NodeJS.Signals = "SIGKILL"): Promise<number | null> => {
     const old = engines[index];
     if (old === undefined) throw new Error(`engine ${index} never started`);
-    if (old.child.exitCode !== null || old.child.signalCode !== null) return old.child.exitCode;
-    return new Promise<number | null>((resolve) => {
-      old.child.once("exit", (code) => {
-        resolve(code);
-      });
-      old.child.kill(signal);
-    });
+    return signalProcess(old, signal);
   };
   const restarting = new Map<number, Promise<void>>();
   const restartEngine = async (restart: RestartOptions = {}): Promise<void> => {
@@ -262,8 +183,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const run = async (): Promise<void> => {
       const old = engines[index];
       await killEngine(index, restart.signal ?? "SIGKILL");
-      const at = old === undefined ? -1 : started.indexOf(old);
-      if (at >= 0) started.splice(at, 1);
+      if (old !== undefined) processes.forget(old);
       const engine = launch(engineName(index), "engine/main.ts", { ...engineEnvs[index], ...restart.env });
       engines[index] = engine;
       await engine.listening;
@@ -301,6 +221,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     dataDir,
     databaseUrl: common.DATABASE_URL ?? "",
     output,
+    linesOf: (name) => lines.printed.filter((printed) => printed.process === name).map((printed) => printed.line),
     restartEngine,
     killEngine,
     async successorListening(index) {
@@ -312,6 +233,29 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const standby = standbys[i];
       if (standby === undefined) throw new Error(`no standby ${i}`);
       return standby.listening;
+    },
+    startEngine,
+    async engineListening(index, slot) {
+      const engine = slotOf(index, slot);
+      if (engine === undefined) throw new Error(`engine ${index} has no process ${slot}`);
+      await engine.listening;
+    },
+    signalEngine(index, slot, signal) {
+      const engine = slotOf(index, slot);
+      if (engine === undefined) throw new Error(`engine ${index} has no process ${slot}`);
+      return signalProcess(engine, signal);
+    },
+    async restartGateway(index, signal = "SIGTERM") {
+      const old = gatewayProcesses[index];
+      const env = gatewayEnvs[index];
+      if (old === undefined || env === undefined || env.HTTP_PORT === "0")
+        throw new Error(`gateway ${index} cannot be restarted (restartableGateways)`);
+      const code = await signalProcess(old, signal);
+      processes.forget(old);
+      const gateway = launch(`gateway-${index}`, "gateway/main.ts", env);
+      gatewayProcesses[index] = gateway;
+      await gateway.listening;
+      return code;
     },
     stop,
   };
