@@ -17,7 +17,7 @@ import {
   ROLL_GATEWAY_ENV,
   rollAll,
   startRollStack,
-  successorsByIndex,
+  ownersAndStandby,
   unavailableReasons,
   type RollStack,
 } from "../test/harness/roll.js";
@@ -93,7 +93,7 @@ export async function benchRoll(
   paceMs = 1_000,
   holdMs = Number(GATEWAY_ENV.HANDOVER_HOLD_MS),
 ): Promise<RollResult> {
-  const topology = successorsByIndex();
+  const topology = ownersAndStandby();
   say(`roll: starting the stack (${topology.name}), ${keys} keys`);
   const gatewayEnv = { ...GATEWAY_ENV, HANDOVER_HOLD_MS: String(holdMs) };
   const roll = await startRollStack(topology, keys, { gatewayEnv });

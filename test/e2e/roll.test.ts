@@ -1,12 +1,13 @@
 // A rolling restart under load (docs/runbook.md, "Roll the gateways"; docs/scale-out.md, "Hand-over"):
-// PostgreSQL and Redis, two engine indexes (the topology of test/harness/roll.ts), two gateways behind a
-// balancer that polls their /readyz, and 12 keys, each with one account, trading at a steady pace (orders,
-// cancels, reads). Every engine is SIGTERMed in turn (another process of its index takes its partitions), then
-// every gateway (restarted on its port, waited for ready). No request fails, every order answered 201 appears
-// exactly once in its account's history, and every account's books equal those its control twin (same engine,
-// same script, run after the roll with nothing restarting) ends with.
+// PostgreSQL and Redis, two engine owners and a standby (ownersAndStandby in test/harness/roll.ts), two gateways
+// behind a balancer that polls their /readyz, and 12 keys, each with one account, trading at a steady pace
+// (orders, cancels, reads). Every engine process is SIGTERMed in turn (the waiting standby takes its index and
+// the stopped process comes back as the next standby), then every gateway (restarted on its port, waited for
+// ready). No request fails, every order answered 201 appears exactly once in its account's history, and every
+// account's books equal those its control twin (same engine, same script, run after the roll with nothing
+// restarting) ends with.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rollAll, startRollStack, successorsByIndex, unavailableReasons, type RollStack } from "../harness/roll.js";
+import { ownersAndStandby, rollAll, startRollStack, unavailableReasons, type RollStack } from "../harness/roll.js";
 import { books, orderHistory, startLoad, type LoadAccount } from "../harness/steady-load.js";
 
 const KEYS = 12;
@@ -20,7 +21,7 @@ describe("rolling restart of every engine and gateway under load", () => {
   let started: RollStack | undefined;
 
   beforeAll(async () => {
-    started = await startRollStack(successorsByIndex(), KEYS);
+    started = await startRollStack(ownersAndStandby(), KEYS);
     roll = started;
   });
 
@@ -50,6 +51,7 @@ describe("rolling restart of every engine and gateway under load", () => {
     expect(steps.map((step) => [step.what, step.exitCode])).toEqual([
       ["engine 0", 0],
       ["engine 1", 0],
+      ["engine 0", 0],
       ["gateway 0", 0],
       ["gateway 1", 0],
     ]);

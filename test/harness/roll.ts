@@ -23,13 +23,17 @@ export interface Replaced {
   signalledAt: number;
   /** Settles once the other process serves. */
   serving: Promise<void>;
+  /** Settles once a process waits to take the next replacement (after `serving`). */
+  spare: Promise<void>;
 }
 
 export interface EngineTopology {
   /** What the report calls it. */
   name: string;
   /** The engine processes the stack starts. */
-  stack: Pick<StackOptions, "engines" | "successors" | "deferSuccessors">;
+  stack: Pick<StackOptions, "engines" | "successors" | "deferSuccessors" | "standbys" | "pooledEngines">;
+  /** The indexes to replace, in turn, so that every engine process the stack started is stopped once. */
+  rollOrder: number[];
   /**
    * Stops the process serving engine `index`'s partitions with `signal` once another process is ready to take
    * them; resolves with the stopped process's exit code and a promise that settles once the other one serves.
@@ -47,6 +51,7 @@ export function successorsByIndex(): EngineTopology {
   return {
     name: "2 owners, a successor started per index",
     stack: { engines: ENGINES, successors: [0, 1], deferSuccessors: true },
+    rollOrder: [0, 1],
     async replace(stack, index, signal) {
       const old = serving.get(index) ?? 0;
       const next = old === 0 ? 1 : 0;
@@ -60,7 +65,44 @@ export function successorsByIndex(): EngineTopology {
       const signalledAt = performance.now();
       const exitCode = await stack.signalEngine(index, old, signal);
       serving.set(index, next);
-      return { exitCode, signalledAt, serving: stack.engineListening(index, next) };
+      return { exitCode, signalledAt, serving: stack.engineListening(index, next), spare: Promise.resolve() };
+    },
+  };
+}
+
+/**
+ * Two owners (index 0 and 1 of 2) and one standby (docs/scale-out.md, "Standbys"), every process listed in every
+ * gateway entry: the process serving an index is stopped, the waiting standby takes the index, and the stopped
+ * process starts again on its ports as the next standby. Replacing 0, 1, then 0 again stops each of the three
+ * once (the third replacement stops the first standby, which serves index 0 by then).
+ */
+export function ownersAndStandby(): EngineTopology {
+  const serving = new Map<number, string>([
+    [0, engineProcessName(0, 0)],
+    [1, engineProcessName(1, 0)],
+  ]);
+  const waiting = ["engine-standby-0"];
+  return {
+    name: "2 owners and 1 standby",
+    stack: { engines: ENGINES, standbys: 1, pooledEngines: true },
+    rollOrder: [0, 1, 0],
+    async replace(stack, index, signal) {
+      const old = serving.get(index);
+      const next = waiting.shift();
+      if (old === undefined || next === undefined) throw new Error(`no standby waits to take engine ${index}`);
+      const taken = stack.listeningOf(next);
+      const signalledAt = performance.now();
+      const exitCode = await stack.signalNamed(old, signal);
+      const served = taken.then((line) => {
+        if (line.engine !== index) throw new Error(`${next} took engine ${String(line.engine)}, not ${index}`);
+        serving.set(index, next);
+      });
+      const spare = served.then(async () => {
+        await stack.relaunchAsStandby(old);
+        waiting.push(old);
+      });
+      spare.catch(() => undefined);
+      return { exitCode, signalledAt, serving: served, spare };
     },
   };
 }
@@ -190,14 +232,18 @@ export function unavailableReasons(stack: Stack): string[] {
   );
 }
 
-/** SIGTERMs every engine index in turn (the next once the replacement serves), then every gateway. */
+/**
+ * SIGTERMs the process serving each index of the topology's roll order in turn (the next once the replacement
+ * serves and a spare waits), then every gateway.
+ */
 export async function rollAll(roll: RollStack): Promise<RollStep[]> {
   const steps: RollStep[] = [];
-  for (let index = 0; index < ENGINES; index++) {
+  for (const index of roll.topology.rollOrder) {
     const from = performance.now();
-    const { exitCode, signalledAt, serving } = await roll.topology.replace(roll.stack, index, "SIGTERM");
+    const { exitCode, signalledAt, serving, spare } = await roll.topology.replace(roll.stack, index, "SIGTERM");
     await serving;
     steps.push({ what: `engine ${index}`, exitCode, from, signalledAt, to: performance.now() });
+    await spare;
   }
   for (let gateway = 0; gateway < roll.stack.gateways.length; gateway++) {
     const from = performance.now();

@@ -39,6 +39,12 @@ export interface StackOptions {
    * listed after the engine (and its successor) in every entry of the gateways' ENGINE_GRPC_TARGETS.
    */
   standbys?: number;
+  /**
+   * Every engine process (owners and standbys) is listed in every entry of the gateways' ENGINE_GRPC_TARGETS,
+   * the entry's owner first: any of them may come to serve any index (a standby, or an owner started again as
+   * one by `relaunchAsStandby`).
+   */
+  pooledEngines?: boolean;
 }
 
 export interface GatewayEndpoints {
@@ -80,6 +86,18 @@ export interface Stack {
   killEngine(index: number, signal?: NodeJS.Signals): Promise<number | null>;
   /** Resolves once the successor of engine `index` (`successors`) listens: it holds the partitions. */
   successorListening(index: number): Promise<void>;
+  /**
+   * Resolves with the "engine listening" line of engine process `name` (`engine-1`, `engine-standby-0`) as it
+   * runs now: its `engine` is the index it serves (a standby's, the index it took).
+   */
+  listeningOf(name: string): Promise<Record<string, unknown>>;
+  /** Sends `signal` to engine process `name`; resolves with its exit code once it exited. */
+  signalNamed(name: string, signal: NodeJS.Signals): Promise<number | null>;
+  /**
+   * Starts engine process `name` (stopped) again on its ports as a standby (ENGINE_ROLE=standby); resolves once
+   * it waits for an engine whose leases lapse.
+   */
+  relaunchAsStandby(name: string): Promise<void>;
   /** Resolves with standby `i`'s "engine listening" log line (its `engine` is the index it took). */
   standbyListening(i: number): Promise<Record<string, unknown>>;
   /**

@@ -75,6 +75,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const successors = new Map<number, Started>();
   const successorEnvs = new Map<number, Record<string, string>>();
   const standbys: Started[] = [];
+  /** Each owner and standby process by name, with its settings (`relaunchAsStandby` starts it again). */
+  const named = new Map<string, { process: Started; env: Record<string, string> }>();
   const gatewayEnvs: Record<string, string>[] = [];
   const gatewayProcesses: Started[] = [];
   const slotOf = (index: number, slot: 0 | 1): Started | undefined =>
@@ -115,6 +117,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     engineEnvs.forEach((env, index) => {
       env.WALLET_GRPC_TARGET = `127.0.0.1:${walletGrpc[0] ?? 0}`;
       engines[index] = launch(engineName(index), "engine/main.ts", env);
+      named.set(engineName(index), { process: engines[index], env });
     });
     for (const engine of engines) {
       const line = await (engine as Started).listening;
@@ -134,11 +137,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     }
     for (let i = 0; i < (options.standbys ?? 0); i++) {
       const port = await freePort();
-      const env = { ...engineEnvs[0], ENGINE_ROLE: "standby", ENGINE_GRPC_PORT: String(port) };
-      standbys.push(
-        launch(`engine-standby-${i}`, "engine/main.ts", { ...env, ENGINE_METRICS_PORT: String(await freePort()) }),
-      );
+      const env = {
+        ...engineEnvs[0],
+        ENGINE_ROLE: "standby",
+        ENGINE_GRPC_PORT: String(port),
+        ENGINE_METRICS_PORT: String(await freePort()),
+      };
+      const standby = launch(`engine-standby-${i}`, "engine/main.ts", env);
+      standbys.push(standby);
+      named.set(`engine-standby-${i}`, { process: standby, env });
       targets.forEach((entry, index) => (targets[index] = `${entry}|127.0.0.1:${port}`));
+    }
+    if (options.pooledEngines === true) {
+      const all = [...named.values()].map(({ env }) => `127.0.0.1:${env.ENGINE_GRPC_PORT ?? ""}`);
+      targets.forEach((entry, index) => {
+        const own = entry.split("|")[0] ?? "";
+        targets[index] = [own, ...all.filter((target) => target !== own)].join("|");
+      });
     }
     for (let i = 0; i < (options.gateways ?? 1); i++) {
       const fixed = options.restartableGateways === true;
@@ -233,6 +248,31 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const standby = standbys[i];
       if (standby === undefined) throw new Error(`no standby ${i}`);
       return standby.listening;
+    },
+    listeningOf(name) {
+      const entry = named.get(name);
+      if (entry === undefined) throw new Error(`no engine process ${name}`);
+      return entry.process.listening;
+    },
+    signalNamed(name, signal) {
+      const entry = named.get(name);
+      if (entry === undefined) throw new Error(`no engine process ${name}`);
+      return signalProcess(entry.process, signal);
+    },
+    async relaunchAsStandby(name) {
+      const entry = named.get(name);
+      if (entry === undefined) throw new Error(`no engine process ${name}`);
+      const waiting = (): number =>
+        lines.printed.filter((p) => p.process === name && p.line.includes("standby waiting for an engine")).length;
+      const before = waiting();
+      processes.forget(entry.process);
+      const env = { ...entry.env, ENGINE_ROLE: "standby" };
+      const relaunched = launch(name, "engine/main.ts", env);
+      named.set(name, { process: relaunched, env });
+      while (waiting() === before) {
+        if (relaunched.child.exitCode !== null) throw new Error(`${name} exited as a standby\n${output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     },
     startEngine,
     async engineListening(index, slot) {
