@@ -1,14 +1,13 @@
 // The gateway's hold of calls to a partition in hand-over (docs/scale-out.md, "Hand-over") against stand-in
 // engines: a call the old owner refused as not serving (or that never reached it) is held and sent to the
 // successor; a call that may have run is never sent twice; past the hold's time or size bound it is 503.
-import { randomUUID } from "node:crypto";
 import { Metadata, status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { SESSION_ENDED_UNREAD, ServiceError, toGrpcStatus } from "../kernel/errors.js";
-import { partitionOf } from "../kernel/partition.js";
 import type { HoldMetrics, HoldOutcome, HoldSettings } from "./engine-hold.js";
 import { EngineRouter, type EngineCalls } from "./engine-router.js";
 import { untraced } from "./origin.js";
+import { accountOn, order } from "./router-fixtures.testing.js";
 
 const origin = untraced("hold");
 
@@ -58,22 +57,6 @@ function holding(holdMs: number, maxHeld = 100): { settings: HoldSettings; ended
   };
   return { settings: { holdMs, maxHeld, now: () => clock, sleep, metrics }, ended };
 }
-
-function accountOn(engine: number, engines: number): string {
-  for (;;) {
-    const id = randomUUID();
-    if (partitionOf(id) % engines === engine) return id;
-  }
-}
-
-const order = (accountId: string) => ({
-  user_id: "u",
-  account_id: accountId,
-  symbol: "BTC-USD",
-  side: "BUY",
-  kind: "MARKET",
-  quantity: "0.01",
-});
 
 describe("the hold of calls to a partition in hand-over", () => {
   it("sends an order the old owner refused as not serving to its successor, and later ones there first", async () => {

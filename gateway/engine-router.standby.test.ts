@@ -3,14 +3,13 @@
 // calls go on to the standby at once when they provably did not run (no connection), are 503 at once while the
 // standby does not listen yet, and are served by it once it took the index; a standby serving another index
 // refuses as not serving and the call moves on; a write cut on the dying owner is never sent to the standby.
-import { randomUUID } from "node:crypto";
 import { Metadata, status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { ServiceError, toGrpcStatus } from "../kernel/errors.js";
-import { partitionOf } from "../kernel/partition.js";
 import type { HoldOutcome, HoldSettings } from "./engine-hold.js";
 import { EngineRouter, type EngineCalls } from "./engine-router.js";
 import { untraced } from "./origin.js";
+import { accountOn, order } from "./router-fixtures.testing.js";
 
 const origin = untraced("standby");
 
@@ -32,22 +31,6 @@ function target(name: string, calls: string[], state: { failure?: () => Error })
     },
   } as unknown as EngineCalls;
 }
-
-function accountOn(engine: number, engines: number): string {
-  for (;;) {
-    const id = randomUUID();
-    if (partitionOf(id) % engines === engine) return id;
-  }
-}
-
-const order = (accountId: string) => ({
-  user_id: "u",
-  account_id: accountId,
-  symbol: "BTC-USD",
-  side: "BUY",
-  kind: "MARKET",
-  quantity: "0.01",
-});
 
 /** A 5 s hold on a clock each pause moves forward; how held calls ended. */
 function holding(): { settings: HoldSettings; ended: HoldOutcome[] } {
