@@ -1,30 +1,20 @@
 // The gateway's hold of calls to a partition in hand-over (docs/scale-out.md, "Hand-over") against stand-in
 // engines: a call the old owner refused as not serving (or that never reached it) is held and sent to the
 // successor; a call that may have run is never sent twice; past the hold's time or size bound it is 503.
-import { Metadata, status } from "@grpc/grpc-js";
+import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { SESSION_ENDED_UNREAD, ServiceError, toGrpcStatus } from "../kernel/errors.js";
-import type { HoldMetrics, HoldOutcome, HoldSettings } from "./engine-hold.js";
+import { SESSION_ENDED_UNREAD, ServiceError } from "../kernel/errors.js";
+import type { HoldOutcome } from "./engine-hold.js";
 import { EngineRouter, type EngineCalls } from "./engine-router.js";
 import { untraced } from "./origin.js";
-import { accountOn, order } from "./router-fixtures.testing.js";
+import { accountOn, cut, grpcError, holding, noConnection, notServingError, order } from "./router-fixtures.testing.js";
 
 const origin = untraced("hold");
 
-const grpcError = (code: status, details: string, metadata = new Metadata()): Error =>
-  Object.assign(new Error(`${code} ${details}`), { code, details, metadata });
-
 /** A draining engine's answer: refused before anything ran. */
-const notServing = (): Error => {
-  const refused = toGrpcStatus(new ServiceError("engine_not_serving", {}, "engine draining"));
-  return grpcError(refused.code ?? status.UNAVAILABLE, refused.details ?? "", refused.metadata);
-};
-/** Nothing listens at the target. */
-const noConnection = (): Error => grpcError(status.UNAVAILABLE, "No connection established");
+const notServing = (): Error => notServingError("engine draining");
 /** The session ended cleanly before the engine read the call. */
 const unread = (): Error => grpcError(status.UNAVAILABLE, SESSION_ENDED_UNREAD);
-/** The connection dropped after the call was sent: it may have run. */
-const cut = (): Error => grpcError(status.UNAVAILABLE, "Connection dropped");
 
 /** A stand-in engine target: answers `name`, or fails its calls with the failures given, in turn, first. */
 function target(name: string, calls: string[], failures: (() => Error)[] = [], always?: () => Error): EngineCalls {
@@ -41,21 +31,6 @@ function target(name: string, calls: string[], failures: (() => Error)[] = [], a
       return Promise.resolve({ engine: name });
     },
   } as unknown as EngineCalls;
-}
-
-/** Hold settings on a clock that each pause moves forward; what the hold reported. */
-function holding(holdMs: number, maxHeld = 100): { settings: HoldSettings; ended: [HoldOutcome, number][] } {
-  let clock = 0;
-  const ended: [HoldOutcome, number][] = [];
-  const metrics: HoldMetrics = {
-    ended: (outcome, seconds) => ended.push([outcome, seconds]),
-    held: () => undefined,
-  };
-  const sleep = (ms: number): Promise<void> => {
-    clock += ms;
-    return Promise.resolve();
-  };
-  return { settings: { holdMs, maxHeld, now: () => clock, sleep, metrics }, ended };
 }
 
 describe("the hold of calls to a partition in hand-over", () => {

@@ -3,24 +3,15 @@
 // calls go on to the standby at once when they provably did not run (no connection), are 503 at once while the
 // standby does not listen yet, and are served by it once it took the index; a standby serving another index
 // refuses as not serving and the call moves on; a write cut on the dying owner is never sent to the standby.
-import { Metadata, status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { ServiceError, toGrpcStatus } from "../kernel/errors.js";
-import type { HoldOutcome, HoldSettings } from "./engine-hold.js";
+import { ServiceError } from "../kernel/errors.js";
 import { EngineRouter, type EngineCalls } from "./engine-router.js";
 import { untraced } from "./origin.js";
-import { accountOn, order } from "./router-fixtures.testing.js";
+import { accountOn, cut, holding, noConnection, notServingError, order } from "./router-fixtures.testing.js";
 
 const origin = untraced("standby");
 
-const grpcError = (code: status, details: string, metadata = new Metadata()): Error =>
-  Object.assign(new Error(`${code} ${details}`), { code, details, metadata });
-const noConnection = (): Error => grpcError(status.UNAVAILABLE, "No connection established");
-const cut = (): Error => grpcError(status.UNAVAILABLE, "Connection dropped");
-const notOwned = (): Error => {
-  const refused = toGrpcStatus(new ServiceError("engine_not_serving", {}, "partition 2 is not owned by engine 1"));
-  return grpcError(refused.code ?? status.UNAVAILABLE, refused.details ?? "", refused.metadata);
-};
+const notOwned = (): Error => notServingError("partition 2 is not owned by engine 1");
 
 /** A stand-in target answering `{ engine: name }` while `state.failure` is unset, failing with it otherwise. */
 function target(name: string, calls: string[], state: { failure?: () => Error }): EngineCalls {
@@ -32,29 +23,12 @@ function target(name: string, calls: string[], state: { failure?: () => Error })
   } as unknown as EngineCalls;
 }
 
-/** A 5 s hold on a clock each pause moves forward; how held calls ended. */
-function holding(): { settings: HoldSettings; ended: HoldOutcome[] } {
-  let clock = 0;
-  const ended: HoldOutcome[] = [];
-  const settings: HoldSettings = {
-    holdMs: 5_000,
-    maxHeld: 100,
-    now: () => clock,
-    sleep: (ms) => {
-      clock += ms;
-      return Promise.resolve();
-    },
-    metrics: { ended: (outcome) => ended.push(outcome), held: () => undefined },
-  };
-  return { settings, ended };
-}
-
 describe("a standby listed in every entry", () => {
   it("answers a killed owner's order 503 at once while the standby does not listen, then sends it there", async () => {
     const calls: string[] = [];
     const owner = { failure: noConnection };
     const standby: { failure?: () => Error } = { failure: noConnection };
-    const { settings, ended } = holding();
+    const { settings, ended } = holding(5_000);
     const router = new EngineRouter(
       [
         [target("e0", calls, {}), target("s", calls, standby)],
@@ -89,7 +63,7 @@ describe("a standby listed in every entry", () => {
     const calls: string[] = [];
     const router = new EngineRouter(
       [[target("e0", calls, { failure: cut }), target("s", calls, {})]],
-      holding().settings,
+      holding(5_000).settings,
     );
     const failed = await router.placeOrder(order(accountOn(0, 1)), origin).catch((e: unknown) => e);
     expect((failed as ServiceError).body()).toEqual({ error: "engine_unavailable" });
