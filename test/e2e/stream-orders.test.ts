@@ -7,6 +7,7 @@ import { BACKENDS, stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, revoke, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { marketClient, type Market } from "../harness/market.js";
 import { StreamClient, type Message } from "../harness/stream.js";
+import { MAX_QUEUED_OPS } from "../../gateway/stream/session.js";
 
 const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
 const RATE_LIMIT = 300;
@@ -236,8 +237,16 @@ describe.each(BACKENDS)("order entry on the stream on %s", (backend) => {
   it("counts each operation against the key's rate limit, then answers 429 with REST's body", async () => {
     const limited = await newKey(api, "stream-orders-limited", { label: "bot", permissions: ["READ_ONLY", "TRADE"] });
     const socket = await open(limited);
-    // The upgrade counted one; each refused order (bad input, no engine call) counts one more.
-    for (let i = 0; i < RATE_LIMIT - 1; i++) socket.send({ op: "order.place", id: `n-${i}`, args: {} });
+    // The upgrade counted one; each refused order (bad input, no engine call) counts one more. They go in batches
+    // of 100, each awaited, to stay under the socket's bound on pending operations (MAX_QUEUED_OPS).
+    expect(MAX_QUEUED_OPS).toBeGreaterThan(100);
+    for (let start = 0; start < RATE_LIMIT - 1; start += 100) {
+      const end = Math.min(start + 100, RATE_LIMIT - 1);
+      for (let i = start; i < end; i++) socket.send({ op: "order.place", id: `n-${i}`, args: {} });
+      const last = `n-${end - 1}`;
+      const answer = await socket.next((m) => m.id === last, `the answer to ${last}`);
+      expect(answer.status).toBe(400);
+    }
     socket.send({ op: "order.place", id: "over", args: {} });
     const over = await socket.next((m) => m.id === "over", "the refusal");
     expect(over.status).toBe(429);
