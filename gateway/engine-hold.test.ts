@@ -138,6 +138,25 @@ describe("the hold of calls to a partition in hand-over", () => {
     expect(ended).toEqual([]);
   });
 
+  it("holds nothing for an engine of one target that served, then stopped answering: 503 at once", async () => {
+    const calls: string[] = [];
+    const { settings, ended } = holding(5_000);
+    let killed = false;
+    const engine = {
+      call: () => {
+        calls.push("engine");
+        return killed ? Promise.reject(noConnection()) : Promise.resolve({ engine: "engine" });
+      },
+    } as unknown as EngineCalls;
+    const router = new EngineRouter([engine], settings);
+    const account = accountOn(0, 1);
+    expect(await router.placeOrder(order(account), origin)).toEqual({ engine: "engine" });
+    killed = true;
+    await expect(router.placeOrder(order(account), origin)).rejects.toMatchObject({ code: "engine_unavailable" });
+    expect(calls).toEqual(["engine", "engine"]);
+    expect(ended).toEqual([]);
+  });
+
   it("holds nothing without HANDOVER_HOLD_MS: a refused call is 503 at once", async () => {
     const calls: string[] = [];
     const router = new EngineRouter([target("engine", calls, [notServing])]);

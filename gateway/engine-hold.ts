@@ -1,5 +1,6 @@
 // The gateway's hold of calls to a partition in hand-over (docs/scale-out.md, "Hand-over"): once an engine
-// showed it hands its partitions over (it refused a call as not serving), a call it provably did not run waits,
+// showed it hands its partitions over (it refused a call as not serving, or the router saw every target of an
+// entry that served lately refuse or be unreachable), a call it provably did not run waits,
 // bounded in time (HANDOVER_HOLD_MS) and in number (HANDOVER_HOLD_MAX), and is tried again, on the partition's
 // targets in turn, until one serves it; past either bound it is 503 engine_unavailable with Retry-After, as
 // without a hold. The router (gateway/engine-router.ts) decides which calls may be held.
@@ -47,6 +48,8 @@ export class HandoverHold {
   private count = 0;
   /** Per engine index, when its last sign of a hand-over stops counting (ms, this clock). */
   private readonly handovers = new Map<number, number>();
+  /** Per engine index, when a target last served one of its calls (ms, this clock). */
+  private readonly lastServed = new Map<number, number>();
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -68,6 +71,16 @@ export class HandoverHold {
   /** Whether engine `index` showed a hand-over within the hold's time. */
   handingOver(index: number): boolean {
     return (this.handovers.get(index) ?? -Infinity) > this.now();
+  }
+
+  /** A target of engine `index` served a call. */
+  served(index: number): void {
+    this.lastServed.set(index, this.now());
+  }
+
+  /** Whether a target of engine `index` served a call within the hold's time. */
+  servedLately(index: number): boolean {
+    return (this.lastServed.get(index) ?? -Infinity) + this.settings.holdMs > this.now();
   }
 
   /** Takes a call into the hold; undefined when nothing is held or the hold is full (answer it at once). */

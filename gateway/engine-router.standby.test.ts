@@ -1,8 +1,9 @@
 // The gateway's routing to a standby (docs/scale-out.md, "Standbys") against stand-in engines: every entry of
-// ENGINE_GRPC_TARGETS lists the standby after its owner (`e0|s,e1|s`). A killed owner shows no hand-over: its
-// calls go on to the standby at once when they provably did not run (no connection), are 503 at once while the
-// standby does not listen yet, and are served by it once it took the index; a standby serving another index
-// refuses as not serving and the call moves on; a write cut on the dying owner is never sent to the standby.
+// ENGINE_GRPC_TARGETS lists the standby after its owner (`e0|s,e1|s`). A killed owner's calls go on to the
+// standby at once when they provably did not run (no connection); while no target listens they are held if the
+// entry served within HANDOVER_HOLD_MS, else 503 at once, and the standby serves them once it took the index; a
+// standby serving another index refuses as not serving and the call moves on; a write cut on the dying owner is
+// never sent to the standby.
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "../kernel/errors.js";
 import { EngineRouter, type EngineCalls } from "./engine-router.js";
@@ -49,6 +50,46 @@ describe("a standby listed in every entry", () => {
     expect(await router.getAccount({ user_id: "u", account_id: account }, origin)).toEqual({ engine: "s" });
     expect(calls).toEqual(["e1", "s", "s"]);
     // No hand-over was shown: nothing was held.
+    expect(ended).toEqual([]);
+  });
+
+  it("holds a killed owner's calls while no target listens, if the entry served within the hold, then sends them to the standby", async () => {
+    const calls: string[] = [];
+    const owner: { failure?: () => Error } = {};
+    let refusals = 3;
+    const standby = {
+      call: () => {
+        calls.push("s");
+        return refusals-- > 0 ? Promise.reject(noConnection()) : Promise.resolve({ engine: "s" });
+      },
+    } as unknown as EngineCalls;
+    const { settings, ended } = holding(5_000);
+    const router = new EngineRouter([[target("e0", calls, owner), standby]], settings);
+    const account = accountOn(0, 1);
+    expect(await router.placeOrder(order(account), origin)).toEqual({ engine: "e0" });
+    // Killed: nothing listens at its address, and the standby has not taken the index yet.
+    owner.failure = noConnection;
+    calls.length = 0;
+    expect(await router.placeOrder(order(account), origin)).toEqual({ engine: "s" });
+    expect(calls).toEqual(["e0", "s", "e0", "s", "e0", "s", "e0", "s"]);
+    expect(ended.map(([outcome]) => outcome)).toEqual(["sent"]);
+  });
+
+  it("answers 503 at once once the entry has served nothing for HANDOVER_HOLD_MS", async () => {
+    let clock = 0;
+    const calls: string[] = [];
+    const owner: { failure?: () => Error } = {};
+    const { settings, ended } = holding(5_000);
+    const router = new EngineRouter([[target("e0", calls, owner), target("s", calls, { failure: noConnection })]], {
+      ...settings,
+      now: () => clock,
+    });
+    const account = accountOn(0, 1);
+    expect(await router.placeOrder(order(account), origin)).toEqual({ engine: "e0" });
+    owner.failure = noConnection;
+    clock = 5_000;
+    await expect(router.placeOrder(order(account), origin)).rejects.toMatchObject({ code: "engine_unavailable" });
+    expect(calls).toEqual(["e0", "e0", "s"]);
     expect(ended).toEqual([]);
   });
 

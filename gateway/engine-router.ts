@@ -4,8 +4,9 @@
 // and calls that read no actor (catalogue, calendar, webhook events and deliveries) to any engine that answers.
 // Each method's route is in gateway/engine-methods.ts. Engine k may have several targets (replicas of index k,
 // only one holding its leases at a time): a call goes to the one that served last. While engine k hands its
-// partitions over (a target refused a call as not serving, or ended its session), a call it provably did not
-// run (refused, or never reached it) or a read is held and sent again, to each target in turn
+// partitions over (a target refused a call as not serving, or ended its session; or, of several targets, none
+// ran a call within HANDOVER_HOLD_MS of the last one served), a call it provably did not run (refused, or never
+// reached it) or a read is held and sent again, to each target in turn
 // (gateway/engine-hold.ts); any other failure is `engine_unavailable` (503), never a silent reroute: a call
 // that may have run is never sent twice.
 import { status, type Client } from "@grpc/grpc-js";
@@ -165,6 +166,7 @@ class Router {
           try {
             const result = await this.on(index, targets[at] as EngineCalls, call);
             this.serving[index] = at;
+            this.hold.served(index);
             return result;
           } catch (error) {
             const again = error instanceof NotSentError || (read && error instanceof MayHaveRunError);
@@ -173,9 +175,13 @@ class Router {
             unavailable = error;
           }
         }
-        // Held only while the engine hands over (one of its targets said so within HANDOVER_HOLD_MS): a crashed
-        // engine's calls are 503 at once, as without a hold.
-        held ??= this.hold.handingOver(index) ? this.hold.enter() : undefined;
+        // Held only while the engine hands over: one of its targets said so within HANDOVER_HOLD_MS, or, for an
+        // entry of several targets, every one of them just proved the call did not run within HANDOVER_HOLD_MS of
+        // the last call the entry served (the stopping engine gone before its successor or standby listens, or a
+        // killed owner before the standby took its index). An engine of one target that stopped answering, or an
+        // entry that has not served for HANDOVER_HOLD_MS, is 503 at once, as without a hold.
+        const moving = this.hold.handingOver(index) || (targets.length > 1 && this.hold.servedLately(index));
+        held ??= moving ? this.hold.enter() : undefined;
         if (held === undefined || !(await held.wait())) {
           held = undefined; // left the hold (expired) or never entered it
           throw new ServiceError("engine_unavailable", {}, unavailable?.message);
