@@ -137,7 +137,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .command("create")
     .description("create a key; its key and secret are shown this once")
     .requiredOption("--label <label>")
-    .option("--permissions <list>", "comma-separated scopes", "READ_ONLY,TRADE")
+    .option("--permissions <list>", "comma-separated scopes", "READ_ONLY,TRADE,MANAGE_ORDERS")
     .option("--webhook-url <url>")
     .option("--ip <list>", "comma-separated addresses or CIDR ranges allowed")
     .action(async (o: { label: string; permissions: string; webhookUrl?: string; ip?: string }) => {

@@ -78,7 +78,9 @@ describe("ftrade", () => {
     secret = created.secret;
     env.FTRADE_API_KEY = created.key;
     env.FTRADE_API_SECRET = created.secret;
-    const spare = await json<{ apiKey: { id: string } }>(["keys", "create", "--label", "spare"]);
+    // Without --permissions a key may read, place and manage (cancel, amend) its orders.
+    const spare = await json<{ apiKey: { id: string; permissions: string[] } }>(["keys", "create", "--label", "spare"]);
+    expect(spare.apiKey.permissions).toEqual(["READ_ONLY", "TRADE", "MANAGE_ORDERS"]);
     const listed = await json<{ id: string }[]>(["keys", "list"]);
     expect(listed.map((k) => k.id).sort()).toEqual([created.apiKey.id, spare.apiKey.id].sort());
     expect(await json(["keys", "revoke", spare.apiKey.id])).toMatchObject({ id: spare.apiKey.id });
