@@ -3,7 +3,9 @@
 // gateway, PostgreSQL and Redis. Under steady load from a few keys on both engines' accounts, engine 1 gets
 // SIGKILL: once its leases lapse the standby takes its index under a new epoch and serves its accounts; every
 // order answered 201 appears exactly once in its account's history; every request that failed in the gap is
-// 503 engine_unavailable with Retry-After; engine 0's accounts are served throughout.
+// 503 engine_unavailable with Retry-After; engine 0's accounts are served throughout. A WebSocket subscriber,
+// subscribed to an account of engine 1 before the load, receives every event of it exactly once, in order,
+// across the kill and the take-over, without doing anything (docs/streaming.md).
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClients } from "../../gateway/clients.js";
@@ -11,6 +13,7 @@ import { untraced } from "../../gateway/origin.js";
 import { partitionOf } from "../../kernel/partition.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
+import { StreamClient } from "../harness/stream.js";
 
 const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
 const KEYS = 3;
@@ -111,7 +114,26 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
     }
   }
 
-  it("serves engine 1's accounts from the standby; no acknowledged order lost or duplicated", async () => {
+  /** Every event of the account, as GET /v1/account/{id}/events lists them: (sequence, id) in order. */
+  async function eventsOf(trader: Trader, account: string): Promise<{ sequence: number; id: string }[]> {
+    const all: { sequence: number; id: string }[] = [];
+    for (let more = true; more;) {
+      const page = await send(trader, `/v1/account/${account}/events?after=${all.at(-1)?.sequence ?? 0}&limit=1000`);
+      expect(page.status).toBe(200);
+      for (const event of page.body.data as Record<string, unknown>[])
+        all.push({ sequence: Number(event.sequence), id: String(event.id) });
+      more = page.body.has_more === true;
+    }
+    return all;
+  }
+
+  it("serves engine 1's accounts from the standby; no acknowledged order lost or duplicated; every event streamed once", async () => {
+    // A subscriber to trader 0's account of engine 1, from its first event.
+    const watcher = traders[0] as Trader;
+    const watched = watcher.accounts[1];
+    const subscriber = await StreamClient.open(gateway(), watcher.key);
+    subscriber.send({ op: "subscribe", account_id: watched, after: 0, id: 1 });
+    await subscriber.next((m) => m.op === "subscribed", "the subscription");
     let phase: "before" | "after" = "before";
     const rounds = traders.map(() => 0);
     const roundsAfter = traders.map(() => 0);
@@ -123,6 +145,7 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
       }
     });
     while (rounds.some((n) => n < 3)) await new Promise((resolve) => setTimeout(resolve, 50));
+    const streamedBefore = subscriber.events(watched).length;
     killedAt = Date.now();
     await stack.killEngine(1, "SIGKILL");
     const standby = await stack.standbyListening(0);
@@ -154,7 +177,7 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
     for (const trader of traders) {
       for (const account of trader.accounts) {
         const history = await send(trader, `/v1/account/${account}/orders/history?limit=1000`);
-        expect(history.status).toBe(200);
+        expect(history.status, JSON.stringify(history.body)).toBe(200);
         expect(history.body.has_more).toBe(false);
         const listed = (history.body.data as Record<string, unknown>[]).map((order) => String(order.order_id));
         const placed = trader.placed.get(account) ?? [];
@@ -164,6 +187,21 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
         expect(listed.length - placed.length).toBeLessThanOrEqual(trader.unsure.get(account) ?? 0);
       }
     }
+
+    // The subscriber got every event of the account once, in order, across the kill: the gateway reopened its
+    // engine stream on the standby after the last sequence it passed on, and the standby replayed the journal.
+    const events = await eventsOf(watcher, watched);
+    const last = events.at(-1)?.sequence ?? 0;
+    expect(events.map((e) => e.sequence)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    await subscriber.until(
+      () => Number(subscriber.events(watched).at(-1)?.sequence ?? 0) >= last,
+      `event ${last} on the subscriber`,
+    );
+    const streamed = subscriber.events(watched).map((e) => ({ sequence: Number(e.sequence), id: String(e.id) }));
+    expect(streamed).toEqual(events);
+    expect(streamed.length).toBeGreaterThan(streamedBefore);
+    expect(subscriber.messages.filter((m) => m.op === "error")).toEqual([]);
+    subscriber.close();
   });
 
   it("has the standby refuse engine 0's accounts as not served (so a gateway moves on), asked directly", async () => {
