@@ -1,13 +1,13 @@
 // An engine waiting for its partition leases listens (engine/listeners.ts, docs/scale-out.md "Standbys"), on
 // PostgreSQL: engine A holds index 0; engine B, its successor, listens meanwhile and refuses every call, session
 // frame and account stream with engine_not_serving (nothing ran), says NOT_SERVING and /readyz 503, answers
-// /healthz and /metrics; once A hands over, B serves on the same ports. A waiting engine given up (a SIGTERM
-// while waiting) closes its ports and its start rejects.
+// /healthz and /metrics, and a gateway's readiness does not count it; once A hands over, B serves on the same
+// ports. A waiting engine given up (a SIGTERM while waiting) closes its ports and its start rejects.
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { protoPath as healthProtoPath } from "grpc-health-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClients } from "../gateway/clients.js";
+import { createClients, serving } from "../gateway/clients.js";
 import { untraced } from "../gateway/origin.js";
 import { fromGrpcError } from "../kernel/errors.js";
 import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
@@ -141,6 +141,16 @@ function sessionFrame(address: string): Promise<unknown> {
   });
 }
 
+/** The gateway's readiness check of one engine target. */
+async function servingFor(address: string): Promise<boolean> {
+  const client = new grpc.Client(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  try {
+    return await serving(client, 5_000);
+  } finally {
+    client.close();
+  }
+}
+
 const statusOf = async (url: string): Promise<number> => (await fetch(url)).status;
 
 describe("an engine waiting for its partition leases", () => {
@@ -160,6 +170,8 @@ describe("an engine waiting for its partition leases", () => {
       expect(await statusOf(`${b.admin}/readyz`)).toBe(503);
       expect(await statusOf(`${b.admin}/metrics`)).toBe(200);
       expect(await healthOf(b.grpc)).toBe("NOT_SERVING");
+      // A gateway does not count it as an engine that serves (its /readyz).
+      expect(await servingFor(b.grpc)).toBe(false);
       // A session frame, a call on its own, an account stream: refused before anything ran.
       expect(await refusalOf(sessionFrame(b.grpc))).toBe("engine_not_serving");
       // The gateway's name for it: the call did not run, the engine does not serve the partition now.
@@ -174,6 +186,7 @@ describe("an engine waiting for its partition leases", () => {
       await a.engine.stop(); // the hand-over: drained, leases released
       await starting;
       expect(await healthOf(b.grpc)).toBe("SERVING");
+      expect(await servingFor(b.grpc)).toBe(true);
       expect(await statusOf(`${b.admin}/readyz`)).toBe(200);
       const read = await clients.engine.getAccount({ user_id: USER, account_id: account.account_id }, untraced("g2"));
       expect(read.account_id).toBe(account.account_id);
