@@ -37,6 +37,7 @@ async function claim(
   settings: EngineSettings,
   db: Database,
   log: Logger,
+  signal: AbortSignal,
 ): Promise<{ owner: string; index: number; partitions: number[]; taken?: TakenIndex }> {
   if (settings.ENGINE_ROLE !== EngineRole.standby) {
     const index = settings.ENGINE_INDEX;
@@ -55,8 +56,7 @@ async function claim(
       log,
       now: () => performance.now(),
     },
-    // A SIGTERM while waiting ends the process (runService installs its handlers once the engine started).
-    new AbortController().signal,
+    signal,
   );
   log.info(
     { owner, engine: taken.index, waitedMs: Math.round(taken.waitedMs), lapsedMs: Math.round(taken.lapsedMs) },
@@ -71,14 +71,19 @@ async function claim(
  */
 export async function startLeasedShards(
   settings: EngineSettings,
-  db: Database,
-  registry: Registry,
-  log: Logger,
-  outbox: OutboxListener,
+  parts: {
+    db: Database;
+    registry: Registry;
+    log: Logger;
+    outbox: OutboxListener;
+    /** Gives up waiting for the leases (a SIGTERM while waiting): the start rejects. */
+    signal: AbortSignal;
+  },
   onLost: () => void,
 ): Promise<LeasedShards> {
+  const { db, registry, log, outbox, signal } = parts;
   await migrateEngine(db.pool);
-  const { owner, index, partitions, taken } = await claim(settings, db, log);
+  const { owner, index, partitions, taken } = await claim(settings, db, log, signal);
   const tookAt = performance.now();
   const held = await holdPartitions(
     {
@@ -92,7 +97,7 @@ export async function startLeasedShards(
       onLost,
       ...(taken === undefined ? {} : { taken: taken.epochs }),
     },
-    new AbortController().signal,
+    signal,
   );
   const engine = { ...settings, ENGINE_INDEX: index };
   // Shards that failed to start may have written: their leases are left to expire, never released.

@@ -1,17 +1,15 @@
 // The engine process: the shard threads (one actor per account), the price feed (simulator or market.v1
 // pushes), engine.v1 + market.v1 over gRPC on HOST:ENGINE_GRPC_PORT and /healthz, /readyz, /metrics on
-// ENGINE_METRICS_PORT; drains on SIGINT/SIGTERM. `startEngine` starts the same thing in-process for tests. gRPC
-// health (kernel/grpc-standard.ts) answers SERVING once every part started and /readyz's check passes (database,
-// partition leases held), and NOT_SERVING from the first step of stopping.
-import type * as grpc from "@grpc/grpc-js";
+// ENGINE_METRICS_PORT (engine/listeners.ts: bound from the start, refusing every call while the engine waits for
+// its partition leases); drains on SIGINT/SIGTERM, and gives up waiting on them (exit 0). `startEngine` starts the
+// same thing in-process for tests. gRPC health (kernel/grpc-standard.ts) answers SERVING once every part started
+// and /readyz's check passes (database, partition leases held), and NOT_SERVING from the first step of stopping.
 import type { Registry } from "prom-client";
 import { openDatabase, type Database } from "../kernel/db.js";
 import { bounded } from "../kernel/db-deadline.js";
-import { bindServer, ENGINE_PROTOS, protoDefinition, serverCredentials, shutdownServer } from "../kernel/grpc.js";
-import { addStandardServices, type StandardServices } from "../kernel/grpc-standard.js";
 import { warnInsecureListen } from "../kernel/listen-guard.js";
 import type { Logger } from "../kernel/log.js";
-import { createRegistry, startAdminServer, type AdminServer } from "../kernel/metrics.js";
+import { createRegistry } from "../kernel/metrics.js";
 import { isEntryPoint, runService } from "../kernel/process.js";
 import { RpcMetrics } from "../kernel/rpc-metrics.js";
 import { startParts } from "../kernel/stop-stack.js";
@@ -29,7 +27,8 @@ import {
 import { CATALOGUE } from "./market/catalogue.js";
 import { expiredCounter } from "./metrics.js";
 import { startLeasedShards, type LeasedShards } from "./leased-shards.js";
-import { createEngineServer } from "./server.js";
+import { engineServices, type EngineServices } from "./server.js";
+import { openListeners } from "./listeners.js";
 import { OrderArchive } from "./store/order-archive.js";
 import { KeptPriceStore } from "./store/kept-prices.js";
 import { PriceKeeper } from "./continuity/price-keeper.js";
@@ -39,9 +38,6 @@ import { AccountWatches } from "./webhooks/watch.js";
 import { AccountSlots } from "./store/account-slots.js";
 import type { WebhookStore } from "./webhooks/store.js";
 import { webhookParts } from "./webhook-parts.js";
-
-/** How long in-flight calls may run after a stop request before they are cut. */
-const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningEngine {
   grpcPort: number;
@@ -54,6 +50,8 @@ export interface EngineOverrides {
   now?: () => number;
   /** What to do once another engine took one of this engine's partitions; default: stop and exit(1). */
   onLeaseLost?: () => void;
+  /** Gives up waiting for partition leases: the start rejects (its listeners and database closed). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -76,13 +74,20 @@ export async function startEngine(
     lostEarly = true;
   };
   const { started, stop } = await startParts(async (parts) => {
+    // Bound first, refusing every call until the engine serves (engine/listeners.ts); stopped in its turn below.
+    const listeners = await openListeners(settings, registry);
+    parts.push(listeners.stop);
     const db = await openEngineDatabase(settings, log);
     parts.push(() => db.close());
     // The shards' notices of committed outbox rows reach the watches made below (they need the runtime).
     const outbox = new OutboxRelay();
-    const shards = await startLeasedShards(settings, db, registry, log, outbox, () => {
-      onLost();
-    });
+    const shards = await startLeasedShards(
+      settings,
+      { db, registry, log, outbox, signal: overrides.signal ?? new AbortController().signal },
+      () => {
+        onLost();
+      },
+    );
     parts.push(shards.stop);
     const { runtime } = shards;
     // The index served: ENGINE_INDEX, or the dead engine's a standby took (docs/scale-out.md, "Standbys").
@@ -99,14 +104,10 @@ export async function startEngine(
     parts.push(() => {
       watches.close();
     });
-    const server = engineServer(
-      engine,
-      { db, runtime, calendar, feed, webhooks: webhooks.store, watches },
-      registry,
-      now,
-      log,
+    listeners.serve(
+      services(engine, { db, runtime, calendar, feed, webhooks: webhooks.store, watches }, registry, now, log),
+      readiness(engine, db, shards),
     );
-    const listeners = await startListeners(engine, server, registry, readiness(engine, db, shards));
     parts.push(listeners.stop);
     const { dispatcher } = webhooks;
     if (dispatcher !== undefined) {
@@ -116,11 +117,12 @@ export async function startEngine(
     if (feed.simulator !== undefined) parts.push(startSimulatorFeed(engine, feed.simulator, feed.publish, now, log));
     parts.push(shards.stop); // a stop's second step, the hand-over (docs/scale-out.md, "Hand-over")
     parts.push(listeners.unready);
-    return { shards, ports: listeners.ports, health: listeners.health };
+    return { shards, listeners };
   });
-  const { shards, ports, health } = started;
+  const { shards, listeners } = started;
+  const ports = listeners.ports;
   const owner = shards.owner;
-  health.started();
+  listeners.started();
   announce(settings, shards, ports, log);
   // Another engine owns one of our partitions now: nothing here may be served again (the fence already refuses
   // every append). Crash-only: stop and exit, and a restart waits for fresh leases and reloads the journal.
@@ -191,8 +193,8 @@ class OutboxRelay implements OutboxListener {
   }
 }
 
-/** The gRPC server on the engine's parts (not bound yet). */
-function engineServer(
+/** The handlers of the engine's services on its parts. */
+function services(
   settings: EngineSettings,
   parts: {
     db: Database;
@@ -205,8 +207,8 @@ function engineServer(
   registry: Registry,
   now: () => number,
   log: Logger,
-): grpc.Server {
-  return createEngineServer({
+): EngineServices {
+  return engineServices({
     ...parts.calendar,
     prices: parts.feed.prices,
     publish: parts.feed.publish,
@@ -230,56 +232,9 @@ function engineServer(
   });
 }
 
-interface Listeners {
-  ports: { grpc: number; admin: number };
-  /** gRPC health and reflection; `started()` once the engine is up. */
-  health: StandardServices;
-  /** Health says NOT_SERVING (the first step of stopping). */
-  unready: () => void;
-  stop: () => Promise<void>;
-}
-
-/**
- * engine.v1 + market.v1 (with gRPC health and reflection) on HOST:ENGINE_GRPC_PORT, then /healthz, /readyz and
- * /metrics on ENGINE_METRICS_PORT; `ready` answers /readyz and gRPC health alike.
- */
-async function startListeners(
-  settings: EngineSettings,
-  server: grpc.Server,
-  registry: Registry,
-  ready: () => Promise<boolean>,
-): Promise<Listeners> {
-  const health = addStandardServices(server, {
-    definition: protoDefinition(ENGINE_PROTOS),
-    ready,
-    internalToken: settings.INTERNAL_TOKEN,
-  });
-  let grpcPort: number;
-  let admin: AdminServer;
-  try {
-    grpcPort = await bindServer(
-      server,
-      settings.HOST,
-      settings.ENGINE_GRPC_PORT,
-      serverCredentials(settings.GRPC_TLS_CERT_FILE, settings.GRPC_TLS_KEY_FILE),
-    );
-    admin = await startAdminServer(registry, settings.HOST, settings.ENGINE_METRICS_PORT, ready);
-  } catch (error) {
-    server.forceShutdown();
-    throw error;
-  }
-  return {
-    ports: { grpc: grpcPort, admin: admin.port },
-    health,
-    unready() {
-      health.stopping();
-    },
-    async stop() {
-      await shutdownServer(server, SHUTDOWN_GRACE_MS);
-      await admin.close();
-    },
-  };
-}
-
 // Handlers use the trace context only synchronously (up to their shard message or reply): no AsyncLocalStorage.
-if (isEntryPoint(import.meta.url)) runService("engine", loadEngineSettings, startEngine, { asyncContext: false });
+if (isEntryPoint(import.meta.url)) {
+  runService("engine", loadEngineSettings, (settings, log, signal) => startEngine(settings, log, { signal }), {
+    asyncContext: false,
+  });
+}

@@ -4,10 +4,10 @@
 // the streams in server-stream.ts). Handlers only decode, call and encode: they pick the account's shard, send
 // the command or query, and shape proto messages. Ownership, rules and numbers live in the core, what a push may
 // hold in engine/market/; decimal strings become numbers only at this edge.
-import * as grpc from "@grpc/grpc-js";
-import { CHANNEL_OPTIONS, type DirectCall, loadEngineProto, loadMarketProto, onShutdown } from "../kernel/grpc.js";
+import type * as grpc from "@grpc/grpc-js";
+import { type DirectCall, loadEngineProto, loadMarketProto } from "../kernel/grpc.js";
 import { ENGINE_SESSION_PATH } from "../kernel/session-codec.js";
-import { sessionServer, type SessionMethod } from "../kernel/session-server.js";
+import { sessionDefinition, sessionServer, type SessionMethod } from "../kernel/session-server.js";
 import type { EngineHandlers } from "../proto/gen/engine/v1/Engine.js";
 import { accountHandlers } from "./server-accounts.js";
 import { cancelAfterHandlers } from "./server-cancel-after.js";
@@ -72,8 +72,27 @@ function sessionMethods(
   return methods;
 }
 
-/** Builds (but does not bind) a gRPC server carrying the Engine and MarketData services. */
-export function createEngineServer(deps: EngineServerDeps): grpc.Server {
+/** The services the engine's gRPC server carries, each by the name `EngineServices` gives its handlers. */
+export type EngineServiceName = "engine" | "market" | "session";
+
+/** The definitions of the engine's services (what a server registers before it has their handlers). */
+export function engineServiceDefinitions(): Record<EngineServiceName, grpc.ServiceDefinition> {
+  return {
+    engine: loadEngineProto().engine.v1.Engine.service,
+    market: loadMarketProto().market.v1.MarketData.service,
+    session: sessionDefinition(ENGINE_SESSION_PATH),
+  };
+}
+
+/** The handlers of the Engine, MarketData and EngineSession services, and how they end their long-lived calls. */
+export interface EngineServices {
+  handlers: Record<EngineServiceName, grpc.UntypedServiceImplementation>;
+  /** Ends the session streams once their calls are answered, and the account streams (the server shuts down). */
+  drain(): void;
+}
+
+/** The handlers of the engine's services on its parts (engine/listeners.ts serves them). */
+export function engineServices(deps: EngineServerDeps): EngineServices {
   const options = {
     internalToken: deps.internalToken,
     service: "engine.v1.Engine",
@@ -93,24 +112,23 @@ export function createEngineServer(deps: EngineServerDeps): grpc.Server {
     ...orderLookupHandlers(deps, calls, options),
     ...bulkHandlers(calls, options),
   };
-  const service = loadEngineProto().engine.v1.Engine.service;
-  const server = new grpc.Server(CHANNEL_OPTIONS);
+  const definitions = engineServiceDefinitions();
   const streams = new OpenStreams();
-  server.addService(service, { ...handlers, ...streamHandlers(streamDeps(deps), streams) });
-  server.addService(
-    loadMarketProto().market.v1.MarketData.service,
-    marketHandlers(deps, { ...options, service: "market.v1.MarketData" }),
-  );
-  const sessions = sessionServer(ENGINE_SESSION_PATH, sessionMethods(service, handlers), {
+  const sessions = sessionServer(ENGINE_SESSION_PATH, sessionMethods(definitions.engine, handlers), {
     internalToken: deps.internalToken,
     log: deps.log,
     // A stopping engine runs no frame it has not started: the gateway may send it to the successor.
     refusal: toGrpcStatus(new ServiceError("engine_not_serving", {}, "engine stopping")),
   });
-  server.addService(sessions.definition, sessions.implementation);
-  onShutdown(server, () => {
-    sessions.drain();
-    streams.endAll();
-  });
-  return server;
+  return {
+    handlers: {
+      engine: { ...handlers, ...streamHandlers(streamDeps(deps), streams) },
+      market: marketHandlers(deps, { ...options, service: "market.v1.MarketData" }),
+      session: sessions.implementation,
+    },
+    drain() {
+      sessions.drain();
+      streams.endAll();
+    },
+  };
 }

@@ -1,6 +1,8 @@
 // gRPC clients of the gateway: one long-lived channel each to the wallet and the engine, behind small typed
 // facades that return promises and attach the request id and the internal token.
 import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import { protoPath as healthProtoPath } from "grpc-health-check";
 import { fromGrpcError, readAgainOnBreak } from "../kernel/errors.js";
 import { COMMIT_GRACE_MS } from "../kernel/call-deadline.js";
 import { CHANNEL_OPTIONS, loadEngineProto, outgoingMetadata } from "../kernel/grpc.js";
@@ -328,6 +330,43 @@ export function createClients(
       for (const engine of engines) engine.close();
     },
   };
+}
+
+/** grpc.health.v1.Health/Check, with its status as the enum's name. */
+let healthCheck: grpc.MethodDefinition<{ service: string }, { status?: string }> | undefined;
+
+function healthCheckMethod(): grpc.MethodDefinition<{ service: string }, { status?: string }> {
+  healthCheck ??= (
+    protoLoader.loadSync(healthProtoPath, { enums: String })[
+      "grpc.health.v1.Health"
+    ] as unknown as grpc.ServiceDefinition<{
+      Check: grpc.MethodDefinition<{ service: string }, { status?: string }>;
+    }>
+  ).Check;
+  return healthCheck;
+}
+
+/**
+ * Resolves true when the process behind `client` answers gRPC health SERVING (kernel/grpc-standard.ts) within
+ * `timeoutMs`: an engine that listens while it waits for its partition leases (engine/listeners.ts) does not.
+ */
+export async function serving(client: grpc.Client, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  if (!(await reachable(client, timeoutMs))) return false;
+  const check = healthCheckMethod();
+  return new Promise((resolve) => {
+    client.makeUnaryRequest(
+      check.path,
+      check.requestSerialize,
+      check.responseDeserialize,
+      { service: "" },
+      new grpc.Metadata(),
+      { deadline },
+      (error, reply) => {
+        resolve(error === null && reply?.status === "SERVING");
+      },
+    );
+  });
 }
 
 /** Resolves true when the client's channel connects within `timeoutMs`. */

@@ -12,7 +12,7 @@ import { Admission } from "./http/admission.js";
 import { admissionGate } from "./http/admission-gate.js";
 import { DrainPhase, drain } from "./http/drain.js";
 import { admissionMetrics, type GatewayAdmission } from "./http/admission-metrics.js";
-import { createClients, reachable, type Clients } from "./clients.js";
+import { createClients, reachable, serving, type Clients } from "./clients.js";
 import { holdMetrics } from "./engine-hold.js";
 import { KeyCache } from "../kernel/key-cache.js";
 import { KEY_LEASE_MS, KEY_LEASE_PING_MS } from "../kernel/key-lease.js";
@@ -152,14 +152,14 @@ function startKeyCache(
   return keyCache;
 }
 
-/** Ready when the wallet and any engine can be reached. */
+/** Ready when the wallet can be reached and any engine serves (gRPC health SERVING). */
 function readiness(clients: Clients): () => Promise<boolean> {
   return async () => {
     // Any engine will do: one engine down makes only its partitions unavailable (503), not this replica.
     // Redis is left out: every replica shares it, and with it down this replica still answers each request
     // itself (503 rate_limiter_unavailable with Retry-After, docs/runbook.md) instead of being taken out of
     // the Service with all the others, leaving clients the ingress's bare 503.
-    const engines = Promise.all(clients.engine.targets.flat().map((e) => reachable(e.client, 1_000))).then((up) =>
+    const engines = Promise.all(clients.engine.targets.flat().map((e) => serving(e.client, 1_000))).then((up) =>
       up.some(Boolean),
     );
     return (await Promise.all([reachable(clients.wallet.client, 1_000), engines])).every(Boolean);

@@ -1,5 +1,7 @@
 // The entry point every service shares: parse settings (a bad one stops the process with exit code 1 and a
-// message naming it), start, and stop gracefully on SIGINT/SIGTERM (exit 0 once drained, 1 if stopping failed);
+// message naming it), start, and stop gracefully on SIGINT/SIGTERM (exit 0 once drained, 1 if stopping failed;
+// a signal while starting aborts the start's signal, and the process exits 0 once the start gave up, or stops
+// what started);
 // under the `npm start` supervisor, on its stop message instead, and it tells the supervisor once it started
 // (see `isSupervised`).
 import path from "node:path";
@@ -41,10 +43,35 @@ function isSupervised(): boolean {
   return process.env[SUPERVISED_ENV] === "1" && typeof process.send === "function";
 }
 
+/**
+ * SIGINT/SIGTERM while the service starts (not supervised: the supervisor stops a child once it said it started)
+ * abort `signal`; `done()` stops listening for them and says which came, if any.
+ */
+function startingSignals(): { signal: AbortSignal; done: () => NodeJS.Signals | undefined } {
+  const aborting = new AbortController();
+  let signalled: NodeJS.Signals | undefined;
+  const early = (signal: NodeJS.Signals): void => {
+    signalled ??= signal;
+    aborting.abort();
+  };
+  if (!isSupervised()) {
+    process.on("SIGINT", early);
+    process.on("SIGTERM", early);
+  }
+  return {
+    signal: aborting.signal,
+    done() {
+      process.off("SIGINT", early);
+      process.off("SIGTERM", early);
+      return signalled;
+    },
+  };
+}
+
 export function runService<S extends { LOG_LEVEL: string }>(
   name: string,
   loadSettings: (env: NodeJS.ProcessEnv) => S,
-  start: (settings: S, log: Logger) => Promise<Stoppable>,
+  start: (settings: S, log: Logger, signal: AbortSignal) => Promise<Stoppable>,
   tracing: TracingOptions = {},
 ): void {
   let settings: S;
@@ -54,13 +81,15 @@ export function runService<S extends { LOG_LEVEL: string }>(
     process.stderr.write(`${name}: ${error instanceof ConfigError ? error.message : String(error)}\n`);
     process.exit(1);
   }
+  const starting = startingSignals();
   // Tracing (when OTEL_* settings ask for it) starts before the logger, which then adds trace ids to lines.
-  const starting = startTracing(name, process.env, tracing).then(async () => {
+  const started = startTracing(name, process.env, tracing).then(async () => {
     const log = createLogger(name, settings.LOG_LEVEL);
-    return { log, service: await start(settings, log) };
+    return { log, service: await start(settings, log, starting.signal) };
   });
-  starting.then(
+  started.then(
     ({ log, service }) => {
+      const signalled = starting.done();
       let stopping = false;
       const stop = (signal: NodeJS.Signals): void => {
         if (stopping) return;
@@ -102,9 +131,16 @@ export function runService<S extends { LOG_LEVEL: string }>(
       } else {
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
+        if (signalled !== undefined) stop(signalled);
       }
     },
     (error: unknown) => {
+      const signalled = starting.done();
+      if (signalled !== undefined) {
+        createLogger(name, settings.LOG_LEVEL).info({ signal: signalled }, `${name} stopped while starting`);
+        void stopTracing().finally(() => process.exit(0));
+        return;
+      }
       process.stderr.write(
         `${name}: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
       );

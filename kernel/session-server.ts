@@ -171,6 +171,21 @@ class Session {
   }
 }
 
+/** The session service's definition at `path` (identity serializers: frames are coded by kernel/session-codec.ts). */
+export function sessionDefinition(path: string): grpc.ServiceDefinition {
+  return {
+    Open: {
+      path,
+      requestStream: true,
+      responseStream: true,
+      requestSerialize: identity,
+      requestDeserialize: identity,
+      responseSerialize: identity,
+      responseDeserialize: identity,
+    },
+  };
+}
+
 export function sessionServer(
   path: string,
   methods: ReadonlyMap<string, SessionMethod>,
@@ -189,17 +204,7 @@ export function sessionServer(
     draining: false,
     refusal: options.refusal ?? { code: grpc.status.UNAVAILABLE, details: "server stopping" },
   };
-  const definition: grpc.ServiceDefinition = {
-    Open: {
-      path,
-      requestStream: true,
-      responseStream: true,
-      requestSerialize: identity,
-      requestDeserialize: identity,
-      responseSerialize: identity,
-      responseDeserialize: identity,
-    },
-  };
+  const definition = sessionDefinition(path);
   const open: grpc.handleBidiStreamingCall<Buffer, Buffer> = (call) => {
     if (!tokenOk(call.metadata)) {
       call.emit("error", { code: grpc.status.UNAUTHENTICATED, details: "internal token required" });

@@ -1,6 +1,6 @@
 // The standby engine's Kubernetes manifest (deploy/k8s/engine-standby.yaml, docs/scale-out.md "Standbys"): its
-// settings load as a standby of the owners' ENGINE_COUNT, it has no probe that would restart a standby waiting
-// without listening, its Service publishes it before it is ready, and the gateways list it in every entry.
+// settings load as a standby of the owners' ENGINE_COUNT, it is alive on /healthz while it waits (listening) and
+// has no startup probe, its Service publishes it before it is ready, and the gateways list it in every entry.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { DEPLOY } from "./harness/prometheus.js";
 
 interface Container {
   env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
-  livenessProbe?: unknown;
+  livenessProbe?: { httpGet?: { path: string; port: string } };
   startupProbe?: unknown;
   readinessProbe?: { grpc?: { port: number } };
 }
@@ -46,8 +46,8 @@ describe("deploy/k8s/engine-standby.yaml", () => {
     expect(secrets.every((ref) => ref?.name === "funded-trading-secrets")).toBe(true);
   });
 
-  it("has no liveness or startup probe (a waiting standby listens on nothing), and is ready once it serves", () => {
-    expect(standby?.livenessProbe).toBeUndefined();
+  it("is alive on /healthz while it waits, has no startup probe, and is ready once it serves", () => {
+    expect(standby?.livenessProbe?.httpGet).toEqual({ path: "/healthz", port: "metrics" });
     expect(standby?.startupProbe).toBeUndefined();
     expect(standby?.readinessProbe?.grpc).toEqual({ port: 50051 });
     expect(find("engine-standby.yaml", "Service", "engine-standby")?.spec?.publishNotReadyAddresses).toBe(true);

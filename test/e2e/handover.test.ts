@@ -9,6 +9,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partitionOf } from "../../kernel/partition.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
+import { eventually } from "../harness/eventually.js";
+import { engineProcessName } from "../harness/stack.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { StreamClient } from "../harness/stream.js";
 
@@ -198,5 +200,23 @@ describe("hand-over: SIGTERM of an engine under load, with a successor", () => {
         expect(account.status).toBe(200);
       }
     }
+  });
+
+  it("has the stopped engine, started again, wait listening as the successor's successor, and exit 0 on SIGTERM", async () => {
+    stack.startEngine(1, 0);
+    const name = engineProcessName(1, 0);
+    await eventually(
+      () =>
+        Promise.resolve(stack.linesOf(name).some((line) => line.includes("partitions leased by another live engine"))),
+      "the restarted engine 1 waiting for the successor's leases",
+    );
+    // Its ports are the first engine 1's: alive, not ready, while the successor keeps serving the accounts.
+    const admin = stack.engineAdmins[1] ?? "";
+    expect((await fetch(`${admin}/healthz`)).status).toBe(200);
+    expect((await fetch(`${admin}/readyz`)).status).toBe(503);
+    const trader = traders[0] as Trader;
+    expect((await send(trader, 0, `/v1/account/${trader.accounts[1]}`)).status).toBe(200);
+    expect(await stack.signalEngine(1, 0, "SIGTERM")).toBe(0);
+    expect(stack.linesOf(name).some((line) => line.includes("engine stopped while starting"))).toBe(true);
   });
 });

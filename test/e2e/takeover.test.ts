@@ -36,8 +36,12 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
   const failures: string[] = [];
   /** 503s answered for engine 1's accounts while it was down. */
   let gapAnswers = 0;
-  /** When the kill was sent, and when engine 1's accounts were first served after it (Date.now()). */
+  /**
+   * When the kill was sent, when engine 1 had exited, and when engine 1's accounts were first served after it
+   * (Date.now()) by a request sent once engine 1 had exited (so not one engine 1 answered as it died).
+   */
   let killedAt = 0;
+  let deadAt = 0;
   let servedAgainAt = 0;
 
   const gateway = (): string => stack.gateways[0]?.v1 ?? "";
@@ -78,9 +82,9 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
   });
 
   /** Whether `reply` is what it should be; a 503 engine_unavailable with Retry-After is allowed on engine 1. */
-  function check(what: string, engine: number, reply: JsonResponse, ok: number): boolean {
+  function check(what: string, engine: number, reply: JsonResponse, ok: number, sent: number): boolean {
     if (reply.status === ok) {
-      if (engine === 1 && killedAt > 0 && servedAgainAt === 0) servedAgainAt = Date.now();
+      if (engine === 1 && deadAt > 0 && sent >= deadAt && servedAgainAt === 0) servedAgainAt = Date.now();
       return true;
     }
     const gap = engine === 1 && killedAt > 0;
@@ -95,6 +99,7 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
   /** One round of a trader: on each account, a resting order placed, canceled, and the account read. */
   async function round(trader: Trader): Promise<void> {
     for (const [engine, account] of trader.accounts.entries()) {
+      let sent = Date.now();
       const placed = await post(trader, "/v1/order", {
         account_id: account,
         symbol: "BTC-USD",
@@ -103,14 +108,16 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
         quantity: "0.01",
         limit_price: "1000",
       });
-      if (!check("place", engine, placed, 201)) {
+      if (!check("place", engine, placed, 201, sent)) {
         if (placed.status === 503) trader.unsure.set(account, (trader.unsure.get(account) ?? 0) + 1);
         continue;
       }
       const orderId = String((placed.body.order as Record<string, unknown>).order_id);
       trader.placed.get(account)?.push(orderId);
-      check("cancel", engine, await send(trader, `/v1/order/${orderId}`, { method: "DELETE" }), 200);
-      check("summary", engine, await send(trader, `/v1/account/${account}/summary`), 200);
+      sent = Date.now();
+      check("cancel", engine, await send(trader, `/v1/order/${orderId}`, { method: "DELETE" }), 200, sent);
+      sent = Date.now();
+      check("summary", engine, await send(trader, `/v1/account/${account}/summary`), 200, sent);
     }
   }
 
@@ -148,6 +155,7 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
     const streamedBefore = subscriber.events(watched).length;
     killedAt = Date.now();
     await stack.killEngine(1, "SIGKILL");
+    deadAt = Date.now();
     const standby = await stack.standbyListening(0);
     phase = "after";
     await Promise.all(load);
