@@ -23,7 +23,8 @@ import { restoreState, snapshotOf, type AccountSnapshot } from "./accounts/snaps
 import type { AccountState, IdempotencyRecord } from "./basics/account-state.js";
 import { cancelAfterRecord } from "./basics/cancel-after.js";
 import { archivedOrder } from "./basics/order-records.js";
-import { recalledRecord, requestedRecordKey, spentClientId } from "./orders/idempotency.js";
+import { recalledRecord, spentClientId } from "./orders/idempotency.js";
+import { requestedRecordKey } from "./basics/record-keys.js";
 import type { FundingPrice, FundingRates } from "./risk/funding.js";
 import { apply, consumeFills, decide, releaseFills, type Command, type EngineEvent, type Reply } from "./core.js";
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";

@@ -15,7 +15,8 @@ import type {
   OrderExpired,
   OrderFilled,
 } from "../basics/events.js";
-import { idempotencyRecord, recordKey } from "../orders/idempotency.js";
+import { idempotencyRecord } from "../orders/idempotency.js";
+import { recordKey } from "../basics/record-keys.js";
 import { transition, UNPLACED } from "../orders/transitions.js";
 import { copyOrder, isWorking, type Order } from "../basics/order-types.js";
 import { applyFill } from "../positions/ledger.js";

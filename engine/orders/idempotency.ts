@@ -1,7 +1,8 @@
-// Idempotency by client_id or request id (docs/engine.md, "Idempotency", "Request ids"): the key a record is kept
-// under, what `apply` keeps of an IdempotencyRecorded event and how a retry's answer is rebuilt from it. The event carries only what the state cannot give back
-// (violations, headroom); the order and its fills are taken from the state as the event is applied, and the
-// answer is rebuilt with the record functions the first answer was built with, so it is the same JSON.
+// Idempotency by client_id or request id (docs/engine.md, "Idempotency", "Request ids"): what `apply` keeps of
+// an IdempotencyRecorded event, how a retry's answer is rebuilt from it and how a retry is judged. The event
+// carries only what the state cannot give back (violations, headroom); the order and its fills are taken from the
+// state as the event is applied, and the answer is rebuilt with the record functions the first answer was built
+// with, so it is the same JSON.
 import type { IdempotencyRecord } from "../basics/account-state.js";
 import type { Catalogue } from "../market/catalogue.js";
 import { unitsFor } from "../market/units.js";
@@ -9,43 +10,10 @@ import type { IdempotencyRecorded } from "../basics/events.js";
 import { toFillRecord, toOrderRecord } from "../basics/order-records.js";
 import { conflict, type PlaceOrderReply, type PlaceOrderResponse } from "../basics/replies.js";
 import type { Run } from "../basics/run.js";
+import { recordKey, type IdempotencyKey } from "../basics/record-keys.js";
 import type { Fill, Order } from "../basics/order-types.js";
 
 const NO_FILLS: readonly Fill[] = Object.freeze([]);
-
-/**
- * What marks a request id among an account's record keys: the unit separator (0x1F), which no client_id holds
- * (client_ids are printable ASCII), so a request id and a client_id never name the same record.
- */
-const REQUEST_ID_MARK = "\x1f";
-
-/** What a placement is deduplicated by: the caller's client_id, else the gateway's request id. */
-export type IdempotencyKey = { readonly client_id: string } | { readonly request_id: string };
-
-/** The key of a placement: its client_id when it has one (it governs), else its request id, else none. */
-export function idempotencyKey(clientId: string | null, requestId: string | null): IdempotencyKey | null {
-  if (clientId !== null) return { client_id: clientId };
-  return requestId === null ? null : { request_id: requestId };
-}
-
-/**
- * The key of a record in the account's table of records (`client_ids`), its filter of forgotten keys and the
- * table of spent keys: a client_id as it is, a request id after REQUEST_ID_MARK.
- */
-export function recordKey(key: { readonly client_id?: string; readonly request_id?: string }): string {
-  if (key.client_id !== undefined) return key.client_id;
-  if (key.request_id !== undefined) return REQUEST_ID_MARK + key.request_id;
-  throw new Error("an idempotency key names neither a client_id nor a request id");
-}
-
-/**
- * The record key a place or close request names, read before it is validated (the shell's look-up of a
- * forgotten key): the decision finds the same key when the request is valid, and refuses it otherwise.
- */
-export function requestedRecordKey(request: { client_id?: unknown; request_id?: unknown }): string | undefined {
-  if (typeof request.client_id === "string") return request.client_id;
-  return typeof request.request_id === "string" ? REQUEST_ID_MARK + request.request_id : undefined;
-}
 
 /**
  * The record of an IdempotencyRecorded event, applied right after the events of its decision that placed

@@ -141,20 +141,28 @@ describe("a close call with a request id", () => {
 });
 
 describe("a forgotten request id", () => {
-  it("when forgotten past the records kept, then the filter holds it under its own key for the shell to look up", () => {
+  it("when forgotten past the records kept, then it is dropped whole: no spent row, no filter, a resend is new", () => {
     const h = opened();
-    h.placed({ ...RESTING, request_id: REQUEST_ID });
+    const first = h.placed({ ...RESTING, request_id: REQUEST_ID });
     h.placed({ ...RESTING, client_id: "c-2" });
-    const dropped: string[] = [];
-    forgetExpired(h.account, { ...DEFAULT_ACTOR_LIMITS, clientIdsKept: 1 }, undefined, (key) => dropped.push(key));
-    expect(dropped).toHaveLength(1);
-    expect(dropped[0]).not.toBe(REQUEST_ID);
-    expect(dropped[0]?.endsWith(REQUEST_ID)).toBe(true);
+    h.placed({ ...RESTING, request_id: "r-3" });
+    const spent: string[] = [];
+    const limits = { ...DEFAULT_ACTOR_LIMITS, clientIdsKept: 1 };
+    forgetExpired(h.account, limits, undefined, (key) => spent.push(key));
+    // Only the client_id stays spent (a row and a filter entry); the request id's record is gone.
+    expect(spent).toEqual(["c-2"]);
+    expect(h.account.retention.forgotten.mayHold("c-2")).toBe(true);
     const core = createCore();
-    const retry = (request: Record<string, string>) =>
-      core.recallKey?.(h.account, { userId: USER_ID, command: placeCommand({ ...RESTING, ...request }) });
-    expect(retry({ request_id: REQUEST_ID })).toBe(dropped[0]);
-    // The same text as a client_id is not what was forgotten.
-    expect(retry({ client_id: REQUEST_ID })).toBeUndefined();
+    const command = placeCommand({ ...RESTING, request_id: REQUEST_ID });
+    expect(core.recallKey?.(h.account, { userId: USER_ID, command })).toBeUndefined();
+    // A resend after its record left (never within the gateway's hold) is decided as a new order.
+    expect(h.placed({ ...RESTING, request_id: REQUEST_ID }).order.order_id).not.toBe(first.order.order_id);
+    // The one kept is still answered, also after a rebuild from the journal.
+    const kept = decide(replay(journalCopy(h)), placeCommand({ ...RESTING, request_id: "r-3" }), {
+      now: h.now,
+      market: h.market,
+      nextId: h.nextId,
+    });
+    expect(kept.reply.kind).toBe("replayed");
   });
 });
