@@ -1,7 +1,7 @@
 // The request id the router mints for each place and close call (docs/engine.md, "Request ids"; docs/scale-out.md,
 // "Hand-over") against stand-in engines that share one journal and deduplicate by it, as the engine does: a call
-// cut after it ran is sent again with the same id and answered with the first result; each call gets its own id;
-// any other write cut after it was sent stays 503.
+// cut after it ran is sent again with the same id and answered with the first result (as created or rejected: the
+// caller sent it once); each call gets its own id; any other write cut after it was sent stays 503.
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "../kernel/errors.js";
 import type { AnyRequest } from "./engine-methods.js";
@@ -13,7 +13,9 @@ const origin = untraced("request-ids");
 
 /** The engines' shared journal: what each request id placed. */
 class Ledger {
-  readonly placed = new Map<string, { order_id: string }>();
+  readonly placed = new Map<string, { order_id: string; status: string }>();
+  /** The status each order placed gets. */
+  status = "NEW";
   /** Every request each target received: target, method, request id. */
   readonly received: [string, string, string | undefined][] = [];
 }
@@ -38,7 +40,7 @@ function target(
       let answer: unknown = { engine: name };
       if (requestId !== undefined) {
         const first = ledger.placed.get(requestId);
-        const placed = first ?? { order_id: `order-${ledger.placed.size + 1}` };
+        const placed = first ?? { order_id: `order-${ledger.placed.size + 1}`, status: ledger.status };
         ledger.placed.set(requestId, placed);
         answer = { order: placed, outcome: first === undefined ? "created" : "replayed" };
       }
@@ -55,7 +57,8 @@ describe("the request id of a place or close call", () => {
       holding(5_000).settings,
     );
     const answer = await router.placeOrder(order(accountOn(0, 1)), origin);
-    expect(answer).toEqual({ order: { order_id: "order-1" }, outcome: "replayed" });
+    // The engine replayed it; the caller, who sent it once, gets it as created (no Idempotent-Replayed).
+    expect(answer).toEqual({ order: { order_id: "order-1", status: "NEW" }, outcome: "created" });
     expect(ledger.placed.size).toBe(1);
     const [first, again] = ledger.received;
     expect(first?.[0]).toBe("old");
@@ -78,13 +81,36 @@ describe("the request id of a place or close call", () => {
     );
     const close = { user_id: "u", account_id: accountOn(0, 1), symbol: "BTC-USD" };
     expect(await router.closePosition(close, origin)).toEqual({
-      order: { order_id: "order-1" },
-      outcome: "replayed",
+      order: { order_id: "order-1", status: "NEW" },
+      outcome: "created",
     });
     const ids = new Set(ledger.received.map(([, , id]) => id));
     expect(ids.size).toBe(1);
     expect(ledger.received.length).toBeGreaterThan(2);
     expect(ended[0]?.[0]).toBe("sent");
+  });
+
+  it("when a place with a client_id is cut and sent again, then the engine's replay reaches the caller as such", async () => {
+    const ledger = new Ledger();
+    const router = new EngineRouter(
+      [[target("old", ledger, [{ after: cut }]), target("successor", ledger)]],
+      holding(5_000).settings,
+    );
+    const answer = await router.placeOrder({ ...order(accountOn(0, 1)), client_id: "c-1" }, origin);
+    expect(answer).toMatchObject({ outcome: "replayed" });
+  });
+
+  it("when a rejected place is replayed on its resend, then the caller gets it as rejected", async () => {
+    const ledger = new Ledger();
+    ledger.status = "REJECTED";
+    const router = new EngineRouter(
+      [[target("old", ledger, [{ after: cut }]), target("successor", ledger)]],
+      holding(5_000).settings,
+    );
+    expect(await router.placeOrder(order(accountOn(0, 1)), origin)).toEqual({
+      order: { order_id: "order-1", status: "REJECTED" },
+      outcome: "rejected",
+    });
   });
 
   it("when a place is cut on an engine of one target that shows no hand-over, then it is 503 and not sent again", async () => {

@@ -70,6 +70,22 @@ function idOf(request: AnyRequest, field: "account_id" | "order_id"): string {
   return typeof value === "string" ? value : "";
 }
 
+const hasClientId = (request: AnyRequest): boolean =>
+  typeof (request as { client_id?: unknown }).client_id === "string";
+
+/**
+ * The engine's replay of a place or close that the router sent again with its request id, as the first send
+ * would have been answered: `created`, or `rejected` for an order the decision rejected (its status REJECTED),
+ * so the caller, who sent it once, sees no `Idempotent-Replayed`.
+ */
+function asFirstAnswer(answer: unknown): unknown {
+  if (typeof answer !== "object" || answer === null || !("outcome" in answer) || answer.outcome !== "replayed") {
+    return answer;
+  }
+  const order = (answer as { order?: { status?: unknown } | null }).order;
+  return { ...answer, outcome: order?.status === "REJECTED" ? "rejected" : "created" };
+}
+
 /** Engine k's targets: one, or several replicas of index k (ENGINE_GRPC_TARGETS entry `a|b`). */
 export type EngineTargets = EngineCalls | readonly EngineCalls[];
 
@@ -140,9 +156,13 @@ class Router {
     const spec: { route: Route; read?: true; deduplicated?: true } = ENGINE_METHODS[method];
     const read = spec.read === true;
     const sent = spec.deduplicated === true ? { ...request, request_id: randomUUID() } : request;
+    // Without a client_id, a replay can only answer this call's own resend: the caller sent it once.
+    const once = spec.deduplicated === true && !hasClientId(request);
     const call = read
       ? (engine: EngineCalls): Promise<unknown> => readAgainOnBreak(() => engine.call(method, sent, origin))
-      : (engine: EngineCalls): Promise<unknown> => engine.call(method, sent, origin);
+      : once
+        ? async (engine: EngineCalls): Promise<unknown> => asFirstAnswer(await engine.call(method, sent, origin))
+        : (engine: EngineCalls): Promise<unknown> => engine.call(method, sent, origin);
     // A call that may have run is sent again (within a hold) only when running it twice does nothing more.
     const resend = read || spec.deduplicated === true;
     switch (spec.route) {
