@@ -8,6 +8,8 @@ import type { ListPlansRequest } from "../proto/gen/engine/v1/ListPlansRequest.j
 import type { ListPlansResponse__Output } from "../proto/gen/engine/v1/ListPlansResponse.js";
 import type { ListTickersRequest } from "../proto/gen/engine/v1/ListTickersRequest.js";
 import type { ListTickersResponse__Output } from "../proto/gen/engine/v1/ListTickersResponse.js";
+import type { OrderResponse__Output } from "../proto/gen/engine/v1/OrderResponse.js";
+import type { PlaceOrderRequest } from "../proto/gen/engine/v1/PlaceOrderRequest.js";
 import { PLANS } from "./basics/plans.js";
 import type { RunningEngine } from "./main.js";
 import { TestEngine, restingBuy } from "./main.testing.js";
@@ -304,6 +306,39 @@ describe("engine.v1 order lookups", () => {
       calls.listOrderHistory({ ...ref, from: "", to: "", limit: 0, after_id: orderId }, untraced("h")),
     );
     expect(badRange.code).toBe("invalid_payload");
+  });
+});
+
+describe("engine.v1.Engine/PlaceOrder with a request_id", () => {
+  it("replays the first answer to the same request_id over the wire and shows it as no client_id", async () => {
+    const opened = createClients("127.0.0.1:9", [`127.0.0.1:${engine.grpcPort}`], TOKEN);
+    onTestFinished(() => {
+      opened.close();
+    });
+    const user = "user-request-ids";
+    const account = await opened.engine.createAccount(
+      { user_id: user, plan_id: "48a184ce-7d26-4b3f-82e3-cbf4f08383ba" },
+      untraced("req-open"),
+    );
+    const place = (request: PlaceOrderRequest): Promise<OrderResponse__Output> =>
+      call<PlaceOrderRequest, OrderResponse__Output>(client.PlaceOrder.bind(client), request, authorized());
+    const request = { ...restingBuy(user, account.account_id), request_id: "wire-request-1" };
+    const first = await place(request);
+    expect(first.outcome).toBe("created");
+    expect(first.order?.client_id).not.toBe("wire-request-1");
+    const again = await place(request);
+    expect(again).toEqual({ ...first, outcome: "replayed" });
+    const ref = { user_id: user, account_id: account.account_id };
+    expect(
+      (await opened.engine.findOrderByClientId({ ...ref, client_id: "wire-request-1" }, untraced("c"))).data,
+    ).toEqual([]);
+    const refused = await place({ ...request, quantity: "0.02" }).catch((error: unknown) => fromGrpcError(error));
+    expect(refused).toMatchObject({ code: "conflict" });
+    expect((refused as ServiceError).body()).toEqual({
+      error: "conflict",
+      reason: "request_id_reused",
+      order_id: first.order?.order_id,
+    });
   });
 });
 

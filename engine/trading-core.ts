@@ -24,6 +24,7 @@ import type { AccountState, IdempotencyRecord } from "./basics/account-state.js"
 import { cancelAfterRecord } from "./basics/cancel-after.js";
 import { archivedOrder } from "./basics/order-records.js";
 import { recalledRecord, spentClientId } from "./orders/idempotency.js";
+import { requestedRecordKey } from "./basics/record-keys.js";
 import type { FundingPrice, FundingRates } from "./risk/funding.js";
 import { apply, consumeFills, decide, releaseFills, type Command, type EngineEvent, type Reply } from "./core.js";
 import { createMarketView, setQuote, type MarketView } from "./market/book.js";
@@ -229,14 +230,15 @@ const ACCOUNT_HOOKS = {
     return event.at;
   },
 
-  // A client_id is spent forever (docs/engine.md, "Idempotency"): a placement or a close naming one the account
-  // no longer holds but its filter of forgotten ones may is looked up in the table of spent client_ids first.
-  // One filter probe per command with a client_id; a fresh id (the filter says no) costs no read.
+  // A client_id (or a gateway's request id) is spent forever (docs/engine.md, "Idempotency", "Request ids"): a
+  // placement or a close naming one the account no longer holds but its filter of forgotten ones may is looked
+  // up in the table of spent keys first. One filter probe per command with a key; a fresh one (the filter says
+  // no) costs no read.
   recallKey(state, { userId, command }) {
     if (state === undefined || (command.type !== "PlaceOrder" && command.type !== "ClosePosition")) return undefined;
-    const clientId = command.request.client_id;
-    if (typeof clientId !== "string" || !state.retention.forgotten.mayHold(clientId)) return undefined;
-    return state.client_ids.has(clientId) || !owned(state, userId) ? undefined : clientId;
+    const key = requestedRecordKey(command.request);
+    if (key === undefined || !state.retention.forgotten.mayHold(key)) return undefined;
+    return state.client_ids.has(key) || !owned(state, userId) ? undefined : key;
   },
 } satisfies Partial<ActorCore<EngineTypes>>;
 

@@ -1,13 +1,23 @@
 // The gateway's hold of calls to a partition in hand-over (docs/scale-out.md, "Hand-over") against stand-in
 // engines: a call the old owner refused as not serving (or that never reached it) is held and sent to the
-// successor; a call that may have run is never sent twice; past the hold's time or size bound it is 503.
+// successor; a call that may have run is never sent twice (but a place or close, deduplicated by its request
+// id: gateway/engine-router.request-ids.test.ts); past the hold's time or size bound it is 503.
 import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { SESSION_ENDED_UNREAD, ServiceError } from "../kernel/errors.js";
 import type { HoldOutcome } from "./engine-hold.js";
 import { EngineRouter, type EngineCalls } from "./engine-router.js";
 import { untraced } from "./origin.js";
-import { accountOn, cut, grpcError, holding, noConnection, notServingError, order } from "./router-fixtures.testing.js";
+import {
+  accountOn,
+  cut,
+  grpcError,
+  holding,
+  noConnection,
+  notServingError,
+  order,
+  orderOn,
+} from "./router-fixtures.testing.js";
 
 const origin = untraced("hold");
 
@@ -63,13 +73,13 @@ describe("the hold of calls to a partition in hand-over", () => {
     expect(router.held).toBe(0);
   });
 
-  it("never sends an order again once it may have run, even with a successor ready", async () => {
+  it("never sends a cancel again once it may have run, even with a successor ready", async () => {
     const calls: string[] = [];
     const router = new EngineRouter(
       [[target("old", calls, [cut]), target("successor", calls)]],
       holding(5_000).settings,
     );
-    const failed = await router.placeOrder(order(accountOn(0, 1)), origin).catch((e: unknown) => e);
+    const failed = await router.cancelOrder({ user_id: "u", order_id: orderOn(0, 1) }, origin).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(ServiceError);
     expect((failed as ServiceError).body()).toEqual({ error: "engine_unavailable" });
     expect(calls).toEqual(["old"]);

@@ -22,6 +22,11 @@ interface MethodSpec {
   readonly bare?: true;
   /** The call changes nothing: one cut by a broken session is sent again once (gateway/engine-router.ts). */
   readonly read?: true;
+  /**
+   * The engine deduplicates the call by a `request_id` the router mints for it (docs/engine.md, "Request ids"):
+   * one cut after it was sent is sent again, with the same id, while its partition is handed over.
+   */
+  readonly deduplicated?: true;
 }
 
 export const ENGINE_METHODS = {
@@ -44,10 +49,10 @@ export const ENGINE_METHODS = {
   listBreaches: { rpc: "ListBreaches", route: "account", read: true },
   listViolations: { rpc: "ListViolations", route: "account", read: true },
   getAnalytics: { rpc: "GetAnalytics", route: "account", read: true },
-  placeOrder: { rpc: "PlaceOrder", route: "account" },
+  placeOrder: { rpc: "PlaceOrder", route: "account", deduplicated: true },
   cancelOrder: { rpc: "CancelOrder", route: "order" },
   amendOrder: { rpc: "AmendOrder", route: "order" },
-  closePosition: { rpc: "ClosePosition", route: "account" },
+  closePosition: { rpc: "ClosePosition", route: "account", deduplicated: true },
   /** Runs every pre-trade check of an order against the account as it is; places nothing. */
   testOrder: { rpc: "TestOrder", route: "account", read: true },
   /** The dead-man's switch (docs/risk.md, "Cancel-after"): arm, re-arm or disarm, and read it. */

@@ -6,9 +6,11 @@
 // only one holding its leases at a time): a call goes to the one that served last. While engine k hands its
 // partitions over (a target refused a call as not serving, or ended its session; or, of several targets, none
 // ran a call within HANDOVER_HOLD_MS of the last one served), a call it provably did not run (refused, or never
-// reached it) or a read is held and sent again, to each target in turn
-// (gateway/engine-hold.ts); any other failure is `engine_unavailable` (503), never a silent reroute: a call
-// that may have run is never sent twice.
+// reached it), a read, or a place or close call (sent again with the request id the router minted for it, which
+// the engine deduplicates: docs/engine.md, "Request ids") is held and sent again, to each target in turn
+// (gateway/engine-hold.ts); any other failure is `engine_unavailable` (503), never a silent reroute: any other
+// call that may have run is never sent twice.
+import { randomUUID } from "node:crypto";
 import { status, type Client } from "@grpc/grpc-js";
 import {
   SESSION_ENDED_UNREAD,
@@ -46,7 +48,10 @@ class NotSentError extends ServiceError {}
 /** NotSentError that says the engine hands its partitions over: it refused the call, or ended its session. */
 class HandingOverError extends NotSentError {}
 
-/** engine_unavailable for a call cut after it was sent: it may have run (only a read may be sent again). */
+/**
+ * engine_unavailable for a call cut after it was sent: it may have run (only a read, or a call the engine
+ * deduplicates by its request id, may be sent again).
+ */
 class MayHaveRunError extends ServiceError {}
 
 /**
@@ -63,6 +68,22 @@ function isDeadline(error: unknown): boolean {
 function idOf(request: AnyRequest, field: "account_id" | "order_id"): string {
   const value = (request as Partial<Record<typeof field, unknown>>)[field];
   return typeof value === "string" ? value : "";
+}
+
+const hasClientId = (request: AnyRequest): boolean =>
+  typeof (request as { client_id?: unknown }).client_id === "string";
+
+/**
+ * The engine's replay of a place or close that the router sent again with its request id, as the first send
+ * would have been answered: `created`, or `rejected` for an order the decision rejected (its status REJECTED),
+ * so the caller, who sent it once, sees no `Idempotent-Replayed`.
+ */
+function asFirstAnswer(answer: unknown): unknown {
+  if (typeof answer !== "object" || answer === null || !("outcome" in answer) || answer.outcome !== "replayed") {
+    return answer;
+  }
+  const order = (answer as { order?: { status?: unknown } | null }).order;
+  return { ...answer, outcome: order?.status === "REJECTED" ? "rejected" : "created" };
 }
 
 /** Engine k's targets: one, or several replicas of index k (ENGINE_GRPC_TARGETS entry `a|b`). */
@@ -128,19 +149,27 @@ class Router {
 
   /**
    * `method` on the engine its route (gateway/engine-methods.ts) names. A read cut by a broken session or
-   * connection is sent once more to the same engine (its session reopens); a write is not (it may have run).
+   * connection is sent once more to the same engine (its session reopens); a write is not (it may have run). A
+   * deduplicated write carries a request id minted here, the same on every send of this call.
    */
   private send(method: EngineMethod, request: AnyRequest, origin: Origin): Promise<unknown> {
-    const spec: { route: Route; read?: true } = ENGINE_METHODS[method];
+    const spec: { route: Route; read?: true; deduplicated?: true } = ENGINE_METHODS[method];
     const read = spec.read === true;
+    const sent = spec.deduplicated === true ? { ...request, request_id: randomUUID() } : request;
+    // Without a client_id, a replay can only answer this call's own resend: the caller sent it once.
+    const once = spec.deduplicated === true && !hasClientId(request);
     const call = read
-      ? (engine: EngineCalls): Promise<unknown> => readAgainOnBreak(() => engine.call(method, request, origin))
-      : (engine: EngineCalls): Promise<unknown> => engine.call(method, request, origin);
+      ? (engine: EngineCalls): Promise<unknown> => readAgainOnBreak(() => engine.call(method, sent, origin))
+      : once
+        ? async (engine: EngineCalls): Promise<unknown> => asFirstAnswer(await engine.call(method, sent, origin))
+        : (engine: EngineCalls): Promise<unknown> => engine.call(method, sent, origin);
+    // A call that may have run is sent again (within a hold) only when running it twice does nothing more.
+    const resend = read || spec.deduplicated === true;
     switch (spec.route) {
       case "account":
-        return this.owner(this.engineOfAccount(idOf(request, "account_id")), call, read);
+        return this.owner(this.engineOfAccount(idOf(request, "account_id")), call, resend);
       case "order":
-        return this.owner(this.engineOfOrder(idOf(request, "order_id")), call, read);
+        return this.owner(this.engineOfOrder(idOf(request, "order_id")), call, resend);
       case "read":
         return this.any(call, false);
       case "write":
@@ -150,10 +179,10 @@ class Router {
 
   /**
    * A call to the owner of a partition: each of engine `index`'s targets in turn, starting with the one that
-   * served last; while none serves it and it provably did not run (or changes nothing), it is held and tried
-   * again until the hold's bound, then engine_unavailable.
+   * served last; while none serves it and it provably did not run (or, `resend`, running it again does nothing
+   * more), it is held and tried again until the hold's bound, then engine_unavailable.
    */
-  private async owner<R>(index: number, call: (engine: EngineCalls) => Promise<R>, read: boolean): Promise<R> {
+  private async owner<R>(index: number, call: (engine: EngineCalls) => Promise<R>, resend: boolean): Promise<R> {
     const targets = this.targets[index];
     if (targets === undefined) throw new Error(`no engine ${index}`);
     let held: ReturnType<HandoverHold["enter"]>;
@@ -169,7 +198,7 @@ class Router {
             this.hold.served(index);
             return result;
           } catch (error) {
-            const again = error instanceof NotSentError || (read && error instanceof MayHaveRunError);
+            const again = error instanceof NotSentError || (resend && error instanceof MayHaveRunError);
             if (!again) throw error;
             if (error instanceof HandingOverError) this.hold.begin(index);
             unavailable = error;

@@ -1,9 +1,9 @@
 // Test-only: what the router's tests with stand-in engines send and how their engines fail
-// (gateway/engine-hold.test.ts, gateway/engine-router.standby.test.ts).
+// (gateway/engine-hold.test.ts, gateway/engine-router.standby.test.ts, gateway/engine-router.request-ids.test.ts).
 import { randomUUID } from "node:crypto";
 import { Metadata, status } from "@grpc/grpc-js";
 import { ServiceError, toGrpcStatus } from "../kernel/errors.js";
-import { partitionOf } from "../kernel/partition.js";
+import { idInPartition, partitionOf } from "../kernel/partition.js";
 import type { HoldMetrics, HoldOutcome, HoldSettings } from "./engine-hold.js";
 
 /** A random account id in a partition of engine `engine` of `engines`. */
@@ -12,6 +12,11 @@ export function accountOn(engine: number, engines: number): string {
     const id = randomUUID();
     if (partitionOf(id) % engines === engine) return id;
   }
+}
+
+/** A random order id minted in a partition of engine `engine` of `engines`. */
+export function orderOn(engine: number, engines: number): string {
+  return idInPartition(partitionOf(accountOn(engine, engines)), randomUUID());
 }
 
 /** A MARKET order request of `accountId`. */

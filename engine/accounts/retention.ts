@@ -10,6 +10,7 @@ import type { ActorLimits } from "./limits.js";
 import type { AccountState, IdempotencyRecord, Retention } from "../basics/account-state.js";
 import { FinalQueue } from "../basics/final-queue.js";
 import { KeyFilter } from "../basics/key-filter.js";
+import { isRequestIdKey } from "../basics/record-keys.js";
 
 /** The order an event made final, if it did (as the state holds it after the event). */
 function finalOrderOf(state: AccountState, event: EngineEvent): Order | undefined {
@@ -105,8 +106,11 @@ export function forgetExpired(
   const clientIds = state.client_ids;
   for (const [clientId, record] of clientIds) {
     if (record.recorded_at > now - limits.clientIdWindowMs && clientIds.size <= limits.clientIdsKept) break;
-    onForgetRecord?.(clientId, record);
-    retention.forgotten.add(clientId);
+    // A request id is dropped whole (basics/record-keys.ts): only a client_id stays spent.
+    if (!isRequestIdKey(clientId)) {
+      onForgetRecord?.(clientId, record);
+      retention.forgotten.add(clientId);
+    }
     clientIds.delete(clientId);
   }
   return forgotten;

@@ -108,13 +108,15 @@ export interface OrderAmended {
 }
 
 /**
- * `client_id` → its order and what a retry is answered with. Only what the state cannot give back: the
- * order and its fills are the ones in the state when the event is applied (docs/engine.md, "Idempotency").
+ * `client_id` (or, without one, the gateway's `request_id`) → its order and what a retry is answered with. Only
+ * what the state cannot give back: the order and its fills are the ones in the state when the event is applied
+ * (docs/engine.md, "Idempotency", "Request ids"). Exactly one of the two keys is set.
  */
 export interface IdempotencyRecorded {
   type: "IdempotencyRecorded";
   at: number;
-  client_id: string;
+  client_id?: string;
+  request_id?: string;
   order_id: string;
   fingerprint: string;
   violations: Violation[];

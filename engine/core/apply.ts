@@ -16,6 +16,7 @@ import type {
   OrderFilled,
 } from "../basics/events.js";
 import { idempotencyRecord } from "../orders/idempotency.js";
+import { recordKey } from "../basics/record-keys.js";
 import { transition, UNPLACED } from "../orders/transitions.js";
 import { copyOrder, isWorking, type Order } from "../basics/order-types.js";
 import { applyFill } from "../positions/ledger.js";
@@ -80,7 +81,7 @@ export function apply(state: AccountState | undefined, event: EngineEvent): Acco
       fundingPaid(state, event);
       break;
     case "IdempotencyRecorded":
-      state.client_ids.set(event.client_id, idempotencyRecord(state.orders.get(event.order_id), state.fills, event));
+      state.client_ids.set(recordKey(event), idempotencyRecord(state.orders.get(event.order_id), state.fills, event));
       break;
     case "CancelAfterArmed":
       if (event.deadline !== event.at + event.timeout_ms) throw new Error("cancel-after deadline is not at + timeout");

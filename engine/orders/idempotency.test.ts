@@ -111,7 +111,7 @@ describe("a retried client_id", () => {
     const old: FirstIdempotencyRecorded = {
       type: "IdempotencyRecorded",
       at: compact.at,
-      client_id: compact.client_id,
+      client_id: compact.client_id as string,
       order_id: compact.order_id,
       fingerprint: compact.fingerprint,
       response: JSON.parse(JSON.stringify({ order: first.order, fills: [], violations: [] })) as never,

@@ -1,13 +1,16 @@
-// Idempotency by client_id (docs/engine.md, "Idempotency"): what `apply` keeps of an IdempotencyRecorded
-// event and how a retry's answer is rebuilt from it. The event carries only what the state cannot give back
-// (violations, headroom); the order and its fills are taken from the state as the event is applied, and the
-// answer is rebuilt with the record functions the first answer was built with, so it is the same JSON.
+// Idempotency by client_id or request id (docs/engine.md, "Idempotency", "Request ids"): what `apply` keeps of
+// an IdempotencyRecorded event, how a retry's answer is rebuilt from it and how a retry is judged. The event
+// carries only what the state cannot give back (violations, headroom); the order and its fills are taken from the
+// state as the event is applied, and the answer is rebuilt with the record functions the first answer was built
+// with, so it is the same JSON.
 import type { IdempotencyRecord } from "../basics/account-state.js";
 import type { Catalogue } from "../market/catalogue.js";
 import { unitsFor } from "../market/units.js";
 import type { IdempotencyRecorded } from "../basics/events.js";
 import { toFillRecord, toOrderRecord } from "../basics/order-records.js";
-import type { PlaceOrderResponse } from "../basics/replies.js";
+import { conflict, type PlaceOrderReply, type PlaceOrderResponse } from "../basics/replies.js";
+import type { Run } from "../basics/run.js";
+import { recordKey, type IdempotencyKey } from "../basics/record-keys.js";
 import type { Fill, Order } from "../basics/order-types.js";
 
 const NO_FILLS: readonly Fill[] = Object.freeze([]);
@@ -116,4 +119,33 @@ export function recalledRecord(spent: {
     recorded_at: spent.at,
     response: spent.data as PlaceOrderResponse,
   };
+}
+
+/**
+ * A used key's record (by `recordKey`): the account's, or one it forgot that the shell looked up in the table of
+ * spent keys for this decision (docs/engine.md, "Idempotency").
+ */
+export function recordOf(run: Run, key: string): IdempotencyRecord | undefined {
+  return run.state.client_ids.get(key) ?? run.recalled(key);
+}
+
+/**
+ * Rule 1: a used client_id or request id answers the original response, or 409 when the body differs
+ * (`matches`, from orders/fingerprint.ts, compares the retry with the record as both were placed): with the
+ * client_id, or, for a request id (which no caller sees), `reason: "request_id_reused"`.
+ */
+export function replayed(
+  run: Run,
+  key: IdempotencyKey | null,
+  matches: (record: IdempotencyRecord) => boolean,
+): PlaceOrderReply | undefined {
+  if (key === null) return undefined;
+  const record = recordOf(run, recordKey(key));
+  if (record === undefined) return undefined;
+  if (!matches(record)) {
+    return "client_id" in key
+      ? conflict({ client_id: key.client_id, order_id: record.order_id })
+      : conflict({ reason: "request_id_reused", order_id: record.order_id });
+  }
+  return { kind: "replayed", ...recordedResponse(record, run.state.account_id, run.market.catalogue) };
 }

@@ -2,7 +2,7 @@
 // their documented order (idempotency, parent, position, reduce-only, risk, post-only), then accept and
 // execute at once. A close-position request becomes a reduce-only order against the position and joins the
 // same path after its own lookup.
-import type { AccountState, IdempotencyRecord } from "../basics/account-state.js";
+import type { AccountState } from "../basics/account-state.js";
 import type { SymbolQuote } from "../market/book.js";
 import type { Venue } from "../market/types.js";
 import { notionalOf, type TickerUnits } from "../market/units.js";
@@ -15,7 +15,8 @@ import type { RiskHeadroom } from "../basics/risk-types.js";
 import { firstViolation } from "../risk/pipeline.js";
 import type { RiskInput } from "../risk/checks.js";
 import { critical, type Violation } from "../basics/risk-types.js";
-import { recordedResponse } from "./idempotency.js";
+import { recordOf, replayed } from "./idempotency.js";
+import { idempotencyKey, requestedRecordKey, type IdempotencyKey } from "../basics/record-keys.js";
 import { crosses } from "../basics/entry.js";
 import { entryPrice, oppositePosition, reducibleOf, reservePrice, tooLarge } from "./conditions.js";
 import { executeOrder } from "./execution.js";
@@ -42,6 +43,12 @@ import type { Run } from "../basics/run.js";
 import { isWorking, opposite, type Order } from "../basics/order-types.js";
 
 const NO_CHILDREN: readonly string[] = Object.freeze([]);
+
+/** What a placement with a key is recorded as: its key and the fingerprint of its body. */
+interface Recorded {
+  readonly key: IdempotencyKey;
+  readonly fingerprint: string;
+}
 /**
  * The empty lists of a response, shared: every accepted order answers `violations: []` and every resting
  * one `fills: []`, and the violations stay in the state for idempotency. Frozen, so a consumer that tried
@@ -68,16 +75,18 @@ export function testOrder(run: Run, request: PlaceOrderRequest): TestOrderReply 
 function place(run: Run, request: PlaceOrderRequest, test: boolean): PlaceOrderReply | TestOrderReply {
   const state = run.state;
   if (request.account_id !== state.account_id) return notFound();
-  // A retry of a known client_id is judged against its first body, not the clock: a GTD retried after
-  // its expire_at still replays instead of failing "must be in the future".
-  const retry = !test && typeof request.client_id === "string" && recordOf(run, request.client_id) !== undefined;
+  // A retry of a known client_id (or request id) is judged against its first body, not the clock: a GTD
+  // retried after its expire_at still replays instead of failing "must be in the future".
+  const requested = test ? undefined : requestedRecordKey(request);
+  const retry = requested !== undefined && recordOf(run, requested) !== undefined;
   const normalized = normalizePlaceOrder(request, run.market.catalogue, retry ? null : run.now);
   if (!normalized.ok) return invalid(normalized.issues);
   const intent = normalized.value;
-  const fingerprint = intent.client_id === null ? null : orderFingerprint(intent, state.default_venue);
-  // `retry` already looked the client_id up: an unknown one has nothing to replay.
+  const key = test ? null : idempotencyKey(intent.client_id, intent.request_id);
+  const recorded = key === null ? null : { key, fingerprint: orderFingerprint(intent, state.default_venue) };
+  // `retry` already looked the key up: an unknown one has nothing to replay.
   const replay = retry
-    ? replayed(run, intent.client_id, (record) => orderRetryMatches(record, intent, state.default_venue))
+    ? replayed(run, key, (record) => orderRetryMatches(record, intent, state.default_venue))
     : undefined;
   if (replay !== undefined) return replay;
   // The cap on working orders (docs/engine.md, "Limits"): refused before anything is emitted, so a refused order
@@ -114,7 +123,7 @@ function place(run: Run, request: PlaceOrderRequest, test: boolean): PlaceOrderR
     venue = position.venue;
   }
   const order: NormalizedOrder = parent === undefined ? intent : { ...intent, reduce_only: true };
-  return submit(run, order, venue ?? state.default_venue, fingerprint, parent, test);
+  return submit(run, order, venue ?? state.default_venue, recorded, parent, test);
 }
 
 /** ClosePosition: POST /v1/position/close, a reduce-only order against one open position. */
@@ -124,8 +133,9 @@ export function closePosition(run: Run, request: ClosePositionRequest): PlaceOrd
   const normalized = normalizeClose(request, run.market.catalogue);
   if (!normalized.ok) return invalid(normalized.issues);
   const close = normalized.value;
-  const fingerprint = close.client_id === null ? null : closeFingerprint(close);
-  const replay = replayed(run, close.client_id, (record) => closeRetryMatches(record, close));
+  const key = idempotencyKey(close.client_id, close.request_id);
+  const recorded = key === null ? null : { key, fingerprint: closeFingerprint(close) };
+  const replay = replayed(run, key, (record) => closeRetryMatches(record, close));
   if (replay !== undefined) return replay;
 
   let position: Position | undefined;
@@ -171,8 +181,9 @@ export function closePosition(run: Run, request: ClosePositionRequest): PlaceOrd
     venue: position.venue,
     parent_order_id: null,
     position_id: position.position_id,
+    request_id: close.request_id,
   };
-  return submit(run, order, position.venue, fingerprint, undefined, false) as PlaceOrderReply;
+  return submit(run, order, position.venue, recorded, undefined, false) as PlaceOrderReply;
 }
 
 function findPosition(state: AccountState, positionId: string): Position | undefined {
@@ -180,38 +191,12 @@ function findPosition(state: AccountState, positionId: string): Position | undef
   return undefined;
 }
 
-/**
- * A used client_id's record: the account's, or one it forgot that the shell looked up in the table of spent
- * client_ids for this decision (docs/engine.md, "Idempotency").
- */
-function recordOf(run: Run, clientId: string): IdempotencyRecord | undefined {
-  return run.state.client_ids.get(clientId) ?? run.recalled(clientId);
-}
-
-/**
- * Rule 1: a used client_id answers the original response, or 409 when the body differs (`matches`, from
- * orders/fingerprint.ts, compares the retry with the record as both were placed).
- */
-function replayed(
-  run: Run,
-  clientId: string | null,
-  matches: (record: IdempotencyRecord) => boolean,
-): PlaceOrderReply | undefined {
-  if (clientId === null) return undefined;
-  const record = recordOf(run, clientId);
-  if (record === undefined) return undefined;
-  if (!matches(record)) {
-    return conflict({ client_id: clientId, order_id: record.order_id });
-  }
-  return { kind: "replayed", ...recordedResponse(record, run.state.account_id, run.market.catalogue) };
-}
-
 /** Rules 4 to 7 and the immediate execution, for a normalised order whose venue is settled. */
 function submit(
   run: Run,
   intent: NormalizedOrder,
   venue: Venue,
-  fingerprint: string | null,
+  recorded: Recorded | null,
   parent: Order | undefined,
   test: boolean,
 ): PlaceOrderReply | TestOrderReply {
@@ -262,7 +247,7 @@ function submit(
   if (test) {
     return { kind: "tested", violations: violation === undefined ? [] : [violation], risk_headroom: headroomOf(input) };
   }
-  return enter(run, order, intent.units, fingerprint, violation, input);
+  return enter(run, order, intent.units, recorded, violation, input);
 }
 
 /** A new order for a normalised one, as it enters the book (before the risk checks). */
@@ -307,21 +292,21 @@ function enter(
   run: Run,
   order: Order,
   units: TickerUnits,
-  fingerprint: string | null,
+  recorded: Recorded | null,
   violation: Violation | undefined,
   input: RiskInput,
 ): PlaceOrderReply {
   if (violation !== undefined) {
     const rejected: Order = { ...order, status: "REJECTED", reserve: 0 };
     run.emit({ type: "OrderRejected", at: run.now, order: rejected, violations: [violation] });
-    return finish(run, "rejected", rejected.order_id, units, fingerprint, [violation], headroomOf(input), rejected);
+    return finish(run, "rejected", rejected.order_id, units, recorded, [violation], headroomOf(input), rejected);
   }
   run.emit({ type: "OrderAccepted", at: run.now, order });
   const accepted = run.emitted;
   executeOrder(run, order.order_id, "placement", order);
   // Nothing emitted since: the order rests as accepted, without fills (no draft state needed to answer).
   if (run.emitted === accepted) {
-    return finish(run, "created", order.order_id, units, fingerprint, NO_VIOLATIONS, headroomOf(input), order);
+    return finish(run, "created", order.order_id, units, recorded, NO_VIOLATIONS, headroomOf(input), order);
   }
   // Its fills moved equity: the monitor acts before the answer, which shows what the order caused.
   const judged = run.filled ? monitor(run) : undefined;
@@ -331,7 +316,7 @@ function enter(
     "created",
     order.order_id,
     units,
-    fingerprint,
+    recorded,
     after.state === "TERMINATED" ? terminationOf(after) : NO_VIOLATIONS,
     headroomAfter(after, run.market, order.symbol, judged),
   );
@@ -358,7 +343,7 @@ function finish(
   kind: "created" | "rejected",
   orderId: string,
   units: TickerUnits,
-  fingerprint: string | null,
+  recorded: Recorded | null,
   violations: Violation[],
   headroom: RiskHeadroom,
   settled?: Order,
@@ -376,14 +361,14 @@ function finish(
       fills.push(toFillRecord(fill, state.account_id, units));
     }
   }
-  if (order.client_id !== null && fingerprint !== null) {
+  if (recorded !== null) {
     // The order and its fills are in the state when this is applied: only the rest is journaled.
     run.emit({
       type: "IdempotencyRecorded",
       at: run.now,
-      client_id: order.client_id,
+      ...recorded.key,
       order_id: orderId,
-      fingerprint,
+      fingerprint: recorded.fingerprint,
       violations,
       risk_headroom: headroom,
     });

@@ -30,6 +30,8 @@ export interface PlaceOrderRequest {
   venue?: string | null;
   parent_order_id?: string | null;
   position_id?: string | null;
+  /** The gateway's id of this call (docs/engine.md, "Request ids"). */
+  request_id?: string | null;
 }
 
 /** POST /v1/position/close. */
@@ -43,6 +45,8 @@ export interface ClosePositionRequest {
   client_id?: string | null;
   venue?: string | null;
   position_id?: string | null;
+  /** The gateway's id of this call (docs/engine.md, "Request ids"). */
+  request_id?: string | null;
 }
 
 /** A valid place-order request on the ticker's grid (prices in ticks, quantity in steps). */
@@ -50,6 +54,8 @@ export interface NormalizedOrder extends OrderTerms {
   readonly spec: TickerSpec;
   readonly units: TickerUnits;
   readonly venue: Venue | null;
+  /** The gateway's id of the call: the record's key when `client_id` is null; never on the order. */
+  readonly request_id: string | null;
 }
 
 /** A valid close-position request. `quantity` null closes the whole position. */
@@ -65,6 +71,8 @@ export interface NormalizedClose {
   readonly client_id: string | null;
   readonly venue: Venue | null;
   readonly position_id: string | null;
+  /** The gateway's id of the call: the record's key when `client_id` is null. */
+  readonly request_id: string | null;
 }
 
 export type Normalized<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: Issue[] };
@@ -95,10 +103,11 @@ function optionalId(issues: Issue[], path: string, value: unknown): string | nul
   return null;
 }
 
-function clientId(issues: Issue[], value: unknown): string | null {
+/** A client_id, or a request id (`path` "request_id"): 1 to 64 printable ASCII characters. */
+function clientId(issues: Issue[], value: unknown, path = "client_id"): string | null {
   if (isAbsent(value)) return null;
   if (typeof value !== "string" || value.length === 0 || value.length > CLIENT_ID_MAX || !PRINTABLE.test(value)) {
-    issues.push({ path: "client_id", message: `must be 1 to ${CLIENT_ID_MAX} printable ASCII characters` });
+    issues.push({ path, message: `must be 1 to ${CLIENT_ID_MAX} printable ASCII characters` });
     return null;
   }
   return value;
@@ -191,6 +200,7 @@ export function normalizePlaceOrder(
   const reduceOnly = flag(issues, "reduce_only", request.reduce_only);
   const indexTrigger = indexTriggerOf(issues, request, kind, isTrigger);
   const client = clientId(issues, request.client_id);
+  const requestId = clientId(issues, request.request_id, "request_id");
   const venue = venueOf(issues, request.venue);
   const parent = optionalId(issues, "parent_order_id", request.parent_order_id);
   const position = optionalId(issues, "position_id", request.position_id);
@@ -224,6 +234,7 @@ export function normalizePlaceOrder(
     venue,
     parent_order_id: parent,
     position_id: position,
+    request_id: requestId,
   };
   return { ok: true, value };
 }
@@ -335,6 +346,7 @@ export function normalizeClose(request: ClosePositionRequest, catalogue: Catalog
     issues.push({ path: "time_in_force", message: "a MARKET close takes IOC or FOK" });
   }
   const client = clientId(issues, request.client_id);
+  const requestId = clientId(issues, request.request_id, "request_id");
   const venue = venueOf(issues, request.venue);
   const position = optionalId(issues, "position_id", request.position_id);
   if (issues.length > 0 || spec === undefined || units === undefined || kind === null || timeInForce === null) {
@@ -354,6 +366,7 @@ export function normalizeClose(request: ClosePositionRequest, catalogue: Catalog
       client_id: client,
       venue,
       position_id: position,
+      request_id: requestId,
     },
   };
 }

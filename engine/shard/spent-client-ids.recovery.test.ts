@@ -3,7 +3,8 @@
 // written to engine_client_ids with the batch that forgot it; a retry of it is looked up there before it is
 // decided and replays the first answer (another body: 409), a fresh client_id costs no read, the filter of
 // forgotten client_ids survives a restart from snapshots and from the whole journal (which writes the rows again),
-// and a command queued behind a looked-up one is decided after it.
+// and a command queued behind a looked-up one is decided after it. A gateway's request id (docs/engine.md,
+// "Request ids") is replayed while kept and dropped whole when forgotten.
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCore, type EngineTypes } from "../trading-core.js";
@@ -183,6 +184,25 @@ describe("spent client_ids through a shard", () => {
     });
     expect(fromJournal.journal.recalls).toEqual(["c-1"]);
     await fromJournal.stop();
+  });
+
+  it("writes no row for a forgotten gateway request id, reads none for it, and replays one kept after a rebuild", async () => {
+    core.configure?.({ clientIdsKept: 2 });
+    const live = engineShard();
+    const account = await live.open();
+    await live.place(account, { ...RESTING, request_id: "r-1" });
+    await live.place(account, { ...RESTING, client_id: "c-2" });
+    const kept = await live.place(account, { ...RESTING, request_id: "r-3" });
+    // r-1 left memory: dropped whole (no row); c-2 and r-3 are the two kept.
+    expect(await spentIds()).toEqual([]);
+    expect((await live.place(account, { ...RESTING, request_id: "r-1" })).kind).toBe("created");
+    expect(live.journal.recalls).toEqual([]);
+    await live.stop();
+
+    const rebuilt = engineShard();
+    await rebuilt.start();
+    expect(await rebuilt.place(account, { ...RESTING, request_id: "r-3" })).toEqual({ ...kept, kind: "replayed" });
+    await rebuilt.stop();
   });
 
   it("decides a command queued behind a looked-up one after it, and a false positive as a new order", async () => {

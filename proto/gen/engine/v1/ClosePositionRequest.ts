@@ -11,6 +11,7 @@ export interface ClosePositionRequest {
   client_id?: string;
   venue?: string;
   position_id?: string;
+  request_id?: string;
   _quantity?: "quantity";
   _kind?: "kind";
   _price?: "price";
@@ -18,6 +19,7 @@ export interface ClosePositionRequest {
   _client_id?: "client_id";
   _venue?: "venue";
   _position_id?: "position_id";
+  _request_id?: "request_id";
 }
 
 export interface ClosePositionRequest__Output {
@@ -31,6 +33,7 @@ export interface ClosePositionRequest__Output {
   client_id?: string;
   venue?: string;
   position_id?: string;
+  request_id?: string;
   _quantity?: "quantity";
   _kind?: "kind";
   _price?: "price";
@@ -38,4 +41,5 @@ export interface ClosePositionRequest__Output {
   _client_id?: "client_id";
   _venue?: "venue";
   _position_id?: "position_id";
+  _request_id?: "request_id";
 }

@@ -19,6 +19,7 @@ export interface PlaceOrderRequest {
   venue?: string;
   parent_order_id?: string;
   position_id?: string;
+  request_id?: string;
   _limit_price?: "limit_price";
   _trigger_price?: "trigger_price";
   _time_in_force?: "time_in_force";
@@ -31,6 +32,7 @@ export interface PlaceOrderRequest {
   _venue?: "venue";
   _parent_order_id?: "parent_order_id";
   _position_id?: "position_id";
+  _request_id?: "request_id";
 }
 
 export interface PlaceOrderRequest__Output {
@@ -52,6 +54,7 @@ export interface PlaceOrderRequest__Output {
   venue?: string;
   parent_order_id?: string;
   position_id?: string;
+  request_id?: string;
   _limit_price?: "limit_price";
   _trigger_price?: "trigger_price";
   _time_in_force?: "time_in_force";
@@ -64,4 +67,5 @@ export interface PlaceOrderRequest__Output {
   _venue?: "venue";
   _parent_order_id?: "parent_order_id";
   _position_id?: "position_id";
+  _request_id?: "request_id";
 }
