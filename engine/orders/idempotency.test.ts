@@ -5,29 +5,10 @@ import { CATALOGUE } from "../market/catalogue.js";
 import { unitsFor } from "../market/units.js";
 import { upgradeEvent, type FirstIdempotencyRecorded } from "../store/event-upgrade.js";
 import type { IdempotencyRecorded } from "../basics/events.js";
+import { expectReplays, journalCopy } from "./replays.testing.js";
 import { ACCOUNT_ID, Harness, PLAN } from "../core.testing.js";
 import { normalizeClose, normalizePlaceOrder, type PlaceOrderRequest } from "./request.js";
 import { recordedResponse } from "./idempotency.js";
-import type { PlacedReply } from "../basics/replies.js";
-
-/** The journal as PostgreSQL gives it back: plain JSON, no shared objects. */
-function journalCopy(h: Harness): EngineEvent[] {
-  return JSON.parse(JSON.stringify(h.journal)) as EngineEvent[];
-}
-
-/**
- * Retries `command` on the live state and on a state rebuilt from the journal; both must answer the first
- * reply as "replayed", deep-equal and as the same JSON text, without emitting anything.
- */
-function expectReplays(h: Harness, command: Command, first: PlacedReply): void {
-  const ctx = { now: h.now, market: h.market, nextId: h.nextId };
-  for (const state of [h.account, replay(journalCopy(h))]) {
-    const again = decide(state, command, ctx);
-    expect(again.events).toEqual([]);
-    expect(again.reply).toEqual({ ...first, kind: "replayed" });
-    expect(JSON.stringify(again.reply)).toBe(JSON.stringify({ ...first, kind: "replayed" }));
-  }
-}
 
 /** A BUY LIMIT at 99,000 that rests under a 100,000 mark, with a client_id. */
 function restingBuy(clientId: string): Omit<PlaceOrderRequest, "account_id"> {

@@ -3,14 +3,14 @@
 // rebuild from the journal and past the records the account keeps), in a key space of its own, and never shown
 // as the order's client_id.
 import { describe, expect, it } from "vitest";
-import { decide, replay, type Command, type EngineEvent } from "../core.js";
+import { decide, replay, type Command } from "../core.js";
 import { forgetExpired } from "../accounts/retention.js";
 import { DEFAULT_ACTOR_LIMITS } from "../accounts/limits.js";
 import { orderByClientId } from "../accounts/order-queries.js";
 import { createCore } from "../trading-core.js";
+import { expectReplays, journalCopy } from "./replays.testing.js";
 import { ACCOUNT_ID, Harness, PLAN, USER_ID } from "../core.testing.js";
 import type { PlaceOrderRequest } from "./request.js";
-import type { PlacedReply } from "../basics/replies.js";
 
 const REQUEST_ID = "5f0c6a4e-2f7b-4d1e-9a61-3f9d2c7b8e10";
 
@@ -19,21 +19,6 @@ const RESTING = { symbol: "BTC-USD", side: "BUY", kind: "LIMIT", quantity: "0.01
 
 function placeCommand(request: Omit<PlaceOrderRequest, "account_id">): Command {
   return { type: "PlaceOrder", request: { account_id: ACCOUNT_ID, ...request } };
-}
-
-/** The journal as PostgreSQL gives it back: plain JSON, no shared objects. */
-function journalCopy(h: Harness): EngineEvent[] {
-  return JSON.parse(JSON.stringify(h.journal)) as EngineEvent[];
-}
-
-/** Retries `command` on the live state and on one rebuilt from the journal: both answer `first` as replayed. */
-function expectReplays(h: Harness, command: Command, first: PlacedReply): void {
-  const ctx = { now: h.now, market: h.market, nextId: h.nextId };
-  for (const state of [h.account, replay(journalCopy(h))]) {
-    const again = decide(state, command, ctx);
-    expect(again.events).toEqual([]);
-    expect(JSON.stringify(again.reply)).toBe(JSON.stringify({ ...first, kind: "replayed" }));
-  }
 }
 
 function opened(): Harness {
