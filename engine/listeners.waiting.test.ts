@@ -4,9 +4,8 @@
 // /healthz and /metrics, and a gateway's readiness does not count it; once A hands over, B serves on the same
 // ports. A waiting engine given up (a SIGTERM while waiting) closes its ports and its start rejects.
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
-import { protoPath as healthProtoPath } from "grpc-health-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HealthClient } from "../test/harness/health.js";
 import { createClients, serving } from "../gateway/clients.js";
 import { untraced } from "../gateway/origin.js";
 import { fromGrpcError } from "../kernel/errors.js";
@@ -24,20 +23,6 @@ import { freshDatabase } from "./store/fresh-database.testing.js";
 const TOKEN = "engine-listeners-waiting-token";
 const PLAN_ID = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
 const USER = "3b1f6a0e-2c4d-4e8f-9a10-5b6c7d8e9f01";
-
-interface HealthClient extends grpc.Client {
-  check(
-    request: { service: string },
-    metadata: grpc.Metadata,
-    callback: (error: grpc.ServiceError | null, response?: { status: string }) => void,
-  ): void;
-}
-
-const HealthClient = (
-  grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoPath, { enums: String })) as unknown as {
-    grpc: { health: { v1: { Health: new (target: string, credentials: grpc.ChannelCredentials) => HealthClient } } };
-  }
-).grpc.health.v1.Health;
 
 let server: PostgresServer;
 let databaseUrl: string;

@@ -2,30 +2,14 @@
 // readiness the test sets: the status follows the process's phases and its readiness check, health needs no
 // token, reflection does.
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
-import { protoPath as healthProtoPath } from "grpc-health-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { HealthClient } from "../test/harness/health.js";
 import { eventually } from "../test/harness/eventually.js";
 import { bindServer, outgoingMetadata, protoDefinition, WALLET_PROTOS } from "./grpc.js";
 import { addStandardServices, type StandardServices } from "./grpc-standard.js";
 import { listServices, reflectionClient } from "../test/harness/reflection.js";
 
 const TOKEN = "0123456789abcdef-standard";
-
-interface HealthClient extends grpc.Client {
-  check(
-    request: { service: string },
-    metadata: grpc.Metadata,
-    callback: (error: grpc.ServiceError | null, response?: { status: string }) => void,
-  ): void;
-  watch(request: { service: string }): grpc.ClientReadableStream<{ status: string }>;
-}
-
-const HealthClient = (
-  grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoPath, { enums: String })) as unknown as {
-    grpc: { health: { v1: { Health: new (target: string, credentials: grpc.ChannelCredentials) => HealthClient } } };
-  }
-).grpc.health.v1.Health;
 
 interface Served {
   services: StandardServices;
