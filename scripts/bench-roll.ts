@@ -7,7 +7,8 @@
 // 0 is killed (SIGKILL) with another process of its index waiting: recorded, the take-over time from the kill
 // to the first 200 on an engine-0 account (polled every 50 ms), and the requests that failed meanwhile.
 // Writes bench/roll-results.json. Targets (reported, never asserted): 0 failed requests, p99 ≤ 2 s.
-// Usage: npm run bench:roll -- [--keys 60] [--pace-ms 1000] [--hold-ms 5000]
+// Usage: npm run bench:roll -- [--keys 60] [--pace-ms 1000] [--hold-ms 5000] [--log FILE]
+// (--log: every process's output, written to FILE at the end, for tracing a step's time from the services' logs)
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -92,6 +93,7 @@ export async function benchRoll(
   keys = 60,
   paceMs = 1_000,
   holdMs = Number(GATEWAY_ENV.HANDOVER_HOLD_MS),
+  logFile?: string,
 ): Promise<RollResult> {
   const topology = ownersAndStandby();
   say(`roll: starting the stack (${topology.name}), ${keys} keys`);
@@ -158,6 +160,7 @@ export async function benchRoll(
       },
     };
   } finally {
+    if (logFile !== undefined) writeFileSync(logFile, roll.stack.output());
     await roll.stop();
   }
 }
@@ -190,7 +193,12 @@ export function writeRollResults(result: RollResult, loadStart: string): void {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { keys: { type: "string" }, "pace-ms": { type: "string" }, "hold-ms": { type: "string" } },
+    options: {
+      keys: { type: "string" },
+      "pace-ms": { type: "string" },
+      "hold-ms": { type: "string" },
+      log: { type: "string" },
+    },
   });
   const loadStart = loadAverage();
   const say = (line: string): void => {
@@ -201,6 +209,7 @@ async function main(): Promise<void> {
     Number(values.keys ?? 60),
     Number(values["pace-ms"] ?? 1_000),
     Number(values["hold-ms"] ?? GATEWAY_ENV.HANDOVER_HOLD_MS),
+    values.log,
   );
   writeRollResults(result, loadStart);
   say(JSON.stringify({ roll: { ...result.roll, failures: undefined }, kill: result.kill }, null, 2));
