@@ -92,6 +92,11 @@ export const engineSettingsSchema = z
      * leases released by a stopping engine within this (docs/scale-out.md, "Hand-over").
      */
     ENGINE_LEASE_POLL_MS: integer({ min: 20, max: 60_000 }, 200),
+    /**
+     * How often a standby's shards read what the journal got since their last look (docs/scale-out.md,
+     * "Standbys"): at a take-over they read only what came after it.
+     */
+    ENGINE_STANDBY_FOLLOW_MS: integer({ min: 20, max: 60_000 }, 500),
     DATABASE_URL: postgresUrl,
     /**
      * Longest a call waits for the database (a shard's connection, a batch's commit, an account's reload, each

@@ -1,6 +1,7 @@
 // The engine's shard threads on the partitions it holds leases for (docs/scale-out.md): an owner waits for
 // ENGINE_INDEX's leases; a standby (ENGINE_ROLE=standby) waits for any dead engine's index and takes it whole
-// (engine/store/standby.ts), then is that engine. Either way the leases are kept by engine/store/lease-keeper.ts,
+// (engine/store/standby.ts), then is that engine: its shards followed every index's journal meanwhile, and those
+// of the index taken read what they had not yet and serve. Either way the leases are kept by engine/store/lease-keeper.ts,
 // the shards' appends are fenced by them, and a stop hands the partitions over (drain, then release).
 import { randomUUID } from "node:crypto";
 import type { Registry } from "prom-client";
@@ -10,7 +11,13 @@ import { partitionsOfEngine } from "../kernel/partition.js";
 import type { ActorLimits } from "./accounts/limits.js";
 import { EngineRole, type EngineSettings } from "./config.js";
 import { engineMetrics, handoverMetrics, takeoverMetrics } from "./metrics.js";
-import { startShards, type OutboxListener, type ShardRuntime, type StartShardsOptions } from "./shard/runtime.js";
+import {
+  startShards,
+  type OutboxListener,
+  type ShardMetrics,
+  type ShardRuntime,
+  type StartShardsOptions,
+} from "./shard/runtime.js";
 import { holdPartitions, type HeldPartitions } from "./store/lease-keeper.js";
 import { PartitionLeases } from "./store/leases.js";
 import { migrateEngine } from "./store/schema.js";
@@ -60,9 +67,34 @@ async function claim(
   );
   log.info(
     { owner, engine: taken.index, waitedMs: Math.round(taken.waitedMs), lapsedMs: Math.round(taken.lapsedMs) },
-    "standby took the partition leases of a dead engine; rebuilding its accounts from the journal",
+    "standby took the partition leases of a dead engine; catching up with its journal",
   );
   return { owner, index: taken.index, partitions: taken.partitions, taken };
+}
+
+/** The partitions claimed (ENGINE_INDEX's, or a dead engine's index a standby took), each lease held. */
+async function claimAndHold(
+  settings: EngineSettings,
+  parts: { db: Database; log: Logger; signal: AbortSignal },
+  onLost: () => void,
+): Promise<Awaited<ReturnType<typeof claim>> & { held: HeldPartitions }> {
+  const { db, log, signal } = parts;
+  const claimed = await claim(settings, db, log, signal);
+  const held = await holdPartitions(
+    {
+      leases: new PartitionLeases(db.pool, claimed.owner, settings.ENGINE_LEASE_TTL_MS),
+      partitions: claimed.partitions,
+      ttlMs: settings.ENGINE_LEASE_TTL_MS,
+      renewMs: settings.ENGINE_LEASE_RENEW_MS,
+      pollMs: settings.ENGINE_LEASE_POLL_MS,
+      log,
+      now: () => performance.now(),
+      onLost,
+      ...(claimed.taken === undefined ? {} : { taken: claimed.taken.epochs }),
+    },
+    signal,
+  );
+  return { ...claimed, held };
 }
 
 /**
@@ -81,32 +113,33 @@ export async function startLeasedShards(
   },
   onLost: () => void,
 ): Promise<LeasedShards> {
-  const { db, registry, log, outbox, signal } = parts;
+  const { db, registry, log, outbox } = parts;
   await migrateEngine(db.pool);
-  const { owner, index, partitions, taken } = await claim(settings, db, log, signal);
-  const tookAt = performance.now();
-  const held = await holdPartitions(
-    {
-      leases: new PartitionLeases(db.pool, owner, settings.ENGINE_LEASE_TTL_MS),
-      partitions,
-      ttlMs: settings.ENGINE_LEASE_TTL_MS,
-      renewMs: settings.ENGINE_LEASE_RENEW_MS,
-      pollMs: settings.ENGINE_LEASE_POLL_MS,
-      log,
-      now: () => performance.now(),
-      onLost,
-      ...(taken === undefined ? {} : { taken: taken.epochs }),
-    },
-    signal,
-  );
-  const engine = { ...settings, ENGINE_INDEX: index };
-  // Shards that failed to start may have written: their leases are left to expire, never released.
-  const runtime = await startShards<EngineTypes>({ ...shardOptions(engine, db, registry, log, held), outbox }).catch(
-    (error: unknown) => {
-      held.abandon();
+  const metrics = settings.METRICS_ENABLED ? engineMetrics(registry, settings.ENGINE_SHARDS) : undefined;
+  const taking: { held?: HeldPartitions } = {};
+  // A standby's shards follow every index it may take from the start (hot); they serve the one it takes.
+  const followers =
+    settings.ENGINE_ROLE === EngineRole.standby
+      ? await startFollowers(settings, { db, metrics, log, outbox }, () => taking.held?.serving() ?? false)
+      : undefined;
+  const { owner, index, partitions, taken, held } = await claimAndHold(settings, parts, onLost).catch(
+    async (error: unknown) => {
+      await stopAll(followers ?? []);
       throw error;
     },
   );
+  taking.held = held;
+  const tookAt = performance.now();
+  const engine = { ...settings, ENGINE_INDEX: index };
+  // Shards that failed to start may have written: their leases are left to expire, never released.
+  const runtime = await (
+    followers === undefined
+      ? startShards<EngineTypes>({ ...shardOptions(engine, db, metrics, log, held), outbox })
+      : serveTaken(followers, index, held, log)
+  ).catch((error: unknown) => {
+    held.abandon();
+    throw error;
+  });
   const handovers = settings.METRICS_ENABLED ? handoverMetrics(registry) : undefined;
   let stopping: Promise<void> | undefined;
   const handOver = async (): Promise<void> => {
@@ -147,25 +180,86 @@ export async function startLeasedShards(
   };
 }
 
+/**
+ * A standby's shards on every index it may take, each rebuilt and following the journal (docs/scale-out.md,
+ * "Standbys"). They refuse every call until one serves: `serving` says when.
+ */
+async function startFollowers(
+  settings: EngineSettings,
+  parts: { db: Database; metrics: ShardMetrics | undefined; log: Logger; outbox: OutboxListener },
+  serving: () => boolean,
+): Promise<ShardRuntime<EngineTypes>[]> {
+  const { db, metrics, log, outbox } = parts;
+  const started = performance.now();
+  const followers = await Promise.allSettled(
+    Array.from({ length: settings.ENGINE_COUNT }, (_, index) =>
+      startShards<EngineTypes>({
+        ...shardOptions({ ...settings, ENGINE_INDEX: index }, db, metrics, log, { serving }),
+        outbox,
+        follow: { everyMs: settings.ENGINE_STANDBY_FOLLOW_MS },
+      }),
+    ),
+  );
+  const runtimes = followers.flatMap((f) => (f.status === "fulfilled" ? [f.value] : []));
+  const failed = followers.find((f) => f.status === "rejected");
+  if (failed !== undefined) {
+    await stopAll(runtimes);
+    throw failed.reason;
+  }
+  log.info(
+    { engines: settings.ENGINE_COUNT, ms: Math.round(performance.now() - started) },
+    "standby follows the journal of every engine",
+  );
+  return runtimes;
+}
+
+/** The taken index's following shards serve (after reading what they had not yet); the others stop. */
+async function serveTaken(
+  followers: ShardRuntime<EngineTypes>[],
+  index: number,
+  held: HeldPartitions,
+  log: Logger,
+): Promise<ShardRuntime<EngineTypes>> {
+  const runtime = followers[index];
+  const others = followers.filter((_, k) => k !== index);
+  if (runtime === undefined) {
+    await stopAll(followers);
+    throw new Error(`no following shards for engine ${index}`);
+  }
+  const stopped = stopAll(others);
+  try {
+    const caughtUp = await runtime.serve(held.fence);
+    log.info({ engine: index, ...caughtUp }, "standby caught up with the journal of the engine it took");
+    return runtime;
+  } catch (error) {
+    await runtime.stop();
+    throw error;
+  } finally {
+    await stopped;
+  }
+}
+
+async function stopAll(runtimes: readonly ShardRuntime<EngineTypes>[]): Promise<void> {
+  await Promise.allSettled(runtimes.map((runtime) => runtime.stop()));
+}
+
 function shardOptions(
   settings: EngineSettings,
   db: Database,
-  registry: Registry,
+  metrics: ShardMetrics | undefined,
   log: Logger,
-  held: Pick<HeldPartitions, "fence" | "serving">,
+  held: Partial<Pick<HeldPartitions, "fence">> & Pick<HeldPartitions, "serving">,
 ): StartShardsOptions<EngineTypes> {
   return {
     shards: settings.ENGINE_SHARDS,
     databaseUrl: db.url,
     coreModule: ACTOR_MODULE,
     log,
-    ...(settings.METRICS_ENABLED
-      ? { metrics: engineMetrics(registry, settings.ENGINE_SHARDS), statsIntervalMs: settings.ENGINE_STATS_INTERVAL_MS }
-      : {}),
+    ...(metrics === undefined ? {} : { metrics, statsIntervalMs: settings.ENGINE_STATS_INTERVAL_MS }),
     migrate: false,
     engine: settings.ENGINE_INDEX,
     engines: settings.ENGINE_COUNT,
-    fence: held.fence,
+    ...(held.fence === undefined ? {} : { fence: held.fence }),
     serving: held.serving,
     dbTimeoutMs: settings.ENGINE_DB_TIMEOUT_MS,
     coreSettings: {

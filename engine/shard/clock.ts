@@ -38,6 +38,8 @@ export class ShardClock<T extends CoreTypes> {
   /** No clock request before this (epoch ms): spaces the retries after a failed one. */
   private floor = 0;
   private stopped = false;
+  /** A standby's shard notes wake times but decides nothing: no timer until `release`. */
+  private held = false;
   private readonly core: Pick<ActorCore<T>, "wakeAt">;
   private readonly wall: () => number;
 
@@ -128,6 +130,21 @@ export class ShardClock<T extends CoreTypes> {
     return due;
   }
 
+  /** No timer until `release` (a standby's shard, which follows the journal and decides nothing). */
+  hold(): void {
+    this.held = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+  }
+
+  /** The timer runs again, for the earliest wake time noted meanwhile (a wake time already past fires at once). */
+  release(): void {
+    this.held = false;
+    const earliest = this.earliest();
+    if (earliest !== undefined) this.arm(earliest);
+  }
+
   /** No timer from now on (the shard stopped). */
   stop(): void {
     this.stopped = true;
@@ -143,7 +160,7 @@ export class ShardClock<T extends CoreTypes> {
 
   /** Sets the timer for `at` (not before `floor`); none while a clock request is queued. */
   private arm(at: number): void {
-    if (this.stopped || this.queued) return;
+    if (this.stopped || this.queued || this.held) return;
     clearTimeout(this.timer);
     const fireAt = Math.max(at, this.floor);
     this.timerAt = fireAt;

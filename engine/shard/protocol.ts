@@ -6,6 +6,7 @@ import type { ErrorCode } from "../../kernel/errors.js";
 import type { CoreTypes } from "./core-contract.js";
 import type { BatchStats } from "./batch-stats.js";
 import type { OutboxRow } from "../store/journal.js";
+import type { Fence } from "../store/leases.js";
 
 /** An error crossing the thread boundary (a `ServiceError` on either side). */
 export interface WireError {
@@ -37,7 +38,17 @@ export type ShardRequest<T extends CoreTypes = CoreTypes> =
    * Starts (`on`) or stops posting the account's committed outbox rows as `outbox` notices (docs/streaming.md).
    * Taken at once, outside the mailbox: every batch whose commit ends after the answer posts its rows.
    */
-  | { kind: "watch"; requestId: number; accountId: string; on: boolean };
+  | { kind: "watch"; requestId: number; accountId: string; on: boolean }
+  /**
+   * A standby's shard (docs/scale-out.md, "Standbys"): applies what the journal got since its last look, by the
+   * cheap look (`changedSince`). Queued in the mailbox, never in a batch.
+   */
+  | { kind: "follow"; requestId: number }
+  /**
+   * A standby's shard once its engine took the partitions: the exact look (`latestSeqs`), then appends fenced by
+   * `fence`, the clock running and calls served. Queued in the mailbox, never in a batch.
+   */
+  | { kind: "serve"; requestId: number; fence: Fence };
 
 /**
  * A shard to itself, never across the thread boundary: the clock passed the wake time (`ActorCore.wakeAt`) of
@@ -51,7 +62,10 @@ export interface ClockRequest {
 
 /** What a shard's mailbox holds: the main thread's requests (but `watch`) and its own clock requests. */
 export type MailboxRequest<T extends CoreTypes = CoreTypes> =
-  Exclude<ShardRequest<T>, { kind: "watch" }> | ClockRequest;
+  Exclude<ShardRequest<T>, { kind: "watch" | "follow" | "serve" }> | ClockRequest;
+
+/** A standby's step through the journal (`follow` or `serve`). */
+export type CatchUpRequest = Extract<ShardRequest, { kind: "follow" | "serve" }>;
 
 /** The trace context a request carries (commands and queries of a sampled trace), or undefined. */
 export function traceparentOf(request: MailboxRequest): string | undefined {
@@ -67,6 +81,8 @@ export type ShardResponse<T extends CoreTypes = CoreTypes> =
   | { kind: "marketApplied"; requestId: number; shard: number; accounts: number; events: number; faults: number }
   | { kind: "stopped"; requestId: number; shard: number }
   | { kind: "watched"; requestId: number }
+  /** A `follow` or `serve` done: the accounts it brought up to date and the events it applied. */
+  | { kind: "followed"; requestId: number; shard: number; accounts: number; events: number; ms: number }
   /** A command or query whose deadline passed before it was decided: nothing was done for it. */
   | { kind: "expired"; requestId: number }
   | { kind: "failed"; requestId: number; error: WireError };
@@ -79,6 +95,8 @@ export interface ResponseKindOf {
   market: "marketApplied";
   stop: "stopped";
   watch: "watched";
+  follow: "followed";
+  serve: "followed";
 }
 
 /**

@@ -6,6 +6,7 @@
 // own that was still to come when it was parked.
 import { performance } from "node:perf_hooks";
 import { partitionsOfShard } from "../../kernel/partition.js";
+import type { JournalLook } from "../store/followed-journal.js";
 import type {
   NewAccountRow,
   EventRow,
@@ -15,6 +16,7 @@ import type {
   StoredEvent,
   StoredSnapshot,
 } from "../store/journal.js";
+import type { Fence } from "../store/leases.js";
 import type { ArchivedRow } from "../store/order-archive.js";
 import type { SpentRecord, SpentRow } from "../store/spent-keys.js";
 import type { ActorCore, CoreTypes } from "./core-contract.js";
@@ -51,6 +53,13 @@ export interface ShardJournal {
   archive?(rows: readonly ArchivedRow[]): Promise<void>;
   /** Makes sure the table of spent keys holds these forgotten key records (those it holds stay as they are). */
   spend?(rows: readonly SpentRow[]): Promise<void>;
+  /** A standby's looks (engine/store/journal.ts): accounts with events since a time, and every account, exactly. */
+  changedSince?(partitions: readonly number[], since: number): Promise<JournalLook>;
+  latestSeqs?(partitions: readonly number[]): Promise<JournalLook>;
+  /** Each account's events after the seq given for it. */
+  readAfter?(from: ReadonlyMap<string, number>, onEvent: (event: StoredEvent) => void): Promise<number>;
+  /** Fences every later append with these leases. */
+  fenceWith?(fence: Fence): void;
   /** An account's spent key (docs/engine.md, "Idempotency"), or undefined when the table does not hold it. */
   recall?(accountId: string, key: string): Promise<SpentRecord | undefined>;
 }
@@ -127,7 +136,7 @@ export class AccountReload<T extends CoreTypes> {
   }
 
   private async rebuild(): Promise<void> {
-    const { memory, clock, journal, shard, shards, engine, engines } = this.options;
+    const { memory, clock, journal } = this.options;
     memory.clear();
     this.stale.clear();
     clock.clear();
@@ -135,7 +144,7 @@ export class AccountReload<T extends CoreTypes> {
     this.spent = [];
     const started = performance.now();
     const counts = await journal.readPartitions(
-      partitionsOfShard(shard, shards, engine, engines),
+      this.partitions(),
       (event) => {
         this.replay(event);
       },
@@ -150,6 +159,56 @@ export class AccountReload<T extends CoreTypes> {
       ...counts,
       ms: Math.round(performance.now() - started),
     });
+  }
+
+  /**
+   * A standby's step (docs/scale-out.md, "Standbys"): applies the events journaled since the accounts in memory
+   * were read, for the accounts whose latest seq in `latest` is beyond theirs (an account new to the shard is
+   * read with its snapshot). Nothing is decided; the clock notes the accounts' wake times as a rebuild does.
+   * Returns the events applied.
+   */
+  async follow(latest: ReadonlyMap<string, number>): Promise<{ accounts: number; events: number }> {
+    await this.ensureCurrent();
+    const { memory, clock, journal } = this.options;
+    if (journal.readAfter === undefined) throw new Error("this journal cannot be followed");
+    const known = new Map<string, number>();
+    const added: string[] = [];
+    for (const [id, seq] of latest) {
+      const entry = memory.accounts.get(id);
+      if (entry === undefined) added.push(id);
+      else if (seq > entry.seq) known.set(id, entry.seq);
+    }
+    if (known.size === 0 && added.length === 0) return { accounts: 0, events: 0 };
+    this.forgotten = [];
+    this.spent = [];
+    let events = await journal.readAfter(known, (event) => {
+      this.replay(event);
+    });
+    if (added.length > 0) {
+      const counts = await journal.readAccounts(
+        added,
+        (event) => {
+          this.replay(event);
+        },
+        this.options.snapshots.restorer(),
+      );
+      events += counts.events;
+    }
+    const ids = [...known.keys(), ...added];
+    this.endReplay(ids);
+    await this.archiveForgotten();
+    for (const id of ids) {
+      const state = memory.accounts.get(id)?.state;
+      clock.note(id, state);
+      memory.noteInterests(id, state);
+    }
+    return { accounts: ids.length, events };
+  }
+
+  /** The partitions this shard loads. */
+  partitions(): number[] {
+    const { shard, shards, engine, engines } = this.options;
+    return partitionsOfShard(shard, shards, engine, engines);
   }
 
   private async reloadStale(): Promise<void> {

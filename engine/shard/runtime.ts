@@ -27,6 +27,9 @@ import { ShardHandover } from "./handover.js";
 import type { ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
 import { isShardNotice } from "./protocol.js";
 import type { ShardWorkerData } from "./worker.js";
+import { Follower, ShardThreads, type Followed } from "./threads.js";
+
+export type { Followed } from "./threads.js";
 
 type CommandRequest<T extends CoreTypes> = Extract<ShardRequest<T>, { kind: "command" }>;
 type QueryRequest<T extends CoreTypes> = Extract<ShardRequest<T>, { kind: "query" }>;
@@ -83,6 +86,11 @@ export interface StartShardsOptions<T extends CoreTypes> {
   dbTimeoutMs?: number;
   /** Committed outbox rows of watched accounts (`watch`), and watched accounts whose commit failed. */
   outbox?: OutboxListener;
+  /**
+   * A standby's shards (docs/scale-out.md, "Standbys"): rebuilt, they follow the journal every `everyMs` and
+   * decide nothing until `serve`; `fence` is then the one `serve` brings.
+   */
+  follow?: { everyMs: number; onStep?: (followed: Followed) => void };
 }
 
 export interface OutboxListener {
@@ -117,6 +125,11 @@ export interface ShardRuntime<T extends CoreTypes> {
   watch(accountId: string, on: boolean): Promise<void>;
   /** Refuses new calls (engine_not_serving), answers (commits) everything already sent, ends the threads. Idempotent. */
   stop(): Promise<void>;
+  /**
+   * A following runtime (`follow`): stops following, applies every event the journal holds beyond the shards'
+   * memory (exactly), and serves with appends fenced by `fence`. Call it once the leases are held.
+   */
+  serve(fence: Fence): Promise<Followed>;
 }
 
 /**
@@ -183,6 +196,7 @@ function startPools(options: StartShardsOptions<CoreTypes>, placement: Placement
       engine,
       engines,
       fence: options.fence,
+      following: options.follow !== undefined,
       databaseUrl: options.databaseUrl,
       coreModule,
       maxBatch,
@@ -232,46 +246,6 @@ function startPools(options: StartShardsOptions<CoreTypes>, placement: Placement
   });
 }
 
-/** The shard threads of a runtime, started together and stopped together. */
-class ShardThreads<T extends CoreTypes> {
-  constructor(
-    private readonly handover: ShardHandover<T>,
-    private readonly pools: readonly Piscina[],
-    private readonly log: Logger,
-  ) {}
-
-  /** Waits until every shard was rebuilt from the journal; destroys the pools when one could not start. */
-  async start(): Promise<void> {
-    try {
-      const started = this.pools.map((_, shard) =>
-        this.handover.send(shard, { kind: "start", requestId: this.handover.requestId() }),
-      );
-      for (const s of await Promise.all(started)) {
-        this.log.info(
-          { shard: s.shard, threadId: s.threadId, accounts: s.accounts, events: s.events },
-          "shard started",
-        );
-      }
-    } catch (error) {
-      await Promise.allSettled(this.pools.map((pool) => pool.destroy()));
-      throw error;
-    }
-  }
-
-  /** `stop` is queued behind everything already sent: when it answers, every earlier message was answered. */
-  async stop(): Promise<void> {
-    const stopped = this.pools.map((_, shard) =>
-      this.handover.send(shard, { kind: "stop", requestId: this.handover.requestId() }),
-    );
-    (await Promise.allSettled(stopped)).forEach((result, shard) => {
-      if (result.status === "rejected") {
-        this.log.warn({ shard, err: errorText(result.reason) }, "shard did not stop cleanly");
-      }
-    });
-    await Promise.allSettled(this.pools.map((pool) => pool.close()));
-  }
-}
-
 /** Starts the shard threads, each rebuilt from the journal before this resolves. */
 export async function startShards<T extends CoreTypes>(options: StartShardsOptions<T>): Promise<ShardRuntime<T>> {
   const placement = placementOf(options);
@@ -286,7 +260,19 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
   });
   const threads = new ShardThreads(handover, pools, log);
   await threads.start();
-  return runtimeOf(handover, placement, options.serving ?? (() => true), () => threads.stop());
+  const follower = options.follow === undefined ? undefined : new Follower(handover, placement.shards, log);
+  if (follower !== undefined && options.follow !== undefined) follower.start(options.follow);
+  const runtime = runtimeOf(handover, placement, options.serving ?? (() => true), async () => {
+    await follower?.stop();
+    await threads.stop();
+  });
+  return {
+    ...runtime,
+    async serve(fence) {
+      if (follower === undefined) throw new Error("these shards serve already");
+      return follower.serve(fence);
+    },
+  };
 }
 
 /** The shard of this engine serving a partition; engine_not_serving (nothing ran) when another engine owns it. */
@@ -321,7 +307,7 @@ function runtimeOf<T extends CoreTypes>(
   placement: Placement,
   serving: () => boolean,
   stopShards: () => Promise<void>,
-): ShardRuntime<T> {
+): Omit<ShardRuntime<T>, "serve"> {
   const { shards } = placement;
   let stopping: Promise<void> | undefined;
   // A call refused here was not queued: it did not run (docs/scale-out.md, "Hand-over").

@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { ActorCore, CoreTypes } from "./core-contract.js";
 import { Shard } from "./shard.js";
-import { MemoryJournal, startTestShard } from "./shard.testing.js";
+import type { ShardRequest } from "./protocol.js";
+import { MemoryJournal, startTestShard, type Unnumbered } from "./shard.testing.js";
 
 interface AlarmState {
   userId: string;
@@ -431,5 +432,46 @@ describe("the shard's clock", () => {
     await until(() => journal.rang().length === 1);
     expect(journal.rang()[0]).toMatchObject({ type: "Rang", at });
     await shard.enqueue({ kind: "stop", requestId: 2 });
+  });
+});
+
+describe("a standby's shard (following)", () => {
+  it("notes the wake times it follows but decides none until it serves, then decides them", async () => {
+    const journal = new AlarmJournal();
+    const owner = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }));
+    const id = randomUUID();
+    // An alarm a minute away, journaled by the owner before the follower starts.
+    await owner.command(id, { type: "open" });
+    await owner.command(id, { type: "set", at: Date.now() + 60_000 });
+    await owner.stop();
+    const follower = new Shard<AlarmTypes>({
+      shard: 0,
+      shards: 1,
+      core: alarmCore({ wakeAt: 0, onClock: 0 }),
+      journal,
+      maxBatch: 64,
+      close: () => Promise.resolve(),
+      following: true,
+    });
+    let requestId = 1;
+    const send = (request: Unnumbered<ShardRequest<AlarmTypes>>) =>
+      follower.enqueue({ ...request, requestId: requestId++ });
+    expect((await send({ kind: "start" })).kind).toBe("started");
+    // An alarm due now, journaled by the owner after the follower's rebuild.
+    const second = startShard(journal, alarmCore({ wakeAt: 0, onClock: 0 }));
+    await second.command(id, { type: "set", at: Date.now() - 1 });
+    await second.stop();
+    expect(await send({ kind: "follow" })).toMatchObject({ kind: "followed", accounts: 1, events: 1 });
+    await sleep(100);
+    expect(journal.rang()).toEqual([]);
+    expect(await send({ kind: "query", to: { accountId: id }, query: { type: "state" } })).toMatchObject({
+      kind: "failed",
+      error: { code: "engine_not_serving" },
+    });
+    const fence = { owner: "standby", epochs: { 0: 2 } };
+    expect(await send({ kind: "serve", fence })).toMatchObject({ kind: "followed", events: 0 });
+    expect(journal.fence).toEqual(fence);
+    await until(() => journal.rang().length === 1);
+    await send({ kind: "stop" });
   });
 });

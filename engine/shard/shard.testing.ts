@@ -1,5 +1,7 @@
 // Test-only: a `Shard` driven in the test's own thread on a journal in memory (the shard's tests share it).
+import type { JournalLook } from "../store/followed-journal.js";
 import type { EventRow, NewAccountRow, OutboxRow, ReadCounts, StoredEvent } from "../store/journal.js";
+import type { Fence } from "../store/leases.js";
 import type { ActorCore, CoreTypes } from "./core-contract.js";
 import type { ShardRequest, ShardResponse } from "./protocol.js";
 import { Shard, type ShardJournal } from "./shard.js";
@@ -32,6 +34,34 @@ export class MemoryJournal implements ShardJournal {
 
   readAccounts(accountIds: readonly string[], onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {
     return this.read(new Set(accountIds), onEvent);
+  }
+
+  /** A standby's looks: every account's latest seq (this journal keeps no times; both looks are exact). */
+  latestSeqs(): Promise<JournalLook> {
+    const seqs = new Map<string, number>();
+    for (const row of this.events) seqs.set(row.accountId, Math.max(row.seq, seqs.get(row.accountId) ?? 0));
+    return Promise.resolve({ at: Date.now(), seqs });
+  }
+
+  changedSince(): Promise<JournalLook> {
+    return this.latestSeqs();
+  }
+
+  readAfter(from: ReadonlyMap<string, number>, onEvent: (event: StoredEvent) => void): Promise<number> {
+    let events = 0;
+    for (const row of this.events) {
+      const after = from.get(row.accountId);
+      if (after === undefined || row.seq <= after) continue;
+      events++;
+      onEvent({ accountId: row.accountId, seq: row.seq, event: JSON.parse(row.payload) as unknown });
+    }
+    return Promise.resolve(events);
+  }
+
+  /** The fence a standby's `serve` brought (this journal checks none). */
+  fence: Fence | undefined;
+  fenceWith(fence: Fence): void {
+    this.fence = fence;
   }
 
   private read(only: Set<string> | undefined, onEvent: (event: StoredEvent) => void): Promise<ReadCounts> {

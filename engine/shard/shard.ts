@@ -14,10 +14,18 @@ import { ShardClock } from "./clock.js";
 import { Decider, type RecallNeeded } from "./decide.js";
 import { failed, STOPPED, toWireError } from "./failures.js";
 import { AccountMemory } from "./memory.js";
-import type { MailboxRequest, ShardNotice, ShardRequest, ShardResponse } from "./protocol.js";
+import type {
+  CatchUpRequest,
+  MailboxRequest,
+  ShardNotice,
+  ShardRequest,
+  ShardResponse,
+  WireError,
+} from "./protocol.js";
 import { AccountReload, type ShardJournal } from "./reload.js";
 import { ShardSnapshots } from "./snapshots.js";
 import { ShardStatsCounter, type ShardStats } from "./stats.js";
+import type { JournalLook } from "../store/followed-journal.js";
 import type { OutboxRow } from "../store/journal.js";
 
 export type { ShardJournal } from "./reload.js";
@@ -46,6 +54,11 @@ export interface ShardOptions<T extends CoreTypes> {
    * "Snapshots"); never when absent or when the core or the journal cannot.
    */
   snapshotEvery?: number;
+  /**
+   * A standby's shard (docs/scale-out.md, "Standbys"): it follows the journal (`follow` requests) and decides
+   * nothing (commands, queries, prices and its clock refused or held) until a `serve` request.
+   */
+  following?: boolean;
   /** The wall clock (epoch ms); the shard never lets it go backwards. */
   now?: () => number;
   nextId?: () => string;
@@ -55,15 +68,37 @@ interface Item<T extends CoreTypes> extends BatchItem<T> {
   resolve: (response: ShardResponse<T>) => void;
 }
 
+interface CatchUpItem<T extends CoreTypes> {
+  request: CatchUpRequest;
+  resolve: (response: ShardResponse<T>) => void;
+}
+
+const isCatchUp = <T extends CoreTypes>(item: Item<T> | CatchUpItem<T>): item is CatchUpItem<T> =>
+  item.request.kind === "follow" || item.request.kind === "serve";
+
+/** How far back (ms) a `follow` look reads before the previous look's time: appends in flight then. */
+const LOOK_OVERLAP_MS = 2_000;
+
+/** What a standby's shard refuses until it serves. */
+const NOT_SERVING: WireError = {
+  code: "engine_not_serving",
+  message: "standby: partition leases not held",
+  fields: {},
+};
+
 const nextMacrotask = (): Promise<void> =>
   new Promise((resolve) => {
     setImmediate(resolve);
   });
 
 export class Shard<T extends CoreTypes> {
-  private mailbox: Item<T>[] = [];
+  private mailbox: (Item<T> | CatchUpItem<T>)[] = [];
   private draining = false;
   private stopped = false;
+  private following: boolean;
+  /** The database time of the last `follow` look (the next reads from a little before it). */
+  private lookedAt: number | undefined;
+  private readonly reload: AccountReload<T>;
   private readonly memory: AccountMemory<T>;
   private readonly clock: ShardClock<T>;
   private readonly snapshots: ShardSnapshots<T>;
@@ -86,7 +121,20 @@ export class Shard<T extends CoreTypes> {
     const save = journal.saveSnapshots?.bind(journal);
     const snapshots = (this.snapshots = new ShardSnapshots({ core, save, memory, clock, every, log }));
     const { shard, shards, engine, engines } = options;
-    const reload = new AccountReload({ core, journal, memory, clock, snapshots, shard, shards, engine, engines, log });
+    const reload = (this.reload = new AccountReload({
+      core,
+      journal,
+      memory,
+      clock,
+      snapshots,
+      shard,
+      shards,
+      engine,
+      engines,
+      log,
+    }));
+    this.following = options.following === true;
+    if (this.following) clock.hold();
     const { market, nextId } = options;
     const decider = new Decider({ shard, core, memory, clock, reload, market, nextId, log });
     this.stats = new ShardStatsCounter(core, options.tally === true);
@@ -106,6 +154,12 @@ export class Shard<T extends CoreTypes> {
       if (count > 0) this.watched.set(request.accountId, count);
       else this.watched.delete(request.accountId);
       return Promise.resolve({ kind: "watched", requestId: request.requestId });
+    }
+    if (request.kind === "follow" || request.kind === "serve") {
+      if (this.stopped) return Promise.resolve(failed(request.requestId, STOPPED));
+      return new Promise((resolve) => {
+        this.queue({ request, resolve });
+      });
     }
     return this.push(request);
   }
@@ -134,23 +188,46 @@ export class Shard<T extends CoreTypes> {
     if (this.stopped) {
       return Promise.resolve(failed(request.requestId, STOPPED));
     }
+    if (this.following && request.kind !== "start" && request.kind !== "stop") {
+      return Promise.resolve(failed(request.requestId, NOT_SERVING));
+    }
     return new Promise((resolve) => {
-      this.mailbox.push({ request, resolve });
-      if (!this.draining) {
-        this.draining = true;
-        // Start on the next macrotask, so the messages already waiting on the port join the first batch.
-        setImmediate(() => {
-          void this.drain();
-        });
-      }
+      this.queue({ request, resolve });
     });
+  }
+
+  private queue(item: Item<T> | CatchUpItem<T>): void {
+    this.mailbox.push(item);
+    if (!this.draining) {
+      this.draining = true;
+      // Start on the next macrotask, so the messages already waiting on the port join the first batch.
+      setImmediate(() => {
+        void this.drain();
+      });
+    }
+  }
+
+  /** The next batch: the mailbox's head up to `maxBatch` messages, ending before a catch-up. */
+  private takeBatch(): Item<T>[] {
+    const { maxBatch } = this.options;
+    const catchUp = this.mailbox.findIndex(isCatchUp);
+    const end = Math.min(catchUp < 0 ? this.mailbox.length : catchUp, maxBatch);
+    const batch = end === this.mailbox.length ? this.mailbox : this.mailbox.slice(0, end);
+    this.mailbox = end === this.mailbox.length ? [] : this.mailbox.slice(end);
+    return batch as Item<T>[];
   }
 
   private async drain(): Promise<void> {
     while (this.mailbox.length > 0) {
       const depth = this.mailbox.length;
-      const batch = depth <= this.options.maxBatch ? this.mailbox : this.mailbox.slice(0, this.options.maxBatch);
-      this.mailbox = depth <= this.options.maxBatch ? [] : this.mailbox.slice(this.options.maxBatch);
+      const head = this.mailbox[0];
+      if (head !== undefined && isCatchUp(head)) {
+        this.mailbox.shift();
+        head.resolve(await this.catchUp(head.request));
+        await nextMacrotask();
+        continue;
+      }
+      const batch = this.takeBatch();
       try {
         await this.runBatch(batch, depth);
       } catch (error) {
@@ -187,6 +264,46 @@ export class Shard<T extends CoreTypes> {
         this.log("warn", "closing the shard's database pool failed", { err: errorText(error) });
       }
       stopItem.resolve({ kind: "stopped", requestId: stopItem.request.requestId, shard: this.options.shard });
+    }
+  }
+
+  /**
+   * A standby's step through the journal: `follow` applies what the cheap look found; `serve` applies what the
+   * exact look finds (nothing can be appended to the partitions any more but by this shard, once its engine
+   * holds their leases), then fences the journal, runs the clock and serves. A failure answers the request and
+   * leaves the shard following (the next look reads again).
+   */
+  private async catchUp(request: CatchUpRequest): Promise<ShardResponse<T>> {
+    const { requestId } = request;
+    if (this.stopped) return failed(requestId, STOPPED);
+    if (!this.following) {
+      return failed(requestId, { code: "engine_error", message: "shard is not following", fields: {} });
+    }
+    const journal = this.options.journal;
+    const started = performance.now();
+    try {
+      const partitions = this.reload.partitions();
+      const since = this.lookedAt;
+      let look: JournalLook | undefined;
+      if (request.kind === "serve") look = await journal.latestSeqs?.(partitions);
+      else if (since !== undefined) look = await journal.changedSince?.(partitions, since - LOOK_OVERLAP_MS);
+      // The first look reads every account's latest seq: the rebuild (before it) read up to some time unknown.
+      else look = await journal.latestSeqs?.(partitions);
+      if (look === undefined) throw new Error("this journal cannot be followed");
+      const applied = await this.reload.follow(look.seqs);
+      this.lookedAt = look.at;
+      if (request.kind === "serve") {
+        if (journal.fenceWith === undefined) throw new Error("this journal cannot be fenced");
+        journal.fenceWith(request.fence);
+        this.following = false;
+        this.clock.release();
+      }
+      const ms = Math.round(performance.now() - started);
+      return { kind: "followed", requestId, shard: this.options.shard, ...applied, ms };
+    } catch (error) {
+      this.log("warn", `standby: ${request.kind} failed`, { err: errorText(error) });
+      const code = isDatabaseUnavailable(error) ? "engine_unavailable" : "engine_error";
+      return failed(requestId, { code, message: `${request.kind} failed: ${errorText(error)}`, fields: {} });
     }
   }
 

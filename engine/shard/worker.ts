@@ -5,6 +5,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import pg from "pg";
 import { connectBound } from "../../kernel/db-deadline.js";
+import { FollowedJournal } from "../store/followed-journal.js";
 import { Journal } from "../store/journal.js";
 import type { Fence } from "../store/leases.js";
 import type { ActorCore, CoreModule, CoreTypes } from "./core-contract.js";
@@ -22,6 +23,8 @@ export interface ShardWorkerData {
   engines: number;
   /** The partition leases every append must still hold (docs/scale-out.md); unfenced when absent. */
   fence: Fence | undefined;
+  /** A standby's shard: follows the journal and decides nothing until a `serve` request brings its fence. */
+  following: boolean;
   databaseUrl: string;
   /** file: URL of the module exporting `createCore` (engine/shard/core-contract.ts). */
   coreModule: string;
@@ -88,9 +91,10 @@ const shard = new Shard<CoreTypes>({
   engine: data.engine,
   engines: data.engines,
   core,
-  journal: new Journal(pool, undefined, data.fence, data.dbTimeoutMs),
+  journal: new (data.following ? FollowedJournal : Journal)(pool, undefined, data.fence, data.dbTimeoutMs),
   market: data.market,
   maxBatch: data.maxBatch,
+  following: data.following,
   ...(data.snapshotEvery === undefined ? {} : { snapshotEvery: data.snapshotEvery }),
   close: async () => {
     clearInterval(statsTimer);

@@ -54,6 +54,7 @@ describe("migrations", () => {
       { version: 9, name: "order_archive" },
       { version: 10, name: "kept_prices" },
       { version: 11, name: "spent_client_ids" },
+      { version: 12, name: "events_created_at" },
     ]);
   });
 
@@ -76,7 +77,7 @@ describe("migrations", () => {
         );
       }
 
-      expect(await migrateEngine(pool)).toEqual([5, 6, 7, 8, 9, 10, 11]);
+      expect(await migrateEngine(pool)).toEqual([5, 6, 7, 8, 9, 10, 11, 12]);
       const pending = await pool.query<{ event_id: string; user_id: string; created_at: string }>(
         "SELECT event_id, user_id, created_at::text FROM engine_outbox_pending ORDER BY created_at",
       );
@@ -118,7 +119,7 @@ describe("migrations", () => {
         ]);
       }
 
-      expect(await migrateEngine(pool)).toEqual([6, 7, 8, 9, 10, 11]);
+      expect(await migrateEngine(pool)).toEqual([6, 7, 8, 9, 10, 11, 12]);
       const column = await pool.query<{ data_type: string }>(
         "SELECT data_type FROM information_schema.columns WHERE table_name = 'engine_events' AND column_name = 'payload'",
       );

@@ -174,10 +174,10 @@ export class Journal {
   private named = true;
 
   constructor(
-    private readonly pool: pg.Pool,
+    protected readonly pool: pg.Pool,
     private readonly pageSize = 10_000,
     /** When set, every append is refused (SQLSTATE FTS01, nothing written) unless these leases still hold. */
-    private readonly fence?: Fence,
+    protected fence?: Fence,
     /** Longest wait for an append's or a reload page's answer; unbounded when absent. */
     private readonly timeoutMs?: number,
     /** Snapshots read per page (each may be large). */
@@ -185,7 +185,7 @@ export class Journal {
   ) {}
 
   /** The query, with the journal's deadline when it has one. */
-  private query(text: string, values: unknown[], name?: string): pg.QueryConfig {
+  protected query(text: string, values: unknown[], name?: string): pg.QueryConfig {
     const timeout = this.timeoutMs;
     if (timeout !== undefined) return bounded(timeout, text, values, name);
     return name === undefined ? { text, values } : { name, text, values };
