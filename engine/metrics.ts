@@ -278,7 +278,7 @@ export function takeoverMetrics(registry: Registry, engines: number): (takeover:
   });
   const rebuild = new Gauge({
     name: "engine_takeover_rebuild_seconds",
-    help: "Seconds from this standby taking the leases to serving (the rebuild from the journal).",
+    help: "Seconds from this standby taking the leases to serving (its catch-up with the journal and the engine's start).",
     registers,
   });
   const waited = new Gauge({

@@ -115,6 +115,33 @@ describe("a following runtime", () => {
     }
   });
 
+  it("serves with the fence from a thread started in place of a failed one after serve", async () => {
+    const url = await freshDatabase(server.url);
+    const first = await take(url, "owner-a");
+    const owner = await startLedger(url, { fence: first.fence });
+    const ids = Array.from({ length: 6 }, () => randomUUID());
+    await openAll(owner, ids);
+    await deposits(owner, ids, 2);
+    const books = await states(owner, ids);
+    await owner.stop();
+    await first.release();
+    const standby = await startLedger(url, { migrate: false, follow: { everyMs: 20 } });
+    try {
+      const leases = await take(url, "standby-b");
+      await standby.serve(leases.fence);
+      const [crashing] = ids as [string];
+      await expect(standby.command(crashing, { type: "crash" })).rejects.toMatchObject({ code: "engine_error" });
+      // piscina's new thread serves (not following), rebuilt, and appends under the standby's leases.
+      expect(await states(standby, ids)).toEqual(books);
+      expect(await standby.command(crashing, { type: "deposit", amount: 4 })).toMatchObject({ ok: true });
+      await leases.release();
+      // Fenced: without the leases its appends are refused.
+      await expect(standby.command(crashing, { type: "deposit", amount: 4 })).rejects.toBeDefined();
+    } finally {
+      await standby.stop();
+    }
+  });
+
   it("appends under the fence serve brings: a stale one writes nothing", async () => {
     const url = await freshDatabase(server.url);
     const first = await take(url, "owner-a");

@@ -185,7 +185,11 @@ function coreModuleHref(coreModule: string | URL): string {
 }
 
 /** One piscina pool of exactly one thread per shard, passing the shard's log lines and stats notices on. */
-function startPools(options: StartShardsOptions<CoreTypes>, placement: Placement): Piscina[] {
+function startPools(
+  options: StartShardsOptions<CoreTypes>,
+  placement: Placement,
+  following: { now: boolean },
+): Piscina[] {
   const { log, metrics } = options;
   const { shards, engine, engines, maxBatch } = placement;
   const coreModule = coreModuleHref(options.coreModule);
@@ -237,7 +241,9 @@ function startPools(options: StartShardsOptions<CoreTypes>, placement: Placement
         options.outbox?.uncertain(message.accounts);
         return;
       }
-      metrics?.stats?.(message);
+      // A following shard's figures (no batches; the accounts of an index this engine may never serve) stay out
+      // of the engine's metrics until it serves.
+      if (!following.now) metrics?.stats?.(message);
     });
     pool.on("error", (error: unknown) => {
       log.error({ shard, err: errorText(error) }, "shard thread failed");
@@ -250,7 +256,8 @@ function startPools(options: StartShardsOptions<CoreTypes>, placement: Placement
 export async function startShards<T extends CoreTypes>(options: StartShardsOptions<T>): Promise<ShardRuntime<T>> {
   const placement = placementOf(options);
   if (options.migrate ?? true) await migrate(options.databaseUrl);
-  const pools = startPools(options, placement);
+  const following = { now: options.follow !== undefined };
+  const pools = startPools(options, placement, following);
   const { log, metrics } = options;
   const handover = new ShardHandover<T>({
     pools,
@@ -270,7 +277,12 @@ export async function startShards<T extends CoreTypes>(options: StartShardsOptio
     ...runtime,
     async serve(fence) {
       if (follower === undefined) throw new Error("these shards serve already");
-      return follower.serve(fence);
+      // A thread piscina starts in place of a failed one serves from its start, with this fence (set before the
+      // serve requests: one started in between rebuilds under the leases already held, and answers its serve).
+      for (const pool of pools) Object.assign(pool.options.workerData as ShardWorkerData, { following: false, fence });
+      const followed = await follower.serve(fence);
+      following.now = false;
+      return followed;
     },
   };
 }

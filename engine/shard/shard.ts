@@ -277,6 +277,9 @@ export class Shard<T extends CoreTypes> {
     const { requestId } = request;
     if (this.stopped) return failed(requestId, STOPPED);
     if (!this.following) {
+      // A thread started serving (in place of a failed one, once its runtime served) has nothing to catch up.
+      if (request.kind === "serve")
+        return { kind: "followed", requestId, shard: this.options.shard, accounts: 0, events: 0, ms: 0 };
       return failed(requestId, { code: "engine_error", message: "shard is not following", fields: {} });
     }
     const journal = this.options.journal;
