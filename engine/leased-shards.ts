@@ -10,7 +10,7 @@ import type { Logger } from "../kernel/log.js";
 import { partitionsOfEngine } from "../kernel/partition.js";
 import type { ActorLimits } from "./accounts/limits.js";
 import { EngineRole, type EngineSettings } from "./config.js";
-import { engineMetrics, handoverMetrics, takeoverMetrics } from "./metrics.js";
+import { engineMetrics, handoverMetrics, standbyMetrics, takeoverMetrics, type StandbyFollowing } from "./metrics.js";
 import {
   startShards,
   type OutboxListener,
@@ -116,42 +116,40 @@ export async function startLeasedShards(
   const { db, registry, log, outbox } = parts;
   await migrateEngine(db.pool);
   const metrics = settings.METRICS_ENABLED ? engineMetrics(registry, settings.ENGINE_SHARDS) : undefined;
+  // Declared on every engine (an owner follows nothing), so the dashboard's standby panel reads every instance.
+  const following = settings.METRICS_ENABLED ? standbyMetrics(registry, settings.ENGINE_COUNT) : undefined;
   const taking: { held?: HeldPartitions } = {};
   // A standby's shards follow every index it may take from the start (hot); they serve the one it takes.
-  const followers =
+  const standby =
     settings.ENGINE_ROLE === EngineRole.standby
-      ? await startFollowers(settings, { db, metrics, log, outbox }, () => taking.held?.serving() ?? false)
+      ? await startStandby(
+          settings,
+          { db, metrics, standby: following, log, outbox },
+          () => taking.held?.serving() ?? false,
+        )
       : undefined;
   const { owner, index, partitions, taken, held } = await claimAndHold(settings, parts, onLost).catch(
     async (error: unknown) => {
-      await stopAll(followers ?? []);
+      await standby?.stop();
       throw error;
     },
   );
+  standby?.took();
   taking.held = held;
   const tookAt = performance.now();
   const engine = { ...settings, ENGINE_INDEX: index };
   // Shards that failed to start may have written: their leases are left to expire, never released.
   const runtime = await (
-    followers === undefined
+    standby === undefined
       ? startShards<EngineTypes>({ ...shardOptions(engine, db, metrics, log, held), outbox })
-      : serveTaken(followers, index, held, log)
+      : serveTaken(standby.followers, index, held, log)
   ).catch((error: unknown) => {
     held.abandon();
     throw error;
   });
   const handovers = settings.METRICS_ENABLED ? handoverMetrics(registry) : undefined;
   let stopping: Promise<void> | undefined;
-  const handOver = async (): Promise<void> => {
-    const started = performance.now();
-    await runtime.stop();
-    await held.release();
-    log.info(
-      { owner, partitions: partitions.length, ms: Math.round(performance.now() - started) },
-      "partitions handed over: shards drained, leases released",
-    );
-    handovers?.(partitions.length, (performance.now() - started) / 1000);
-  };
+  const handOver = (): Promise<void> => handOverShards({ runtime, held, owner, partitions, log }, handovers);
   // Declared on every engine (an owner shows none), so the dashboard's take-over panel reads every instance.
   const takeovers = settings.METRICS_ENABLED ? takeoverMetrics(registry, settings.ENGINE_COUNT) : undefined;
   return {
@@ -180,23 +178,75 @@ export async function startLeasedShards(
   };
 }
 
+/** A stop's hand-over: the shards drain, then the leases are released (only once the shards stopped writing). */
+async function handOverShards(
+  parts: { runtime: ShardRuntime<EngineTypes>; held: HeldPartitions; owner: string; partitions: number[]; log: Logger },
+  handovers: ((partitions: number, seconds: number) => void) | undefined,
+): Promise<void> {
+  const { runtime, held, owner, partitions, log } = parts;
+  const started = performance.now();
+  await runtime.stop();
+  await held.release();
+  log.info(
+    { owner, partitions: partitions.length, ms: Math.round(performance.now() - started) },
+    "partitions handed over: shards drained, leases released",
+  );
+  handovers?.(partitions.length, (performance.now() - started) / 1000);
+}
+
+/** A standby's following shards, with its metrics: `took` once it took an index, `stop` when it gives up. */
+async function startStandby(
+  settings: EngineSettings,
+  parts: {
+    db: Database;
+    metrics: ShardMetrics | undefined;
+    standby: StandbyFollowing | undefined;
+    log: Logger;
+    outbox: OutboxListener;
+  },
+  serving: () => boolean,
+): Promise<{ followers: ShardRuntime<EngineTypes>[]; took(): void; stop(): Promise<void> }> {
+  const { standby } = parts;
+  const followers = await startFollowers(settings, parts, serving);
+  const took = (): void => {
+    for (let index = 0; index < followers.length; index++) standby?.following(index, false);
+  };
+  return {
+    followers,
+    took,
+    async stop() {
+      took();
+      await stopAll(followers);
+    },
+  };
+}
+
 /**
  * A standby's shards on every index it may take, each rebuilt and following the journal (docs/scale-out.md,
  * "Standbys"). They refuse every call until one serves: `serving` says when.
  */
 async function startFollowers(
   settings: EngineSettings,
-  parts: { db: Database; metrics: ShardMetrics | undefined; log: Logger; outbox: OutboxListener },
+  parts: {
+    db: Database;
+    metrics: ShardMetrics | undefined;
+    standby: StandbyFollowing | undefined;
+    log: Logger;
+    outbox: OutboxListener;
+  },
   serving: () => boolean,
 ): Promise<ShardRuntime<EngineTypes>[]> {
-  const { db, metrics, log, outbox } = parts;
+  const { db, metrics, standby, log, outbox } = parts;
   const started = performance.now();
   const followers = await Promise.allSettled(
     Array.from({ length: settings.ENGINE_COUNT }, (_, index) =>
       startShards<EngineTypes>({
         ...shardOptions({ ...settings, ENGINE_INDEX: index }, db, metrics, log, { serving }),
         outbox,
-        follow: { everyMs: settings.ENGINE_STANDBY_FOLLOW_MS },
+        follow: {
+          everyMs: settings.ENGINE_STANDBY_FOLLOW_MS,
+          onStep: (step) => standby?.stepped(index, step.events),
+        },
       }),
     ),
   );
@@ -206,6 +256,7 @@ async function startFollowers(
     await stopAll(runtimes);
     throw failed.reason;
   }
+  for (let index = 0; index < runtimes.length; index++) standby?.following(index, true);
   log.info(
     { engines: settings.ENGINE_COUNT, ms: Math.round(performance.now() - started) },
     "standby follows the journal of every engine",

@@ -1,6 +1,6 @@
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { engineMetrics, expiredCounter } from "./metrics.js";
+import { engineMetrics, expiredCounter, standbyMetrics } from "./metrics.js";
 import { BatchStatsCounter, type BatchStats } from "./shard/batch-stats.js";
 
 const noBatches = (): BatchStats => new BatchStatsCounter().take();
@@ -13,6 +13,27 @@ const stats = (
 ) => ({ kind: "stats", shard, tallies, batches, states, loopLagP99Ms: 2, loopLagMaxMs: 7 }) as const;
 
 describe("engine metrics", () => {
+  it("show which indexes a standby follows, the events it applied and when it last looked", async () => {
+    const registry = new Registry();
+    const standby = standbyMetrics(registry, 2);
+    let text = await registry.metrics();
+    expect(text).toContain('engine_standby_following{engine="0"} 0');
+    expect(text).toContain('engine_standby_followed_events_total{engine="1"} 0');
+    expect(text).toContain('engine_standby_last_look_timestamp_seconds{engine="1"} 0');
+    standby.following(0, true);
+    standby.following(1, true);
+    const before = Date.now() / 1000;
+    standby.stepped(1, 7);
+    standby.stepped(1, 0);
+    standby.following(0, false);
+    text = await registry.metrics();
+    expect(text).toContain('engine_standby_following{engine="0"} 0');
+    expect(text).toContain('engine_standby_following{engine="1"} 1');
+    expect(text).toContain('engine_standby_followed_events_total{engine="1"} 7');
+    const look = /engine_standby_last_look_timestamp_seconds\{engine="1"\} ([\d.]+)/.exec(text);
+    expect(Number(look?.[1])).toBeGreaterThanOrEqual(before);
+  });
+
   it("count the calls answered expired, by method", async () => {
     const registry = new Registry();
     const expired = expiredCounter(registry);

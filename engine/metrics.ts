@@ -293,3 +293,55 @@ export function takeoverMetrics(registry: Registry, engines: number): (takeover:
     waited.set(takeover.waitedSeconds);
   };
 }
+
+/** A standby's following (docs/scale-out.md, "Standbys"), for each index it follows. */
+export interface StandbyFollowing {
+  /** The index's shards follow (true) or no longer do (took it, another one, or stopped). */
+  following(index: number, on: boolean): void;
+  /** A step through the journal of the index ended well: the events it applied. */
+  stepped(index: number, events: number): void;
+}
+
+/**
+ * `engine_standby_following{engine}` (1 while this standby's shards follow index k's journal),
+ * `engine_standby_followed_events_total{engine}` (events they applied) and
+ * `engine_standby_last_look_timestamp_seconds{engine}` (when their last step ended well): a standby whose last
+ * look grows old is not hot, and would rebuild more at a take-over.
+ */
+export function standbyMetrics(registry: Registry, engines: number): StandbyFollowing {
+  const registers = [registry];
+  const labelNames = ["engine"] as const;
+  const following = new Gauge({
+    name: "engine_standby_following",
+    help: "1 while this standby's shards follow the journal of the engine index (label engine), else 0.",
+    labelNames,
+    registers,
+  });
+  const events = new Counter({
+    name: "engine_standby_followed_events_total",
+    help: "Journal events this standby's shards applied while following the engine index (label engine).",
+    labelNames,
+    registers,
+  });
+  const lastLook = new Gauge({
+    name: "engine_standby_last_look_timestamp_seconds",
+    help: "Unix time this standby's shards last read the journal of the engine index (label engine) without failing; 0 before.",
+    labelNames,
+    registers,
+  });
+  // Every index starts at 0 (never looked), so the series exist on every engine, owners included.
+  for (let index = 0; index < engines; index++) {
+    following.set({ engine: String(index) }, 0);
+    events.inc({ engine: String(index) }, 0);
+    lastLook.set({ engine: String(index) }, 0);
+  }
+  return {
+    following(index, on) {
+      following.set({ engine: String(index) }, on ? 1 : 0);
+    },
+    stepped(index, applied) {
+      events.inc({ engine: String(index) }, applied);
+      lastLook.set({ engine: String(index) }, Date.now() / 1000);
+    },
+  };
+}

@@ -152,6 +152,7 @@ describe("deploy/grafana", () => {
     ["load shedding", /gateway_admission_shed_total/],
     ["engine hand-overs", /engine_handovers_total/],
     ["take-overs by standbys", /engine_takeovers_total/],
+    ["standbys following the journal", /engine_standby_last_look_timestamp_seconds/],
     ["calls held while an engine moves", /gateway_engine_held_calls_total/],
   ])("shows %s", (_topic, pattern) => {
     expect(dashboardQueries().some(({ expr }) => pattern.test(expr))).toBe(true);

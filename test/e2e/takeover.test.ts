@@ -1,7 +1,8 @@
 // A standby takes over a dead engine (docs/scale-out.md, "Standbys"): two engine owners and one standby
 // (ENGINE_ROLE=standby, listed as an alternate of both engines in the gateway's ENGINE_GRPC_TARGETS), one
 // gateway, PostgreSQL and Redis. Under steady load from a few keys on both engines' accounts, engine 1 gets
-// SIGKILL: once its leases lapse the standby takes its index under a new epoch and serves its accounts; every
+// SIGKILL: once its leases lapse the standby takes its index under a new epoch and serves its accounts, having
+// read at the take only what it had not followed of engine 1's journal (it is hot); every
 // order answered 201 appears exactly once in its account's history; every request that failed in the gap is
 // 503 engine_unavailable with Retry-After; engine 0's accounts are served throughout. A WebSocket subscriber,
 // subscribed to an account of engine 1 before the load, receives every event of it exactly once, in order,
@@ -10,7 +11,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClients } from "../../gateway/clients.js";
 import { untraced } from "../../gateway/origin.js";
-import { partitionOf } from "../../kernel/partition.js";
+import { partitionOf, partitionsOfEngine } from "../../kernel/partition.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { StreamClient } from "../harness/stream.js";
@@ -171,6 +172,20 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
         `(lease TTL 3000 ms); ${gapAnswers} requests answered 503 in the gap; standby: ${line ?? "no line"}`,
     );
     expect(failures).toEqual([]);
+    // Hot: at the take the standby's shards read only what they had not followed yet, not engine 1's journal.
+    const caughtUp = stack
+      .output()
+      .split("\n")
+      .find((l) => l.includes('"standby caught up with the journal of the engine it took"'));
+    expect(caughtUp, "the standby's catch-up line").toBeDefined();
+    const { rows } = await db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM engine_events e JOIN engine_accounts a ON a.account_id = e.account_id
+        WHERE a.partition = ANY($1::int[])`,
+      [partitionsOfEngine(1, 2)],
+    );
+    const journaled = Number(rows[0]?.n);
+    expect(journaled).toBeGreaterThan(0);
+    expect((JSON.parse(caughtUp ?? "{}") as { events: number }).events).toBeLessThan(journaled);
     // The standby holds engine 1's partitions under a new epoch; engine 0 keeps its own.
     const leases = await db.query<{ engine: number; owner: string; epoch: string; expired: boolean }>(
       `SELECT partition % 2 AS engine, owner, epoch, expires_at <= now() AS expired FROM engine_partition_leases`,
