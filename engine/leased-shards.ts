@@ -1,8 +1,9 @@
 // The engine's shard threads on the partitions it holds leases for (docs/scale-out.md): an owner waits for
 // ENGINE_INDEX's leases; a standby (ENGINE_ROLE=standby) waits for any dead engine's index and takes it whole
 // (engine/store/standby.ts), then is that engine: its shards followed every index's journal meanwhile, and those
-// of the index taken read what they had not yet and serve. Either way the leases are kept by engine/store/lease-keeper.ts,
-// the shards' appends are fenced by them, and a stop hands the partitions over (drain, then release).
+// of the index taken read what they had not yet and serve. Either way the leases are kept by
+// engine/store/lease-keeper.ts, the shards' appends are fenced by them, and a stop hands the partitions over
+// (drain, then release).
 import { randomUUID } from "node:crypto";
 import type { Registry } from "prom-client";
 import type { Database } from "../kernel/db.js";
@@ -77,9 +78,10 @@ async function claimAndHold(
   settings: EngineSettings,
   parts: { db: Database; log: Logger; signal: AbortSignal },
   onLost: () => void,
-): Promise<Awaited<ReturnType<typeof claim>> & { held: HeldPartitions }> {
+): Promise<Awaited<ReturnType<typeof claim>> & { held: HeldPartitions; tookAt: number }> {
   const { db, log, signal } = parts;
   const claimed = await claim(settings, db, log, signal);
+  const tookAt = performance.now();
   const held = await holdPartitions(
     {
       leases: new PartitionLeases(db.pool, claimed.owner, settings.ENGINE_LEASE_TTL_MS),
@@ -94,7 +96,7 @@ async function claimAndHold(
     },
     signal,
   );
-  return { ...claimed, held };
+  return { ...claimed, held, tookAt };
 }
 
 /**
@@ -128,7 +130,7 @@ export async function startLeasedShards(
           () => taking.held?.serving() ?? false,
         )
       : undefined;
-  const { owner, index, partitions, taken, held } = await claimAndHold(settings, parts, onLost).catch(
+  const { owner, index, partitions, taken, held, tookAt } = await claimAndHold(settings, parts, onLost).catch(
     async (error: unknown) => {
       await standby?.stop();
       throw error;
@@ -136,7 +138,6 @@ export async function startLeasedShards(
   );
   standby?.took();
   taking.held = held;
-  const tookAt = performance.now();
   const engine = { ...settings, ENGINE_INDEX: index };
   // Shards that failed to start may have written: their leases are left to expire, never released.
   const runtime = await (
@@ -194,16 +195,19 @@ async function handOverShards(
   handovers?.(partitions.length, (performance.now() - started) / 1000);
 }
 
+/** What a standby's following shards are made of. */
+interface FollowerParts {
+  db: Database;
+  metrics: ShardMetrics | undefined;
+  standby: StandbyFollowing | undefined;
+  log: Logger;
+  outbox: OutboxListener;
+}
+
 /** A standby's following shards, with its metrics: `took` once it took an index, `stop` when it gives up. */
 async function startStandby(
   settings: EngineSettings,
-  parts: {
-    db: Database;
-    metrics: ShardMetrics | undefined;
-    standby: StandbyFollowing | undefined;
-    log: Logger;
-    outbox: OutboxListener;
-  },
+  parts: FollowerParts,
   serving: () => boolean,
 ): Promise<{ followers: ShardRuntime<EngineTypes>[]; took(): void; stop(): Promise<void> }> {
   const { standby } = parts;
@@ -227,13 +231,7 @@ async function startStandby(
  */
 async function startFollowers(
   settings: EngineSettings,
-  parts: {
-    db: Database;
-    metrics: ShardMetrics | undefined;
-    standby: StandbyFollowing | undefined;
-    log: Logger;
-    outbox: OutboxListener;
-  },
+  parts: FollowerParts,
   serving: () => boolean,
 ): Promise<ShardRuntime<EngineTypes>[]> {
   const { db, metrics, standby, log, outbox } = parts;

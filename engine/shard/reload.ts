@@ -55,9 +55,14 @@ export interface ShardJournal {
   spend?(rows: readonly SpentRow[]): Promise<void>;
   /** A standby's looks (engine/store/journal.ts): accounts with events since a time, and every account, exactly. */
   changedSince?(partitions: readonly number[], since: number): Promise<JournalLook>;
-  latestSeqs?(partitions: readonly number[]): Promise<JournalLook>;
+  /** `bounded` false: no deadline (a take-over's last look, like a rebuild). */
+  latestSeqs?(partitions: readonly number[], bounded?: boolean): Promise<JournalLook>;
   /** Each account's events after the seq given for it. */
-  readAfter?(from: ReadonlyMap<string, number>, onEvent: (event: StoredEvent) => void): Promise<number>;
+  readAfter?(
+    from: ReadonlyMap<string, number>,
+    onEvent: (event: StoredEvent) => void,
+    bounded?: boolean,
+  ): Promise<number>;
   /** Fences every later append with these leases. */
   fenceWith?(fence: Fence): void;
   /** An account's spent key (docs/engine.md, "Idempotency"), or undefined when the table does not hold it. */
@@ -165,9 +170,9 @@ export class AccountReload<T extends CoreTypes> {
    * A standby's step (docs/scale-out.md, "Standbys"): applies the events journaled since the accounts in memory
    * were read, for the accounts whose latest seq in `latest` is beyond theirs (an account new to the shard is
    * read with its snapshot). Nothing is decided; the clock notes the accounts' wake times as a rebuild does.
-   * Returns the events applied.
+   * Returns the events applied. `bounded` false: the reads have no deadline (a take-over's last look).
    */
-  async follow(latest: ReadonlyMap<string, number>): Promise<{ accounts: number; events: number }> {
+  async follow(latest: ReadonlyMap<string, number>, bounded = true): Promise<{ accounts: number; events: number }> {
     await this.ensureCurrent();
     const { memory, clock, journal } = this.options;
     if (journal.readAfter === undefined) throw new Error("this journal cannot be followed");
@@ -181,9 +186,13 @@ export class AccountReload<T extends CoreTypes> {
     if (known.size === 0 && added.length === 0) return { accounts: 0, events: 0 };
     this.forgotten = [];
     this.spent = [];
-    let events = await journal.readAfter(known, (event) => {
-      this.replay(event);
-    });
+    let events = await journal.readAfter(
+      known,
+      (event) => {
+        this.replay(event);
+      },
+      bounded,
+    );
     if (added.length > 0) {
       const counts = await journal.readAccounts(
         added,

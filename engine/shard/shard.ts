@@ -288,12 +288,12 @@ export class Shard<T extends CoreTypes> {
       const partitions = this.reload.partitions();
       const since = this.lookedAt;
       let look: JournalLook | undefined;
-      if (request.kind === "serve") look = await journal.latestSeqs?.(partitions);
+      if (request.kind === "serve") look = await journal.latestSeqs?.(partitions, false);
       else if (since !== undefined) look = await journal.changedSince?.(partitions, since - LOOK_OVERLAP_MS);
       // The first look reads every account's latest seq: the rebuild (before it) read up to some time unknown.
       else look = await journal.latestSeqs?.(partitions);
       if (look === undefined) throw new Error("this journal cannot be followed");
-      const applied = await this.reload.follow(look.seqs);
+      const applied = await this.reload.follow(look.seqs, request.kind !== "serve");
       this.lookedAt = look.at;
       if (request.kind === "serve") {
         if (journal.fenceWith === undefined) throw new Error("this journal cannot be fenced");

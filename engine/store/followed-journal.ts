@@ -1,6 +1,7 @@
 // The journal as a standby's shard reads it (docs/scale-out.md, "Standbys"): which accounts got events since a
 // look (cheap, by `created_at`: migration 012), every account's latest seq (exact, one index probe per account),
 // and each account's events after a seq.
+import type { QueryConfig } from "pg";
 import { Journal, type StoredEvent } from "./journal.js";
 import { upgradeEvent } from "./event-upgrade.js";
 import type { Fence } from "./leases.js";
@@ -38,38 +39,51 @@ export class FollowedJournal extends Journal {
     return { at, seqs: new Map(rows.map((row) => [row.account_id, Number(row.seq)])) };
   }
 
-  /** Every account of the partitions with its latest seq (one index probe per account): exact. */
-  async latestSeqs(partitions: readonly number[]): Promise<JournalLook> {
+  /**
+   * Every account of the partitions with its latest seq (one index probe per account): exact. `bounded` false:
+   * no deadline, like a rebuild at start (the look a take-over makes before it serves).
+   */
+  async latestSeqs(partitions: readonly number[], bounded = true): Promise<JournalLook> {
     const at = await this.databaseNow();
     const { rows } = await this.pool.query<{ account_id: string; seq: string }>(
-      this.query(
+      this.statement(
         `SELECT a.account_id, m.seq
            FROM engine_accounts a
            CROSS JOIN LATERAL (SELECT max(e.seq) AS seq FROM engine_events e WHERE e.account_id = a.account_id) m
           WHERE a.partition = ANY($1::int[]) AND m.seq IS NOT NULL`,
         [partitions],
+        bounded,
       ),
     );
     return { at, seqs: new Map(rows.map((row) => [row.account_id, Number(row.seq)])) };
   }
 
-  /** The events of each account after the seq given for it, in (account, seq) order. */
-  async readAfter(from: ReadonlyMap<string, number>, onEvent: (event: StoredEvent) => void): Promise<number> {
+  /** The events of each account after the seq given for it, in (account, seq) order; `bounded` as above. */
+  async readAfter(
+    from: ReadonlyMap<string, number>,
+    onEvent: (event: StoredEvent) => void,
+    bounded = true,
+  ): Promise<number> {
     if (from.size === 0) return 0;
     const ids = [...from.keys()];
     const seqs = ids.map((id) => from.get(id) ?? 0);
     const { rows } = await this.pool.query<{ account_id: string; seq: string; payload: unknown }>(
-      this.query(
+      this.statement(
         `SELECT e.account_id, e.seq, e.payload
            FROM unnest($1::uuid[], $2::bigint[]) AS k(account_id, seq)
            JOIN engine_events e ON e.account_id = k.account_id AND e.seq > k.seq
           ORDER BY e.account_id, e.seq`,
         [ids, seqs],
+        bounded,
       ),
     );
     for (const row of rows)
       onEvent({ accountId: row.account_id, seq: Number(row.seq), event: upgradeEvent(row.payload) });
     return rows.length;
+  }
+
+  private statement(text: string, values: unknown[], bounded: boolean): QueryConfig {
+    return bounded ? this.query(text, values) : { text, values };
   }
 
   private async databaseNow(): Promise<number> {
