@@ -5,7 +5,7 @@
 // database backends: the embedded one is what `npm start` runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, stackOn, type TestStack } from "../harness/backends.js";
-import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
+import { accountEvents, newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { marketClient, type Market } from "../harness/market.js";
 
 const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
@@ -61,15 +61,8 @@ describe.each(BACKENDS)("bulk calls end to end on %s", (backend) => {
   const positions = async (key: CreatedKey, account: string): Promise<Row[]> =>
     dataOf(await call(key, "GET", `/v1/account/${account}/positions`));
   /** Every webhook envelope of the account, in sequence order. */
-  const events = async (key: CreatedKey, account: string): Promise<Envelope[]> => {
-    const all: Envelope[] = [];
-    for (;;) {
-      const page = await call(key, "GET", `/v1/account/${account}/events?after=${all.at(-1)?.sequence ?? 0}`);
-      expect(page.status).toBe(200);
-      all.push(...(page.body.data as Envelope[]));
-      if (page.body.has_more !== true) return all;
-    }
-  };
+  const events = (key: CreatedKey, account: string): Promise<Envelope[]> =>
+    accountEvents<Envelope>((path) => call(key, "GET", path), account);
 
   beforeAll(async () => {
     stack = await stackOn(backend, {

@@ -11,7 +11,7 @@ import { partitionOf } from "../../kernel/partition.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
 import { eventually } from "../harness/eventually.js";
 import { engineProcessName } from "../harness/stack.js";
-import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
+import { accountEvents, newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { StreamClient } from "../harness/stream.js";
 
 const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
@@ -111,15 +111,8 @@ describe("hand-over: SIGTERM of an engine under load, with a successor", () => {
 
   /** Every event of the account, as GET /v1/account/{id}/events lists them: (sequence, id) in order. */
   async function eventsOf(trader: Trader, account: string): Promise<{ sequence: number; id: string }[]> {
-    const all: { sequence: number; id: string }[] = [];
-    for (let more = true; more;) {
-      const page = await send(trader, 0, `/v1/account/${account}/events?after=${all.at(-1)?.sequence ?? 0}&limit=1000`);
-      expect(page.status).toBe(200);
-      for (const event of page.body.data as Record<string, unknown>[])
-        all.push({ sequence: Number(event.sequence), id: String(event.id) });
-      more = page.body.has_more === true;
-    }
-    return all;
+    const all = await accountEvents((path) => send(trader, 0, path), account);
+    return all.map((event) => ({ sequence: Number(event.sequence), id: String(event.id) }));
   }
 
   it("hands engine 1's partitions to its successor: 0 failed requests, every order once, every event streamed once", async () => {

@@ -4,7 +4,7 @@
 // without waiting; an order's events follow its answer. On both database backends.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, stackOn, type TestStack } from "../harness/backends.js";
-import { newKey, revoke, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
+import { accountEvents, newKey, revoke, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { marketClient, type Market } from "../harness/market.js";
 import { StreamClient, type Message } from "../harness/stream.js";
 import { MAX_QUEUED_OPS } from "../../gateway/stream/session.js";
@@ -215,14 +215,7 @@ describe.each(BACKENDS)("order entry on the stream on %s", (backend) => {
     const final = await rest(trader, `/v1/order/${orderId}`);
     expect(Number((final.body.order as Row).limit_price)).toBe(1100);
     // The other account's orders were placed in the order sent: their acks come in client_id order.
-    const acks = [];
-    for (let after = 0; ;) {
-      const page = await rest(trader, `/v1/account/${second}/events?after=${after}&limit=1000`);
-      const data = page.body.data as Row[];
-      acks.push(...data.filter((e) => e.type === "order.ack"));
-      if (page.body.has_more !== true) break;
-      after = Number(data.at(-1)?.sequence);
-    }
+    const acks = (await accountEvents((path) => rest(trader, path), second)).filter((e) => e.type === "order.ack");
     expect(acks.map((e) => (e.data as Row).client_id)).toEqual(Array.from({ length: 100 }, (_, i) => `p-${i + 1}`));
     // On the subscribed account, the order's ack came after its answer.
     const answerAt = socket.messages.indexOf(placed);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TradingClient } from "../../client/src/index.js";
 import { BACKENDS, stackOn, type TestStack } from "../harness/backends.js";
-import { newKey, revoke, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
+import { accountEvents, newKey, revoke, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { eventually } from "../harness/eventually.js";
 import { marketClient, type Market } from "../harness/market.js";
 import { StreamClient, type Message, type RefusedUpgrade } from "../harness/stream.js";
@@ -40,17 +40,7 @@ describe.each(BACKENDS)("live stream on %s", (backend) => {
     return placed.body.order as Row;
   };
   /** Every envelope of the account, as the catch-up list gives them. */
-  const journal = async (accountId: string): Promise<Message[]> => {
-    const all: Message[] = [];
-    for (let after = 0; ;) {
-      const page = await call(trader, `/v1/account/${accountId}/events?after=${after}&limit=1000`);
-      expect(page.status).toBe(200);
-      const data = page.body.data as Message[];
-      all.push(...data);
-      if (page.body.has_more !== true) return all;
-      after = Number(data.at(-1)?.sequence);
-    }
-  };
+  const journal = (accountId: string): Promise<Message[]> => accountEvents((path) => call(trader, path), accountId);
   const open = async (key = trader): Promise<StreamClient> => {
     const socket = await StreamClient.open(base, key);
     sockets.push(socket);

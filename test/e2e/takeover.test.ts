@@ -13,7 +13,7 @@ import { createClients } from "../../gateway/clients.js";
 import { untraced } from "../../gateway/origin.js";
 import { partitionOf, partitionsOfEngine } from "../../kernel/partition.js";
 import { stackOn, type TestStack } from "../harness/backends.js";
-import { newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
+import { accountEvents, newKey, v1, type CreatedKey, type JsonResponse } from "../harness/client.js";
 import { StreamClient } from "../harness/stream.js";
 
 const PLAN_10K = "48a184ce-7d26-4b3f-82e3-cbf4f08383ba";
@@ -124,15 +124,8 @@ describe("take-over: SIGKILL of an engine owner under load, with a standby", () 
 
   /** Every event of the account, as GET /v1/account/{id}/events lists them: (sequence, id) in order. */
   async function eventsOf(trader: Trader, account: string): Promise<{ sequence: number; id: string }[]> {
-    const all: { sequence: number; id: string }[] = [];
-    for (let more = true; more;) {
-      const page = await send(trader, `/v1/account/${account}/events?after=${all.at(-1)?.sequence ?? 0}&limit=1000`);
-      expect(page.status).toBe(200);
-      for (const event of page.body.data as Record<string, unknown>[])
-        all.push({ sequence: Number(event.sequence), id: String(event.id) });
-      more = page.body.has_more === true;
-    }
-    return all;
+    const all = await accountEvents((path) => send(trader, path), account);
+    return all.map((event) => ({ sequence: Number(event.sequence), id: String(event.id) }));
   }
 
   it("serves engine 1's accounts from the standby; no acknowledged order lost or duplicated; every event streamed once", async () => {

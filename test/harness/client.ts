@@ -20,6 +20,25 @@ export async function request(url: string, init: RequestInit = {}): Promise<Json
   return { status: response.status, headers: response.headers, body };
 }
 
+/**
+ * Every envelope of an account from the catch-up list (`GET /v1/account/{id}/events`), page after page in
+ * sequence order; `get` sends a GET with the caller's key. A page answered other than 200 fails the read.
+ */
+export async function accountEvents<T extends { sequence?: unknown } = Record<string, unknown>>(
+  get: (path: string) => Promise<JsonResponse>,
+  accountId: string,
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let after = 0; ;) {
+    const page = await get(`/v1/account/${accountId}/events?after=${after}&limit=1000`);
+    if (page.status !== 200) throw new Error(`events of ${accountId}: ${page.status} ${JSON.stringify(page.body)}`);
+    const data = page.body.data as T[];
+    all.push(...data);
+    if (page.body.has_more !== true) return all;
+    after = Number(data.at(-1)?.sequence);
+  }
+}
+
 export async function createKey(
   api: string,
   userId: string,
